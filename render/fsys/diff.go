@@ -1,0 +1,327 @@
+package fsys
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// diffContext is the number of unchanged lines shown around a change, as diff -u.
+const diffContext = 3
+
+// Tuning of the line diff. Regions up to smallRegion lines are diffed with plain
+// Myers (exact); larger ones are first split on lines unique to both sides (patience
+// diff). A Myers search stops after about costBudget steps and reports the region
+// as replaced, which keeps huge, completely different inputs fast.
+const (
+	smallRegion = 2000
+	costBudget  = 1 << 25
+)
+
+// writeHunks emits the @@ hunks of a unified diff turning a into b, one line per call.
+// A last line without a newline is followed by "\ No newline at end of file".
+func writeHunks(emit func(string), a, b []byte) {
+	al, bl := splitLines(a), splitLines(b)
+	ops := lineOps(al, bl)
+	for start := 0; start < len(ops); {
+		// Find the next change.
+		first := start
+		for first < len(ops) && ops[first].kind == ' ' {
+			first++
+		}
+		if first == len(ops) {
+			return
+		}
+		// Extend the hunk while the next change is at most 2*context lines away.
+		last := first
+		for i := first; i < len(ops); i++ {
+			if ops[i].kind != ' ' {
+				last = i
+			} else if i-last > 2*diffContext {
+				break
+			}
+		}
+		lo := max(first-diffContext, start, 0)
+		hi := min(last+diffContext+1, len(ops))
+		emitHunk(emit, ops[lo:hi], al, bl)
+		start = hi
+	}
+}
+
+// op is one line of an edit script: ' ' keeps a[a] (= b[b]), '-' deletes a[a],
+// '+' inserts b[b]. a and b are the positions in each side before the op.
+type op struct {
+	kind byte
+	a, b int
+}
+
+func emitHunk(emit func(string), ops []op, al, bl []string) {
+	var na, nb int
+	for _, o := range ops {
+		if o.kind != '+' {
+			na++
+		}
+		if o.kind != '-' {
+			nb++
+		}
+	}
+	emit(fmt.Sprintf("@@ -%s +%s @@", hunkRange(ops[0].a, na), hunkRange(ops[0].b, nb)))
+	for _, o := range ops {
+		line := ""
+		switch o.kind {
+		case ' ', '-':
+			line = al[o.a]
+		case '+':
+			line = bl[o.b]
+		}
+		text, hasNL := strings.CutSuffix(line, "\n")
+		emit(string(o.kind) + text)
+		if !hasNL {
+			emit(`\ No newline at end of file`)
+		}
+	}
+}
+
+// hunkRange formats the range of a hunk header: start is the 0-based index of the
+// first line, so an empty range names the line before it, as diff -u does.
+func hunkRange(start, n int) string {
+	switch n {
+	case 0:
+		return fmt.Sprintf("%d,0", start)
+	case 1:
+		return fmt.Sprintf("%d", start+1)
+	}
+	return fmt.Sprintf("%d,%d", start+1, n)
+}
+
+// splitLines splits data after each newline; a last line without one is kept.
+func splitLines(data []byte) []string {
+	if len(data) == 0 {
+		return nil
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// lineOps returns an edit script turning al into bl.
+func lineOps(al, bl []string) []op {
+	ids := make(map[string]int, len(al)+len(bl))
+	intern := func(lines []string) []int {
+		out := make([]int, len(lines))
+		for i, l := range lines {
+			id, ok := ids[l]
+			if !ok {
+				id = len(ids)
+				ids[l] = id
+			}
+			out[i] = id
+		}
+		return out
+	}
+	d := &differ{a: intern(al), b: intern(bl)}
+	d.diff(0, len(d.a), 0, len(d.b))
+
+	ops := make([]op, 0, len(al)+len(bl))
+	i, j := 0, 0
+	for _, m := range append(d.matches, [2]int{len(al), len(bl)}) {
+		for ; i < m[0]; i++ {
+			ops = append(ops, op{'-', i, j})
+		}
+		for ; j < m[1]; j++ {
+			ops = append(ops, op{'+', i, j})
+		}
+		if i < len(al) {
+			ops = append(ops, op{' ', i, j})
+			i, j = i+1, j+1
+		}
+	}
+	return ops
+}
+
+// differ finds matching lines of a and b (interned line ids), appending them to
+// matches in increasing order.
+type differ struct {
+	a, b    []int
+	matches [][2]int
+}
+
+func (d *differ) match(i, j int) { d.matches = append(d.matches, [2]int{i, j}) }
+
+// diff matches a[alo:ahi] against b[blo:bhi].
+func (d *differ) diff(alo, ahi, blo, bhi int) {
+	for alo < ahi && blo < bhi && d.a[alo] == d.b[blo] {
+		d.match(alo, blo)
+		alo, blo = alo+1, blo+1
+	}
+	suffix := 0
+	for alo < ahi-suffix && blo < bhi-suffix && d.a[ahi-1-suffix] == d.b[bhi-1-suffix] {
+		suffix++
+	}
+	ahi, bhi = ahi-suffix, bhi-suffix
+	if alo < ahi && blo < bhi {
+		if (ahi-alo)+(bhi-blo) <= smallRegion || !d.patience(alo, ahi, blo, bhi) {
+			d.bisect(alo, ahi, blo, bhi)
+		}
+	}
+	for k := range suffix {
+		d.match(ahi+k, bhi+k)
+	}
+}
+
+// patience anchors the region on the longest increasing run of lines that occur
+// exactly once on each side and diffs the gaps between anchors. It reports false,
+// doing nothing, when there is no such line.
+func (d *differ) patience(alo, ahi, blo, bhi int) bool {
+	type seen struct{ na, nb, j int }
+	count := make(map[int]*seen)
+	for i := alo; i < ahi; i++ {
+		s := count[d.a[i]]
+		if s == nil {
+			s = &seen{}
+			count[d.a[i]] = s
+		}
+		s.na++
+	}
+	for j := blo; j < bhi; j++ {
+		if s := count[d.b[j]]; s != nil {
+			s.nb++
+			s.j = j
+		}
+	}
+	var pairs [][2]int
+	for i := alo; i < ahi; i++ {
+		if s := count[d.a[i]]; s.na == 1 && s.nb == 1 {
+			pairs = append(pairs, [2]int{i, s.j})
+		}
+	}
+	anchors := longestIncreasing(pairs)
+	if len(anchors) == 0 {
+		return false
+	}
+	pa, pb := alo, blo
+	for _, p := range anchors {
+		d.diff(pa, p[0], pb, p[1])
+		d.match(p[0], p[1])
+		pa, pb = p[0]+1, p[1]+1
+	}
+	d.diff(pa, ahi, pb, bhi)
+	return true
+}
+
+// longestIncreasing returns the longest subsequence of pairs (sorted by [0]) whose
+// [1] increases, by patience sorting.
+func longestIncreasing(pairs [][2]int) [][2]int {
+	var tops []int // index into pairs of the top card of each pile
+	prev := make([]int, len(pairs))
+	for k, p := range pairs {
+		pile := sort.Search(len(tops), func(t int) bool { return pairs[tops[t]][1] > p[1] })
+		prev[k] = -1
+		if pile > 0 {
+			prev[k] = tops[pile-1]
+		}
+		if pile == len(tops) {
+			tops = append(tops, k)
+		} else {
+			tops[pile] = k
+		}
+	}
+	if len(tops) == 0 {
+		return nil
+	}
+	out := make([][2]int, len(tops))
+	for k, i := len(tops)-1, tops[len(tops)-1]; k >= 0; k, i = k-1, prev[i] {
+		out[k] = pairs[i]
+	}
+	return out
+}
+
+// bisect finds the middle snake of the region with Myers' linear-space algorithm and
+// diffs both halves. When no path is found within the cost budget the region keeps no
+// match (it is shown as replaced). The region is non-empty on both sides and its
+// first and last lines differ.
+func (d *differ) bisect(alo, ahi, blo, bhi int) {
+	n, m := ahi-alo, bhi-blo
+	maxD := (n + m + 1) / 2
+	limit := min(maxD, max(smallRegion, costBudget/(n+m)))
+	off := limit + 1
+	vlen := 2*off + 1
+	v1, v2 := make([]int, vlen), make([]int, vlen)
+	for k := range v1 {
+		v1[k], v2[k] = -1, -1
+	}
+	v1[off+1], v2[off+1] = 0, 0
+	delta := n - m
+	front := delta%2 != 0
+	k1start, k1end, k2start, k2end := 0, 0, 0, 0
+	for step := 0; step < limit; step++ {
+		for k1 := -step + k1start; k1 <= step-k1end; k1 += 2 {
+			k1o := off + k1
+			var x1 int
+			if k1 == -step || (k1 != step && v1[k1o-1] < v1[k1o+1]) {
+				x1 = v1[k1o+1]
+			} else {
+				x1 = v1[k1o-1] + 1
+			}
+			y1 := x1 - k1
+			for x1 < n && y1 < m && d.a[alo+x1] == d.b[blo+y1] {
+				x1, y1 = x1+1, y1+1
+			}
+			v1[k1o] = x1
+			switch {
+			case x1 > n:
+				k1end += 2
+			case y1 > m:
+				k1start += 2
+			case front:
+				k2o := off + delta - k1
+				if k2o >= 0 && k2o < vlen && v2[k2o] != -1 && x1 >= n-v2[k2o] {
+					d.split(alo, ahi, blo, bhi, x1, y1)
+					return
+				}
+			}
+		}
+		for k2 := -step + k2start; k2 <= step-k2end; k2 += 2 {
+			k2o := off + k2
+			var x2 int
+			if k2 == -step || (k2 != step && v2[k2o-1] < v2[k2o+1]) {
+				x2 = v2[k2o+1]
+			} else {
+				x2 = v2[k2o-1] + 1
+			}
+			y2 := x2 - k2
+			for x2 < n && y2 < m && d.a[ahi-1-x2] == d.b[bhi-1-y2] {
+				x2, y2 = x2+1, y2+1
+			}
+			v2[k2o] = x2
+			switch {
+			case x2 > n:
+				k2end += 2
+			case y2 > m:
+				k2start += 2
+			case !front:
+				k1o := off + delta - k2
+				if k1o >= 0 && k1o < vlen && v1[k1o] != -1 {
+					x1 := v1[k1o]
+					y1 := off + x1 - k1o
+					if x1 >= n-x2 {
+						d.split(alo, ahi, blo, bhi, x1, y1)
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// split diffs the two halves of a region cut at (x, y); a cut at a corner would not
+// make progress, so the region is then left unmatched.
+func (d *differ) split(alo, ahi, blo, bhi, x, y int) {
+	if (x == 0 && y == 0) || (alo+x == ahi && blo+y == bhi) {
+		return
+	}
+	d.diff(alo, alo+x, blo, blo+y)
+	d.diff(alo+x, ahi, blo+y, bhi)
+}

@@ -1,0 +1,459 @@
+package fsys
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// errTooManyLinks reports a symlink loop in the overlay.
+var errTooManyLinks = errors.New("too many levels of symbolic links")
+
+// errNotEmpty reports the removal of a directory that has entries.
+var errNotEmpty = errors.New("directory not empty")
+
+// Intent is one write a [DryRun] recorded instead of doing it.
+type Intent struct {
+	// Op is "write", "mkdir" (Mkdir and MkdirTemp), "remove", "chmod" or "symlink".
+	Op string
+	// Path is the file or directory acted on (the new link for "symlink").
+	Path string
+	// Data is the content of a "write".
+	Data []byte
+	// Mode is the mode of a "write", "mkdir" or "chmod".
+	Mode fs.FileMode
+	// Old is what a "write", "remove" or "chmod" found at Path before it, as seen by
+	// the dry run (nil for directories and symlinks).
+	Old *Snapshot
+	// Target is the target of a "symlink".
+	Target string
+}
+
+// DryRun is an [FS] that never writes (W9, --dry-run). Reads pass through to the
+// wrapped FS, but what the dry run wrote, created or removed earlier is visible to
+// later reads, so a multi-step operation plans exactly as it would for real. Lock
+// creates nothing. Use [DryRun.Intents] and [DryRun.Diff] to report what would have
+// happened. A DryRun is not safe for concurrent use.
+type DryRun struct {
+	base    FS
+	nodes   map[string]*node // the overlay: the current state of every touched path
+	orig    map[string]*node // the state of every touched path before the first change
+	order   []string         // touched paths, in order of first change
+	intents []Intent
+}
+
+var _ FS = (*DryRun)(nil)
+
+type nodeKind int
+
+const (
+	kindAbsent nodeKind = iota
+	kindFile
+	kindDir
+	kindSymlink
+)
+
+// node is the overlay state of one path.
+type node struct {
+	kind   nodeKind
+	data   []byte
+	mode   fs.FileMode // permission bits
+	target string
+	mtime  time.Time
+}
+
+// NewDryRun returns a dry run over base (normally [OS]).
+func NewDryRun(base FS) *DryRun {
+	return &DryRun{base: base, nodes: map[string]*node{}, orig: map[string]*node{}}
+}
+
+// Intents returns the recorded writes, in order.
+func (d *DryRun) Intents() []Intent { return slices.Clone(d.intents) }
+
+// maxOverlayLinks bounds the symlinks followed through the overlay.
+const maxOverlayLinks = 40
+
+// ReadFile returns the contents of the named file as the dry run sees it.
+func (d *DryRun) ReadFile(name string) ([]byte, error) {
+	for range maxOverlayLinks {
+		n, ok := d.nodes[filepath.Clean(name)]
+		switch {
+		case !ok:
+			return d.base.ReadFile(name)
+		case n.kind == kindAbsent:
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+		case n.kind == kindDir:
+			return nil, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
+		case n.kind == kindSymlink:
+			name = linkTarget(name, n.target)
+			continue
+		}
+		return bytes.Clone(n.data), nil
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: errTooManyLinks}
+}
+
+// Lstat describes the named file without following a final symlink.
+func (d *DryRun) Lstat(name string) (fs.FileInfo, error) {
+	n, ok := d.nodes[filepath.Clean(name)]
+	switch {
+	case !ok:
+		return d.base.Lstat(name)
+	case n.kind == kindAbsent:
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
+	}
+	return &nodeInfo{name: filepath.Base(name), n: n}, nil
+}
+
+// Stat describes the named file, following symlinks.
+func (d *DryRun) Stat(name string) (fs.FileInfo, error) {
+	for range maxOverlayLinks {
+		n, ok := d.nodes[filepath.Clean(name)]
+		switch {
+		case !ok:
+			return d.base.Stat(name)
+		case n.kind == kindAbsent:
+			return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+		case n.kind == kindSymlink:
+			name = linkTarget(name, n.target)
+			continue
+		}
+		return &nodeInfo{name: filepath.Base(name), n: n}, nil
+	}
+	return nil, &fs.PathError{Op: "stat", Path: name, Err: errTooManyLinks}
+}
+
+// ReadDir lists a directory, merging the overlay into the wrapped FS's listing.
+func (d *DryRun) ReadDir(name string) ([]fs.DirEntry, error) {
+	dir := filepath.Clean(name)
+	fi, err := d.Stat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: syscall.ENOTDIR}
+	}
+	entries, err := d.base.ReadDir(dir)
+	if err != nil && !isNotExist(err) {
+		return nil, err
+	}
+	byName := make(map[string]fs.DirEntry, len(entries))
+	for _, e := range entries {
+		byName[e.Name()] = e
+	}
+	for p, n := range d.nodes {
+		if filepath.Dir(p) != dir || p == dir {
+			continue
+		}
+		base := filepath.Base(p)
+		if n.kind == kindAbsent {
+			delete(byName, base)
+		} else {
+			byName[base] = fs.FileInfoToDirEntry(&nodeInfo{name: base, n: n})
+		}
+	}
+	out := make([]fs.DirEntry, 0, len(byName))
+	for _, e := range byName {
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, nil
+}
+
+// EvalSymlinks resolves symlinks like the wrapped FS, walking through directories and
+// symlinks the dry run created.
+func (d *DryRun) EvalSymlinks(name string) (string, error) {
+	return d.evalSymlinks(filepath.Clean(name), 0)
+}
+
+func (d *DryRun) evalSymlinks(name string, depth int) (string, error) {
+	if depth > maxOverlayLinks {
+		return "", &fs.PathError{Op: "lstat", Path: name, Err: errTooManyLinks}
+	}
+	touched := false
+	for p := name; ; p = filepath.Dir(p) {
+		if _, ok := d.nodes[p]; ok {
+			touched = true
+			break
+		}
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	if !touched {
+		return d.base.EvalSymlinks(name)
+	}
+	parent := filepath.Dir(name)
+	resolved := parent
+	if parent != name {
+		r, err := d.evalSymlinks(parent, depth)
+		if err != nil {
+			return "", err
+		}
+		resolved = r
+	}
+	cur := filepath.Join(resolved, filepath.Base(name))
+	if parent == name {
+		cur = name
+	}
+	n, ok := d.nodes[name]
+	if !ok {
+		n, ok = d.nodes[cur]
+	}
+	switch {
+	case !ok:
+		return d.base.EvalSymlinks(cur)
+	case n.kind == kindAbsent:
+		return "", &fs.PathError{Op: "lstat", Path: cur, Err: fs.ErrNotExist}
+	case n.kind == kindSymlink:
+		return d.evalSymlinks(linkTarget(cur, n.target), depth+1)
+	}
+	return cur, nil
+}
+
+// WriteFile records a "write" after the checks the real write would make: the
+// destination is not a symlink, its directory exists, opts pass.
+func (d *DryRun) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOptions) error {
+	p := filepath.Clean(name)
+	if err := d.writeChecks(p, opts); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	old := d.snapshot(p)
+	d.set(p, &node{kind: kindFile, data: bytes.Clone(data), mode: perm.Perm()})
+	d.intents = append(d.intents, Intent{Op: "write", Path: p, Data: bytes.Clone(data), Mode: perm, Old: old})
+	return nil
+}
+
+func (d *DryRun) writeChecks(p string, opts *WriteOptions) error {
+	if fi, err := d.Lstat(p); err == nil {
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return ErrSymlink
+		}
+		if !fi.Mode().IsRegular() {
+			return ErrNotRegular
+		}
+	} else if !isNotExist(err) {
+		return err
+	}
+	if err := d.checkParent("open", p); err != nil {
+		return err
+	}
+	if opts != nil && opts.Check != nil {
+		if err := opts.Check(); err != nil {
+			return err
+		}
+	}
+	if opts != nil && opts.Expect != nil {
+		cur := d.snapshot(p)
+		if cur.Exists != opts.Expect.Exists || !bytes.Equal(cur.Data, opts.Expect.Data) {
+			return ErrChanged
+		}
+	}
+	return nil
+}
+
+// Mkdir records a "mkdir" of a directory that does not exist yet in an existing one.
+func (d *DryRun) Mkdir(name string, perm fs.FileMode) error {
+	p := filepath.Clean(name)
+	if _, err := d.Lstat(p); err == nil {
+		return &fs.PathError{Op: "mkdir", Path: name, Err: fs.ErrExist}
+	}
+	if err := d.checkParent("mkdir", p); err != nil {
+		return err
+	}
+	d.set(p, &node{kind: kindDir, mode: perm.Perm()})
+	d.intents = append(d.intents, Intent{Op: "mkdir", Path: p, Mode: perm})
+	return nil
+}
+
+// MkdirTemp records a "mkdir" (0700) of a new directory name in dir (os.TempDir when
+// empty) that exists neither on disk nor in the dry run, and returns it.
+func (d *DryRun) MkdirTemp(dir, pattern string) (string, error) {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	prefix, suffix, _ := strings.Cut(pattern, "*")
+	if strings.ContainsRune(pattern, filepath.Separator) {
+		return "", &fs.PathError{Op: "mkdirtemp", Path: pattern, Err: errors.New("pattern contains path separator")}
+	}
+	for range 100 {
+		p := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
+		err := d.Mkdir(p, 0o700)
+		if err == nil {
+			return p, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+	return "", &fs.PathError{Op: "mkdirtemp", Path: filepath.Join(dir, pattern), Err: fs.ErrExist}
+}
+
+// Remove records a "remove" of an existing file or empty directory.
+func (d *DryRun) Remove(name string) error {
+	p := filepath.Clean(name)
+	fi, err := d.Lstat(p)
+	if err != nil {
+		return &fs.PathError{Op: "remove", Path: name, Err: fs.ErrNotExist}
+	}
+	if fi.IsDir() {
+		entries, err := d.ReadDir(p)
+		if err != nil {
+			return err
+		}
+		if len(entries) > 0 {
+			return &fs.PathError{Op: "remove", Path: name, Err: errNotEmpty}
+		}
+	}
+	old := d.snapshot(p)
+	if !fi.Mode().IsRegular() {
+		old = nil
+	}
+	d.set(p, &node{kind: kindAbsent})
+	d.intents = append(d.intents, Intent{Op: "remove", Path: p, Old: old})
+	return nil
+}
+
+// Chmod records a "chmod" of an existing file or directory (following symlinks).
+func (d *DryRun) Chmod(name string, perm fs.FileMode) error {
+	p := filepath.Clean(name)
+	for range maxOverlayLinks {
+		fi, err := d.Lstat(p)
+		if err != nil {
+			return &fs.PathError{Op: "chmod", Path: name, Err: fs.ErrNotExist}
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			old := d.snapshot(p)
+			n := &node{kind: kindFile, data: old.Data, mode: perm.Perm()}
+			if fi.IsDir() {
+				n, old = &node{kind: kindDir, mode: perm.Perm()}, nil
+			}
+			d.set(p, n)
+			d.intents = append(d.intents, Intent{Op: "chmod", Path: p, Mode: perm, Old: old})
+			return nil
+		}
+		if n, ok := d.nodes[p]; ok {
+			p = linkTarget(p, n.target)
+		} else if p, err = d.base.EvalSymlinks(p); err != nil {
+			return &fs.PathError{Op: "chmod", Path: name, Err: err}
+		}
+	}
+	return &fs.PathError{Op: "chmod", Path: name, Err: errTooManyLinks}
+}
+
+// Symlink records a "symlink" newname -> oldname.
+func (d *DryRun) Symlink(oldname, newname string) error {
+	p := filepath.Clean(newname)
+	if _, err := d.Lstat(p); err == nil {
+		return &os.LinkError{Op: "symlink", Old: oldname, New: newname, Err: fs.ErrExist}
+	}
+	if err := d.checkParent("symlink", p); err != nil {
+		return err
+	}
+	d.set(p, &node{kind: kindSymlink, target: oldname, mode: 0o777})
+	d.intents = append(d.intents, Intent{Op: "symlink", Path: p, Target: oldname})
+	return nil
+}
+
+// Lock does nothing: a dry run takes no lock and creates no lock file.
+func (d *DryRun) Lock(string) (func() error, error) {
+	return func() error { return nil }, nil
+}
+
+// checkParent fails like the real call would when p's directory is missing.
+func (d *DryRun) checkParent(op, p string) error {
+	fi, err := d.Stat(filepath.Dir(p))
+	if err != nil {
+		return &fs.PathError{Op: op, Path: p, Err: fs.ErrNotExist}
+	}
+	if !fi.IsDir() {
+		return &fs.PathError{Op: op, Path: p, Err: syscall.ENOTDIR}
+	}
+	return nil
+}
+
+// snapshot returns what p holds now, as the dry run sees it.
+func (d *DryRun) snapshot(p string) *Snapshot {
+	fi, err := d.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return &Snapshot{}
+	}
+	data, err := d.ReadFile(p)
+	if err != nil {
+		return &Snapshot{}
+	}
+	return &Snapshot{Exists: true, Data: data, Mode: fi.Mode().Perm()}
+}
+
+// set changes p in the overlay, first remembering its original state.
+func (d *DryRun) set(p string, n *node) {
+	if _, ok := d.orig[p]; !ok {
+		d.orig[p] = d.current(p)
+		d.order = append(d.order, p)
+	}
+	n.mtime = time.Now()
+	d.nodes[p] = n
+}
+
+// current returns p's state as a node (a symlink's target is unknown unless the dry
+// run made it).
+func (d *DryRun) current(p string) *node {
+	fi, err := d.Lstat(p)
+	switch {
+	case err != nil:
+		return &node{kind: kindAbsent}
+	case fi.IsDir():
+		return &node{kind: kindDir, mode: fi.Mode().Perm()}
+	case fi.Mode()&fs.ModeSymlink != 0:
+		if n, ok := d.nodes[p]; ok {
+			return n
+		}
+		return &node{kind: kindSymlink}
+	}
+	s := d.snapshot(p)
+	return &node{kind: kindFile, data: s.Data, mode: s.Mode}
+}
+
+// linkTarget resolves a symlink's target relative to the link's directory.
+func linkTarget(link, target string) string {
+	if filepath.IsAbs(target) {
+		return target
+	}
+	return filepath.Join(filepath.Dir(link), target)
+}
+
+// nodeInfo is the fs.FileInfo of an overlay node.
+type nodeInfo struct {
+	name string
+	n    *node
+}
+
+func (i *nodeInfo) Name() string { return i.name }
+func (i *nodeInfo) Size() int64 {
+	if i.n.kind == kindSymlink {
+		return int64(len(i.n.target))
+	}
+	return int64(len(i.n.data))
+}
+
+func (i *nodeInfo) Mode() fs.FileMode {
+	switch i.n.kind {
+	case kindDir:
+		return fs.ModeDir | i.n.mode
+	case kindSymlink:
+		return fs.ModeSymlink | i.n.mode
+	}
+	return i.n.mode
+}
+func (i *nodeInfo) ModTime() time.Time { return i.n.mtime }
+func (i *nodeInfo) IsDir() bool        { return i.n.kind == kindDir }
+func (i *nodeInfo) Sys() any           { return nil }

@@ -1,0 +1,34 @@
+//go:build !unix || solaris || aix
+
+package fsys
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+)
+
+// lockFile creates path exclusively, retrying while another process holds it. A lock
+// file left by a crashed process makes later locks time out with an error naming it.
+func lockFile(path string) (unlock func() error, err error) {
+	deadline := time.Now().Add(lockTimeout)
+	for try := 0; ; try++ {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o600)
+		if err == nil {
+			return func() error {
+				cErr := f.Close()
+				rmErr := os.Remove(path)
+				return errors.Join(cErr, rmErr)
+			}, nil
+		}
+		if !errors.Is(err, fs.ErrExist) && !errors.Is(err, fs.ErrPermission) {
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("lock %s: timed out after %v waiting for another mcpwire process (remove the file if none is running)", path, lockTimeout)
+		}
+		time.Sleep(lockBackoff(try))
+	}
+}

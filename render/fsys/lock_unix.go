@@ -1,0 +1,75 @@
+//go:build unix && !solaris && !aix
+
+package fsys
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+)
+
+// lockFile takes an exclusive flock on path, creating it with mode 0600. Because
+// release unlinks the file, a lock taken on an inode that is no longer at path is
+// worthless: after flock succeeds the inode is compared with path's, and on a
+// mismatch the lock is dropped and taken again.
+func lockFile(path string) (unlock func() error, err error) {
+	deadline := time.Now().Add(lockTimeout)
+	for try := 0; ; try++ {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		_ = f.Chmod(0o600) // beat the umask; fails harmlessly on another user's file
+		if err := flockWait(f, deadline); err != nil {
+			_ = f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		if sameFile(f, path) {
+			return func() error {
+				rmErr := os.Remove(path)
+				if errors.Is(rmErr, os.ErrNotExist) {
+					rmErr = nil
+				}
+				unErr := syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+				return errors.Join(rmErr, unErr, f.Close())
+			}, nil
+		}
+		_ = f.Close() // the holder before us removed the file; start over
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("lock %s: timed out after %v waiting for another mcpwire process", path, lockTimeout)
+		}
+	}
+}
+
+// flockWait polls for an exclusive flock on f until deadline.
+func flockWait(f *os.File, deadline time.Time) error {
+	for try := 0; ; try++ {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case !errors.Is(err, syscall.EWOULDBLOCK):
+			return err
+		case time.Now().After(deadline):
+			return fmt.Errorf("timed out after %v waiting for another mcpwire process", lockTimeout)
+		}
+		time.Sleep(lockBackoff(try))
+	}
+}
+
+// sameFile reports whether path still names the open file f.
+func sameFile(f *os.File, path string) bool {
+	a, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	b, err := os.Lstat(path)
+	if err != nil {
+		return false
+	}
+	return os.SameFile(a, b)
+}

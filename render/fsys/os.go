@@ -1,0 +1,228 @@
+package fsys
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// OS is the real filesystem. Its WriteFile is an atomic replace (W3) with exact modes
+// (W4), a refusal to write through a symlink (W5) and a compare-before-rename check (W8).
+// The zero value is ready to use.
+type OS struct {
+	// hook, when set, runs at named stages of the mutating calls ("write", "rename",
+	// "mkdir", "remove", "chmod"); an error it returns is the call's failure. [Faulty]
+	// uses it so that the real cleanup paths run.
+	hook func(stage, name string) error
+}
+
+var _ FS = OS{}
+
+// NewOS returns the real filesystem.
+func NewOS() FS { return OS{} }
+
+func (o OS) fault(stage, name string) error {
+	if o.hook == nil {
+		return nil
+	}
+	return o.hook(stage, name)
+}
+
+// ReadFile returns the contents of the named file.
+func (OS) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
+
+// Lstat describes the named file without following a final symlink.
+func (OS) Lstat(name string) (fs.FileInfo, error) { return os.Lstat(name) }
+
+// Stat describes the named file, following symlinks.
+func (OS) Stat(name string) (fs.FileInfo, error) { return os.Stat(name) }
+
+// ReadDir lists a directory, sorted by name.
+func (OS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
+
+// EvalSymlinks returns the path with every symlink resolved.
+func (OS) EvalSymlinks(name string) (string, error) { return filepath.EvalSymlinks(name) }
+
+// Symlink creates newname as a symlink to oldname.
+func (OS) Symlink(oldname, newname string) error { return os.Symlink(oldname, newname) }
+
+// Mkdir creates one directory with exactly mode perm, whatever the umask.
+func (o OS) Mkdir(name string, perm fs.FileMode) error {
+	if err := o.fault("mkdir", name); err != nil {
+		return &fs.PathError{Op: "mkdir", Path: name, Err: err}
+	}
+	if err := os.Mkdir(name, perm); err != nil {
+		return err
+	}
+	if err := os.Chmod(name, perm); err != nil {
+		_ = os.Remove(name)
+		return err
+	}
+	return nil
+}
+
+// MkdirTemp creates a new 0700 directory in dir (os.TempDir when empty); see
+// [os.MkdirTemp] for pattern.
+func (OS) MkdirTemp(dir, pattern string) (string, error) {
+	name, err := os.MkdirTemp(dir, pattern)
+	if err != nil {
+		return "", err
+	}
+	if err := os.Chmod(name, 0o700); err != nil {
+		_ = os.Remove(name)
+		return "", err
+	}
+	return name, nil
+}
+
+// Remove removes a file or an empty directory.
+func (o OS) Remove(name string) error {
+	if err := o.fault("remove", name); err != nil {
+		return &fs.PathError{Op: "remove", Path: name, Err: err}
+	}
+	return os.Remove(name)
+}
+
+// Chmod sets the mode of name.
+func (o OS) Chmod(name string, perm fs.FileMode) error {
+	if err := o.fault("chmod", name); err != nil {
+		return &fs.PathError{Op: "chmod", Path: name, Err: err}
+	}
+	return os.Chmod(name, perm)
+}
+
+// WriteFile atomically replaces (or creates) name with data and exactly mode perm (W3,
+// W4): it creates an exclusive temporary file .<base>.mcpwire-<random>.tmp in the same
+// directory, sets its mode, writes and syncs it, runs opts (W5, W8) and renames it over
+// name. Every failure removes the temporary file. A destination that is a symlink or
+// not a regular file is refused.
+func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOptions) (err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("write %s: %w", name, err)
+		}
+	}()
+	if err := checkDest(name); err != nil {
+		return err
+	}
+	tmp, f, err := createTemp(name, perm)
+	if err != nil {
+		return err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = f.Close() // may already be closed; the temp file goes either way
+			_ = os.Remove(tmp)
+		}
+	}()
+	if err := f.Chmod(perm); err != nil { // beat the umask
+		return err
+	}
+	if err := o.fault("write", name); err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if opts != nil && opts.Check != nil {
+		if err := opts.Check(); err != nil {
+			return err
+		}
+	}
+	if opts != nil && opts.Expect != nil {
+		if err := expect(name, opts.Expect); err != nil {
+			return err
+		}
+	}
+	if err := o.fault("rename", name); err != nil {
+		return err
+	}
+	if err := checkDest(name); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		return err
+	}
+	committed = true
+	syncDir(filepath.Dir(name))
+	return nil
+}
+
+// checkDest refuses a destination that exists and is not a regular file.
+func checkDest(name string) error {
+	fi, err := os.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return ErrSymlink
+	case !fi.Mode().IsRegular():
+		return ErrNotRegular
+	}
+	return nil
+}
+
+// createTemp creates the temporary file for name exclusively, with mode perm (before
+// the umask).
+func createTemp(name string, perm fs.FileMode) (string, *os.File, error) {
+	dir, base := filepath.Split(name)
+	for range 100 {
+		tmp := filepath.Join(dir, "."+base+".mcpwire-"+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+		f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return tmp, f, err
+	}
+	return "", nil, errors.New("cannot create a unique temporary file")
+}
+
+// expect reports ErrChanged unless name still holds what want describes.
+func expect(name string, want *Snapshot) error {
+	fi, err := os.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if want.Exists {
+			return fmt.Errorf("%w (it was removed)", ErrChanged)
+		}
+		return nil
+	case err != nil:
+		return err
+	case !want.Exists:
+		return fmt.Errorf("%w (it was created)", ErrChanged)
+	case fi.Size() != int64(len(want.Data)):
+		return ErrChanged
+	}
+	cur, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(cur, want.Data) {
+		return ErrChanged
+	}
+	return nil
+}
+
+// syncDir makes a rename in dir durable where the platform allows it (best effort).
+func syncDir(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	_ = d.Sync()
+	_ = d.Close()
+}
