@@ -1,0 +1,270 @@
+package jsonc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"slices"
+)
+
+// errEmptyPath is returned by Set and Delete for an empty path.
+var errEmptyPath = errors.New("empty path: the root cannot be set or deleted")
+
+// Set sets the member at path to value, which must be standard JSON (as
+// encoding/json produces). Each element of path is a member name, as is.
+//
+// Objects missing on the way are created. If the root or a value on the
+// way is not an object, Set returns an error that matches ErrNotObject and
+// names the path, e.g. `"/mcpServers" is not an object`, and changes
+// nothing.
+//
+// An existing member keeps its place, its key and the comments around it;
+// only its value is replaced. If the new value equals the old one (as
+// compact JSON), nothing changes at all. A new member is appended at the
+// end of its object: on its own line, indented like its siblings (or one
+// unit deeper than the object when it has none), or on the same line in an
+// object written on one line. Inserted values are pretty-printed with the
+// document's indentation unit and line ending (compact in a one-line
+// object), keeping the caller's member order and string escapes. The
+// object's trailing-comma style is kept. With duplicate names the last
+// member is used.
+func (d *Doc) Set(path []string, value []byte) error {
+	if len(path) == 0 {
+		return errEmptyPath
+	}
+	if !json.Valid(value) {
+		return errors.New("invalid JSON value")
+	}
+	o := d.rootObject()
+	if o == nil {
+		return &notObjectError{}
+	}
+	for i, name := range path {
+		k := o.find(name)
+		if k < 0 {
+			d.insert(o, name, nest(path[i+1:], value))
+			return nil
+		}
+		if i == len(path)-1 {
+			d.replace(o, k, value)
+			return nil
+		}
+		if o = d.child(o, k); o == nil {
+			return &notObjectError{path: path[:i+1]}
+		}
+	}
+	panic("unreachable")
+}
+
+// Delete removes the member at path, with its leading comment lines and
+// the comment on the rest of its line, and reports whether it existed.
+// Commas are fixed up: the new last member keeps a comma only if the
+// object used trailing commas. An object left empty becomes {} (unless it
+// holds comments that belong to no member). If the name occurs more than
+// once in its object, every occurrence is removed. If the root or a value
+// on the way is not an object, Delete returns an error that matches
+// ErrNotObject and changes nothing.
+func (d *Doc) Delete(path []string) (bool, error) {
+	if len(path) == 0 {
+		return false, errEmptyPath
+	}
+	o := d.rootObject()
+	if o == nil {
+		return false, &notObjectError{}
+	}
+	for i, name := range path[:len(path)-1] {
+		k := o.find(name)
+		if k < 0 {
+			return false, nil
+		}
+		if o = d.child(o, k); o == nil {
+			return false, &notObjectError{path: path[:i+1]}
+		}
+	}
+	found := false
+	name := path[len(path)-1]
+	for k := len(o.members) - 1; k >= 0; k-- {
+		if keyIs(o.members[k].key, name) {
+			d.style()
+			o.remove(k, d.nl)
+			found = true
+		}
+	}
+	return found, nil
+}
+
+// child returns the object value of member k of o, materialising it, or nil
+// if the value is not an object.
+func (d *Doc) child(o *object, k int) *object {
+	m := &o.members[k]
+	if m.val.obj != nil {
+		return m.val.obj
+	}
+	if m.val.Kind() != Object {
+		return nil
+	}
+	spans, _ := m.val.spans()
+	multiline, _ := d.layout(o)
+	c := newObject(m.val.raw, 0, len(m.val.raw), spans, o.memberIndent(k), !multiline)
+	m.val = Value{obj: c}
+	return c
+}
+
+// nest wraps value in one object per name: nest([a b], v) is {"a":{"b":v}}.
+func nest(names []string, value []byte) []byte {
+	if len(names) == 0 {
+		return value
+	}
+	var b []byte
+	for _, name := range names {
+		b = append(b, '{')
+		b = append(b, quote(name)...)
+		b = append(b, ':')
+	}
+	b = append(b, bytes.TrimSpace(value)...)
+	for range names {
+		b = append(b, '}')
+	}
+	return b
+}
+
+// replace sets the value of member k of o.
+func (d *Doc) replace(o *object, k int, value []byte) {
+	var want bytes.Buffer
+	_ = json.Compact(&want, value) // value is valid
+	m := &o.members[k]
+	if bytes.Equal(m.val.JSON(), want.Bytes()) {
+		return
+	}
+	multiline, _ := d.layout(o)
+	m.val = Value{raw: d.format(value, o.memberIndent(k), multiline, bytes.HasSuffix(m.mid, []byte(" ")))}
+}
+
+// insert appends a member to o.
+func (d *Doc) insert(o *object, name string, value []byte) {
+	multiline, indent := d.layout(o)
+	m := member{key: quote(name), mid: []byte(": "), comma: -1}
+	if n := len(o.members); n > 0 {
+		last := &o.members[n-1]
+		if simpleMid(last.mid) {
+			m.mid = last.mid
+		}
+		if last.comma >= 0 {
+			m.after, m.comma = []byte{','}, 0 // trailing-comma style
+		} else {
+			last.after, last.comma = concat([]byte{','}, last.after), 0
+		}
+		switch {
+		case multiline:
+			m.before = []byte(d.nl + indent)
+		case endsInLineComment(last.after):
+			m.before = []byte(d.nl + o.memberIndent(n-1)) // a line comment ends the line
+		case n > 1 && lastBreak(last.before) < 0 && isSpace(last.before):
+			m.before = last.before // the spacing after the previous comma
+		case bytes.HasSuffix(m.mid, []byte(" ")):
+			m.before = []byte{' '}
+		}
+	} else if multiline {
+		// Keep what the empty object held (comments) above the new member,
+		// and put '}' on its own line.
+		keep, rest := o.tail, []byte(nil)
+		if lb := lastBreak(o.tail); lb >= 0 {
+			cut := lb
+			if cut > 0 && o.tail[cut-1] == '\r' {
+				cut--
+			}
+			keep, rest = o.tail[:cut], o.tail[cut:]
+		}
+		keep = bytes.TrimRight(keep, " \t")
+		if rest == nil {
+			rest = []byte(d.nl + o.indent)
+		}
+		m.before = concat(keep, []byte(d.nl+indent))
+		o.tail = rest
+	}
+	m.val = Value{raw: d.format(value, indent, multiline, bytes.HasSuffix(m.mid, []byte(" ")))}
+	o.members = append(o.members, m)
+}
+
+// remove deletes member k of o, with the text that belongs to it. nl is
+// the document's line ending.
+func (o *object) remove(k int, nl string) {
+	m := o.members[k]
+	own := ownStart(m.before)
+	rest := sub(m.before, 0, own) // text above the member that stays
+	last := k == len(o.members)-1
+	if isSpace(rest) && (k == 0 || last) {
+		rest = nil // no blank line after '{' or before '}'
+	}
+	// What stays before the removed text ends with rest, or else with
+	// the previous member's after piece. If that is a line comment, the
+	// text that follows must still start on a new line.
+	lineComment := endsInLineComment(rest) || (len(rest) == 0 && k > 0 && endsInLineComment(o.members[k-1].after))
+	o.members = slices.Delete(o.members, k, k+1)
+	switch {
+	case !last:
+		next := &o.members[k]
+		before := next.before
+		if k == 0 && rest == nil {
+			before = trimBlankLines(before)
+		}
+		if lineComment && !startsLine(before) {
+			rest = concat(rest, []byte(nl))
+		}
+		next.before = concat(rest, before)
+	default:
+		if lineComment && !startsLine(o.tail) {
+			rest = concat(rest, []byte(nl))
+		}
+		o.tail = concat(rest, o.tail)
+		if k > 0 && m.comma < 0 {
+			// The new last member loses its comma, unless the object
+			// used trailing commas.
+			p := &o.members[k-1]
+			if p.comma >= 0 {
+				p.after = concat(p.after[:p.comma], p.after[p.comma+1:])
+				p.comma = -1
+			}
+		}
+	}
+	if len(o.members) == 0 && isSpace(o.tail) {
+		o.tail = nil
+	}
+}
+
+// trimBlankLines removes the blank lines at the start of a member's before
+// piece, for a member that becomes the first of its object.
+func trimBlankLines(before []byte) []byte {
+	breaks := lineBreaks(before)
+	i := 0
+	for i+1 < len(breaks) && isSpace(before[breaks[i]:breaks[i+1]]) {
+		i++
+	}
+	if i == 0 {
+		return before
+	}
+	return concat(before[:breaks[0]], before[breaks[i]:])
+}
+
+// endsInLineComment reports whether b (whitespace and comments) ends with
+// a line comment, which the next byte would continue unless it is a line
+// break.
+func endsInLineComment(b []byte) bool {
+	for i := 0; i < len(b); {
+		if b[i] != '/' {
+			i++
+			continue
+		}
+		end := commentEnd(b, i)
+		if end == len(b) && b[i+1] == '/' {
+			return true
+		}
+		i = end
+	}
+	return false
+}
+
+// startsLine reports whether b starts with a line break.
+func startsLine(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("\n")) || bytes.HasPrefix(b, []byte("\r\n"))
+}

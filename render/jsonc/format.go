@@ -1,0 +1,105 @@
+package jsonc
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// defaultUnit is the indentation unit for files that show none.
+const defaultUnit = "  "
+
+// style detects, once, the document's line ending and indentation unit.
+// The line ending is that of the first line. The unit is the indentation
+// of the root object's members relative to the root's own line.
+func (d *Doc) style() {
+	if d.styled {
+		return
+	}
+	d.styled = true
+	d.nl = "\n"
+	if i := bytes.IndexByte(d.data, '\n'); i > 0 && d.data[i-1] == '\r' {
+		d.nl = "\r\n"
+	}
+	d.unit = defaultUnit
+	o := d.rootObject()
+	if o == nil {
+		return
+	}
+	for k := range o.members {
+		if lastBreak(o.members[k].before) < 0 {
+			continue
+		}
+		ind := o.memberIndent(k)
+		if strings.HasPrefix(ind, o.indent) && len(ind) > len(o.indent) {
+			d.unit = ind[len(o.indent):]
+		}
+		break
+	}
+}
+
+// layout tells how a new member of o is written: on its own line with the
+// given indentation (multiline), or on the line of the others.
+func (d *Doc) layout(o *object) (multiline bool, indent string) {
+	d.style()
+	for k := len(o.members) - 1; k >= 0; k-- {
+		if lastBreak(o.members[k].before) >= 0 {
+			return true, o.memberIndent(k)
+		}
+	}
+	if len(o.members) > 0 || (o.inlineParent && bytes.IndexByte(o.tail, '\n') < 0) {
+		return false, o.indent
+	}
+	return true, o.indent + d.unit
+}
+
+// format renders the standard JSON value for insertion: indented with the
+// document's unit, continuation lines starting with indent and using the
+// document's line ending (multiline), or on one line, with a space after
+// each ':' and ',' if spaced. Key order, string escapes and number
+// spellings are kept; nothing is re-marshalled.
+func (d *Doc) format(value []byte, indent string, multiline, spaced bool) []byte {
+	d.style()
+	var buf bytes.Buffer
+	value = bytes.TrimSpace(value)
+	if !multiline {
+		_ = json.Compact(&buf, value) // value is valid
+		if spaced {
+			return spaceOut(buf.Bytes())
+		}
+		return buf.Bytes()
+	}
+	_ = json.Indent(&buf, value, indent, d.unit) // value is valid
+	out := buf.Bytes()
+	if d.nl != "\n" {
+		out = bytes.ReplaceAll(out, []byte("\n"), []byte(d.nl))
+	}
+	return out
+}
+
+// simpleMid reports whether mid (between a key and its value) holds only
+// blanks around the colon, so that it can be copied for a new member.
+func simpleMid(mid []byte) bool {
+	return len(mid) > 0 && len(mid) <= 8 && bytes.Count(mid, []byte{':'}) == 1 &&
+		len(bytes.Trim(mid, " \t:")) == 0
+}
+
+// spaceOut adds a space after each ':' and ',' of compact JSON.
+func spaceOut(compact []byte) []byte {
+	out := make([]byte, 0, len(compact)+len(compact)/4)
+	for i := 0; i < len(compact); {
+		c := compact[i]
+		if c == '"' {
+			end := stringEnd(compact, i)
+			out = append(out, compact[i:end]...)
+			i = end
+			continue
+		}
+		out = append(out, c)
+		if c == ':' || c == ',' {
+			out = append(out, ' ')
+		}
+		i++
+	}
+	return out
+}
