@@ -1,0 +1,351 @@
+package tomledit
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// edit describes a change of the document in terms of its statements.
+type edit struct {
+	remove   []bool         // statements to drop
+	replace  map[int][]byte // statements whose text is replaced
+	insertAt int            // statement index before which block goes; -1 appends at the end
+	block    []byte
+	tail     []byte // appended at the end, before block
+}
+
+// ReplaceServer makes the definition of server name under key equal to block, the TOML source text
+// of a table such as [Table] renders (comment lines, for example ownership markers, may surround it;
+// it must start with a [key.name] header and define nothing else). Every other statement defining the
+// server is removed (see [Doc.ServerText]).
+//
+// The block goes where the server's first table (or that table's leading comment block) was. When
+// the server was defined only by dotted keys or inline entries, or is absent, those statements are
+// removed and the block is appended at the end of the document after exactly one blank line.
+//
+// A root inline table `key = { other = { ... } }` is closed to additions, so when one exists it is
+// rewritten as standalone [key.other] tables appended at the end, before the block: each entry's key
+// and value are copied from the source text (not re-encoded), and comments inside that inline table
+// are dropped. All other statements are kept byte for byte.
+//
+// ReplaceServer refuses what [Doc.CheckServers] refuses. If the result does not parse strictly or
+// its data differs from the original data with only the server changed, it returns an error and the
+// Doc is unchanged.
+func (d *Doc) ReplaceServer(key, name string, block []byte) error {
+	if err := d.CheckServers(key); err != nil {
+		return err
+	}
+	val, block, err := d.checkBlock(key, name, block)
+	if err != nil {
+		return err
+	}
+	e := edit{remove: d.serverMarks(key, name), insertAt: -1, block: block}
+	if i := d.rootInline(key); i >= 0 {
+		tail, err := d.rewriteInline(i, key, name)
+		if err != nil {
+			return err
+		}
+		e.remove[i] = true
+		e.tail = tail
+	} else {
+		ext := d.extents()
+		prefix := []string{key, name}
+		for i := range d.stmts {
+			if d.stmts[i].isHeader() && hasPrefix(d.stmts[i].path, prefix) {
+				e.insertAt = ext[i][0]
+				break
+			}
+		}
+	}
+	want := clone(d.data).(map[string]any)
+	servers, ok := want[key].(map[string]any)
+	if !ok {
+		servers = map[string]any{}
+		want[key] = servers
+	}
+	servers[name] = val
+	if err := d.commit(d.apply(e), want, key); err != nil {
+		return fmt.Errorf("replace %s: %w", formatPath([]string{key, name}), err)
+	}
+	return nil
+}
+
+// RemoveServer removes every statement defining server name under key, with the comment blocks and
+// bodies of its tables. It reports whether the server existed. A server inside a root inline table
+// `key = { ... }` is removed from that statement, which keeps the other entries' source text; the
+// statement goes when it held only that server. An explicit [key] header is always kept, but no empty
+// one is created. RemoveServer refuses what [Doc.CheckServers] refuses; on any failure the Doc is
+// unchanged.
+func (d *Doc) RemoveServer(key, name string) (bool, error) {
+	if err := d.CheckServers(key); err != nil {
+		return false, err
+	}
+	servers, _ := d.data[key].(map[string]any)
+	if _, ok := servers[name]; !ok {
+		return false, nil
+	}
+	e := edit{remove: d.serverMarks(key, name), insertAt: -1}
+	if i := d.rootInline(key); i >= 0 && d.inlineHas(i, name) {
+		text, err := d.inlineWithout(i, name)
+		if err != nil {
+			return false, err
+		}
+		if text == nil {
+			e.remove[i] = true
+		} else {
+			e.replace = map[int][]byte{i: text}
+		}
+	}
+	want := clone(d.data).(map[string]any)
+	delete(want[key].(map[string]any), name)
+	if err := d.commit(d.apply(e), want, key); err != nil {
+		return false, fmt.Errorf("remove %s: %w", formatPath([]string{key, name}), err)
+	}
+	return true, nil
+}
+
+// checkBlock validates a replacement block and returns the server's decoded value and the block
+// ending with a line terminator.
+func (d *Doc) checkBlock(key, name string, block []byte) (map[string]any, []byte, error) {
+	if len(block) > 0 && block[len(block)-1] != '\n' {
+		block = append(bytes.Clone(block), d.nl...)
+	}
+	want := formatPath([]string{key, name})
+	data, err := decode(block)
+	if err != nil {
+		return nil, nil, fmt.Errorf("block for %s: %w", want, err)
+	}
+	servers, _ := data[key].(map[string]any)
+	val, ok := servers[name].(map[string]any)
+	if len(data) != 1 || len(servers) != 1 || !ok {
+		return nil, nil, fmt.Errorf("block must define exactly the table %s", want)
+	}
+	stmts, err := scan(block)
+	if err != nil {
+		return nil, nil, fmt.Errorf("block for %s: %w", want, err)
+	}
+	prefix := []string{key, name}
+	seenHeader := false
+	for _, st := range stmts {
+		switch st.kind {
+		case kindTable, kindArrayTable:
+			if !hasPrefix(st.path, prefix) {
+				return nil, nil, fmt.Errorf("block for %s: line %d: table %s is outside it", want, st.line, formatPath(st.path))
+			}
+			seenHeader = true
+		case kindKeyValue:
+			if !seenHeader {
+				return nil, nil, fmt.Errorf("block for %s: line %d: must start with a [%s] header", want, st.line, want)
+			}
+		}
+	}
+	return val, block, nil
+}
+
+// rewriteInline renders the entries of the root inline table at statement i, except server skip, as
+// standalone [key.NAME] tables separated by blank lines. Keys and values are copied from the source.
+func (d *Doc) rewriteInline(i int, key, skip string) ([]byte, error) {
+	entries, err := inlineEntries(d.src, d.stmts[i].valStart)
+	if err != nil {
+		return nil, fmt.Errorf("line %d: %w", d.stmts[i].line, err)
+	}
+	type group struct {
+		name  string
+		lines []string
+	}
+	var groups []*group
+	byName := map[string]*group{}
+	for _, e := range entries {
+		name := e.key[0].name
+		if name == skip {
+			continue
+		}
+		g := byName[name]
+		if g == nil {
+			g = &group{name: name}
+			byName[name] = g
+			groups = append(groups, g)
+		}
+		val := string(d.src[e.valStart:e.valEnd])
+		if len(e.key) > 1 {
+			g.lines = append(g.lines, d.rawKey(e.key[1:])+" = "+val)
+			continue
+		}
+		if val[0] != '{' {
+			return nil, fmt.Errorf("line %d: %s must be a table", d.stmts[i].line, formatPath([]string{key, name}))
+		}
+		inner, err := inlineEntries(d.src, e.valStart)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", d.stmts[i].line, err)
+		}
+		for _, ie := range inner {
+			g.lines = append(g.lines, d.rawKey(ie.key)+" = "+string(d.src[ie.valStart:ie.valEnd]))
+		}
+	}
+	var b strings.Builder
+	for n, g := range groups {
+		if n > 0 {
+			b.WriteString(d.nl)
+		}
+		b.WriteString("[" + formatPath([]string{key, g.name}) + "]" + d.nl)
+		for _, l := range g.lines {
+			b.WriteString(l + d.nl)
+		}
+	}
+	return []byte(b.String()), nil
+}
+
+// inlineWithout returns the text of the root inline statement at i without the entries of server
+// name, or nil when no entry is left.
+func (d *Doc) inlineWithout(i int, name string) ([]byte, error) {
+	st := &d.stmts[i]
+	entries, err := inlineEntries(d.src, st.valStart)
+	if err != nil {
+		return nil, fmt.Errorf("line %d: %w", st.line, err)
+	}
+	var keep []string
+	for _, e := range entries {
+		if e.key[0].name != name {
+			keep = append(keep, string(d.src[e.key[0].start:e.valEnd]))
+		}
+	}
+	if len(keep) == 0 {
+		return nil, nil
+	}
+	var b bytes.Buffer
+	b.Write(d.src[st.start:st.valStart])
+	b.WriteString("{ " + strings.Join(keep, ", ") + " }")
+	b.Write(d.src[st.valEnd:st.end])
+	return b.Bytes(), nil
+}
+
+// rawKey returns the source text of a dotted key made of parts, joined by dots.
+func (d *Doc) rawKey(parts []keyPart) string {
+	s := make([]string, len(parts))
+	for i, p := range parts {
+		s[i] = string(d.src[p.start:p.end])
+	}
+	return strings.Join(s, ".")
+}
+
+// apply renders the document with edit e applied.
+func (d *Doc) apply(e edit) []byte {
+	n := len(d.stmts)
+	rm := slices.Clone(e.remove)
+	ins, runStart := e.insertAt, -1
+	if ins >= 0 {
+		// The block takes the place of the removed run holding ins; the blank lines ending that
+		// run stay, to keep the spacing after it.
+		runStart = ins
+		for runStart > 0 && rm[runStart-1] {
+			runStart--
+		}
+		j := ins
+		for j < n && rm[j] {
+			j++
+		}
+		for k := j - 1; k > ins && d.stmts[k].kind == kindBlank; k-- {
+			rm[k] = false
+		}
+	}
+	d.tidy(rm, runStart)
+	appending := ins < 0 && (len(e.tail) > 0 || len(e.block) > 0)
+	last := n - 1
+	if appending {
+		for last >= 0 && (rm[last] || d.stmts[last].kind == kindBlank) {
+			last--
+		}
+	}
+	var b bytes.Buffer
+	prev := kindBlank // kind of the last statement written
+	for i := 0; i <= last; i++ {
+		if i == ins {
+			// A comment right above the block would become part of it.
+			if prev == kindComment {
+				b.WriteString(d.nl)
+			}
+			b.Write(e.block)
+			next := i
+			for next < n && rm[next] {
+				next++
+			}
+			if next < n && d.stmts[next].kind != kindBlank {
+				b.WriteString(d.nl)
+			}
+		}
+		if rm[i] {
+			continue
+		}
+		prev = d.stmts[i].kind
+		if text, ok := e.replace[i]; ok {
+			b.Write(text)
+			continue
+		}
+		b.Write(d.src[d.stmts[i].start:d.stmts[i].end])
+	}
+	if appending {
+		if b.Len() > 0 {
+			if b.Bytes()[b.Len()-1] != '\n' {
+				b.WriteString(d.nl)
+			}
+			b.WriteString(d.nl)
+		}
+		b.Write(e.tail)
+		if len(e.tail) > 0 && len(e.block) > 0 {
+			b.WriteString(d.nl)
+		}
+		b.Write(e.block)
+	}
+	return b.Bytes()
+}
+
+// tidy extends the removed runs of rm over blank lines that would otherwise pile up: before a run
+// that reaches the end, after a run at the start, and after a run that sits between blank lines.
+// The run starting at skip (which a block replaces) is left alone.
+func (d *Doc) tidy(rm []bool, skip int) {
+	n := len(rm)
+	blank := func(k int) bool { return !rm[k] && d.stmts[k].kind == kindBlank }
+	type run struct{ a, b int }
+	var runs []run
+	for i := 0; i < n; {
+		if !rm[i] {
+			i++
+			continue
+		}
+		j := i
+		for j < n && rm[j] {
+			j++
+		}
+		runs = append(runs, run{i, j})
+		i = j
+	}
+	for _, r := range runs {
+		switch {
+		case r.a == skip:
+		case r.b == n:
+			for k := r.a - 1; k >= 0 && blank(k); k-- {
+				rm[k] = true
+			}
+		case r.a == 0 || blank(r.a-1) && blank(r.b):
+			for k := r.b; k < n && blank(k); k++ {
+				rm[k] = true
+			}
+		}
+	}
+}
+
+// commit replaces the document with out after checking that it parses strictly and that its data
+// equals want (see equalModel). On failure the Doc is unchanged.
+func (d *Doc) commit(out []byte, want map[string]any, key string) error {
+	nd, err := Parse(out)
+	if err != nil {
+		return fmt.Errorf("edited document does not parse: %w", err)
+	}
+	if !equalModel(nd.data, want, key) {
+		return fmt.Errorf("edited document does not hold the expected data")
+	}
+	*d = *nd
+	return nil
+}

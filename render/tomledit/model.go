@@ -1,0 +1,155 @@
+package tomledit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
+)
+
+// decode parses src strictly with go-toml (duplicate keys, redefined tables and every other
+// syntax error are refused) into its data model.
+func decode(src []byte) (map[string]any, error) {
+	var m map[string]any
+	if err := toml.Unmarshal(src, &m); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			line, _ := de.Position()
+			return nil, fmt.Errorf("line %d: %s", line, strings.TrimPrefix(de.Error(), "toml: "))
+		}
+		return nil, err
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m, nil
+}
+
+// clone deep-copies a decoded value.
+func clone(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = clone(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = clone(e)
+		}
+		return out
+	case []map[string]any:
+		out := make([]map[string]any, len(v))
+		for i, e := range v {
+			out[i] = clone(e).(map[string]any)
+		}
+		return out
+	}
+	return v
+}
+
+// equal compares decoded values; unlike reflect.DeepEqual it treats NaN as equal to NaN.
+func equal(a, b any) bool {
+	return equalValue(reflect.ValueOf(a), reflect.ValueOf(b))
+}
+
+func equalValue(a, b reflect.Value) bool {
+	for a.IsValid() && a.Kind() == reflect.Interface {
+		a = a.Elem()
+	}
+	for b.IsValid() && b.Kind() == reflect.Interface {
+		b = b.Elem()
+	}
+	if !a.IsValid() || !b.IsValid() {
+		return a.IsValid() == b.IsValid()
+	}
+	if a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Float32, reflect.Float64:
+		x, y := a.Float(), b.Float()
+		return x == y || math.IsNaN(x) && math.IsNaN(y)
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		it := a.MapRange()
+		for it.Next() {
+			w := b.MapIndex(it.Key())
+			if !w.IsValid() || !equalValue(it.Value(), w) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice, reflect.Array:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := 0; i < a.Len(); i++ {
+			if !equalValue(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a.Interface(), b.Interface())
+}
+
+// equalModel compares two documents' data, treating an empty table at key as equal to an absent
+// key (removing the last server removes the servers table itself when nothing else defines it).
+func equalModel(got, want map[string]any, key string) bool {
+	if m, ok := want[key].(map[string]any); ok && len(m) == 0 {
+		if _, ok := got[key]; !ok {
+			want = shallowWithout(want, key)
+		}
+	}
+	return equal(got, want)
+}
+
+func shallowWithout(m map[string]any, key string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if k != key {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// describe names the TOML type of a decoded value for error messages.
+func describe(v any) string {
+	switch v := v.(type) {
+	case map[string]any:
+		return "a table"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a float"
+	case []map[string]any:
+		return "an array of tables"
+	case []any:
+		if len(v) > 0 {
+			tables := true
+			for _, e := range v {
+				if _, ok := e.(map[string]any); !ok {
+					tables = false
+				}
+			}
+			if tables {
+				return "an array of tables"
+			}
+		}
+		return "an array"
+	}
+	return "a date/time"
+}

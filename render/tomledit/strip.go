@@ -1,0 +1,22 @@
+package tomledit
+
+import (
+	"fmt"
+	"slices"
+)
+
+// StripTree removes the whole subtree of key in every form it may take (SPEC X1): [key] and
+// [key.…] tables and arrays of tables with their leading comment blocks and bodies, dotted keys
+// (key.x.y = …) and a root key = … statement whatever its value (inline table, array, scalar). Other
+// statements are kept byte for byte. If the result does not parse strictly or its data is not the
+// original data without key, it returns an error and the Doc is unchanged.
+func (d *Doc) StripTree(key string) error {
+	rm := d.marks(func(path []string) bool { return len(path) > 0 && path[0] == key })
+	if !slices.Contains(rm, true) {
+		return nil
+	}
+	if err := d.commit(d.apply(edit{remove: rm, insertAt: -1}), shallowWithout(d.data, key), key); err != nil {
+		return fmt.Errorf("strip %s: %w", formatKey(key), err)
+	}
+	return nil
+}
