@@ -18,14 +18,17 @@ var errEmptyPath = errors.New("empty path: the root cannot be set or deleted")
 // names the path, e.g. `"/mcpServers" is not an object`, and changes
 // nothing.
 //
+// If value is not valid JSON, Set returns an error and changes nothing.
+//
 // An existing member keeps its place, its key and the comments around it;
 // only its value is replaced. If the new value equals the old one (as
 // compact JSON), nothing changes at all. A new member is appended at the
 // end of its object: on its own line, indented like its siblings (or one
 // unit deeper than the object when it has none), or on the same line in an
 // object written on one line. Inserted values are pretty-printed with the
-// document's indentation unit and line ending (compact in a one-line
-// object), keeping the caller's member order and string escapes. The
+// document's indentation unit and line ending (kept on one line in a
+// one-line object), keeping the caller's member order and string escapes
+// (HTML characters are not escaped). The
 // object's trailing-comma style is kept. With duplicate names the last
 // member is used.
 func (d *Doc) Set(path []string, value []byte) error {

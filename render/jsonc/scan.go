@@ -202,8 +202,17 @@ func skipWS(data []byte, i int) int {
 	return skipWSLoop(data, i)
 }
 
-// spaces is eight ' ' bytes as a little-endian word.
-const spaces = lsb * ' '
+// nonSpace returns a word with the top bit set in exactly the bytes of x
+// that are not JSON whitespace (' ', '\t', '\n', '\r'). nonZero is exact
+// (no carries cross bytes), unlike the "has zero byte" trick.
+func nonSpace(x uint64) uint64 {
+	return nonZero(x^(lsb*' ')) & nonZero(x^(lsb*'\n')) & nonZero(x^(lsb*'\t')) & nonZero(x^(lsb*'\r'))
+}
+
+func nonZero(x uint64) uint64 {
+	const low7 = lsb * 0x7F
+	return ((x & low7) + low7 | x) & msb
+}
 
 func skipWSLoop(data []byte, i int) int {
 	n := len(data)
@@ -211,18 +220,10 @@ func skipWSLoop(data []byte, i int) int {
 		return i + 1 // the common single space after ':'
 	}
 	for i+8 <= n {
-		// Find the first byte that is not ' ' among the next eight.
-		x := binary.LittleEndian.Uint64(data[i:]) ^ spaces
-		if x == 0 {
-			i += 8
-			continue
+		if m := nonSpace(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
 		}
-		tz := bits.TrailingZeros64(x)
-		i += tz >> 3
-		if c := byte(x>>(tz&^7)) ^ ' '; c != '\n' && c != '\t' && c != '\r' {
-			return i
-		}
-		i++
+		i += 8
 	}
 	for i < n {
 		if c := data[i]; c != ' ' && c != '\n' && c != '\t' && c != '\r' {

@@ -2,8 +2,8 @@ package jsonc
 
 import (
 	"bytes"
+	"errors"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -165,7 +165,7 @@ func (w *failWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-var errShortWrite = strings.NewReader("").UnreadByte() // any non-nil error
+var errShortWrite = errors.New("short write")
 
 func TestWriteToError(t *testing.T) {
 	d, err := Parse(genClaudeJSON(100 << 10))
