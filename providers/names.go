@@ -1,0 +1,48 @@
+// Package providers describes each AI client mcpwire writes for: its names, where its
+// files live per scope and OS, their format and shapes, how references and tool filters
+// are spelled. It is pure data: nothing here reads or writes files (SPEC V1).
+package providers
+
+import "sort"
+
+// aliases maps every alternative spelling to its provider name (V2).
+var aliases = map[string]string{
+	"claude":     "claude-code",
+	"openai":     "codex",
+	"agy":        "antigravity",
+	"oh-my-pi":   "omp",
+	"factory-ai": "factory",
+	"devin":      "windsurf",
+	"cascade":    "windsurf",
+	"copilot":    "vscode",
+	"gemini":     "gemini-cli",
+	"grok":       "grok-build",
+	"wld":        "runwield",
+}
+
+// Normalize returns the provider name for name or one of its aliases, and whether it
+// is known. "*" (every provider) is returned unchanged.
+func Normalize(name string) (string, bool) {
+	if name == "*" {
+		return name, true
+	}
+	if a, ok := aliases[name]; ok {
+		return a, true
+	}
+	if _, ok := lookup(name); ok {
+		return name, true
+	}
+	return name, false
+}
+
+// Aliases returns the aliases of a provider, sorted.
+func Aliases(name string) []string {
+	var out []string
+	for a, n := range aliases {
+		if n == name {
+			out = append(out, a)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

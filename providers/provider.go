@@ -1,0 +1,203 @@
+package providers
+
+// Provider is one client's table entry.
+type Provider struct {
+	// Name is the canonical name used in flags and registry keys.
+	Name string
+	// Display is the client's product name.
+	Display string
+	// DefaultScope is used when --scope is not given (V6).
+	DefaultScope Scope
+	// Project and User are the server files per scope; nil when the client has none.
+	Project, User *Dest
+	// Settings are Claude Code's settings files, where deny rules go (C2).
+	Settings map[Scope]*Dest
+	// Format is the file format.
+	Format Format
+	// ServersKey is the member (or TOML table) holding the servers.
+	ServersKey string
+	// Shape names the dialect of one server entry.
+	Shape Shape
+	// URLKey is the member holding a remote server's URL ("url" when empty).
+	URLKey string
+	// Refs is how a reference to an environment variable is spelled (V4).
+	Refs RefStyle
+	// Remote says which remote transports the client takes (V7).
+	Remote RemoteSupport
+	// CwdKey is the member for a stdio server's working directory; "" when the
+	// client documents none.
+	CwdKey string
+	// Deny and Allow say how tool filters are rendered (F3).
+	Deny  DenyStyle
+	Allow AllowStyle
+	// DisableWhole: a whole-server deny (SERVER__*) becomes disabled: true.
+	DisableWhole bool
+	// UnionDisabled: disabledTools is unioned with the array already in the file.
+	UnionDisabled bool
+	// Switch is how a disabled server is written: "enabled" (enabled: false),
+	// "disabled" (disabled: true), or "" when the client has no per-server switch.
+	Switch string
+	// Ephemeral says whether a standalone per-run file works (C5).
+	Ephemeral bool
+	// WorkspaceVar is the client's workspace-folder variable, used for ${project} in
+	// project-scope files (R10); "" means the absolute project directory is written.
+	WorkspaceVar string
+	// FixedDir: the client starts servers from a fixed directory, never the project.
+	FixedDir bool
+	// ReservedRefs are variables the client reads as empty in remote URLs and headers (V5).
+	ReservedRefs []string
+	// Owner is how entries already in the file are treated (C6).
+	Owner OwnerMode
+	// PrivateMode: every file is 0600, project files included.
+	PrivateMode bool
+	// GitIgnored: a project file is used only when git ignores it.
+	GitIgnored bool
+}
+
+// Scope is where a client file lives.
+type Scope string
+
+// Scopes.
+const (
+	Project Scope = "project"
+	User    Scope = "user"
+)
+
+// Dest returns the destination of a scope, nil when the client has none.
+func (p *Provider) Dest(s Scope) *Dest {
+	switch s {
+	case Project:
+		return p.Project
+	case User:
+		return p.User
+	}
+	return nil
+}
+
+// Scopes lists the scopes the client has a destination for.
+// Aliases returns the provider's aliases.
+func (p *Provider) Aliases() []string { return Aliases(p.Name) }
+
+func (p *Provider) Scopes() []Scope {
+	var out []Scope
+	for _, s := range []Scope{Project, User} {
+		if p.Dest(s) != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Format is a file format.
+type Format string
+
+// Formats.
+const (
+	JSON  Format = "json"
+	JSONC Format = "jsonc"
+	TOML  Format = "toml"
+)
+
+// Shape names the dialect of one server entry.
+type Shape string
+
+// Shapes.
+const (
+	// ShapeClaude: {command,args,env,cwd} and {type,url,headers} (type kept on remote entries).
+	ShapeClaude Shape = "claude"
+	// ShapePlain: {command,args,env} and {url|serverUrl,headers}.
+	ShapePlain Shape = "plain"
+	// ShapeVSCode: "type" on every entry.
+	ShapeVSCode Shape = "vscode"
+	// ShapeOpencode: {type:"local",command:[…],environment} and {type:"remote",url,headers}.
+	ShapeOpencode Shape = "opencode"
+	// ShapeFactory: "type" and "disabled": false on every entry.
+	ShapeFactory Shape = "factory"
+	// ShapeOMP: the registry definition's own fields copied through.
+	ShapeOMP Shape = "omp"
+	// ShapeGemini: httpUrl for streamable HTTP, url for SSE.
+	ShapeGemini Shape = "gemini"
+	// ShapeCodex: TOML [mcp_servers.NAME] with env_vars, env_http_headers, bearer_token_env_var.
+	ShapeCodex Shape = "codex"
+	// ShapeGrok: TOML [mcp_servers.NAME] in marker comments.
+	ShapeGrok Shape = "grok"
+	// ShapeManual: no file; mcpwire prints the steps.
+	ShapeManual Shape = "manual"
+)
+
+// RefStyle is how a reference to an environment variable is written (V4).
+type RefStyle string
+
+// Reference styles.
+const (
+	RefDollar    RefStyle = "${VAR}"
+	RefDollarEnv RefStyle = "${env:VAR}"
+	RefBraceEnv  RefStyle = "{env:VAR}"
+	RefNames     RefStyle = "variable names (env_vars, env_http_headers, bearer_token_env_var)"
+	RefNone      RefStyle = "none (references refused)"
+)
+
+// Spell writes a reference to variable v, or "" when the style has no placeholder.
+func (r RefStyle) Spell(v string) string {
+	switch r {
+	case RefDollar:
+		return "${" + v + "}"
+	case RefDollarEnv:
+		return "${env:" + v + "}"
+	case RefBraceEnv:
+		return "{env:" + v + "}"
+	}
+	return ""
+}
+
+// RemoteSupport says which remote transports a client takes.
+type RemoteSupport string
+
+// Remote support levels.
+const (
+	RemoteNone       RemoteSupport = "stdio only"
+	RemoteHTTP       RemoteSupport = "stdio, http"
+	RemoteHTTPAndSSE RemoteSupport = "stdio, http, sse"
+)
+
+// DenyStyle is how toolDeny is rendered (F3).
+type DenyStyle string
+
+// Deny styles.
+const (
+	DenyNone           DenyStyle = "none"
+	DenyClaudeSettings DenyStyle = "permissions.deny in Claude settings"
+	DenyCodex          DenyStyle = "disabled_tools; enabled = false for SERVER__*"
+	DenyOpencode       DenyStyle = "tools map SERVER_TOOL: false"
+	DenyDisabledTools  DenyStyle = "disabledTools"
+	DenyGemini         DenyStyle = "excludeTools"
+)
+
+// AllowStyle is how toolAllow is rendered (F3).
+type AllowStyle string
+
+// Allow styles.
+const (
+	AllowNone     AllowStyle = "none"
+	AllowRefused  AllowStyle = "refused"
+	AllowCodex    AllowStyle = "enabled_tools"
+	AllowOpencode AllowStyle = "tools map SERVER_*: false then SERVER_TOOL: true"
+	AllowGemini   AllowStyle = "includeTools"
+)
+
+// OwnerMode is how a same-named entry mcpwire did not write is treated (C6).
+type OwnerMode string
+
+// Ownership modes.
+const (
+	// OwnerForce: refused unless --force.
+	OwnerForce OwnerMode = ""
+	// OwnerStrict: always refused (OMP).
+	OwnerStrict OwnerMode = "strict"
+	// OwnerMarkers: entries are wrapped in marker comments; only marked blocks are
+	// mcpwire's (Grok Build).
+	OwnerMarkers OwnerMode = "markers"
+	// OwnerKeepExisting: the existing launch configuration is kept and only the
+	// profile's filters are merged into it (Antigravity).
+	OwnerKeepExisting OwnerMode = "keep"
+)
