@@ -1,0 +1,267 @@
+package render
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/render/jsonc"
+)
+
+// PermissionsDir is the write-layer directory of Claude deny-rule ownership records (C3).
+const PermissionsDir = "claude-tool-permissions"
+
+// permRecord tracks the deny rules mcpwire added to one Claude settings file (C3).
+type permRecord struct {
+	SettingsPath  string   `json:"settingsPath"`
+	DenyAdded     []string `json:"denyAdded"`
+	DenyPreserved []string `json:"denyPreserved"`
+	DenyDigest    string   `json:"denyDigest,omitempty"`
+	Sidecar       bool     `json:"sidecar,omitempty"`
+	ContentDigest string   `json:"contentDigest,omitempty"`
+}
+
+func (r *permRecord) encode() []byte {
+	if r.DenyAdded == nil {
+		r.DenyAdded = []string{}
+	}
+	if r.DenyPreserved == nil {
+		r.DenyPreserved = []string{}
+	}
+	b, _ := json.MarshalIndent(r, "", "  ")
+	return append(b, '\n')
+}
+
+func decodePermRecord(path string, data []byte) (*permRecord, error) {
+	var r permRecord
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, corruptRecord(path, err)
+	}
+	if r.DenyDigest != "" && len(r.DenyDigest) != 64 {
+		return nil, corruptRecord(path, fmt.Errorf("denyDigest is not a sha256"))
+	}
+	if r.ContentDigest != "" && len(r.ContentDigest) != 64 {
+		return nil, corruptRecord(path, fmt.Errorf("contentDigest is not a sha256"))
+	}
+	return &r, nil
+}
+
+// denyDigest is the sha256 of the deny array's compact JSON.
+func denyDigest(deny []string) string {
+	if deny == nil {
+		deny = []string{}
+	}
+	b, _ := marshal(deny)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func contentDigest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// permEdit computes the deny rules of one Claude settings file (C2, C4).
+type permEdit struct {
+	path string
+	want []string
+	// wantFn, when set, computes want at edit time (uninject: the rules of the
+	// servers actually removed depend on the config file's edit).
+	wantFn func() []string
+	// keepOnly: add no rule, only keep or remove tracked ones (uninject).
+	keepOnly bool
+	record   *permRecord // nil when there is none
+	sidecar  bool
+
+	// results of the last edit
+	deny      []string
+	added     []string
+	preserved []string
+	warn      []string
+	active    bool
+}
+
+// validateSettings checks the settings root, permissions and its rule arrays (C2).
+func validateSettings(path string, doc *jsonc.Doc) ([]string, error) {
+	if doc.Root().Kind() != jsonc.Object {
+		return nil, fmt.Errorf("%s: the top level must be an object, not %s", path, doc.Root().Kind())
+	}
+	perm, ok := doc.Lookup("permissions")
+	if !ok {
+		return nil, nil
+	}
+	if perm.Kind() != jsonc.Object {
+		return nil, fmt.Errorf("%s: \"permissions\" must be an object, not %s", path, perm.Kind())
+	}
+	var deny []string
+	for _, k := range []string{"allow", "deny", "ask", "additionalDirectories"} {
+		v, ok := perm.Member(k)
+		if !ok {
+			continue
+		}
+		var list []string
+		if v.Kind() != jsonc.Array || json.Unmarshal(v.JSON(), &list) != nil {
+			return nil, fmt.Errorf("%s: \"permissions.%s\" must be an array of strings", path, k)
+		}
+		if k == "deny" {
+			deny = list
+		}
+	}
+	return deny, nil
+}
+
+// compute applies the ownership algorithm of C4 to the current deny array.
+func (e *permEdit) compute(current []string) {
+	rec := e.record
+	var tracked []string
+	if rec != nil {
+		tracked = appendNew(slices.Clone(rec.DenyAdded), rec.DenyPreserved)
+	}
+	deny := slices.Clone(current)
+	var added, preserved, warn []string
+	unchanged := rec != nil && rec.DenyDigest != "" && rec.DenyDigest == denyDigest(current)
+	for _, r := range tracked {
+		if !slices.Contains(deny, r) {
+			continue // the person removed it: no longer tracked
+		}
+		wanted := slices.Contains(e.want, r)
+		switch {
+		case unchanged && !slices.Contains(rec.DenyPreserved, r) && wanted:
+			added = append(added, r)
+		case unchanged && !slices.Contains(rec.DenyPreserved, r):
+			i := slices.Index(deny, r)
+			deny = slices.Delete(deny, i, i+1)
+		default: // the array changed, or the rule was already uncertain: keep it
+			preserved = append(preserved, r)
+			if !wanted {
+				warn = append(warn, r)
+			}
+		}
+	}
+	for _, r := range e.want {
+		if e.keepOnly {
+			break
+		}
+		if slices.Contains(deny, r) {
+			continue // already there: mcpwire's (tracked above) or the person's own
+		}
+		deny = append(deny, r)
+		added = append(added, r)
+	}
+	e.deny, e.added, e.preserved, e.warn = deny, added, preserved, warn
+}
+
+// apply edits the settings bytes. A settings file is touched only when there are
+// rules to write, a record exists, or it is a sidecar.
+func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
+	if e.wantFn != nil {
+		e.want = e.wantFn()
+	}
+	e.active = e.sidecar || e.record != nil || len(e.want) > 0
+	src := cur.Data
+	if !cur.Exists || len(bytes.TrimSpace(src)) == 0 {
+		src = emptyJSON
+	}
+	doc, err := jsonc.Parse(src)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: invalid JSON: %w", e.path, err)
+	}
+	current, err := validateSettings(e.path, doc)
+	if err != nil {
+		return nil, false, err
+	}
+	if !e.active {
+		return cur.Data, cur.Exists, nil
+	}
+	e.compute(current)
+	if slices.Equal(current, e.deny) && cur.Exists {
+		return cur.Data, true, nil
+	}
+	raw, _ := marshal(e.deny)
+	if err := doc.Set([]string{"permissions", "deny"}, raw); err != nil {
+		return nil, false, fmt.Errorf("%s: %w", e.path, err)
+	}
+	return doc.Bytes(), true, nil
+}
+
+// record returns the record after the edit.
+func (e *permEdit) newRecord(canon string, content []byte) *permRecord {
+	r := &permRecord{SettingsPath: canon, DenyAdded: e.added, DenyPreserved: e.preserved, DenyDigest: denyDigest(e.deny), Sidecar: e.sidecar}
+	if e.sidecar {
+		r.ContentDigest = contentDigest(content)
+	}
+	return r
+}
+
+// warning names the rules kept because the deny array changed (C4).
+func (e *permEdit) warning() string {
+	if len(e.warn) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("claude-code: kept deny rules %s in %s: permissions.deny changed since mcpwire wrote it, so mcpwire cannot tell whether you rely on them; remove them by hand when no longer wanted",
+		strings.Join(e.warn, ", "), e.path)
+}
+
+// permTargets returns the settings target and its record target (W7 order).
+func permTargets(f fsys.FS, layerDir, settings string, want []string, scope settingsScope) (*permEdit, []fsys.Target, error) {
+	recPath, canon, err := recordPath(layerDir, PermissionsDir, settings)
+	if err != nil {
+		return nil, nil, err
+	}
+	e := &permEdit{path: settings, want: want, sidecar: scope.sidecar}
+	data, err := f.ReadFile(recPath)
+	switch {
+	case err == nil:
+		if e.record, err = decodePermRecord(recPath, data); err != nil {
+			return nil, nil, err
+		}
+	case !isNotExist(err):
+		return nil, nil, err
+	}
+	var written []byte
+	settingsT := fsys.Target{
+		Path:    settings,
+		DirPerm: scope.dirPerm,
+		Check:   scope.check,
+		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+			out, keep, err := e.apply(cur)
+			if err != nil {
+				return nil, 0, false, err
+			}
+			written = out
+			if !keep && !cur.Exists {
+				return nil, 0, true, nil // nothing to write and nothing there: stay absent
+			}
+			return out, scope.mode(cur), false, nil
+		},
+	}
+	recT := fsys.Target{
+		Path:    recPath,
+		DirPerm: 0o700,
+		Check:   func() error { return checkRecordDir(f, recPath) },
+		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+			if !e.active {
+				if cur.Exists {
+					return cur.Data, cur.Mode.Perm(), false, nil
+				}
+				return nil, 0, true, nil
+			}
+			return e.newRecord(canon, written).encode(), 0o600, false, nil
+		},
+	}
+	return e, []fsys.Target{settingsT, recT}, nil
+}
+
+// settingsScope says how a settings file is written.
+type settingsScope struct {
+	dirPerm fs.FileMode
+	check   func() error
+	mode    func(cur fsys.Snapshot) fs.FileMode
+	sidecar bool
+}

@@ -1,0 +1,136 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/render/tomledit"
+)
+
+// RuntimeDir is the directory of Codex runtime homes inside the Codex home (X1).
+const RuntimeDir = "roles-runtime"
+
+var runtimeNameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
+
+// linkedFromGlobal are the entries of the global Codex home a runtime home shares by
+// symlink when they exist; auth.json and config.toml stay per runtime home.
+var linkedFromGlobal = []string{"history.jsonl", "sessions"}
+
+// RuntimeResult describes a Codex runtime home.
+type RuntimeResult struct {
+	// Home is <CODEX_HOME or ~/.codex>/roles-runtime/<name>.
+	Home string
+	// Config is Home/config.toml.
+	Config  string
+	Written []string
+}
+
+// LaunchLine is the command that starts Codex with the runtime home.
+func (r *RuntimeResult) LaunchLine() string { return "CODEX_HOME=" + shellQuote(r.Home) + " codex" }
+
+// RuntimeHome builds the Codex runtime home of one profile (X1): a 0700 directory
+// whose 0600 config.toml is the global config.toml without its whole mcp_servers
+// subtree, followed by the profile's servers and filters. The name is checked before
+// any filesystem access; the policy (P6) and every server are checked before anything
+// is created; a malformed global config fails closed and leaves the previous runtime
+// config as it was.
+func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
+	if !runtimeNameRE.MatchString(name) {
+		return nil, fmt.Errorf("invalid runtime home name %q: use lowercase letters, digits and '-'", name)
+	}
+	p := r.Provider
+	if p.Shape != providers.ShapeCodex {
+		return nil, fmt.Errorf("runtime homes are for codex, not %s", p.Name)
+	}
+	r.Env.Project = r.Project
+	servers, err := r.selected()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkPolicy(servers, providers.User, true); err != nil {
+		return nil, err
+	}
+	t := target{p: p, scope: providers.User, project: r.Project}
+	entries, _, written, err := r.plan(t, servers)
+	if err != nil {
+		return nil, err
+	}
+	codexHome, err := p.User.Directory(r.Env)
+	if err != nil {
+		return nil, err
+	}
+	global := filepath.Join(codexHome, "config.toml")
+	roles := filepath.Join(codexHome, RuntimeDir)
+	home := filepath.Join(roles, name)
+	cfg := filepath.Join(home, "config.toml")
+	res := &RuntimeResult{Home: home, Config: cfg, Written: written}
+	base, err := f.ReadFile(global)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	doc, err := tomledit.Parse(base)
+	if err != nil {
+		return nil, fmt.Errorf("%s: invalid TOML, runtime home not updated: %w", global, err)
+	}
+	if err := doc.StripTree(p.ServersKey); err != nil {
+		return nil, fmt.Errorf("%s: %w", global, err)
+	}
+	edit := &fileEdit{p: p, path: cfg}
+	for _, e := range entries {
+		if err := doc.ReplaceServer(p.ServersKey, e.name, edit.tomlBlock(e.name, e.toml, doc.Newline())); err != nil {
+			return nil, fmt.Errorf("%s: %w", cfg, err)
+		}
+	}
+	content := doc.Bytes()
+	check := func() error { return checkRealPath(f, roles, home, cfg) }
+	if err := check(); err != nil {
+		return nil, err
+	}
+	if _, err := fsys.Apply(f, []fsys.Target{{
+		Path: cfg, DirPerm: 0o700, Check: check,
+		Edit: func(fsys.Snapshot) ([]byte, fs.FileMode, bool, error) { return content, 0o600, false, nil },
+	}}); err != nil {
+		return nil, err
+	}
+	if fi, err := f.Lstat(home); err == nil && fi.Mode().Perm() != 0o700 {
+		if err := f.Chmod(home, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	for _, n := range linkedFromGlobal {
+		src, dst := filepath.Join(codexHome, n), filepath.Join(home, n)
+		if _, err := f.Lstat(src); err != nil {
+			continue
+		}
+		if _, err := f.Lstat(dst); err == nil {
+			continue // already linked, or the runtime home has its own
+		}
+		if err := f.Symlink(src, dst); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// checkRealPath refuses symlinks at roles-runtime, the profile directory and its
+// config.toml (X1); the Codex home above them may be a symlink.
+func checkRealPath(f fsys.FS, paths ...string) error {
+	for _, p := range paths {
+		fi, err := f.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s: is a symlink; Codex runtime homes must be real directories and files", p)
+		}
+	}
+	return nil
+}

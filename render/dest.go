@@ -1,0 +1,114 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// ScopeError is an explicit scope the provider has no destination for (V6).
+type ScopeError struct {
+	Provider *providers.Provider
+	Scope    providers.Scope
+}
+
+func (e *ScopeError) Error() string {
+	var have []string
+	for _, s := range e.Provider.Scopes() {
+		have = append(have, string(s))
+	}
+	if len(have) == 0 {
+		return fmt.Sprintf("%s has no config file mcpwire can write", e.Provider.Name)
+	}
+	return fmt.Sprintf("%s has no %s-scope config file (it has: %s)", e.Provider.Name, e.Scope, strings.Join(have, ", "))
+}
+
+// resolveScope returns the scope to write: the explicit one, or the provider's
+// default. An explicit scope without a destination is refused, never replaced (V6).
+func resolveScope(p *providers.Provider, s providers.Scope) (providers.Scope, error) {
+	if s == "" {
+		s = p.DefaultScope
+	}
+	if s != providers.Project && s != providers.User {
+		return "", fmt.Errorf("unknown scope %q (want project or user)", s)
+	}
+	if p.Dest(s) == nil {
+		return "", &ScopeError{Provider: p, Scope: s}
+	}
+	return s, nil
+}
+
+// choosePath picks the first existing candidate, else the first one.
+func choosePath(f fsys.FS, d *providers.Dest, env providers.PathEnv) (string, error) {
+	cands, err := d.Candidates(env)
+	if err != nil {
+		return "", err
+	}
+	for _, c := range cands {
+		if _, err := f.Lstat(c); err == nil {
+			return c, nil
+		}
+	}
+	return cands[0], nil
+}
+
+// Destination returns the server file a provider uses for a scope.
+func Destination(f fsys.FS, p *providers.Provider, scope providers.Scope, env providers.PathEnv) (string, providers.Scope, error) {
+	s, err := resolveScope(p, scope)
+	if err != nil {
+		return "", "", err
+	}
+	path, err := choosePath(f, p.Dest(s), env)
+	return path, s, err
+}
+
+// fileMode returns the mode for a client file (W4): user scope and private clients
+// 0600; an existing project file keeps its mode; a new project file 0666 minus the
+// umask (0600 when newPrivate).
+func fileMode(scope providers.Scope, cur fsys.Snapshot, private, newPrivate bool) fs.FileMode {
+	switch {
+	case scope == providers.User || private:
+		return 0o600
+	case cur.Exists:
+		return cur.Mode.Perm()
+	case newPrivate:
+		return 0o600
+	}
+	return 0o666 &^ fsys.Umask()
+}
+
+// dirMode is the mode of directories created for a scope (W4).
+func dirMode(scope providers.Scope) fs.FileMode {
+	if scope == providers.User {
+		return 0o700
+	}
+	return 0o777 &^ fsys.Umask()
+}
+
+// parentCheck returns the W5 parent check of a destination: for project scope every
+// directory between the project root and the file must be real (the root may be a
+// symlink); an explicit --out path is checked from the filesystem root; user scope
+// allows symlinked parents.
+func parentCheck(f fsys.FS, scope providers.Scope, project, path string) func() error {
+	switch {
+	case scope == providers.Project && within(path, project):
+		return func() error { return fsys.CheckRealDirs(f, project, path) }
+	case scope == providers.Project:
+		return func() error { return fsys.CheckRealDirs(f, filepath.Dir(path), path) }
+	}
+	return nil
+}
+
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+var errNoServers = errors.New("no servers to inject")
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

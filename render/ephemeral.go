@@ -1,0 +1,235 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// EphemeralResult says what an ephemeral injection wrote (C5).
+type EphemeralResult struct {
+	Provider string
+	// Out is the standalone config file.
+	Out string
+	// Settings is the Claude deny-rule sidecar, "" when there are no deny rules.
+	Settings string
+	// Dir is the temporary directory created when no --out was given.
+	Dir     string
+	Written []string
+}
+
+// LaunchLine is the command that starts the client with the ephemeral output.
+func (e *EphemeralResult) LaunchLine() string {
+	switch e.Provider {
+	case "claude-code":
+		line := "claude --mcp-config " + shellQuote(e.Out)
+		if e.Settings != "" {
+			line += " --settings " + shellQuote(e.Settings)
+		}
+		return line
+	case "opencode":
+		return "OPENCODE_CONFIG=" + shellQuote(e.Out) + " opencode"
+	}
+	return ""
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,=@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// SidecarPath returns the deny-rule sidecar of an ephemeral output: run.json →
+// run.settings.json.
+func SidecarPath(out string) string {
+	if strings.HasSuffix(out, ".json") {
+		return strings.TrimSuffix(out, ".json") + ".settings.json"
+	}
+	return out + ".settings.json"
+}
+
+// Ephemeral writes a standalone config for one run: out (0600), and for Claude Code a
+// deny-rule sidecar beside it when there are deny rules. Without out, a new 0700
+// temporary directory holds <profile|custom>-<provider>.json. Nothing is written when
+// the policy refuses (P6) or a Claude toolAllow is present.
+func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
+	p := r.Provider
+	if !p.Ephemeral || p.Format == providers.TOML {
+		if p.Shape == providers.ShapeCodex {
+			return nil, fmt.Errorf("codex ephemeral output is a runtime home: use mcpwire session --provider codex --profile NAME")
+		}
+		return nil, fmt.Errorf("%s files cannot stand alone, so --ephemeral is not supported; inject into its file instead", p.Display)
+	}
+	r.Env.Project = r.Project
+	servers, err := r.selected()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkPolicy(servers, providers.User, true); err != nil {
+		return nil, err
+	}
+	t := target{p: p, scope: providers.User, project: r.Project, ephemeral: true}
+	entries, filters, written, err := r.plan(t, servers)
+	if err != nil {
+		return nil, err
+	}
+	res := &EphemeralResult{Provider: p.Name, Written: written}
+	doc := object{{p.ServersKey, entriesObject(entries)}}
+	if p.Deny == providers.DenyOpencode {
+		if tools := opencodeTools(filters); len(tools) > 0 {
+			doc = append(doc, member{"tools", tools})
+		}
+	}
+	content, err := indentJSON(doc)
+	if err != nil {
+		return nil, err
+	}
+	if out == "" {
+		dir, err := f.MkdirTemp(r.tempDir(), "mcpwire-")
+		if err != nil {
+			return nil, err
+		}
+		res.Dir = dir
+		name := r.Profile
+		if name == "" || name == "__all__" {
+			name = "custom"
+		}
+		out = filepath.Join(dir, name+"-"+p.Name+".json")
+	}
+	res.Out = out
+	checkOut := func() error { return fsys.CheckRealDirs(f, string(filepath.Separator), out) }
+	targets := []fsys.Target{{
+		Path:  out,
+		Check: checkOut,
+		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+			return content, 0o600, false, nil
+		},
+	}}
+	if p.Deny == providers.DenyClaudeSettings {
+		if rules := claudeRules(filters); len(rules) > 0 {
+			side := SidecarPath(out)
+			st, err := r.sidecarTargets(f, out, side, rules, res.Dir == "")
+			if err != nil {
+				return nil, err
+			}
+			res.Settings = side
+			targets = append(targets, st...)
+		}
+	}
+	if _, err := fsys.Apply(f, targets); err != nil {
+		if res.Dir != "" {
+			f.Remove(res.Dir)
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// sidecarTargets returns the sidecar and its record. The sidecar must be absent or an
+// unchanged sidecar mcpwire created, and never the MCP file itself (C5).
+// A sidecar in a directory this run created cannot collide with anything, so it gets
+// no record (the directory is thrown away after the run).
+func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, record bool) ([]fsys.Target, error) {
+	if side == out {
+		return nil, fmt.Errorf("the deny-rule sidecar %s would be the MCP file itself; choose another --out path", side)
+	}
+	recPath, canon, err := recordPath(r.Registry.Set().Write().Dir, PermissionsDir, side)
+	if err != nil {
+		return nil, err
+	}
+	var rec *permRecord
+	if data, err := f.ReadFile(recPath); err == nil {
+		if rec, err = decodePermRecord(recPath, data); err != nil {
+			return nil, err
+		}
+	} else if !isNotExist(err) {
+		return nil, err
+	}
+	if fi, err := f.Lstat(side); err == nil {
+		if oi, err := f.Stat(out); err == nil && os.SameFile(fi, oi) {
+			return nil, fmt.Errorf("the deny-rule sidecar %s is the same file as %s; choose another --out path", side, out)
+		}
+		data, err := f.ReadFile(side)
+		if err != nil {
+			return nil, err
+		}
+		if rec == nil || !rec.Sidecar || rec.ContentDigest != contentDigest(data) {
+			return nil, fmt.Errorf("%s exists and is not a sidecar mcpwire wrote; choose another --out path", side)
+		}
+	} else if !isNotExist(err) {
+		return nil, err
+	}
+	body := object{{"permissions", object{{"deny", rules}}}}
+	content, err := indentJSON(body)
+	if err != nil {
+		return nil, err
+	}
+	e := &permEdit{path: side, want: rules, sidecar: true, deny: rules, added: rules}
+	sideT := fsys.Target{
+		Path:  side,
+		Check: func() error { return fsys.CheckRealDirs(f, string(filepath.Separator), side) },
+		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+			return content, 0o600, false, nil
+		},
+	}
+	if !record {
+		return []fsys.Target{sideT}, nil
+	}
+	return []fsys.Target{
+		{
+			Path:  side,
+			Check: func() error { return fsys.CheckRealDirs(f, string(filepath.Separator), side) },
+			Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+				return content, 0o600, false, nil
+			},
+		},
+		{
+			Path:    recPath,
+			DirPerm: 0o700,
+			Check:   func() error { return checkRecordDir(f, recPath) },
+			Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+				return e.newRecord(canon, content).encode(), 0o600, false, nil
+			},
+		},
+	}, nil
+}
+
+// entriesObject collects rendered entries into one servers object.
+func entriesObject(entries []namedEntry) object {
+	o := make(object, 0, len(entries))
+	for _, e := range entries {
+		o = append(o, member{e.name, e.entry})
+	}
+	return o
+}
+
+// indentJSON encodes v with two-space indentation and a final newline.
+func indentJSON(v any) ([]byte, error) {
+	raw, err := marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := jsonIndent(&buf, raw); err != nil {
+		return nil, err
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
+}
+
+// tempDir is $TMPDIR of the request's environment ("" lets the FS choose).
+func (r *Request) tempDir() string {
+	if r.Env.Getenv != nil {
+		return r.Env.Getenv("TMPDIR")
+	}
+	return ""
+}

@@ -1,0 +1,407 @@
+// Package render turns a selection of registry servers into edits of one client's own
+// config file, in that client's dialect, and writes them safely: credential policy
+// first (P1–P10), then the entries and tool filters (V1–V7, F1–F4), then an atomic,
+// transactional write through the filesystem seam (W1–W9) with ownership records (C6).
+package render
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// Request is one injection of servers into one provider's file.
+type Request struct {
+	Registry *registry.Registry
+	Provider *providers.Provider
+	// Scope is "" for the provider's default (V6).
+	Scope providers.Scope
+	// Project is the absolute project directory.
+	Project string
+	// Servers are the names to inject, in order.
+	Servers []string
+	// Filters are the profile's resolved tool filters (nil without a profile).
+	Filters map[string]*registry.Filters
+	// Profile names the profile, for messages.
+	Profile string
+	// Policy is the level asked for by a flag; nil uses the registry's (P10: the floor
+	// applies either way).
+	Policy *policy.Level
+	// PolicyEnv is AIWG_MCP_CREDENTIAL_POLICY.
+	PolicyEnv string
+	// Force takes over same-named entries mcpwire did not write (C6).
+	Force bool
+	// SkipUnsupported skips servers the client cannot take, with a warning, instead of
+	// refusing (inject --all, V7).
+	SkipUnsupported bool
+	// Env locates home-relative files.
+	Env providers.PathEnv
+	// Exempt names env keys that are not credentials, per server (P8).
+	Exempt map[string]map[string]bool
+	// Warn receives warnings.
+	Warn func(string)
+	// DryRun skips the registry's injection records.
+	DryRun bool
+	// Extra are servers that are not in the registry (install's built-in entry); a
+	// registry server of the same name wins.
+	Extra []*registry.Server
+	// Legacy, when set, is a Claude settings file whose legacy built-in entry moves to
+	// the destination in the same transaction (I4).
+	Legacy string
+	// Ignored checks that a project file is ignored by git (RunWield).
+	Ignored func(path string) error
+}
+
+// Result says what an injection did.
+type Result struct {
+	Provider    string
+	Scope       providers.Scope
+	Destination string
+	// Written are the servers written (or already up to date).
+	Written []string
+	// Changed lists the files that changed.
+	Changed []string
+	// Settings is the Claude settings file holding deny rules, when one was written.
+	Settings string
+	// Notes are lines for the person (not warnings).
+	Notes []string
+}
+
+func (r *Request) warn(msg string) {
+	if r.Warn != nil {
+		r.Warn(msg)
+	}
+}
+
+// selected returns the registry servers of the request, refusing unknown names.
+func (r *Request) selected() ([]*registry.Server, error) {
+	var out []*registry.Server
+	var missing []string
+	for _, n := range r.Servers {
+		s, ok := r.Registry.Server(n)
+		for _, x := range r.Extra {
+			if !ok && x.Name == n {
+				s, ok = x, true
+			}
+		}
+		if !ok {
+			missing = append(missing, n)
+			continue
+		}
+		out = append(out, s)
+	}
+	if len(missing) > 0 {
+		what := "servers not defined in any configuration layer"
+		if r.Profile != "" {
+			what = fmt.Sprintf("profile %q names servers not defined in any configuration layer", r.Profile)
+		}
+		return nil, fmt.Errorf("%s: %s", what, strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+// checkPolicy applies the effective credential policy (P1, P3, P6) and, for project
+// scope, the committed-file rule (P7), to the selected servers only (P9).
+func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope, ephemeral bool) error {
+	level, err := r.Registry.EffectivePolicy(r.PolicyEnv, r.Policy)
+	if err != nil {
+		return err
+	}
+	var vs []policy.Violation
+	for _, s := range servers {
+		vs = append(vs, policy.Check(level, r.fields(s))...)
+	}
+	if len(vs) > 0 {
+		return &policy.Error{
+			Rule:       fmt.Sprintf("credential policy %q", level),
+			Violations: vs,
+			Hint:       "reference variables instead of literal values (server update NAME --env-from K=VAR, --header-env H=VAR, --bearer-env VAR), or choose another profile",
+		}
+	}
+	if scope != providers.Project || ephemeral {
+		return nil
+	}
+	for _, s := range servers {
+		vs = append(vs, policy.CheckProject(r.fields(s))...)
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	hint := "keep secrets out of committed files: reference variables with server update NAME --env-from K=VAR or --header-env H=VAR"
+	if d := r.Provider.User; d != nil {
+		if paths, err := d.Candidates(r.Env); err == nil {
+			hint = "write them to " + r.Provider.Display + "'s private file instead: --scope user (" + paths[0] + "), or reference variables with --env-from K=VAR / --header-env H=VAR"
+		}
+	}
+	return &policy.Error{Rule: "project scope (a committed file)", Violations: vs, Hint: hint}
+}
+
+func (r *Request) fields(s *registry.Server) policy.Fields {
+	return policy.Fields{
+		Server: s.Name, URL: s.URL, Args: s.Args, Env: s.Env, Headers: s.Headers,
+		HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv,
+		Auth: s.Auth, OAuth: s.OAuth, ExemptEnv: r.Exempt[s.Name],
+	}
+}
+
+// RenderError lists every server that cannot be rendered for a client, with the
+// field and reason (never a value).
+type RenderError struct {
+	Provider string
+	Problems []problem
+}
+
+func (e *RenderError) Error() string {
+	parts := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		parts[i] = p.String()
+	}
+	return fmt.Sprintf("cannot write for %s: %s", e.Provider, strings.Join(parts, "; "))
+}
+
+// plan renders the selected servers for the target. Servers that cannot be rendered
+// are refused together, or skipped with a warning under SkipUnsupported.
+func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *filterSet, []string, error) {
+	var names []string
+	for _, s := range servers {
+		names = append(names, s.Name)
+	}
+	fs := effectiveFilters(r.Filters, t.p.Name, names)
+	var entries []namedEntry
+	var written []string
+	var probs []problem
+	for _, s := range servers {
+		v, ps := t.spell(s)
+		if len(ps) > 0 {
+			if r.SkipUnsupported && ps[0].Field == "type" {
+				r.warn(fmt.Sprintf("%s: skipped: %s", t.p.Name, ps[0]))
+				continue
+			}
+			probs = append(probs, ps...)
+			continue
+		}
+		if s.Cwd != "" && t.p.CwdKey == "" {
+			r.warn(fmt.Sprintf("%s: %s documents no working directory for servers; cwd of %s not written", t.p.Name, t.p.Display, s.Name))
+		}
+		if disabled(s) && t.p.Switch == "" {
+			r.warn(fmt.Sprintf("%s: %s is disabled (enabled: false) and %s has no per-server switch; not written", t.p.Name, s.Name, t.p.Display))
+			continue
+		}
+		ne := namedEntry{name: s.Name}
+		if t.p.Format == providers.TOML {
+			ne.toml = t.tomlEntry(s, v, fs.of(s.Name))
+		} else {
+			ne.entry = t.jsonEntry(s, v, fs.of(s.Name))
+		}
+		entries = append(entries, ne)
+		written = append(written, s.Name)
+	}
+	if len(probs) > 0 {
+		return nil, nil, nil, &RenderError{Provider: t.p.Display, Problems: probs}
+	}
+	if t.p.Allow == providers.AllowRefused {
+		if ap := fs.allowPatterns(); len(ap) > 0 {
+			return nil, nil, nil, fmt.Errorf("%s has no restrict-only allowlist, so toolAllow cannot be applied: %s", t.p.Display, strings.Join(ap, ", "))
+		}
+	}
+	providerWarnings(t.p, fs, written)
+	for _, w := range fs.warnings {
+		r.warn(t.p.Name + ": " + w)
+	}
+	return entries, fs, written, nil
+}
+
+// Prepared is an injection checked and planned, ready to be written.
+type Prepared struct {
+	// Result describes the injection; Changed is filled by Commit.
+	Result  *Result
+	targets []fsys.Target
+	reg     *registry.Registry
+	perm    *permEdit
+	warn    func(string)
+}
+
+// Inject writes the request's servers into the provider's file for the scope, with
+// its ownership record, as one transaction; receipts are recorded after success.
+func Inject(f fsys.FS, r Request) (*Result, error) {
+	prep, err := Prepare(f, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := Commit(f, []*Prepared{prep}, !r.DryRun); err != nil {
+		return nil, err
+	}
+	return prep.Result, nil
+}
+
+// Prepare checks and plans an injection without writing: the policy (P6), the
+// rendering of every server (V4–V7), the destination and its ownership record.
+func Prepare(f fsys.FS, r Request) (*Prepared, error) {
+	p := r.Provider
+	if p.Shape == providers.ShapeManual {
+		return nil, fmt.Errorf("%s has no config file mcpwire can write", p.Display)
+	}
+	scope, err := resolveScope(p, r.Scope)
+	if err != nil {
+		return nil, err
+	}
+	r.Env.Project = r.Project
+	servers, err := r.selected()
+	if err != nil {
+		return nil, err
+	}
+	prep := &Prepared{Result: &Result{Provider: p.Name, Scope: scope}, reg: r.Registry, warn: r.warn}
+	if len(servers) == 0 {
+		prep.Result.Notes = append(prep.Result.Notes, "no servers to inject: nothing written")
+		return prep, nil
+	}
+	if err := r.checkPolicy(servers, scope, false); err != nil {
+		return nil, err
+	}
+	path, err := choosePath(f, p.Dest(scope), r.Env)
+	if err != nil {
+		return nil, err
+	}
+	prep.Result.Destination = path
+	t := target{p: p, scope: scope, project: r.Project}
+	entries, filters, written, err := r.plan(t, servers)
+	if err != nil {
+		return nil, err
+	}
+	prep.Result.Written = written
+	edit := &fileEdit{p: p, path: path, set: entries, filters: filters, force: r.Force}
+	if p.Deny == providers.DenyOpencode {
+		edit.tools = opencodeTools(filters)
+	}
+	if p.GitIgnored && scope == providers.Project && r.Ignored != nil {
+		if err := r.Ignored(path); err != nil {
+			return nil, err
+		}
+	}
+	if prep.targets, err = r.fileTargets(f, edit, scope); err != nil {
+		return nil, err
+	}
+	if r.Legacy != "" {
+		lt, err := legacyTarget(f, r.Legacy, r.Project)
+		if err != nil {
+			return nil, err
+		}
+		prep.targets = append([]fsys.Target{prep.targets[0], lt}, prep.targets[1:]...)
+	}
+	if p.Deny == providers.DenyClaudeSettings {
+		perm, targets, err := r.settingsTargets(f, scope, claudeRules(filters))
+		if err != nil {
+			return nil, err
+		}
+		// MCP config → settings → deny record → ownership record (W7)
+		prep.targets = append([]fsys.Target{prep.targets[0]}, append(targets, prep.targets[1:]...)...)
+		prep.perm = perm
+	}
+	return prep, nil
+}
+
+// Commit writes every prepared injection as one transaction (W7): every target is
+// checked before the first write, and a failure undoes the finished writes. With
+// receipts, injectedProviders records are saved after success.
+func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
+	var targets []fsys.Target
+	for _, p := range preps {
+		targets = append(targets, p.targets...)
+	}
+	if len(targets) == 0 {
+		return nil
+	}
+	results, err := fsys.Apply(f, targets)
+	if err != nil {
+		return err
+	}
+	i := 0
+	for _, p := range preps {
+		if p.perm != nil && p.perm.active {
+			if w := p.perm.warning(); w != "" {
+				p.warn(w)
+			}
+			p.Result.Settings = p.perm.path
+		}
+		for range p.targets {
+			if results[i].Changed {
+				p.Result.Changed = append(p.Result.Changed, results[i].Path)
+			}
+			i++
+		}
+	}
+	if !receipts {
+		return nil
+	}
+	for _, p := range preps {
+		if len(p.Result.Written) == 0 {
+			continue
+		}
+		if err := p.reg.RecordInjection(p.Result.Written, p.Result.Provider); err != nil {
+			return fmt.Errorf("the client files were written, but recording the injection failed: %w", err)
+		}
+	}
+	return nil
+}
+
+// fileTargets returns the transaction targets of a client file edit: the file, then
+// its ownership record (W7 order).
+func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) ([]fsys.Target, error) {
+	layer := r.Registry.Set().Write()
+	recPath, canon, err := recordPath(layer.Dir, OwnershipDir, edit.path)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.Registry.Set().CheckWrite(); err != nil {
+		return nil, err
+	}
+	rec, err := readRecord(f, recPath, canon)
+	if err != nil {
+		return nil, err
+	}
+	edit.record = rec
+	private := edit.p.PrivateMode
+	main := fsys.Target{
+		Path:    edit.path,
+		DirPerm: dirMode(scope),
+		Check:   parentCheck(f, scope, r.Project, edit.path),
+		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+			var out []byte
+			var err error
+			if edit.p.Format == providers.TOML {
+				out, err = edit.applyTOML(cur)
+			} else {
+				out, err = edit.applyJSON(cur)
+			}
+			return out, fileMode(scope, cur, private, false), false, err
+		},
+	}
+	record := recordTarget(f, recPath, canon, edit.p.Name, func(rec *ownRecord) {
+		for n, d := range edit.wrote {
+			rec.Entries[n] = d
+		}
+		for _, n := range edit.dropped {
+			delete(rec.Entries, n)
+		}
+	})
+	return []fsys.Target{main, record}, nil
+}
+
+// settingsTargets returns the Claude settings file and deny-record targets (C2, C3).
+func (r *Request) settingsTargets(f fsys.FS, scope providers.Scope, want []string) (*permEdit, []fsys.Target, error) {
+	path, err := choosePath(f, r.Provider.Settings[scope], r.Env)
+	if err != nil {
+		return nil, nil, err
+	}
+	ss := settingsScope{
+		dirPerm: dirMode(scope),
+		check:   parentCheck(f, scope, r.Project, path),
+		mode:    func(cur fsys.Snapshot) fs.FileMode { return fileMode(scope, cur, false, true) },
+	}
+	return permTargets(f, r.Registry.Set().Write().Dir, path, want, ss)
+}

@@ -1,0 +1,243 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/render/jsonc"
+)
+
+// namedEntry is one server entry to write.
+type namedEntry struct {
+	name  string
+	entry object   // JSON providers
+	toml  []tomlKV // TOML providers
+}
+
+// fileEdit is the change to one client file: entries to write or remove, with the
+// ownership record that says which existing entries are mcpwire's (C6).
+type fileEdit struct {
+	p      *providers.Provider
+	path   string
+	set    []namedEntry
+	remove []string
+	// tools are opencode's top-level tool keys, moved after existing keys in order.
+	tools object
+	// filters per server, for merging into kept Antigravity entries.
+	filters *filterSet
+	record  *ownRecord
+	force   bool
+
+	// Results of the last edit.
+	wrote   map[string]string // name → digest of what was written
+	dropped []string          // names removed
+	kept    []string          // warnings about entries left in place
+}
+
+// foreignError is a same-named entry mcpwire did not write (C6).
+type foreignError struct {
+	path   string
+	names  []string
+	strict bool
+}
+
+func (e *foreignError) Error() string {
+	if e.strict {
+		return fmt.Sprintf("%s: %s is operator-owned or modified; choose a different name", e.path, strings.Join(e.names, ", "))
+	}
+	return fmt.Sprintf("%s already has entries mcpwire did not write or that changed since it wrote them: %s", e.path, strings.Join(e.names, ", "))
+}
+
+func (e *foreignError) Hints() []string {
+	if e.strict {
+		return nil
+	}
+	return []string{"add --force to replace them, or give the servers other names"}
+}
+
+// ownership says how an existing entry stands.
+type ownership int
+
+const (
+	owned     ownership = iota // written by mcpwire and unchanged since
+	identical                  // not mcpwire's, but exactly what mcpwire would write
+	foreign                    // not mcpwire's, or changed since mcpwire wrote it
+)
+
+func (e *fileEdit) standing(name string, curDigest, newDigest string) ownership {
+	switch {
+	case e.record != nil && e.record.Entries[name] == curDigest:
+		return owned
+	case curDigest == newDigest:
+		return identical
+	}
+	return foreign
+}
+
+// emptyJSON is the content of a new JSON client file before edits.
+var emptyJSON = []byte("{\n}\n")
+
+// applyJSON edits a JSON/JSONC client file.
+func (e *fileEdit) applyJSON(cur fsys.Snapshot) ([]byte, error) {
+	e.wrote, e.dropped, e.kept = map[string]string{}, nil, nil
+	src := cur.Data
+	if !cur.Exists || len(bytes.TrimSpace(src)) == 0 {
+		src = emptyJSON
+	}
+	doc, err := jsonc.Parse(src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: invalid JSON: %w", e.path, err)
+	}
+	if doc.Root().Kind() != jsonc.Object {
+		return nil, fmt.Errorf("%s: the top level must be an object, not %s", e.path, doc.Root().Kind())
+	}
+	key := e.p.ServersKey
+	if v, ok := doc.Lookup(key); ok && v.Kind() != jsonc.Object {
+		return nil, fmt.Errorf("%s: %q must be an object, not %s", e.path, key, v.Kind())
+	}
+	var foreignNames []string
+	for _, ne := range e.set {
+		raw, err := marshal(ne.entry)
+		if err != nil {
+			return nil, err
+		}
+		existing, has := doc.Lookup(key, ne.name)
+		if has {
+			if e.p.Owner == providers.OwnerKeepExisting {
+				if err := e.mergeKept(doc, ne.name, existing); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			switch e.standing(ne.name, digest(existing.JSON()), digest(raw)) {
+			case identical:
+				continue
+			case foreign:
+				if e.p.Owner == providers.OwnerStrict || !e.force {
+					foreignNames = append(foreignNames, ne.name)
+					continue
+				}
+			}
+			if e.p.UnionDisabled {
+				if raw, err = unionDisabled(e.path, key, ne.name, existing, ne.entry); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if err := doc.Set([]string{key, ne.name}, raw); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.path, err)
+		}
+		e.wrote[ne.name] = digest(raw)
+	}
+	if len(foreignNames) > 0 {
+		return nil, &foreignError{path: e.path, names: foreignNames, strict: e.p.Owner == providers.OwnerStrict}
+	}
+	for _, name := range e.remove {
+		existing, has := doc.Lookup(key, name)
+		if !has {
+			continue
+		}
+		if e.record == nil || e.record.Entries[name] != digest(existing.JSON()) {
+			e.kept = append(e.kept, name)
+			continue
+		}
+		if _, err := doc.Delete([]string{key, name}); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.path, err)
+		}
+		e.dropped = append(e.dropped, name)
+	}
+	if err := e.applyTools(doc); err != nil {
+		return nil, err
+	}
+	return doc.Bytes(), nil
+}
+
+// mergeKept merges the profile's filters into an existing Antigravity entry, keeping
+// its launch configuration (C6).
+func (e *fileEdit) mergeKept(doc *jsonc.Doc, name string, existing jsonc.Value) error {
+	key := e.p.ServersKey
+	if existing.Kind() != jsonc.Object {
+		return fmt.Errorf("%s: %s.%s must be an object, not %s", e.path, key, name, existing.Kind())
+	}
+	sf := e.filters.of(name)
+	if sf == nil {
+		return nil
+	}
+	tools, _ := exact(sf.Deny)
+	if len(tools) > 0 {
+		merged, err := existingTools(e.path, key, name, existing)
+		if err != nil {
+			return err
+		}
+		merged = appendNew(merged, tools)
+		raw, _ := marshal(merged)
+		if err := doc.Set([]string{key, name, "disabledTools"}, raw); err != nil {
+			return fmt.Errorf("%s: %w", e.path, err)
+		}
+	}
+	if sf.DenyAll {
+		if err := doc.Set([]string{key, name, "disabled"}, []byte("true")); err != nil {
+			return fmt.Errorf("%s: %w", e.path, err)
+		}
+	}
+	return nil
+}
+
+// existingTools reads an entry's disabledTools array; a non-array is refused.
+func existingTools(path, key, name string, existing jsonc.Value) ([]string, error) {
+	v, ok := existing.Member("disabledTools")
+	if !ok {
+		return nil, nil
+	}
+	var out []string
+	if v.Kind() != jsonc.Array || json.Unmarshal(v.JSON(), &out) != nil {
+		return nil, fmt.Errorf("%s: %s.%s.disabledTools must be an array of tool names", path, key, name)
+	}
+	return out, nil
+}
+
+// unionDisabled unions the new entry's disabledTools with the existing array.
+func unionDisabled(path, key, name string, existing jsonc.Value, entry object) ([]byte, error) {
+	if existing.Kind() != jsonc.Object {
+		return marshal(entry)
+	}
+	old, err := existingTools(path, key, name, existing)
+	if err != nil || len(old) == 0 {
+		if err != nil {
+			return nil, err
+		}
+		return marshal(entry)
+	}
+	cur, _ := entry.get("disabledTools")
+	tools, _ := cur.([]string)
+	merged := appendNew(slices.Clone(old), tools)
+	e := slices.Clone(entry)
+	e.set("disabledTools", merged)
+	return marshal(e)
+}
+
+// applyTools moves mcpwire's opencode tool keys after the existing keys, in order
+// (opencode uses the last matching rule).
+func (e *fileEdit) applyTools(doc *jsonc.Doc) error {
+	if len(e.tools) == 0 {
+		return nil
+	}
+	if v, ok := doc.Lookup("tools"); ok && v.Kind() != jsonc.Object {
+		return fmt.Errorf("%s: \"tools\" must be an object, not %s", e.path, v.Kind())
+	}
+	for _, m := range e.tools {
+		if _, err := doc.Delete([]string{"tools", m.Key}); err != nil {
+			return fmt.Errorf("%s: %w", e.path, err)
+		}
+		raw, _ := marshal(m.Value)
+		if err := doc.Set([]string{"tools", m.Key}, raw); err != nil {
+			return fmt.Errorf("%s: %w", e.path, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"slices"
+
+	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/render/jsonc"
+)
+
+// BuiltinName is the name of the built-in server entry install writes (I2).
+const BuiltinName = "aiwg"
+
+// legacyBuiltin reports whether an entry is the recognisable legacy built-in entry:
+// command aiwg, args ["mcp","serve"], and optionally an env holding only AIWG_ROOT (I4).
+func legacyBuiltin(raw []byte) bool {
+	var e map[string]json.RawMessage
+	if json.Unmarshal(raw, &e) != nil {
+		return false
+	}
+	var cmd string
+	var args []string
+	if json.Unmarshal(e["command"], &cmd) != nil || cmd != "aiwg" {
+		return false
+	}
+	if json.Unmarshal(e["args"], &args) != nil || !slices.Equal(args, []string{"mcp", "serve"}) {
+		return false
+	}
+	for k, v := range e {
+		switch k {
+		case "command", "args":
+		case "type":
+			var t string
+			if json.Unmarshal(v, &t) != nil || t != "stdio" {
+				return false
+			}
+		case "env":
+			var env map[string]string
+			if json.Unmarshal(v, &env) != nil {
+				return false
+			}
+			for ek := range env {
+				if ek != "AIWG_ROOT" {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// legacyTarget removes the legacy built-in entry from a project's
+// .claude/settings.local.json (where older tools wrote servers Claude Code never
+// loaded); other servers, permissions and preferences stay, and an emptied
+// mcpServers map is removed (I4). A malformed or symlinked file is refused before
+// any write.
+func legacyTarget(f fsys.FS, path, project string) (fsys.Target, error) {
+	return fsys.Target{
+		Path:  path,
+		Check: func() error { return fsys.CheckRealDirs(f, project, path) },
+		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+			if !cur.Exists || len(bytes.TrimSpace(cur.Data)) == 0 {
+				return nil, 0, true, nil
+			}
+			doc, err := jsonc.Parse(cur.Data)
+			if err != nil {
+				return nil, 0, false, fmt.Errorf("%s: invalid JSON: %w", path, err)
+			}
+			if doc.Root().Kind() != jsonc.Object {
+				return nil, 0, false, fmt.Errorf("%s: the top level must be an object, not %s", path, doc.Root().Kind())
+			}
+			servers, ok := doc.Lookup("mcpServers")
+			if !ok {
+				return cur.Data, cur.Mode.Perm(), false, nil
+			}
+			if servers.Kind() != jsonc.Object {
+				return nil, 0, false, fmt.Errorf("%s: \"mcpServers\" must be an object, not %s", path, servers.Kind())
+			}
+			entry, ok := servers.Member(BuiltinName)
+			if !ok || !legacyBuiltin(entry.JSON()) {
+				return cur.Data, cur.Mode.Perm(), false, nil
+			}
+			if _, err := doc.Delete([]string{"mcpServers", BuiltinName}); err != nil {
+				return nil, 0, false, fmt.Errorf("%s: %w", path, err)
+			}
+			if rest, _ := doc.Lookup("mcpServers"); len(rest.Keys()) == 0 {
+				if _, err := doc.Delete([]string{"mcpServers"}); err != nil {
+					return nil, 0, false, fmt.Errorf("%s: %w", path, err)
+				}
+			}
+			return doc.Bytes(), cur.Mode.Perm(), false, nil
+		},
+	}, nil
+}
+
+// LegacyEntry reports whether path holds the legacy built-in entry (for --dry-run
+// messages).
+func LegacyEntry(f fsys.FS, path string) bool {
+	data, err := f.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	doc, err := jsonc.Parse(data)
+	if err != nil {
+		return false
+	}
+	v, ok := doc.Lookup("mcpServers", BuiltinName)
+	return ok && legacyBuiltin(v.JSON())
+}

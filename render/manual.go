@@ -1,0 +1,44 @@
+package render
+
+import (
+	"github.com/mcpwire/mcpwire/providers"
+)
+
+// ManualStep is one server a person adds by hand.
+type ManualStep struct {
+	Name    string
+	Command string
+	Args    []string
+}
+
+// ManualSteps renders the request's servers for a client configured by hand
+// (ChatGPT Desktop): stdio only, no environment interpolation, ${project} as the
+// absolute project directory. The same checks as a file write apply.
+func ManualSteps(r Request) ([]ManualStep, error) {
+	r.Env.Project = r.Project
+	servers, err := r.selected()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkPolicy(servers, providers.User, true); err != nil {
+		return nil, err
+	}
+	t := target{p: r.Provider, scope: providers.User, project: r.Project}
+	var steps []ManualStep
+	var probs []problem
+	for _, s := range servers {
+		v, ps := t.spell(s)
+		if len(s.Env) > 0 {
+			ps = append(ps, problem{s.Name, "env", r.Provider.Display + " connectors take a command and arguments; set environment values in the connector settings yourself"})
+		}
+		if len(ps) > 0 {
+			probs = append(probs, ps...)
+			continue
+		}
+		steps = append(steps, ManualStep{Name: s.Name, Command: v.Command, Args: v.Args})
+	}
+	if len(probs) > 0 {
+		return nil, &RenderError{Provider: r.Provider.Display, Problems: probs}
+	}
+	return steps, nil
+}

@@ -1,0 +1,118 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// UninjectResult says what an uninjection did.
+type UninjectResult struct {
+	Provider    string
+	Scope       providers.Scope
+	Destination string
+	// Removed are the entries mcpwire removed.
+	Removed []string
+	// Kept are entries left in place: mcpwire did not write them, or they changed since.
+	Kept []string
+	// Absent are requested names the file does not hold.
+	Absent []string
+	// Changed lists the files that changed.
+	Changed []string
+}
+
+// Uninject removes the request's servers from the provider's file — only entries
+// mcpwire wrote and nobody changed since (C6) — with the Claude deny rules mcpwire
+// added for them, and forgets the injection records.
+func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
+	p := r.Provider
+	if p.Shape == providers.ShapeManual {
+		return nil, fmt.Errorf("%s has no config file mcpwire can write", p.Display)
+	}
+	scope, err := resolveScope(p, r.Scope)
+	if err != nil {
+		return nil, err
+	}
+	r.Env.Project = r.Project
+	path, err := choosePath(f, p.Dest(scope), r.Env)
+	if err != nil {
+		return nil, err
+	}
+	res := &UninjectResult{Provider: p.Name, Scope: scope, Destination: path}
+	if _, err := f.Lstat(path); isNotExist(err) {
+		res.Absent = slices.Clone(r.Servers)
+		return res, nil
+	}
+	edit := &fileEdit{p: p, path: path, remove: r.Servers}
+	targets, err := r.fileTargets(f, edit, scope)
+	if err != nil {
+		return nil, err
+	}
+	var perm *permEdit
+	if p.Deny == providers.DenyClaudeSettings {
+		var st []fsys.Target
+		perm, st, err = r.settingsTargets(f, scope, nil)
+		if err != nil {
+			return nil, err
+		}
+		if perm.record == nil {
+			perm = nil // no rules of mcpwire's there: leave the settings alone
+		} else {
+			added := perm.record.DenyAdded
+			perm.keepOnly = true
+			perm.wantFn = func() []string { return withoutServers(added, edit.dropped) }
+			targets = append([]fsys.Target{targets[0]}, append(st, targets[1:]...)...)
+		}
+	}
+	results, err := fsys.Apply(f, targets)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range results {
+		if x.Changed {
+			res.Changed = append(res.Changed, x.Path)
+		}
+	}
+	res.Removed, res.Kept = edit.dropped, edit.kept
+	for _, n := range r.Servers {
+		if !slices.Contains(res.Removed, n) && !slices.Contains(res.Kept, n) {
+			res.Absent = append(res.Absent, n)
+		}
+	}
+	for _, n := range res.Kept {
+		r.warn(fmt.Sprintf("%s: left %s in %s: mcpwire did not write it, or it changed since mcpwire wrote it", p.Name, n, path))
+	}
+	if perm != nil {
+		if w := perm.warning(); w != "" {
+			r.warn(w)
+		}
+	}
+	if len(res.Removed) > 0 && !r.DryRun {
+		if err := r.Registry.ForgetInjection(res.Removed, p.Name); err != nil {
+			return res, fmt.Errorf("the client file was written, but updating the injection records failed: %w", err)
+		}
+	}
+	return res, nil
+}
+
+// withoutServers drops the deny rules that belong to the named servers.
+func withoutServers(rules, servers []string) []string {
+	var out []string
+	for _, rule := range rules {
+		drop := false
+		for _, s := range servers {
+			prefix := "mcp__" + claudeUnsafe.ReplaceAllString(s, "_")
+			if rule == prefix || strings.HasPrefix(rule, prefix+"__") {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			out = append(out, rule)
+		}
+	}
+	return out
+}

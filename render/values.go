@@ -1,0 +1,165 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+)
+
+// ProjectVar is the placeholder for the project directory in args, env values and cwd
+// (R10).
+const ProjectVar = "${project}"
+
+// values are one server's launch values spelled for one provider: references in the
+// client's syntax (V4) and ${project} replaced (R10).
+type values struct {
+	Command string
+	Args    []string
+	Cwd     string
+	Env     object
+	URL     string
+	Headers object
+	// Codex spells references by name.
+	EnvVars        []string
+	EnvHTTPHeaders object
+	BearerVar      string
+}
+
+// problem is one reason a server cannot be rendered: server and field, never a value.
+type problem struct {
+	Server, Field, Reason string
+}
+
+func (p problem) String() string { return fmt.Sprintf("%s (%s): %s", p.Server, p.Field, p.Reason) }
+
+// target says where and how entries are being rendered.
+type target struct {
+	p       *providers.Provider
+	scope   providers.Scope
+	project string
+	// ephemeral output starts servers from wherever the client runs: ${project} is
+	// the absolute project directory.
+	ephemeral bool
+}
+
+// projectValue is what ${project} becomes for this target (R10).
+func (t target) projectValue() string {
+	if t.scope == providers.Project && !t.ephemeral && t.p.WorkspaceVar != "" {
+		return t.p.WorkspaceVar
+	}
+	return t.project
+}
+
+func (t target) subst(s string) string {
+	if !strings.Contains(s, ProjectVar) {
+		return s
+	}
+	return strings.ReplaceAll(s, ProjectVar, t.projectValue())
+}
+
+// spell computes the values of s for t, with the problems that stop it.
+func (t target) spell(s *registry.Server) (values, []problem) {
+	var v values
+	var probs []problem
+	p := t.p
+	bad := func(field, reason string) { probs = append(probs, problem{s.Name, field, reason}) }
+	noRefs := func(field string) {
+		bad(field, p.Display+" documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client")
+	}
+	v.Command = t.subst(s.Command)
+	for _, a := range s.Args {
+		v.Args = append(v.Args, t.subst(a))
+	}
+	v.Cwd = t.subst(s.Cwd)
+	env := map[string]string{}
+	for k, val := range s.Env {
+		env[k] = t.subst(val)
+	}
+	for _, k := range sortedKeys(s.EnvFrom) {
+		vr := s.EnvFrom[k]
+		switch p.Refs {
+		case providers.RefNone:
+			noRefs("envFrom." + k)
+		case providers.RefNames:
+			if k != vr {
+				bad("envFrom."+k, p.Display+" passes a variable only under its own name; use --env-from "+vr+"="+vr)
+				continue
+			}
+			v.EnvVars = append(v.EnvVars, vr)
+		default:
+			env[k] = p.Refs.Spell(vr)
+		}
+	}
+	if len(env) > 0 {
+		v.Env = sortedObject(env)
+	}
+	v.URL = s.URL
+	headers := map[string]string{}
+	for k, val := range s.Headers {
+		headers[k] = val
+	}
+	reserved := func(field, vr string) {
+		if s.Remote() && slices.Contains(p.ReservedRefs, vr) {
+			bad(field, p.Display+" reads "+vr+" as empty in a remote server's URL and headers; reference another variable")
+		}
+	}
+	for _, h := range sortedKeys(s.HeaderEnv) {
+		vr := s.HeaderEnv[h]
+		reserved("headerEnv."+h, vr)
+		switch p.Refs {
+		case providers.RefNone:
+			noRefs("headerEnv." + h)
+		case providers.RefNames:
+			v.EnvHTTPHeaders = append(v.EnvHTTPHeaders, member{h, vr})
+		default:
+			headers[h] = p.Refs.Spell(vr)
+		}
+	}
+	if s.BearerEnv != "" {
+		reserved("bearerEnv", s.BearerEnv)
+		switch p.Refs {
+		case providers.RefNone:
+			noRefs("bearerEnv")
+		case providers.RefNames:
+			v.BearerVar = s.BearerEnv
+		default:
+			headers["Authorization"] = "Bearer " + p.Refs.Spell(s.BearerEnv)
+		}
+	}
+	for _, vr := range p.ReservedRefs {
+		if !s.Remote() {
+			break
+		}
+		if strings.Contains(s.URL, "${"+vr) {
+			bad("url", p.Display+" reads "+vr+" as empty in a remote server's URL and headers; reference another variable")
+		}
+		for _, h := range sortedKeys(s.Headers) {
+			if strings.Contains(s.Headers[h], "${"+vr) {
+				bad("headers."+h, p.Display+" reads "+vr+" as empty in a remote server's URL and headers; reference another variable")
+			}
+		}
+	}
+	if len(headers) > 0 {
+		v.Headers = sortedObject(headers)
+	}
+	switch {
+	case s.Remote() && p.Remote == providers.RemoteNone:
+		bad("type", p.Display+" takes only stdio servers (a "+s.Type+" server needs a stdio bridge such as mcp-remote)")
+	case s.Type == registry.SSE && p.Remote == providers.RemoteHTTP:
+		bad("type", p.Display+" takes streamable HTTP remote servers, not SSE")
+	}
+	return v, probs
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
