@@ -1,7 +1,6 @@
 package fsys
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -193,25 +192,11 @@ func createTemp(name string, perm fs.FileMode) (string, *os.File, error) {
 
 // expect reports ErrChanged unless name still holds what want describes.
 func expect(name string, want *Snapshot) error {
-	fi, err := os.Lstat(name)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if want.Exists {
-			return fmt.Errorf("%w (it was removed)", ErrChanged)
-		}
-		return nil
-	case err != nil:
-		return err
-	case !want.Exists:
-		return fmt.Errorf("%w (it was created)", ErrChanged)
-	case fi.Size() != int64(len(want.Data)):
-		return ErrChanged
-	}
-	cur, err := os.ReadFile(name)
+	same, err := OS{}.sameContent(name, *want)
 	if err != nil {
 		return err
 	}
-	if !bytes.Equal(cur, want.Data) {
+	if !same {
 		return ErrChanged
 	}
 	return nil

@@ -179,6 +179,7 @@ type txn struct {
 	dirs     []string // directories created, in creation order
 	releases []func() error
 	done     []undo // finished writes, in order
+	redo     bool   // a write was redone after a concurrent change
 }
 
 // undo restores one finished write.
@@ -205,15 +206,28 @@ func (tx *txn) run(plans []*plan) ([]Result, error) {
 	if err := tx.lock(changing); err != nil {
 		return nil, err
 	}
+	// Under the lock, edit again a file that changed since it was planned, and every
+	// later target once one was edited again (a later edit, such as an ownership
+	// record, may depend on an earlier one's result).
+	dirty := false
 	for _, p := range changing {
-		if err := p.edit(tx.f); err != nil {
-			return nil, err
+		same, err := SameContent(tx.f, p.t.Path, p.snap)
+		if err != nil || !same || dirty {
+			if err := p.edit(tx.f); err != nil {
+				return nil, err
+			}
+			dirty = true
 		}
 	}
 	results := make([]Result, len(plans))
 	for i, p := range plans {
 		changed := false
 		if slices.Contains(changing, p) {
+			if tx.redo {
+				if err := p.edit(tx.f); err != nil {
+					return nil, err
+				}
+			}
 			var err error
 			if changed, err = tx.write(p); err != nil {
 				return nil, err
@@ -295,6 +309,7 @@ func (tx *txn) write(p *plan) (bool, error) {
 		if err := p.edit(tx.f); err != nil {
 			return false, err
 		}
+		tx.redo = true // later targets are edited again before they are written
 	}
 }
 

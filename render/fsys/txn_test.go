@@ -90,8 +90,11 @@ func TestApplyRedoesEditAfterConcurrentChange(t *testing.T) {
 	calls := 0
 	edit := func(cur Snapshot) ([]byte, fs.FileMode, bool, error) {
 		calls++
-		if calls == 2 { // under the lock: another (non-mcpwire) writer strikes
+		switch calls {
+		case 1: // after the plan read: the lock phase sees the change and edits again
 			writeTestFile(t, p, "base\nother writer\n", 0o600)
+		case 2: // under the lock, before the rename: the write is redone (W8)
+			writeTestFile(t, p, "base\nother writer\nsecond\n", 0o600)
 		}
 		return editAppend("mine", 0o600)(cur)
 	}
@@ -99,13 +102,13 @@ func TestApplyRedoesEditAfterConcurrentChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fileState(t, p); got != "0600 base\nother writer\nmine\n" {
+	if got := fileState(t, p); got != "0600 base\nother writer\nsecond\nmine\n" {
 		t.Errorf("file = %q, want the other writer's line kept", got)
 	}
 	if calls != 3 {
 		t.Errorf("Edit ran %d times, want 3 (plan, lock, retry)", calls)
 	}
-	if string(res[0].Old.Data) != "base\nother writer\n" || string(res[0].New) != "base\nother writer\nmine\n" {
+	if string(res[0].Old.Data) != "base\nother writer\nsecond\n" || string(res[0].New) != "base\nother writer\nsecond\nmine\n" {
 		t.Errorf("result = %+v", res[0])
 	}
 	noTemp(t, dir)
@@ -119,9 +122,7 @@ func TestApplyGivesUpAfterRetries(t *testing.T) {
 	calls := 0
 	edit := func(cur Snapshot) ([]byte, fs.FileMode, bool, error) {
 		calls++
-		if calls >= 2 {
-			writeTestFile(t, p, fmt.Sprintf("other %d\n", calls), 0o600)
-		}
+		writeTestFile(t, p, fmt.Sprintf("other %d\n", calls), 0o600)
 		return []byte("mine\n"), 0o600, false, nil
 	}
 	_, err := Apply(OS{}, []Target{{Path: p, Edit: edit}})
@@ -405,5 +406,48 @@ func TestApplyRollbackAfterMkdirOrChmodFailure(t *testing.T) {
 				t.Errorf("dir holds %q, want %q", got, names0)
 			}
 		})
+	}
+}
+
+// spec: W7 W8
+func TestApplyEditsLaterTargetsAgainAfterARedo(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	writeTestFile(t, a, "a\n", 0o600)
+	aCalls, bCalls := 0, 0
+	seen := ""
+	targets := []Target{
+		{Path: a, Edit: func(cur Snapshot) ([]byte, fs.FileMode, bool, error) {
+			aCalls++
+			if aCalls == 1 {
+				writeTestFile(t, a, "a changed\n", 0o600)
+			}
+			seen = string(cur.Data) // what a later target depends on
+			return append(cur.Data, "x\n"...), 0o600, false, nil
+		}},
+		{Path: b, Edit: func(cur Snapshot) ([]byte, fs.FileMode, bool, error) {
+			bCalls++
+			return []byte("record of " + seen), 0o600, false, nil
+		}},
+	}
+	if _, err := Apply(OS{}, targets); err != nil {
+		t.Fatal(err)
+	}
+	if aCalls != 2 || bCalls != 2 {
+		t.Errorf("edits: a %d, b %d; want 2 and 2 (plan, then again under the lock)", aCalls, bCalls)
+	}
+	if got := fileState(t, b); got != "0600 record of a changed\n" {
+		t.Errorf("b = %q: the later target was not edited again", got)
+	}
+	// An unchanged file is not edited again under the lock.
+	calls := 0
+	if _, err := Apply(OS{}, []Target{{Path: a, Edit: func(cur Snapshot) ([]byte, fs.FileMode, bool, error) {
+		calls++
+		return []byte("new\n"), 0o600, false, nil
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 {
+		t.Errorf("Edit ran %d times for a file nobody changed, want 1", calls)
 	}
 }

@@ -1,0 +1,69 @@
+package fsys
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// compareChunk is the read size of a streaming comparison.
+const compareChunk = 1 << 20
+
+// contentComparer is implemented by filesystems that can compare a file with bytes
+// without reading it whole (a 50 MB ~/.claude.json is compared several times per
+// write; reading it whole each time would triple mcpwire's memory).
+type contentComparer interface {
+	sameContent(name string, want Snapshot) (bool, error)
+}
+
+// SameContent reports whether name still holds exactly what want describes: same
+// existence and, when it exists, the same bytes.
+func SameContent(f FS, name string, want Snapshot) (bool, error) {
+	if c, ok := f.(contentComparer); ok {
+		return c.sameContent(name, want)
+	}
+	cur, err := readSnapshot(f, name)
+	if err != nil {
+		return false, err
+	}
+	return cur.Exists == want.Exists && bytes.Equal(cur.Data, want.Data), nil
+}
+
+// sameContent streams the file and compares it chunk by chunk.
+func (OS) sameContent(name string, want Snapshot) (bool, error) {
+	fh, err := os.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return !want.Exists, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer fh.Close()
+	if !want.Exists {
+		return false, nil
+	}
+	fi, err := fh.Stat()
+	if err != nil {
+		return false, err
+	}
+	if fi.Size() != int64(len(want.Data)) {
+		return false, nil
+	}
+	buf := make([]byte, compareChunk)
+	rest := want.Data
+	for {
+		n, err := io.ReadFull(fh, buf[:min(len(buf), len(rest)+1)])
+		if !bytes.Equal(buf[:n], rest[:min(n, len(rest))]) || n > len(rest) {
+			return false, nil
+		}
+		rest = rest[n:]
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return len(rest) == 0, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+}
