@@ -1,0 +1,221 @@
+package render_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// refusalCase is an injection the provider refuses; the error text is pinned word for
+// word, with the destination written as @DEST@.
+type refusalCase struct {
+	name     string
+	fixture  string
+	edit     func([]byte) []byte // changes the fixture before the injection
+	settings string              // Claude Code's settings fixture
+	profile  string
+	servers  []string
+	want     string
+}
+
+// addBefore inserts text before the first occurrence of marker.
+func addBefore(marker, text string) func([]byte) []byte {
+	return func(b []byte) []byte {
+		i := bytes.Index(b, []byte(marker))
+		if i < 0 {
+			panic("no " + marker)
+		}
+		return append(append(bytes.Clone(b[:i]), text...), b[i:]...)
+	}
+}
+
+var refusalCases = []refusalCase{
+	{
+		// spec: F3 (Claude Code allow refused, even when inherited from "*") R4
+		name: "claude-code toolAllow", fixture: "claude-code.mcp.json", settings: "claude-code.settings.local.json", profile: "dev-allow",
+		want: `Claude Code has no restrict-only allowlist, so toolAllow cannot be applied: github__get_file_contents`,
+	},
+	{
+		// spec: V5
+		name: "claude-code reserved variable", fixture: "claude-code.mcp.json", settings: "claude-code.settings.local.json", servers: []string{"anthropic-proxy"},
+		want: `cannot write for Claude Code: anthropic-proxy (headerEnv.x-api-key): Claude Code reads ANTHROPIC_API_KEY as empty in a remote server's URL and headers; reference another variable`,
+	},
+	{
+		// spec: V4 V7 (references and a remote server refused, every server and field in one error)
+		name: "claude-desktop references and remote", fixture: "claude-desktop.claude_desktop_config.json", profile: "dev",
+		want: `cannot write for Claude Desktop: ` +
+			`tickets (headerEnv.X-Tickets-Team): Claude Desktop documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
+			`tickets (bearerEnv): Claude Desktop documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
+			`tickets (type): Claude Desktop takes only stdio servers (a http server needs a stdio bridge such as mcp-remote); ` +
+			`github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Claude Desktop documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client`,
+	},
+	{
+		// spec: V4 (Codex passes a variable under its own name only)
+		name: "codex envFrom renamed", fixture: "codex.config.toml", servers: []string{"gh-renamed"},
+		want: `cannot write for Codex CLI: gh-renamed (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Codex CLI passes a variable only under its own name; use --env-from GH_TOKEN=GH_TOKEN`,
+	},
+	{
+		// spec: V4 (Antigravity documents no interpolation)
+		name: "antigravity references", fixture: "antigravity.mcp_config.json", profile: "dev",
+		want: `cannot write for Google Antigravity: ` +
+			`tickets (headerEnv.X-Tickets-Team): Google Antigravity documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
+			`tickets (bearerEnv): Google Antigravity documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
+			`github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Google Antigravity documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client`,
+	},
+	{
+		// spec: V4 (Warp documents no interpolation)
+		name: "warp references", fixture: "warp.mcp.json", profile: "dev",
+		want: `cannot write for Warp: ` +
+			`tickets (headerEnv.X-Tickets-Team): Warp documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
+			`tickets (bearerEnv): Warp documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
+			`github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Warp documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client`,
+	},
+	{
+		// spec: C6 (OMP: a same-named entry mcpwire did not write is always refused)
+		name: "omp operator-owned entry", fixture: "omp.mcp.json", profile: "dev",
+		edit: addBefore(`    "exa": {`, "    \"notes\": { \"command\": \"my-notes\" },\n"),
+		want: `@DEST@: notes is operator-owned or modified; choose a different name`,
+	},
+	{
+		// spec: C6 (Grok Build: an unmarked table is the operator's)
+		name: "grok-build unmarked table", fixture: "grok-build.config.toml", profile: "dev",
+		edit: addBefore(`[permissions]`, "[mcp_servers.notes]\ncommand = \"my-notes\"\n\n"),
+		want: `@DEST@ already has entries mcpwire did not write or that changed since it wrote them: notes`,
+	},
+}
+
+// TestInjectRefusals pins the exact error of each injection a provider refuses and
+// proves that nothing was written: the client files are byte-identical, and no
+// ownership record or settings file appeared.
+//
+// spec: V4 V5 V7 F3 C6 P6 W1 W7
+func TestInjectRefusals(t *testing.T) {
+	for _, rc := range refusalCases {
+		t.Run(rc.name, func(t *testing.T) {
+			w := newWorld(t)
+			fx, _ := fixtures.Lookup(rc.fixture)
+			p := w.provider(fx.Provider)
+			path := w.dest(p, providers.Scope(fx.Scope))
+			orig := fixtures.File(rc.fixture)
+			if rc.edit != nil {
+				orig = rc.edit(orig)
+			}
+			w.place(path, orig)
+			var settingsPath string
+			var settingsOrig []byte
+			if p.Settings != nil {
+				settingsPath = w.settingsDest(p, providers.Scope(fx.Scope))
+				if rc.settings != "" {
+					settingsOrig = fixtures.File(rc.settings)
+					w.place(settingsPath, settingsOrig)
+				}
+			}
+			layerBefore := snapshotDir(t, w.layer)
+
+			_, err := render.Inject(fsys.NewOS(), w.request(fx.Provider, "", rc.profile, rc.servers...))
+			if err == nil {
+				t.Fatal("inject succeeded; want a refusal")
+			}
+			got := strings.ReplaceAll(err.Error(), path, "@DEST@")
+			if got != rc.want {
+				t.Errorf("error:\n got: %s\nwant: %s", got, rc.want)
+			}
+			if b := read(t, path); !bytes.Equal(b, orig) {
+				t.Errorf("%s changed:\n%s", path, b)
+			}
+			if settingsPath != "" {
+				b, err := os.ReadFile(settingsPath)
+				switch {
+				case settingsOrig == nil && err == nil:
+					t.Errorf("%s was created", settingsPath)
+				case settingsOrig != nil && !bytes.Equal(b, settingsOrig):
+					t.Errorf("%s changed", settingsPath)
+				}
+			}
+			if after := snapshotDir(t, w.layer); !equalSnap(layerBefore, after) {
+				t.Errorf("the registry layer changed (ownership records or receipts written): %v", keys(after))
+			}
+		})
+	}
+}
+
+// snapshotDir returns every file under dir with its content.
+func snapshotDir(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[p] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func equalSnap(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// TestAntigravityKeepsExistingEntry: a same-named Antigravity entry keeps its launch
+// configuration and only gains the profile's filters, without --force; its other
+// members survive, and the existing disabledTools array is unioned, not replaced.
+//
+// spec: C6 F3 W1
+func TestAntigravityKeepsExistingEntry(t *testing.T) {
+	w := newWorld(t)
+	p := w.provider("antigravity")
+	path := w.dest(p, providers.Project)
+	orig := fixtures.File("antigravity.mcp_config.json")
+	w.place(path, orig)
+	if _, err := render.Inject(fsys.NewOS(), w.request("antigravity", "", "local")); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		MCPServers map[string]map[string]any `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(read(t, path), &doc); err != nil {
+		t.Fatal(err)
+	}
+	fetch := doc.MCPServers["fetch"]
+	if fetch["command"] != "docker" {
+		t.Errorf("fetch.command = %v, want the existing docker (kept, not replaced)", fetch["command"])
+	}
+	if got, _ := json.Marshal(fetch["args"]); string(got) != `["run","-i","--rm","mcp/fetch"]` {
+		t.Errorf("fetch.args = %s, want the existing ones", got)
+	}
+	if got, _ := json.Marshal(fetch["disabledTools"]); string(got) != `["fetch_html","fetch_raw"]` {
+		t.Errorf("fetch.disabledTools = %s, want the existing fetch_html unioned with fetch_raw", got)
+	}
+	if len(fetch) != 3 {
+		t.Errorf("fetch has members %v, want only command, args, disabledTools", fetch)
+	}
+}

@@ -1,0 +1,323 @@
+package render_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/layers"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// go test ./render -run Golden -update (or MCPWIRE_UPDATE=1) rewrites the goldens.
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+func updating() bool { return *update || os.Getenv("MCPWIRE_UPDATE") == "1" }
+
+// projectMark stands for the temporary project directory in goldens.
+const projectMark = "@PROJECT@"
+
+// world is a scratch home, project and registry layer.
+type world struct {
+	t       *testing.T
+	home    string
+	project string
+	layer   string
+	env     providers.PathEnv
+	warns   []string
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	root := t.TempDir()
+	w := &world{t: t, home: filepath.Join(root, "home"), project: filepath.Join(root, "repo")}
+	w.layer = filepath.Join(w.home, ".aiwg")
+	for _, d := range []string{w.home, w.project} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := fixtures.WriteLayer(w.layer); err != nil {
+		t.Fatal(err)
+	}
+	// no variable of the machine running the test leaks in
+	w.env = providers.PathEnv{GOOS: runtime.GOOS, Home: w.home, Project: w.project, Getenv: func(string) string { return "" }}
+	return w
+}
+
+// registry opens the layer afresh, as a new mcpwire process would.
+func (w *world) registry() *registry.Registry {
+	w.t.Helper()
+	reg, err := registry.Open(fsys.NewOS(), layers.Config{Dirs: []string{w.layer}})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	reg.Warn = func(s string) { w.warns = append(w.warns, s) }
+	return reg
+}
+
+func (w *world) provider(name string) *providers.Provider {
+	w.t.Helper()
+	p, ok := providers.Get(name)
+	if !ok {
+		w.t.Fatalf("no provider %q", name)
+	}
+	return p
+}
+
+// dest returns the servers file of a provider for a scope.
+func (w *world) dest(p *providers.Provider, scope providers.Scope) string {
+	w.t.Helper()
+	path, _, err := render.Destination(fsys.NewOS(), p, scope, w.env)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return path
+}
+
+// settingsDest returns Claude Code's settings file for a scope.
+func (w *world) settingsDest(p *providers.Provider, scope providers.Scope) string {
+	w.t.Helper()
+	c, err := p.Settings[scope].Candidates(w.env)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return c[0]
+}
+
+// place writes content to path, creating its directories.
+func (w *world) place(path string, content []byte) {
+	w.t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, content, 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// request builds the injection of a profile (or of servers when profile is "").
+func (w *world) request(provider string, scope providers.Scope, profile string, servers ...string) render.Request {
+	w.t.Helper()
+	reg := w.registry()
+	r := render.Request{
+		Registry: reg, Provider: w.provider(provider), Scope: scope, Project: w.project,
+		Servers: servers, Env: w.env, Warn: func(s string) { w.warns = append(w.warns, s) },
+	}
+	if profile != "" {
+		res, err := reg.Resolve(profile)
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		r.Servers, r.Filters, r.Profile = res.Servers, res.Filters, profile
+	}
+	return r
+}
+
+// normalize replaces the temporary project directory with projectMark.
+func (w *world) normalize(b []byte) []byte {
+	b = bytes.ReplaceAll(b, []byte(w.project), []byte(projectMark))
+	if esc := strings.ReplaceAll(w.project, `\`, `\\`); esc != w.project {
+		b = bytes.ReplaceAll(b, []byte(esc), []byte(projectMark))
+	}
+	return b
+}
+
+func read(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// golden compares got with testdata/golden/name, or rewrites it when updating.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if updating() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./render -run Golden -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test ./render -run Golden -update rewrites it after review)\n--- got:\n%s\n--- want:\n%s", name, got, want)
+	}
+}
+
+// goldenCase is one provider's injection into its fixture.
+type goldenCase struct {
+	// fixture is the servers file (fixtures.File name); its golden has the same name.
+	fixture string
+	// settings is Claude Code's settings fixture ("" when the file does not exist yet);
+	// settingsGolden names the settings golden.
+	settings, settingsGolden string
+	// tools are the keys of opencode's top-level tools map mcpwire writes (F3).
+	tools []string
+}
+
+var goldenCases = []goldenCase{
+	{fixture: "claude-code.mcp.json", settings: "claude-code.settings.local.json", settingsGolden: "claude-code.settings.local.json"},
+	{fixture: "claude-code.claude.json", settingsGolden: "claude-code.user.settings.json"},
+	{fixture: "claude-desktop.claude_desktop_config.json"},
+	{fixture: "codex.config.toml"},
+	{fixture: "cursor.mcp.json"},
+	{fixture: "windsurf.mcp_config.json"},
+	{fixture: "vscode.mcp.json"},
+	{fixture: "opencode.opencode.jsonc", tools: []string{"github_*", "notes_purge_*", "tickets_delete_ticket", "github_get_file_contents", "github_search_*"}},
+	{fixture: "factory.mcp.json"},
+	{fixture: "antigravity.mcp_config.json"},
+	{fixture: "warp.mcp.json"},
+	{fixture: "omp.mcp.json"},
+	{fixture: "grok-build.config.toml"},
+	{fixture: "gemini-cli.settings.json"},
+}
+
+// TestGoldenInject injects each fixture's profile into every provider of the core set,
+// each at the scope its fixture stands for (the provider's default scope, and Claude
+// Code's user file too), and pins the result, the warnings and that nothing outside
+// mcpwire's entries changed. A second injection writes nothing.
+//
+// spec: V1 V3 V4 V6 R10 F1 F2 F3 F4 W1 W6 C1 C2 C6
+func TestGoldenInject(t *testing.T) {
+	seen := map[string]bool{}
+	for _, gc := range goldenCases {
+		fx, ok := fixtures.Lookup(gc.fixture)
+		if !ok {
+			t.Fatalf("no fixture %s", gc.fixture)
+		}
+		seen[fx.Provider] = true
+		t.Run(gc.fixture, func(t *testing.T) { runGolden(t, gc, fx) })
+	}
+	// every provider of the core set has a golden (V3)
+	for _, n := range []string{"claude-code", "claude-desktop", "codex", "cursor", "windsurf", "vscode", "opencode",
+		"factory", "antigravity", "warp", "omp", "grok-build", "gemini-cli"} {
+		if !seen[n] {
+			t.Errorf("no golden case for %s", n)
+		}
+	}
+}
+
+func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
+	w := newWorld(t)
+	p := w.provider(fx.Provider)
+	scope := providers.Scope(fx.Scope)
+	if fx.Scope == string(p.DefaultScope) {
+		scope = "" // the provider's default scope (V6) is the fixture's scope
+	}
+	path := w.dest(p, providers.Scope(fx.Scope))
+	orig := fixtures.File(gc.fixture)
+	w.place(path, orig)
+	var settingsPath string
+	var settingsOrig []byte
+	if gc.settingsGolden != "" {
+		settingsPath = w.settingsDest(p, providers.Scope(fx.Scope))
+		if gc.settings != "" {
+			settingsOrig = fixtures.File(gc.settings)
+			w.place(settingsPath, settingsOrig)
+		}
+	}
+
+	res, err := render.Inject(fsys.NewOS(), w.request(fx.Provider, scope, fx.Profile))
+	if err != nil {
+		t.Fatalf("inject: %v", err)
+	}
+	if res.Destination != path {
+		t.Fatalf("destination %s, want %s", res.Destination, path)
+	}
+	if res.Scope != providers.Scope(fx.Scope) {
+		t.Errorf("scope %s, want %s", res.Scope, fx.Scope)
+	}
+	got := read(t, path)
+	golden(t, gc.fixture, w.normalize(got))
+	golden(t, gc.fixture+".warnings", []byte(strings.Join(w.warns, "\n")+"\n"))
+
+	// W1: nothing outside mcpwire's entries changed
+	if p.Format == providers.TOML {
+		checkTOMLPreserved(t, gc.fixture, orig, got, p.ServersKey, res.Written)
+	} else {
+		var affected [][]string
+		for _, n := range res.Written {
+			affected = append(affected, []string{p.ServersKey, n})
+		}
+		for _, k := range gc.tools {
+			affected = append(affected, []string{"tools", k})
+		}
+		checkJSONPreserved(t, gc.fixture, orig, got, affected)
+		if p.Format == providers.JSON && !json.Valid(got) {
+			t.Errorf("%s: %s takes strict JSON, and the result is not", gc.fixture, p.Display)
+		}
+	}
+	var settingsGot []byte
+	if settingsPath != "" {
+		settingsGot = read(t, settingsPath)
+		golden(t, gc.settingsGolden, w.normalize(settingsGot))
+		if settingsOrig != nil {
+			checkJSONPreserved(t, gc.settings, settingsOrig, settingsGot, [][]string{{"permissions", "deny"}})
+		}
+		if !json.Valid(settingsGot) {
+			t.Errorf("%s is not strict JSON", settingsPath)
+		}
+	}
+
+	// W6: the same injection again writes nothing (same inode, same mtime)
+	files := []string{path}
+	if settingsPath != "" {
+		files = append(files, settingsPath)
+	}
+	before := map[string]os.FileInfo{}
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[f] = fi
+	}
+	w.warns = nil
+	res2, err := render.Inject(fsys.NewOS(), w.request(fx.Provider, scope, fx.Profile))
+	if err != nil {
+		t.Fatalf("second inject: %v", err)
+	}
+	if len(res2.Changed) > 0 {
+		t.Errorf("second inject changed %v", res2.Changed)
+	}
+	if !slices.Equal(res2.Written, res.Written) {
+		t.Errorf("second inject wrote %v, first %v", res2.Written, res.Written)
+	}
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !os.SameFile(fi, before[f]) || !fi.ModTime().Equal(before[f].ModTime()) {
+			t.Errorf("second inject rewrote %s (W6)", f)
+		}
+	}
+	if b := read(t, path); !bytes.Equal(b, got) {
+		t.Errorf("second inject changed %s", path)
+	}
+	if settingsPath != "" {
+		if b := read(t, settingsPath); !bytes.Equal(b, settingsGot) {
+			t.Errorf("second inject changed %s", settingsPath)
+		}
+	}
+}
