@@ -24,6 +24,12 @@ import (
 // through redact, when non-nil, before it is written (to hide secrets). The result is
 // empty or ends with a newline.
 func (d *DryRun) Diff(redact func(string) string) string {
+	return d.DiffOnly(redact, nil)
+}
+
+// DiffOnly is Diff limited to the paths include accepts (all when nil); the others
+// are listed as one "would also write PATH" line each.
+func (d *DryRun) DiffOnly(redact func(string) string, include func(path string) bool) string {
 	var b strings.Builder
 	emit := func(line string) {
 		if redact != nil {
@@ -33,6 +39,12 @@ func (d *DryRun) Diff(redact func(string) string) string {
 		b.WriteByte('\n')
 	}
 	for _, p := range d.order {
+		if include != nil && !include(p) {
+			if d.nodes[p].kind == kindFile && d.orig[p].kind != kindFile || d.nodes[p].kind == kindFile && !bytes.Equal(d.orig[p].data, d.nodes[p].data) {
+				emit("would also write " + p)
+			}
+			continue
+		}
 		diffPath(emit, p, d.orig[p], d.nodes[p])
 	}
 	return b.String()

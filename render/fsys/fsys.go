@@ -53,6 +53,9 @@ type Snapshot struct {
 	Exists bool
 	Data   []byte
 	Mode   fs.FileMode
+
+	// stat describes the file as it was read (nil when it changed while being read).
+	stat fs.FileInfo
 }
 
 // WriteOptions are the checks [FS.WriteFile] runs after the temporary file is written

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 )
@@ -159,6 +160,12 @@ func (p *plan) needsWrite() bool {
 
 // readSnapshot reads path; a missing file is an absent snapshot.
 func readSnapshot(f FS, path string) (Snapshot, error) {
+	before, err := f.Lstat(path)
+	if isNotExist(err) {
+		before = nil
+	} else if err != nil {
+		return Snapshot{}, err
+	}
 	data, err := f.ReadFile(path)
 	if isNotExist(err) {
 		return Snapshot{}, nil
@@ -170,7 +177,29 @@ func readSnapshot(f FS, path string) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	return Snapshot{Exists: true, Data: data, Mode: fi.Mode().Perm()}, nil
+	s := Snapshot{Exists: true, Data: data, Mode: fi.Mode().Perm()}
+	if before != nil && sameStat(before, fi) {
+		s.stat = fi
+	}
+	return s, nil
+}
+
+// sameStat reports that two descriptions are of the same, unmodified file.
+func sameStat(a, b fs.FileInfo) bool {
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) && a.Mode() == b.Mode()
+}
+
+// unchangedSince reports whether path still holds the snapshot: by its file
+// description when it was taken while the file was still (cheap for a 50 MB file),
+// else by its bytes. A change the description misses is still caught by the
+// compare-before-rename of the write (W8).
+func unchangedSince(f FS, path string, s Snapshot) (bool, error) {
+	if s.Exists && s.stat != nil {
+		if fi, err := f.Lstat(path); err == nil && sameStat(fi, s.stat) {
+			return true, nil
+		}
+	}
+	return SameContent(f, path, s)
 }
 
 // txn is the state of a running transaction: what to undo.
@@ -211,7 +240,7 @@ func (tx *txn) run(plans []*plan) ([]Result, error) {
 	// record, may depend on an earlier one's result).
 	dirty := false
 	for _, p := range changing {
-		same, err := SameContent(tx.f, p.t.Path, p.snap)
+		same, err := unchangedSince(tx.f, p.t.Path, p.snap)
 		if err != nil || !same || dirty {
 			if err := p.edit(tx.f); err != nil {
 				return nil, err

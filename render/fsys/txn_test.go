@@ -49,7 +49,10 @@ func TestApplyNoWriteWhenUnchanged(t *testing.T) {
 	if len(f.Calls()) != 0 {
 		t.Errorf("calls = %q, want none (not even a lock)", f.Calls())
 	}
-	want := []Result{{Path: p, Old: Snapshot{true, []byte("same\n"), 0o640}, New: []byte("same\n"), Mode: 0o640}}
+	want := []Result{{Path: p, Old: Snapshot{Exists: true, Data: []byte("same\n"), Mode: 0o640}, New: []byte("same\n"), Mode: 0o640}}
+	for i := range res {
+		res[i].Old.stat = nil // the file description is internal
+	}
 	if !reflect.DeepEqual(res, want) {
 		t.Errorf("results = %+v", res)
 	}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Inject into a 50 MB ~/.claude.json: throughput, peak memory, and the ratio to cp
+# of the same file. Usage: bench/claude-json.sh [SIZE_MB] [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+size=${1:-50}
+runs=${2:-5}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/mcpwire" ./cmd/mcpwire
+export HOME="$work/home" AIWG_CONFIG="$work/home/.aiwg" TMPDIR="$work"
+mkdir -p "$HOME"
+go run ./bench/genclaude -size "$size" -out "$HOME/.claude.json"
+bytes=$(stat -c %s "$HOME/.claude.json")
+for i in 1 2; do
+  "$work/mcpwire" server add "bench$i" --command bench-mcp --arg --n --arg "$i" >/dev/null
+done
+
+now() { date +%s%N; }
+best_inject=0 best_rss=0
+for r in $(seq "$runs"); do
+  s="bench$(( r % 2 + 1 ))"          # alternate, so every run rewrites the file
+  "$work/mcpwire" uninject --provider claude-code --scope user --servers "bench1,bench2" >/dev/null 2>&1 || true
+  sync
+  t0=$(now)
+  /usr/bin/time -f '%M' -o "$work/rss" "$work/mcpwire" inject --provider claude-code --scope user --servers "$s" >/dev/null
+  t1=$(now)
+  ns=$(( t1 - t0 ))
+  rss=$(( $(cat "$work/rss") * 1024 ))
+  if [ "$best_inject" = 0 ] || [ "$ns" -lt "$best_inject" ]; then best_inject=$ns; fi
+  if [ "$rss" -gt "$best_rss" ]; then best_rss=$rss; fi
+done
+best_cp=0
+for r in $(seq "$runs"); do
+  rm -f "$work/copy.json"; sync
+  t0=$(now); cp "$HOME/.claude.json" "$work/copy.json"; t1=$(now)
+  ns=$(( t1 - t0 ))
+  if [ "$best_cp" = 0 ] || [ "$ns" -lt "$best_cp" ]; then best_cp=$ns; fi
+done
+awk -v b="$bytes" -v i="$best_inject" -v c="$best_cp" -v m="$best_rss" 'BEGIN {
+  mb = b / 1e6
+  printf "file:            %.1f MB\n", mb
+  printf "inject (best):   %.1f ms, %.0f MB/s (target >= 150 MB/s)\n", i/1e6, mb/(i/1e9)
+  printf "cp (best):       %.1f ms, %.0f MB/s\n", c/1e6, mb/(c/1e9)
+  printf "inject / cp:     %.2fx the time of cp\n", i/c
+  printf "peak RSS:        %.1f MB = %.2fx the file (target < 3x)\n", m/1e6, m/b
+}'
