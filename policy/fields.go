@@ -118,21 +118,26 @@ func literal(v string) bool { return v != "" && !IsReference(v) }
 
 // Check returns every field of f that level refuses (P1). References passes
 // references and refuses literal env/header values, URL userinfo (also in auth/oauth
-// URLs) and OAuth client secrets; None also refuses headerEnv, bearerEnv, envFrom,
-// auth and oauth.
+// URLs) and OAuth client secrets; None refuses every credential-bearing field,
+// references included: any non-empty env/header value, headerEnv, bearerEnv,
+// envFrom, auth and oauth. Empty strings are not credentials.
 func Check(level Level, f Fields) []Violation {
 	if level == Literal {
 		return nil
 	}
 	var out []Violation
 	add := func(field string) { out = append(out, Violation{f.Server, field}) }
+	refused := literal
+	if level >= None {
+		refused = func(v string) bool { return v != "" }
+	}
 	for _, k := range sortedKeys(f.Env) {
-		if literal(f.Env[k]) && !f.ExemptEnv[k] {
+		if refused(f.Env[k]) && !f.ExemptEnv[k] {
 			add("env." + k)
 		}
 	}
 	for _, k := range sortedKeys(f.Headers) {
-		if literal(f.Headers[k]) {
+		if refused(f.Headers[k]) {
 			add("headers." + k)
 		}
 	}

@@ -1,0 +1,76 @@
+// Package layers finds the configuration directories, reads their registry files and
+// writes changes back to the last one.
+//
+// # Precedence
+//
+// Without AIWG_CONFIG_LAYERS there is one directory: --config-dir when given, else
+// AIWG_CONFIG, else ~/.aiwg (L1). With AIWG_CONFIG_LAYERS set (non-blank), its
+// directories are read lowest precedence first and AIWG_CONFIG is ignored (L2). A
+// server or profile of a later layer replaces the same-named entry of an earlier one
+// whole: fields are never merged (L3). The last directory is the write layer: every
+// write goes there and nowhere else (L4). Missing directories and files are empty
+// layers; malformed files are errors that name the file, and every bad file is
+// reported at once (L11, L12).
+package layers
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Env variables that choose the configuration directories.
+const (
+	EnvLayers = "AIWG_CONFIG_LAYERS"
+	EnvConfig = "AIWG_CONFIG"
+)
+
+// Config is the list of configuration directories, lowest precedence first.
+type Config struct {
+	// Dirs are absolute directories; the last one is the write layer.
+	Dirs []string
+	// Layered is true when the list came from AIWG_CONFIG_LAYERS.
+	Layered bool
+}
+
+// Resolve picks the configuration directories (L1, L2). explicit is --config-dir.
+func Resolve(getenv func(string) string, explicit, home string) (Config, error) {
+	if explicit != "" {
+		d, err := filepath.Abs(explicit)
+		return Config{Dirs: []string{d}}, err
+	}
+	if v := getenv(EnvLayers); strings.TrimSpace(v) != "" {
+		var dirs []string
+		for _, part := range filepath.SplitList(v) {
+			part = strings.TrimSpace(part)
+			if part == "" {
+				continue
+			}
+			d, err := filepath.Abs(expandHome(part, home))
+			if err != nil {
+				return Config{}, err
+			}
+			dirs = append(dirs, d)
+		}
+		if len(dirs) > 0 {
+			return Config{Dirs: dirs, Layered: true}, nil
+		}
+	}
+	if v := strings.TrimSpace(getenv(EnvConfig)); v != "" {
+		d, err := filepath.Abs(expandHome(v, home))
+		return Config{Dirs: []string{d}}, err
+	}
+	if home == "" {
+		return Config{}, errors.New("cannot find the home directory for ~/.aiwg; set HOME or AIWG_CONFIG")
+	}
+	return Config{Dirs: []string{filepath.Join(home, ".aiwg")}}, nil
+}
+
+// expandHome replaces a leading ~/ with the home directory.
+func expandHome(p, home string) string {
+	if home != "" && (p == "~" || strings.HasPrefix(p, "~"+string(os.PathSeparator)) || strings.HasPrefix(p, "~/")) {
+		return filepath.Join(home, p[1:])
+	}
+	return p
+}

@@ -1,0 +1,139 @@
+package layers
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/mcpwire/mcpwire/internal/jsonscan"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// Kind identifies one of the two registry files of a layer.
+type Kind int
+
+const (
+	// Servers is mcp-servers.json.
+	Servers Kind = iota
+	// Profiles is mcp-profiles.json.
+	Profiles
+)
+
+// FileName returns the file name of a registry kind.
+func (k Kind) FileName() string {
+	if k == Profiles {
+		return "mcp-profiles.json"
+	}
+	return "mcp-servers.json"
+}
+
+// Collection returns the member that holds the entries ("servers" or "profiles").
+func (k Kind) Collection() string {
+	if k == Profiles {
+		return "profiles"
+	}
+	return "servers"
+}
+
+// KindName returns the value of the file's "kind" member.
+func (k Kind) KindName() string {
+	if k == Profiles {
+		return "McpProfileRegistry"
+	}
+	return "McpServerRegistry"
+}
+
+// APIVersion is the registry format version written in every file.
+const APIVersion = "aiwg.io/v1"
+
+// File is one registry file of one layer, as read.
+type File struct {
+	// Path is the file's absolute path (whether or not it exists).
+	Path string
+	// Kind says which registry the file holds.
+	Kind Kind
+	// Exists is false for a missing file, which is an empty registry.
+	Exists bool
+	// Top holds the top-level members other than the collection, as standard JSON.
+	Top map[string]json.RawMessage
+	// Entries holds the members of the collection, as standard JSON.
+	Entries map[string]json.RawMessage
+	// Err is the problem that made the file unreadable (LoadAll only); the file is
+	// then empty.
+	Err error
+}
+
+func newFile(path string, kind Kind) *File {
+	return &File{Path: path, Kind: kind, Top: map[string]json.RawMessage{}, Entries: map[string]json.RawMessage{}}
+}
+
+// readFile reads one registry file. A missing file is empty; a symlinked file is
+// refused (L9); malformed content is an error naming the file (L11).
+func readFile(f fsys.FS, dir string, kind Kind) (*File, error) {
+	path := filepath.Join(dir, kind.FileName())
+	file := newFile(path, kind)
+	fi, err := f.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return file, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%s: is a symlink; layer files must be regular files (link the layer directory instead)", path)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	data, err := f.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	file.Exists = true
+	if err := file.decode(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return file, nil
+}
+
+// decode fills Top and Entries from JSONC bytes. Empty content (whitespace and
+// comments only) is an empty registry. The values are standard JSON sharing the
+// standardized copy of data.
+func (file *File) decode(data []byte) error {
+	doc, err := jsonscan.Scan(data)
+	if err == jsonscan.ErrEmpty {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("invalid JSON: %v", err)
+	}
+	if doc.Members == nil {
+		return fmt.Errorf("invalid JSON: the top level must be an object, not %s", jsonscan.KindName(doc.Root))
+	}
+	coll := file.Kind.Collection()
+	var entries *jsonscan.Member
+	for i := range doc.Members {
+		m := &doc.Members[i]
+		k, _ := jsonscan.String(m.Name)
+		if k == coll {
+			entries = m // the last one wins, as in encoding/json
+			delete(file.Top, k)
+			continue
+		}
+		file.Top[k] = m.Value
+	}
+	if entries == nil || jsonscan.IsNull(entries.Value) {
+		return nil
+	}
+	if entries.Members == nil {
+		return fmt.Errorf("%q must be an object, not %s", coll, jsonscan.KindName(entries.Value))
+	}
+	file.Entries = make(map[string]json.RawMessage, len(entries.Members))
+	for _, m := range entries.Members {
+		k, _ := jsonscan.String(m.Name)
+		file.Entries[k] = m.Value
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+// Package registry is the model of MCP servers and profiles: their file formats
+// (SPEC §2), validation, the merged view across layers with the origin of every
+// entry, mutations that write the last layer only, and profile inheritance (extends).
+package registry
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+)
+
+// Transport types of a server.
+const (
+	Stdio = "stdio"
+	HTTP  = "http"
+	SSE   = "sse"
+)
+
+// Server is one entry of mcp-servers.json (R1). Fields mcpwire does not know are kept
+// in Extra and written back unchanged.
+type Server struct {
+	Name                string            `json:"name"`
+	Type                string            `json:"type,omitempty"`
+	Command             string            `json:"command,omitempty"`
+	Args                []string          `json:"args,omitempty"`
+	Env                 map[string]string `json:"env,omitempty"`
+	EnvFrom             map[string]string `json:"envFrom,omitempty"`
+	URL                 string            `json:"url,omitempty"`
+	Headers             map[string]string `json:"headers,omitempty"`
+	HeaderEnv           map[string]string `json:"headerEnv,omitempty"`
+	BearerEnv           string            `json:"bearerEnv,omitempty"`
+	Cwd                 string            `json:"cwd,omitempty"`
+	Enabled             *bool             `json:"enabled,omitempty"`
+	Timeout             json.RawMessage   `json:"timeout,omitempty"`
+	Auth                map[string]any    `json:"auth,omitempty"`
+	OAuth               map[string]any    `json:"oauth,omitempty"`
+	WorkerQualification json.RawMessage   `json:"workerQualification,omitempty"`
+	Description         string            `json:"description,omitempty"`
+	InjectedProviders   []string          `json:"injectedProviders,omitempty"`
+	AddedAt             string            `json:"addedAt,omitempty"`
+	UpdatedAt           string            `json:"updatedAt,omitempty"`
+
+	// Extra holds members mcpwire does not know (R1: they survive a write).
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// serverJSON has Server's fields without its methods, for plain encoding.
+type serverJSON Server
+
+// UnmarshalJSON decodes a server and keeps unknown members in Extra.
+// The decoded strings share memory with the bytes decoded, so b (which belongs to
+// the caller) is copied first.
+func (s *Server) UnmarshalJSON(b []byte) error { return decodeServer(bytes.Clone(b), s) }
+
+// MarshalJSON encodes a server: known fields in a fixed order, then unknown members.
+func (s Server) MarshalJSON() ([]byte, error) {
+	return marshalWithExtra(serverJSON(s), s.Extra)
+}
+
+// Remote reports whether the server is reached over the network (http or sse).
+func (s *Server) Remote() bool { return s.Type == HTTP || s.Type == SSE }
+
+// Qualified reports whether the entry carries a worker qualification (L6).
+func (s *Server) Qualified() bool {
+	q := bytes.TrimSpace(s.WorkerQualification)
+	switch string(q) {
+	case "", "null", `""`, "false", "{}", "[]", "0":
+		return false
+	}
+	return true
+}
+
+// Clone returns a deep copy.
+func (s *Server) Clone() *Server {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	var c Server
+	if err := json.Unmarshal(b, &c); err != nil {
+		panic(err)
+	}
+	return &c
+}
+
+// withoutBookkeeping returns the JSON of s without the fields that do not count as a
+// change (L4).
+func (s *Server) withoutBookkeeping() []byte {
+	c := *s
+	c.InjectedProviders, c.AddedAt, c.UpdatedAt = nil, "", ""
+	b, _ := json.Marshal(c)
+	return b
+}
+
+// EnvKeys returns the names of the literal env values, sorted (R8: names, never values).
+func (s *Server) EnvKeys() []string { return sortedKeys(s.Env) }
+
+// HeaderKeys returns the names of the literal headers, sorted.
+func (s *Server) HeaderKeys() []string { return sortedKeys(s.Headers) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

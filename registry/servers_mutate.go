@@ -1,0 +1,153 @@
+package registry
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/mcpwire/mcpwire/layers"
+	"github.com/mcpwire/mcpwire/policy"
+)
+
+// AddServer defines a new server in the write layer. A name defined in any layer is
+// refused (L5).
+func (r *Registry) AddServer(s *Server) error {
+	s = s.Clone()
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("server %q: %w", s.Name, err)
+	}
+	if r.InWriteLayer(s.Name) {
+		return fmt.Errorf("server %q already exists in %s", s.Name, r.set.Write().Servers.Path)
+	}
+	if _, file, ok := r.lowerServer(s.Name); ok {
+		return fmt.Errorf("server %q already exists in a lower configuration layer (%s)", s.Name, file)
+	}
+	now := r.now()
+	s.AddedAt, s.UpdatedAt, s.InjectedProviders = now, now, nil
+	return r.commit(serverDelta(s))
+}
+
+// UpdateServer changes a server with edit. A lower-layer server is copied into the
+// write layer first; its file is left untouched (L5).
+func (r *Registry) UpdateServer(name string, edit func(*Server)) error {
+	cur, ok := r.Server(name)
+	if !ok {
+		return fmt.Errorf("server %q not found", name)
+	}
+	s := cur.Clone()
+	edit(s)
+	s.Name = name
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("server %q: %w", name, err)
+	}
+	if string(s.withoutBookkeeping()) == string(cur.withoutBookkeeping()) && !r.InWriteLayer(name) {
+		return nil // nothing changed: an unchanged lower entry is not copied up (L4)
+	}
+	s.UpdatedAt = r.now()
+	return r.commit(serverDelta(s))
+}
+
+// RemoveServer removes a server from the write layer. A server defined only in a
+// lower layer is refused (L5), and so is an overlay whose lower entry carries a
+// worker qualification (L6). Removing an overlay makes the lower entry visible again.
+func (r *Registry) RemoveServer(name string) error {
+	lower, file, inLower := r.lowerServer(name)
+	if !r.InWriteLayer(name) {
+		if inLower {
+			return fmt.Errorf("server %q is defined in a lower configuration layer (%s); remove it there", name, file)
+		}
+		return fmt.Errorf("server %q not found", name)
+	}
+	if inLower && lower.Qualified() {
+		return fmt.Errorf("server %q cannot be removed: its lower-layer entry in %s carries a workerQualification, and removing this overlay would expose it again; change or remove the entry in that layer", name, file)
+	}
+	return r.commit(layers.Delta{Kind: layers.Servers, Delete: []string{name}})
+}
+
+// RecordInjection adds provider to injectedProviders of each named server that the
+// write layer defines. Records for servers defined only in a lower layer are not
+// persisted (L7); a warning says so.
+func (r *Registry) RecordInjection(names []string, provider string) error {
+	d := layers.Delta{Kind: layers.Servers, Set: map[string]json.RawMessage{}}
+	var skipped []string
+	for _, n := range names {
+		s, ok := r.Server(n)
+		if !ok {
+			continue
+		}
+		if !r.InWriteLayer(n) {
+			skipped = append(skipped, n)
+			continue
+		}
+		if slices.Contains(s.InjectedProviders, provider) {
+			continue
+		}
+		c := s.Clone()
+		c.InjectedProviders = append(c.InjectedProviders, provider)
+		d.Set[n] = entryJSON(c)
+	}
+	if len(skipped) > 0 {
+		r.warn(fmt.Sprintf("injection records for %s are not saved: defined only in a lower configuration layer, so inject --all will not include them", listNames(skipped)))
+	}
+	if len(d.Set) == 0 {
+		return nil
+	}
+	return r.commit(d)
+}
+
+// InjectedProviders returns every provider recorded in any server's
+// injectedProviders, in first-seen order over sorted server names.
+func (r *Registry) InjectedProviders() []string {
+	var out []string
+	for _, n := range r.ServerNames() {
+		s, _ := r.Server(n)
+		for _, p := range s.InjectedProviders {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// ServersInjectedInto returns the servers whose records name provider.
+func (r *Registry) ServersInjectedInto(provider string) []string {
+	var out []string
+	for _, n := range r.ServerNames() {
+		s, _ := r.Server(n)
+		if slices.Contains(s.InjectedProviders, provider) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// SetPolicy stores the write layer's own credential policy. A value below the floor
+// is refused naming the layer file that sets it (P4); a value equal to the floor is
+// stored.
+func (r *Registry) SetPolicy(l policy.Level) error {
+	if r.floor.Set && l < r.floor.Level {
+		return fmt.Errorf("cannot relax the credential policy to %q: the organisation floor is %q, set in %s", l, r.floor.Level, r.floor.File)
+	}
+	b, _ := json.Marshal(l.String())
+	return r.commit(layers.Delta{Kind: layers.Servers, Top: map[string]json.RawMessage{"credentialPolicy": b}})
+}
+
+// ForgetInjection removes provider from injectedProviders of each named server the
+// write layer defines.
+func (r *Registry) ForgetInjection(names []string, provider string) error {
+	d := layers.Delta{Kind: layers.Servers, Set: map[string]json.RawMessage{}}
+	for _, n := range names {
+		s, ok := r.Server(n)
+		if !ok || !r.InWriteLayer(n) || !slices.Contains(s.InjectedProviders, provider) {
+			continue
+		}
+		c := s.Clone()
+		c.InjectedProviders = slices.DeleteFunc(c.InjectedProviders, func(p string) bool { return p == provider })
+		d.Set[n] = entryJSON(c)
+	}
+	if len(d.Set) == 0 {
+		return nil
+	}
+	return r.commit(d)
+}

@@ -1,0 +1,156 @@
+package registry
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// The name checks are written out rather than regular expressions: they run for
+// every entry of every layer on every start (issue 2, Speed).
+
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// allBytes reports whether s is non-empty and every byte satisfies ok.
+func allBytes(s string, ok func(byte) bool) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// serverNameByte: [A-Za-z0-9_-].
+func serverNameByte(c byte) bool {
+	return isLower(c) || isUpper(c) || isDigit(c) || c == '_' || c == '-'
+}
+
+// profileNameByte: [a-z0-9-].
+func profileNameByte(c byte) bool { return isLower(c) || isDigit(c) || c == '-' }
+
+// headerNameByte: an RFC 9110 token character.
+func headerNameByte(c byte) bool {
+	return isLower(c) || isUpper(c) || isDigit(c) || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}
+
+// validHeaderName reports whether h is a valid HTTP header name.
+func validHeaderName(h string) bool { return allBytes(h, headerNameByte) }
+
+// reservedProfiles may not be used as profile names (R3).
+var reservedProfiles = map[string]bool{"all": true, "none": true, "default": true}
+
+// AllServers in a profile's servers list stands for every server.
+const AllServers = "__all__"
+
+// ValidServerName checks a server name (R2): [A-Za-z0-9_-]+, at most 64 characters.
+func ValidServerName(name string) error {
+	if len(name) > 64 || !allBytes(name, serverNameByte) {
+		return fmt.Errorf("invalid server name %q: use letters, digits, '_' and '-', at most 64 characters", name)
+	}
+	return nil
+}
+
+// ValidProfileName checks a profile name (R3): [a-z0-9-]+ and not reserved.
+func ValidProfileName(name string) error {
+	if !allBytes(name, profileNameByte) {
+		return fmt.Errorf("invalid profile name %q: use lowercase letters, digits and '-'", name)
+	}
+	if reservedProfiles[name] {
+		return fmt.Errorf("%q is a reserved profile name; choose another", name)
+	}
+	return nil
+}
+
+// ValidVarName checks an environment variable name used by a reference.
+// (^[A-Za-z_][A-Za-z0-9_]*$).
+func ValidVarName(name string) bool {
+	if name == "" || isDigit(name[0]) {
+		return false
+	}
+	return allBytes(name, func(c byte) bool { return isLower(c) || isUpper(c) || isDigit(c) || c == '_' })
+}
+
+// Validate checks a server (R2) and fills an omitted type (stdio with a command, else
+// http). Errors name the field, never a value that could be a secret.
+func (s *Server) Validate() error {
+	if err := ValidServerName(s.Name); err != nil {
+		return err
+	}
+	if s.Type == "" {
+		if s.Command != "" {
+			s.Type = Stdio
+		} else {
+			s.Type = HTTP
+		}
+	}
+	switch s.Type {
+	case Stdio:
+		if s.Command == "" {
+			return fmt.Errorf("type: a stdio server needs a command")
+		}
+		if s.URL != "" {
+			return fmt.Errorf("url: a stdio server takes a command, not a url")
+		}
+	case HTTP, SSE:
+		if err := checkURL(s.URL); err != nil {
+			return err
+		}
+		if s.Command != "" {
+			return fmt.Errorf("command: an %s server takes a url, not a command", s.Type)
+		}
+	default:
+		return fmt.Errorf("type: unknown type %q (want stdio, http or sse)", s.Type)
+	}
+	for h, v := range s.HeaderEnv {
+		if !validHeaderName(h) {
+			return fmt.Errorf("headerEnv: invalid header name %q", h)
+		}
+		if !ValidVarName(v) {
+			return fmt.Errorf("headerEnv.%s: invalid variable name %q", h, v)
+		}
+	}
+	for h := range s.Headers {
+		if !validHeaderName(h) {
+			return fmt.Errorf("headers: invalid header name %q", h)
+		}
+	}
+	for k, v := range s.EnvFrom {
+		if !ValidVarName(k) {
+			return fmt.Errorf("envFrom: invalid variable name %q", k)
+		}
+		if !ValidVarName(v) {
+			return fmt.Errorf("envFrom.%s: invalid variable name %q", k, v)
+		}
+	}
+	for k := range s.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return fmt.Errorf("env: invalid variable name %q", k)
+		}
+	}
+	if s.BearerEnv != "" && !ValidVarName(s.BearerEnv) {
+		return fmt.Errorf("bearerEnv: invalid variable name %q", s.BearerEnv)
+	}
+	if s.BearerEnv != "" && !s.Remote() {
+		return fmt.Errorf("bearerEnv: only http and sse servers send headers")
+	}
+	return nil
+}
+
+// checkURL requires an absolute http(s) URL. The URL itself is never quoted: it may
+// carry userinfo.
+func checkURL(raw string) error {
+	if raw == "" {
+		return fmt.Errorf("url: an http or sse server needs a url")
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("url: must be an absolute http:// or https:// URL")
+	}
+	return nil
+}
