@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Main runs mcpwire with args (without the program name) and returns the exit code.
+func Main(args []string, env *Env) int {
+	app := newApp(env)
+	ordered, passthrough, dashdash := reorder(app, args)
+	env.passthrough, env.dashdash = passthrough, dashdash
+	err := app.RunContext(context.Background(), append([]string{"mcpwire"}, ordered...))
+	if err == nil {
+		return exitOK
+	}
+	return report(env.Stderr, err)
+}
+
+func newApp(env *Env) *cli.App {
+	app := &cli.App{
+		Name:                 "mcpwire",
+		Usage:                "write one registry of MCP servers into every AI client's own config",
+		Version:              version(),
+		HideVersion:          true,
+		Writer:               env.Stdout,
+		ErrWriter:            env.Stderr,
+		EnableBashCompletion: true,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "config-dir", Usage: "use this single configuration directory (disables AIWG_CONFIG_LAYERS)"},
+		},
+		Before: func(c *cli.Context) error {
+			env.configDir = c.String("config-dir")
+			return nil
+		},
+		Commands: []*cli.Command{
+			serverCommand(env),
+			profileCommand(env),
+			policyCommand(env),
+			layersCommand(env),
+			injectCommand(env),
+			uninjectCommand(env),
+			sessionCommand(env),
+			installCommand(env),
+			providersCommand(env),
+			versionCommand(env),
+			completionCommand(env),
+			probeCommand(env),
+		},
+		ExitErrHandler: func(*cli.Context, error) {},
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("unknown command %q", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+		OnUsageError: usageHandler,
+	}
+	setUsageHandlers(app.Commands)
+	return app
+}
+
+func usageHandler(_ *cli.Context, err error, _ bool) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		msg = "unknown flag --" + strings.TrimLeft(name, "-")
+	}
+	return &usageError{msg: msg}
+}
+
+// setUsageHandlers makes every flag-parsing error a usage error (exit 2), and every
+// command group reject unknown subcommands.
+func setUsageHandlers(cmds []*cli.Command) {
+	for _, c := range cmds {
+		c.OnUsageError = usageHandler
+		if len(c.Subcommands) > 0 && c.Action == nil {
+			group := c
+			c.Action = func(ctx *cli.Context) error {
+				if ctx.Args().Present() {
+					return usagef("unknown command %q for %q (one of: %s)", ctx.Args().First(), group.Name, strings.Join(subNames(group), ", "))
+				}
+				return cli.ShowSubcommandHelp(ctx)
+			}
+		}
+		setUsageHandlers(c.Subcommands)
+	}
+}
+
+func subNames(c *cli.Command) []string {
+	var out []string
+	for _, s := range c.Subcommands {
+		if s.Name != "help" {
+			out = append(out, s.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// exactArgs checks the number of positional arguments.
+func exactArgs(c *cli.Context, n int, names string) error {
+	if c.NArg() != n {
+		if n == 0 {
+			return usagef("%s takes no arguments", c.Command.FullName())
+		}
+		return usagef("%s needs %s", c.Command.FullName(), names)
+	}
+	return nil
+}
+
+// maxArgs checks an upper bound of positional arguments.
+func maxArgs(c *cli.Context, n int) error {
+	if c.NArg() > n {
+		return usagef("%s: too many arguments", c.Command.FullName())
+	}
+	return nil
+}
+
+var errNoUpdates = errors.New("no updates provided")
+
+// printf writes to w, ignoring errors (stdout closed is not our problem to report).
+func printf(w io.Writer, format string, args ...any) { fmt.Fprintf(w, format, args...) }

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"path/filepath"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/urfave/cli/v2"
+)
+
+// runEphemeral writes a standalone per-run config (C5) and prints how to launch with it.
+func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy.Level) error {
+	reg, err := env.registry()
+	if err != nil {
+		return err
+	}
+	names, filters, profile, err := selection(c, reg, true)
+	if err != nil {
+		return err
+	}
+	if c.Bool("clear-tool-filters") {
+		filters = nil
+	}
+	out := c.String("out")
+	if out != "" && !filepath.IsAbs(out) {
+		out = filepath.Join(env.Cwd, out)
+	}
+	f := env.FS
+	var dr *fsys.DryRun
+	if c.Bool("dry-run") {
+		dr = fsys.NewDryRun(env.FS)
+		f = dr
+	}
+	project := projectDir(env, c)
+	req := render.Request{
+		Registry: reg, Provider: p, Project: project, Servers: names, Filters: filters, Profile: profile,
+		Policy: level, PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn,
+	}
+	verb := "wrote"
+	if dr != nil {
+		verb = "would write"
+	}
+	if p.Shape == providers.ShapeCodex {
+		if out != "" {
+			return usagef("codex ephemeral output is a runtime home under CODEX_HOME/roles-runtime; --out is not supported")
+		}
+		name := profile
+		if name == "" || name == registry.AllServers {
+			name = "custom"
+		}
+		rt, err := render.RuntimeHome(f, req, name)
+		if err != nil {
+			return err
+		}
+		printf(env.Stdout, "%s: %s %s\n", p.Name, verb, rt.Config)
+		printf(env.Stdout, "Launch with: %s\n", rt.LaunchLine())
+		if dr != nil {
+			printDiff(env, dr, reg)
+		}
+		return nil
+	}
+	res, err := render.Ephemeral(f, req, out)
+	if err != nil {
+		return err
+	}
+	printf(env.Stdout, "%s: %s %s\n", p.Name, verb, res.Out)
+	if res.Settings != "" {
+		printf(env.Stdout, "Tool permissions: %s\n", res.Settings)
+	}
+	if line := res.LaunchLine(); line != "" {
+		printf(env.Stdout, "Launch with: %s\n", line)
+	}
+	if dr != nil {
+		printDiff(env, dr, reg)
+	}
+	return nil
+}

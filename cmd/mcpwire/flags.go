@@ -1,0 +1,146 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// listValue is a list flag: repeats and comma lists (--servers a,b = --servers a --servers b).
+type listValue struct{ items []string }
+
+func (l *listValue) Set(v string) error {
+	for _, part := range strings.Split(v, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			l.items = append(l.items, part)
+		}
+	}
+	return nil
+}
+
+func (l *listValue) String() string { return strings.Join(l.items, ",") }
+
+// argValue is a repeatable flag that takes each value whole (--arg: one argument per flag).
+type argValue struct{ items []string }
+
+func (a *argValue) Set(v string) error { a.items = append(a.items, v); return nil }
+func (a *argValue) String() string     { return strings.Join(a.items, " ") }
+
+// pairValue is a list of K=V pairs. A comma starts a new pair only when what follows
+// looks like KEY=, so values may hold commas (--env LIST=a,b,C=d gives LIST and C).
+type pairValue struct {
+	keys   []string
+	values map[string]string
+	// err is a malformed item. Set does not return it: the flag package would quote
+	// the whole value, which may be a secret (R8); pairs reports it instead.
+	err error
+}
+
+var pairStart = regexp.MustCompile(`,\s*[A-Za-z_][A-Za-z0-9_.-]*=`)
+
+func (p *pairValue) Set(v string) error {
+	if p.err != nil {
+		return nil
+	}
+	if err := p.set(v); err != nil {
+		p.err = err
+	}
+	return nil
+}
+
+func (p *pairValue) set(v string) error {
+	for len(v) > 0 {
+		end := len(v)
+		if loc := pairStart.FindStringIndex(v); loc != nil {
+			end = loc[0]
+		}
+		if err := p.add(v[:end]); err != nil {
+			return err
+		}
+		if end == len(v) {
+			break
+		}
+		v = strings.TrimLeft(v[end+1:], " ")
+	}
+	return nil
+}
+
+func (p *pairValue) add(item string) error {
+	k, val, ok := strings.Cut(item, "=")
+	k = strings.TrimSpace(k)
+	if !ok || k == "" {
+		return fmt.Errorf("%q is not KEY=VALUE", redactPair(item))
+	}
+	if p.values == nil {
+		p.values = map[string]string{}
+	}
+	if _, dup := p.values[k]; !dup {
+		p.keys = append(p.keys, k)
+	}
+	p.values[k] = val
+	return nil
+}
+
+// redactPair keeps a malformed pair's key only: its value could be a secret.
+func redactPair(item string) string {
+	if k, _, ok := strings.Cut(item, "="); ok {
+		return k + "=…"
+	}
+	if len(item) > 12 {
+		return item[:4] + "…"
+	}
+	return item
+}
+
+func (p *pairValue) String() string { return strings.Join(p.keys, ",") }
+
+// Flag constructors.
+func listFlag(name, usage string) cli.Flag {
+	return &cli.GenericFlag{Name: name, Usage: usage, Value: &listValue{}}
+}
+
+func pairFlag(name, usage string) cli.Flag {
+	return &cli.GenericFlag{Name: name, Usage: usage, Value: &pairValue{}}
+}
+
+func argFlag(name, usage string) cli.Flag {
+	return &cli.GenericFlag{Name: name, Usage: usage, Value: &argValue{}}
+}
+
+var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print one JSON document on stdout"}
+
+// list returns the values of a list flag.
+func list(c *cli.Context, name string) []string {
+	if v, ok := c.Generic(name).(*listValue); ok && v != nil {
+		return v.items
+	}
+	return nil
+}
+
+// pairs returns the values of a K=V flag and whether it was given.
+func pairs(c *cli.Context, name string) (map[string]string, bool) {
+	if v, ok := c.Generic(name).(*pairValue); ok && v != nil && v.values != nil {
+		return v.values, true
+	}
+	return nil, false
+}
+
+// pairErr returns the usage error of a malformed K=V flag (the key only is quoted).
+func pairErr(c *cli.Context, names ...string) error {
+	for _, name := range names {
+		if v, ok := c.Generic(name).(*pairValue); ok && v != nil && v.err != nil {
+			return usagef("--%s: %v", name, v.err)
+		}
+	}
+	return nil
+}
+
+// args returns the values of an --arg flag.
+func argList(c *cli.Context, name string) []string {
+	if v, ok := c.Generic(name).(*argValue); ok && v != nil {
+		return v.items
+	}
+	return nil
+}

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/urfave/cli/v2"
+)
+
+func selectionFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "provider", Usage: "client to write (see mcpwire providers)"},
+		&cli.StringFlag{Name: "scope", Usage: "project or user (default: the provider's usual scope)"},
+		&cli.StringFlag{Name: "project", Usage: "project directory (default: the current directory)"},
+		listFlag("servers", "servers to write (comma list or repeat)"),
+		&cli.StringFlag{Name: "profile", Usage: "write a profile's servers and tool filters (__all__ = every server)"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "print each destination and a diff; write nothing"},
+	}
+}
+
+func injectCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:  "inject",
+		Usage: "write servers into a client's own config file",
+		Flags: append(selectionFlags(),
+			&cli.BoolFlag{Name: "all", Usage: "re-inject every provider recorded in the registry's injectedProviders"},
+			&cli.BoolFlag{Name: "ephemeral", Usage: "write a standalone per-run config instead of the client's file"},
+			&cli.StringFlag{Name: "out", Usage: "path of the --ephemeral output"},
+			&cli.BoolFlag{Name: "strict-credentials", Usage: "credential policy references for this run"},
+			&cli.BoolFlag{Name: "no-credentials", Usage: "credential policy none for this run"},
+			&cli.BoolFlag{Name: "clear-tool-filters", Usage: "write no tool filters (removes the deny rules mcpwire added)"},
+			&cli.BoolFlag{Name: "force", Usage: "replace same-named entries mcpwire did not write"},
+		),
+		Action: func(c *cli.Context) error { return runInject(env, c) },
+	}
+}
+
+// flagPolicy reads --strict-credentials / --no-credentials (P3).
+func flagPolicy(c *cli.Context) (*policy.Level, error) {
+	strict, none := c.Bool("strict-credentials"), c.Bool("no-credentials")
+	switch {
+	case strict && none:
+		return nil, usagef("--strict-credentials and --no-credentials cannot be used together")
+	case strict:
+		l := policy.References
+		return &l, nil
+	case none:
+		l := policy.None
+		return &l, nil
+	}
+	return nil, nil
+}
+
+// provider resolves --provider (V2: unknown names are a usage error).
+func provider(name string) (*providers.Provider, error) {
+	p, ok := providers.Get(name)
+	if !ok {
+		return nil, usagef("unknown provider %q (one of: %s)", name, strings.Join(providers.Names(), ", "))
+	}
+	return p, nil
+}
+
+// scopeFlag reads --scope.
+func scopeFlag(c *cli.Context) (providers.Scope, error) {
+	s := providers.Scope(c.String("scope"))
+	if s != "" && s != providers.Project && s != providers.User {
+		return "", usagef("--scope must be project or user, not %q", s)
+	}
+	return s, nil
+}
+
+// projectDir reads --project (default: the working directory), made absolute.
+func projectDir(env *Env, c *cli.Context) string {
+	p := c.String("project")
+	if p == "" {
+		return env.Cwd
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(env.Cwd, p)
+	}
+	return filepath.Clean(p)
+}
+
+// selection resolves --profile or --servers into server names and filters.
+func selection(c *cli.Context, reg *registry.Registry, required bool) (names []string, filters map[string]*registry.Filters, profile string, err error) {
+	if profile = c.String("profile"); profile != "" {
+		if profile == registry.AllServers {
+			return reg.ServerNames(), nil, profile, nil
+		}
+		r, err := reg.Resolve(profile)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return r.Servers, r.Filters, profile, nil
+	}
+	if names = list(c, "servers"); len(names) > 0 {
+		return names, nil, "", nil
+	}
+	if required {
+		return nil, nil, "", usagef("choose servers with --profile NAME or --servers a,b (--profile __all__ for every server)")
+	}
+	return nil, nil, "", nil
+}
+
+func (e *Env) pathEnv(project string) providers.PathEnv {
+	return providers.PathEnv{GOOS: runtime.GOOS, Home: e.Home, Project: project, Getenv: e.Getenv}
+}
+
+func runInject(env *Env, c *cli.Context) error {
+	if err := exactArgs(c, 0, ""); err != nil {
+		return err
+	}
+	flagLevel, err := flagPolicy(c)
+	if err != nil {
+		return err
+	}
+	scope, err := scopeFlag(c)
+	if err != nil {
+		return err
+	}
+	all := c.Bool("all")
+	if all == c.IsSet("provider") {
+		return usagef("give exactly one of --provider NAME and --all")
+	}
+	var p *providers.Provider
+	if !all {
+		if p, err = provider(c.String("provider")); err != nil {
+			return err
+		}
+	}
+	if c.Bool("ephemeral") {
+		if all {
+			return usagef("--ephemeral writes one provider's config; it cannot be used with --all")
+		}
+		return runEphemeral(env, c, p, flagLevel)
+	}
+	if c.IsSet("out") {
+		return usagef("--out needs --ephemeral")
+	}
+	reg, err := env.registry()
+	if err != nil {
+		return err
+	}
+	f := env.FS
+	dry := c.Bool("dry-run")
+	var dr *fsys.DryRun
+	if dry {
+		dr = fsys.NewDryRun(env.FS)
+		f = dr
+	}
+	base := render.Request{
+		Registry: reg, Scope: scope, Project: projectDir(env, c), Policy: flagLevel,
+		PolicyEnv: env.Getenv(policy.EnvVar), Force: c.Bool("force"), Env: env.pathEnv(projectDir(env, c)), Warn: env.warn,
+	}
+	var reqs []render.Request
+	if all {
+		if reqs, err = allRequests(env, reg, base); err != nil {
+			return err
+		}
+	} else {
+		names, filters, profile, err := selection(c, reg, true)
+		if err != nil {
+			return err
+		}
+		r := base
+		r.Provider, r.Servers, r.Filters, r.Profile = p, names, filters, profile
+		if c.Bool("clear-tool-filters") {
+			r.Filters = nil
+		}
+		reqs = append(reqs, r)
+	}
+	var preps []*render.Prepared
+	for _, r := range reqs {
+		prep, err := render.Prepare(f, r)
+		if err != nil {
+			return err
+		}
+		preps = append(preps, prep)
+	}
+	if err := render.Commit(f, preps, !dry); err != nil {
+		return err
+	}
+	for _, prep := range preps {
+		reportInject(env, prep.Result, dry)
+	}
+	if dry {
+		printDiff(env, dr, reg)
+	}
+	return nil
+}
+
+// allRequests builds one request per provider recorded in injectedProviders.
+func allRequests(env *Env, reg *registry.Registry, base render.Request) ([]render.Request, error) {
+	var out []render.Request
+	for _, name := range reg.InjectedProviders() {
+		p, ok := providers.Get(name)
+		if !ok {
+			env.warn(fmt.Sprintf("the registry records an injection into unknown provider %q; skipped", name))
+			continue
+		}
+		r := base
+		r.Provider, r.Servers, r.SkipUnsupported = p, reg.ServersInjectedInto(name), true
+		out = append(out, r)
+	}
+	if len(out) == 0 {
+		printf(env.Stdout, "no injections recorded: nothing to do (inject --provider P first)\n")
+	}
+	return out, nil
+}
+
+func reportInject(env *Env, r *render.Result, dry bool) {
+	for _, n := range r.Notes {
+		printf(env.Stdout, "%s: %s\n", r.Provider, n)
+	}
+	if r.Destination == "" {
+		return
+	}
+	verb := "wrote"
+	switch {
+	case dry:
+		verb = "would write"
+	case len(r.Changed) == 0:
+		printf(env.Stdout, "%s: %s is up to date (%s)\n", r.Provider, r.Destination, strings.Join(r.Written, ", "))
+		return
+	}
+	printf(env.Stdout, "%s: %s %s to %s (%s scope)\n", r.Provider, verb, strings.Join(r.Written, ", "), r.Destination, r.Scope)
+}
+
+// printDiff prints the dry run's diff, with every known secret value hidden.
+func printDiff(env *Env, dr *fsys.DryRun, reg *registry.Registry) {
+	secrets := registrySecrets(reg)
+	redact := func(line string) string { return redactLine(line, secrets) }
+	layer := reg.Set().Write().Dir
+	records := []string{filepath.Join(layer, render.OwnershipDir), filepath.Join(layer, render.PermissionsDir)}
+	include := func(p string) bool {
+		if p == layer {
+			return false
+		}
+		for _, r := range records {
+			if p == r || strings.HasPrefix(p, r+string(filepath.Separator)) {
+				return false
+			}
+		}
+		return true
+	}
+	printf(env.Stdout, "%s", dr.DiffOnly(redact, include))
+}

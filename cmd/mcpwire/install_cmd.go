@@ -1,0 +1,187 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/urfave/cli/v2"
+)
+
+func installCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "install",
+		Usage:     "install the built-in aiwg server (or --profile/--servers) into a client, as you would by hand",
+		ArgsUsage: "[TARGET] [PROJECT-DIR]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "scope", Usage: "project or user (default: the target's usual scope)"},
+			&cli.StringFlag{Name: "project", Usage: "project directory (default: the positional DIR, else the current directory)"},
+			listFlag("servers", "install these registry servers instead of the built-in entry"),
+			&cli.StringFlag{Name: "profile", Usage: "install a profile's servers instead of the built-in entry"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the destination, the migration and the diff; write nothing"},
+			&cli.BoolFlag{Name: "force", Usage: "replace a same-named entry mcpwire did not write"},
+		},
+		Action: func(c *cli.Context) error { return runInstall(env, c) },
+	}
+}
+
+// claudeCodeEnv are the variables that say mcpwire runs inside Claude Code (I3).
+var claudeCodeEnv = []string{"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_DESKTOP_APP_VERSION"}
+
+// installTarget picks the target: the positional one, or for a bare install the
+// deprecated default (I3).
+func installTarget(env *Env, c *cli.Context) (target, dir string, err error) {
+	args := c.Args().Slice()
+	if len(args) > 2 {
+		return "", "", usagef("install takes at most a TARGET and a PROJECT-DIR")
+	}
+	if len(args) > 0 {
+		if _, ok := providers.Get(args[0]); ok {
+			target, args = args[0], args[1:]
+		} else if len(args) == 2 {
+			return "", "", usagef("unknown install target %q (one of: %s)", args[0], strings.Join(providers.Names(), ", "))
+		}
+	}
+	if len(args) == 1 {
+		dir = args[0]
+	}
+	if target != "" {
+		return target, dir, nil
+	}
+	target = "claude-desktop"
+	why := "no Claude Code environment found"
+	if c.String("scope") == string(providers.User) {
+		target, why = "claude-code", "--scope user"
+	}
+	for _, k := range claudeCodeEnv {
+		if env.Getenv(k) != "" {
+			target, why = "claude-code", k+" is set"
+			break
+		}
+	}
+	env.warn(fmt.Sprintf("install without a target is deprecated; installing into %s (%s); name the target: mcpwire install %s", target, why, target))
+	return target, dir, nil
+}
+
+// builtin is the built-in aiwg entry (I2): no env block, except AIWG_ROOT in user
+// scope when it is set.
+func builtin(env *Env, scope providers.Scope) *registry.Server {
+	s := &registry.Server{Name: render.BuiltinName, Type: registry.Stdio, Command: "aiwg", Args: []string{"mcp", "serve"}}
+	if root := env.Getenv("AIWG_ROOT"); root != "" && scope == providers.User {
+		s.Env = map[string]string{"AIWG_ROOT": root}
+	}
+	return s
+}
+
+func runInstall(env *Env, c *cli.Context) error {
+	name, dir, err := installTarget(env, c)
+	if err != nil {
+		return err
+	}
+	p, err := provider(name)
+	if err != nil {
+		return err
+	}
+	scope, err := scopeFlag(c)
+	if err != nil {
+		return err
+	}
+	if p.Name == "claude-desktop" {
+		scope = "" // Desktop has one platform file, whatever the scope (I1)
+	}
+	project := projectDir(env, c)
+	if dir != "" && !c.IsSet("project") {
+		project = dir
+		if !filepath.IsAbs(project) {
+			project = filepath.Join(env.Cwd, project)
+		}
+	}
+	reg, err := env.registry()
+	if err != nil {
+		return err
+	}
+	names, filters, profile, err := selection(c, reg, false)
+	if err != nil {
+		return err
+	}
+	effScope := scope
+	if effScope == "" {
+		effScope = p.DefaultScope
+	}
+	req := render.Request{
+		Registry: reg, Provider: p, Scope: scope, Project: project, Servers: names, Filters: filters, Profile: profile,
+		PolicyEnv: env.Getenv(policy.EnvVar), Force: c.Bool("force"), Env: env.pathEnv(project), Warn: env.warn,
+		DryRun: c.Bool("dry-run"), Ignored: gitIgnored(project),
+	}
+	if len(names) == 0 {
+		b := builtin(env, effScope)
+		req.Servers = []string{b.Name}
+		if _, defined := reg.Server(b.Name); !defined { // a registry "aiwg" replaces the built-in entry (I2)
+			req.Extra = []*registry.Server{b}
+			req.Exempt = map[string]map[string]bool{b.Name: {"AIWG_ROOT": true}} // P8: this key, this entry only
+		}
+	}
+	if p.Shape == providers.ShapeManual {
+		return printManual(env, p, req)
+	}
+	if p.Name == "claude-code" || p.Name == "claude-desktop" {
+		req.Legacy = filepath.Join(project, ".claude", "settings.local.json")
+	}
+	f := env.FS
+	var dr *fsys.DryRun
+	if req.DryRun {
+		dr = fsys.NewDryRun(env.FS)
+		f = dr
+	}
+	migrate := req.Legacy != "" && render.LegacyEntry(env.FS, req.Legacy)
+	res, err := render.Inject(f, req)
+	if err != nil {
+		return err
+	}
+	reportInject(env, res, req.DryRun)
+	if migrate {
+		verb := "moved"
+		if req.DryRun {
+			verb = "would move"
+		}
+		printf(env.Stdout, "%s: %s the legacy %q entry out of %s\n", p.Name, verb, render.BuiltinName, req.Legacy)
+	}
+	if p.Name == "claude-desktop" && !req.DryRun {
+		printf(env.Stdout, "restart Claude Desktop to load the change (quit it completely, then reopen)\n")
+	}
+	if dr != nil {
+		printDiff(env, dr, reg)
+	}
+	return nil
+}
+
+// gitIgnored returns the check that a project file is ignored (and not tracked) by
+// git, for clients that only read ignored project files (RunWield).
+func gitIgnored(project string) func(string) error {
+	return func(path string) error {
+		rel, err := filepath.Rel(project, path)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		hint := fmt.Sprintf("add this line to %s: %s", filepath.Join(project, ".gitignore"), rel)
+		cmd := exec.Command("git", "-C", project, "check-ignore", "-q", "--no-index", rel)
+		err = cmd.Run()
+		if err == nil {
+			if exec.Command("git", "-C", project, "ls-files", "--error-unmatch", rel).Run() == nil {
+				return withHint(fmt.Errorf("%s is tracked by git; RunWield only reads an untracked, ignored project file", path), "git rm --cached "+rel, hint)
+			}
+			return nil
+		}
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+			return withHint(fmt.Errorf("%s would not be ignored by git; RunWield only reads a project file git ignores, because it runs programs on your machine", path), hint)
+		}
+		return withHint(fmt.Errorf("cannot ask git whether %s is ignored: %v", path, err), "RunWield only reads an ignored project file of a git checkout; use --scope user for ~/.wld/mcp.json")
+	}
+}

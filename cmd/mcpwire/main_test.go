@@ -1,0 +1,197 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"mcpwire": func() { os.Exit(Main(os.Args[1:], NewOSEnv())) },
+		"mcptest": mcptestMain,
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script (SPEC Q2). Set
+// MCPWIRE_UPDATE=1 to rewrite golden sections.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, scriptParams("testdata/script"))
+}
+
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       os.Getenv("MCPWIRE_UPDATE") != "",
+		Setup:               setupScript,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"mode":  cmdMode,
+			"snap":  cmdSnap,
+			"inode": cmdInode,
+		},
+	}
+}
+
+// setupScript puts HOME and the other per-user locations inside the work directory.
+func setupScript(e *testscript.Env) error {
+	home := filepath.Join(e.WorkDir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	e.Setenv("HOME", home)
+	e.Setenv("USERPROFILE", home)
+	e.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	e.Setenv("APPDATA", filepath.Join(home, "AppData", "Roaming"))
+	e.Setenv("CODEX_HOME", filepath.Join(home, ".codex"))
+	e.Setenv("TMPDIR", filepath.Join(e.WorkDir, "tmp"))
+	for _, k := range []string{"AIWG_CONFIG", "AIWG_CONFIG_LAYERS", "AIWG_MCP_CREDENTIAL_POLICY", "AIWG_ROOT",
+		"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_DESKTOP_APP_VERSION", "GROK_HOME", "PI_CODING_AGENT_DIR", "GEMINI_CLI_HOME"} {
+		e.Setenv(k, "")
+	}
+	return os.MkdirAll(filepath.Join(e.WorkDir, "tmp"), 0o755)
+}
+
+// cmdMode asserts a file's permission bits: mode 0600 FILE...
+func cmdMode(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: mode PERM FILE...")
+	}
+	want, err := strconv.ParseUint(args[0], 8, 32)
+	ts.Check(err)
+	for _, f := range args[1:] {
+		fi, err := os.Lstat(ts.MkAbs(f))
+		ts.Check(err)
+		got := uint64(fi.Mode().Perm())
+		if (got == want) == neg {
+			ts.Fatalf("%s: mode %04o, want %s%04o", f, got, map[bool]string{true: "not ", false: ""}[neg], want)
+		}
+	}
+}
+
+var snaps sync.Map // script-scoped key → map[path]digest
+
+// cmdSnap records or compares the content and mode of every file under the given
+// paths: "snap save KEY PATH..." then "snap check KEY" (fails naming each change).
+func cmdSnap(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: snap save KEY PATH... | snap check KEY")
+	}
+	key := ts.Getenv("WORK") + "\x00" + args[1]
+	switch args[0] {
+	case "save":
+		if neg {
+			ts.Fatalf("unsupported: ! snap save")
+		}
+		roots := make([]string, 0, len(args)-2)
+		for _, p := range args[2:] {
+			roots = append(roots, ts.MkAbs(p))
+		}
+		snaps.Store(key, snapshot(ts, roots))
+		snaps.Store(key+"\x00roots", roots)
+	case "check":
+		old, ok := snaps.Load(key)
+		if !ok {
+			ts.Fatalf("no snapshot %q", args[1])
+		}
+		roots, _ := snaps.Load(key + "\x00roots")
+		cur := snapshot(ts, roots.([]string))
+		diff := compareSnaps(old.(map[string]string), cur)
+		if (len(diff) == 0) == neg {
+			if neg {
+				ts.Fatalf("snapshot %q: nothing changed", args[1])
+			}
+			ts.Fatalf("snapshot %q changed:\n%s", args[1], strings.Join(diff, "\n"))
+		}
+	default:
+		ts.Fatalf("usage: snap save KEY PATH... | snap check KEY")
+	}
+}
+
+func snapshot(ts *testscript.TestScript, roots []string) map[string]string {
+	out := map[string]string{}
+	for _, root := range roots {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			fi, err := os.Lstat(p)
+			if err != nil {
+				return nil
+			}
+			entry := fi.Mode().String()
+			switch {
+			case fi.Mode().IsRegular():
+				data, err := os.ReadFile(p)
+				ts.Check(err)
+				sum := sha256.Sum256(data)
+				entry += " " + hex.EncodeToString(sum[:])
+			case fi.Mode()&fs.ModeSymlink != 0:
+				target, _ := os.Readlink(p)
+				entry += " -> " + target
+			}
+			out[p] = entry
+			return nil
+		})
+	}
+	return out
+}
+
+func compareSnaps(old, cur map[string]string) []string {
+	var diff []string
+	for p, v := range old {
+		if w, ok := cur[p]; !ok {
+			diff = append(diff, "removed "+p)
+		} else if w != v {
+			diff = append(diff, "changed "+p)
+		}
+	}
+	for p := range cur {
+		if _, ok := old[p]; !ok {
+			diff = append(diff, "added "+p)
+		}
+	}
+	sort.Strings(diff)
+	return diff
+}
+
+var inodes sync.Map
+
+// cmdInode records a file's inode and mtime, or asserts they did not change:
+// "inode save FILE" then "inode same FILE" (W6).
+func cmdInode(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: inode save|same FILE")
+	}
+	p := ts.MkAbs(args[1])
+	fi, err := os.Stat(p)
+	ts.Check(err)
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		ts.Fatalf("no inode on this platform")
+	}
+	id := fmt.Sprintf("%d/%d", st.Ino, fi.ModTime().UnixNano())
+	switch args[0] {
+	case "save":
+		inodes.Store(p, id)
+	case "same":
+		old, _ := inodes.Load(p)
+		if (old == id) == neg {
+			ts.Fatalf("%s: inode/mtime %v, saved %v", args[1], id, old)
+		}
+	default:
+		ts.Fatalf("usage: inode save|same FILE")
+	}
+}

@@ -1,0 +1,346 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// probeProtocol is the protocol version probe offers. It is the newest version
+// negotiated with the `initialize` handshake: newer SDK versions first try the
+// stateless server/discover call, which servers written before it may leave
+// unanswered. Clients in the field still start with `initialize`, so probe does too.
+const probeProtocol = "2025-11-25"
+
+// probeTerminate is how long a stdio server may take to exit after its stdin is
+// closed before it is signalled (then killed).
+const probeTerminate = 2 * time.Second
+
+// probeResult is one server's answer, as printed by `probe --json`.
+type probeResult struct {
+	Server string   `json:"server"`
+	Tools  []string `json:"tools"`
+	Error  string   `json:"error,omitempty"`
+}
+
+// probeSpec is how to reach one server, with ${project} replaced and every
+// reference resolved from mcpwire's environment.
+type probeSpec struct {
+	name   string
+	remote bool
+	sse    bool
+	// stdio
+	command string
+	args    []string
+	dir     string
+	env     []string // KEY=VALUE on top of the inherited environment
+	// http and sse
+	url     string
+	headers http.Header
+	// secrets are values that are never printed: env and header values, URL
+	// userinfo, credential-bearing arguments. Longest first.
+	secrets []string
+}
+
+// resolveProbe builds the spec of s. A referenced variable that is not set is an
+// error naming the variable and the field that references it, never a value.
+func resolveProbe(s *registry.Server, getenv func(string) string, project string) (*probeSpec, error) {
+	sp := &probeSpec{name: s.Name, remote: s.Remote(), sse: s.Type == registry.SSE}
+	var missing []string
+	lookup := func(vr, field string) (string, bool) {
+		v := getenv(vr)
+		if v == "" {
+			missing = append(missing, fmt.Sprintf("%s (%s)", vr, field))
+			return "", false
+		}
+		return v, true
+	}
+	subst := func(v string) string { return strings.ReplaceAll(v, "${project}", project) }
+	var secrets []string
+	if sp.remote {
+		sp.url = s.URL
+		sp.headers = http.Header{}
+		for _, k := range keysOf(s.Headers) {
+			sp.headers.Set(k, s.Headers[k])
+			secrets = append(secrets, s.Headers[k])
+		}
+		for _, h := range keysOf(s.HeaderEnv) {
+			if v, ok := lookup(s.HeaderEnv[h], "headerEnv "+h); ok {
+				sp.headers.Set(h, v)
+				secrets = append(secrets, v)
+			}
+		}
+		if s.BearerEnv != "" {
+			if v, ok := lookup(s.BearerEnv, "bearerEnv"); ok {
+				sp.headers.Set("Authorization", "Bearer "+v)
+				secrets = append(secrets, v)
+			}
+		}
+		secrets = append(secrets, urlSecrets(s.URL)...)
+	} else {
+		sp.command = subst(s.Command)
+		for _, a := range s.Args {
+			sp.args = append(sp.args, subst(a))
+		}
+		red := policy.RedactArgs(sp.args)
+		for i, a := range sp.args {
+			if red[i] != a {
+				secrets = append(secrets, a)
+				if _, v, ok := strings.Cut(a, "="); ok {
+					secrets = append(secrets, v)
+				}
+			}
+		}
+		sp.dir = project
+		if cwd := subst(s.Cwd); cwd != "" {
+			sp.dir = cwd
+			if !filepath.IsAbs(cwd) {
+				sp.dir = filepath.Join(project, cwd)
+			}
+		}
+		for _, k := range keysOf(s.Env) {
+			v := subst(s.Env[k])
+			sp.env = append(sp.env, k+"="+v)
+			secrets = append(secrets, v)
+		}
+		for _, k := range keysOf(s.EnvFrom) {
+			if v, ok := lookup(s.EnvFrom[k], "envFrom "+k); ok {
+				sp.env = append(sp.env, k+"="+v)
+				secrets = append(secrets, v)
+			}
+		}
+	}
+	if len(missing) == 1 {
+		return nil, fmt.Errorf("environment variable %s is not set", missing[0])
+	}
+	if len(missing) > 1 {
+		return nil, fmt.Errorf("environment variables not set: %s", strings.Join(missing, ", "))
+	}
+	for _, v := range secrets {
+		if len(v) >= minSecret {
+			sp.secrets = append(sp.secrets, v)
+		}
+	}
+	sort.SliceStable(sp.secrets, func(i, j int) bool { return len(sp.secrets[i]) > len(sp.secrets[j]) })
+	return sp, nil
+}
+
+// urlSecrets returns the userinfo of a URL and the values of the query parameters
+// policy.RedactURL hides, decoded and encoded: error texts quote URLs in other forms
+// (net/http shows the password as "***" but keeps the query).
+func urlSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if u.User != nil {
+		out = append(out, u.User.String(), u.User.Username())
+		if pw, ok := u.User.Password(); ok {
+			out = append(out, pw)
+		}
+	}
+	red, err := url.Parse(policy.RedactURL(raw))
+	if err != nil {
+		return out
+	}
+	rq := red.Query()
+	for k, vs := range u.Query() {
+		for i, v := range vs {
+			if i >= len(rq[k]) || rq[k][i] != v {
+				out = append(out, v, url.QueryEscape(v))
+			}
+		}
+	}
+	return out
+}
+
+// redact makes a message printable: one line, no secret value, URL userinfo and
+// credential query parameters hidden.
+func (sp *probeSpec) redact(msg string) string {
+	if sp.url != "" {
+		msg = strings.ReplaceAll(msg, sp.url, policy.RedactURL(sp.url))
+	}
+	msg = redactLine(msg, sp.secrets)
+	return strings.Join(strings.Fields(msg), " ")
+}
+
+// probe connects to the server, runs initialize and tools/list (every page), and
+// closes the session, within timeout. A stdio server is stopped in every case: its
+// stdin is closed, and on timeout or at the end its process group is killed.
+func (sp *probeSpec) probe(ctx context.Context, timeout time.Duration) probeResult {
+	res := probeResult{Server: sp.name, Tools: []string{}}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var (
+		transport mcp.Transport
+		stderr    *tailBuffer
+		cmd       *exec.Cmd
+	)
+	if sp.remote {
+		hc := &http.Client{Transport: &headerTransport{base: http.DefaultTransport.(*http.Transport).Clone(), target: sp.url, headers: sp.headers}}
+		defer hc.CloseIdleConnections()
+		if sp.sse {
+			transport = &mcp.SSEClientTransport{Endpoint: sp.url, HTTPClient: hc}
+		} else {
+			transport = &mcp.StreamableClientTransport{Endpoint: sp.url, HTTPClient: hc, DisableStandaloneSSE: true, MaxRetries: -1}
+		}
+	} else {
+		if err := checkDir(sp.dir); err != nil {
+			res.Error = sp.redact(err.Error())
+			return res
+		}
+		cmd = exec.CommandContext(ctx, sp.command, sp.args...)
+		cmd.Dir = sp.dir
+		cmd.Env = append(os.Environ(), sp.env...)
+		stderr = &tailBuffer{}
+		cmd.Stderr = stderr
+		cmd.WaitDelay = time.Second
+		setProcessGroup(cmd)
+		defer killProcessGroup(cmd)
+		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: probeTerminate}
+	}
+	fail := func(err error) probeResult {
+		msg := err.Error()
+		switch {
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			msg = fmt.Sprintf("no answer within %s", timeout)
+			if cmd != nil {
+				msg += " (server stopped)"
+			}
+		case ctx.Err() != nil:
+			msg = "interrupted"
+		}
+		if stderr != nil {
+			if last := stderr.lastLine(); last != "" {
+				msg += " (stderr: " + last + ")"
+			}
+		}
+		res.Error = sp.redact(msg)
+		return res
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcpwire", Version: version()}, nil)
+	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: probeProtocol})
+	if err != nil {
+		return fail(err)
+	}
+	tools, err := listTools(ctx, cs)
+	cs.Close()
+	if err != nil {
+		return fail(err)
+	}
+	res.Tools = tools
+	return res
+}
+
+// checkDir gives a clear error for a working directory that cannot be used (exec
+// reports it as the command failing to start).
+func checkDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("working directory %s does not exist", dir)
+	case err != nil:
+		return fmt.Errorf("working directory: %w", err)
+	case !fi.IsDir():
+		return fmt.Errorf("working directory %s is not a directory", dir)
+	}
+	return nil
+}
+
+// listTools runs tools/list and follows the pagination cursor.
+func listTools(ctx context.Context, cs *mcp.ClientSession) ([]string, error) {
+	tools := []string{}
+	seen := map[string]bool{}
+	params := &mcp.ListToolsParams{}
+	for {
+		r, err := cs.ListTools(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range r.Tools {
+			tools = append(tools, t.Name)
+		}
+		if r.NextCursor == "" {
+			return tools, nil
+		}
+		if seen[r.NextCursor] {
+			return nil, errors.New("tools/list repeated a pagination cursor")
+		}
+		seen[r.NextCursor] = true
+		params = &mcp.ListToolsParams{Cursor: r.NextCursor}
+	}
+}
+
+// headerTransport adds the server's headers to requests for the server's own origin
+// only, so a redirect elsewhere never carries them.
+type headerTransport struct {
+	base    *http.Transport
+	target  string
+	headers http.Header
+}
+
+func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(t.headers) > 0 && sameOrigin(r.URL, t.target) {
+		r = r.Clone(r.Context())
+		for k, v := range t.headers {
+			r.Header[k] = v
+		}
+	}
+	return t.base.RoundTrip(r)
+}
+
+func (t *headerTransport) CloseIdleConnections() { t.base.CloseIdleConnections() }
+
+func sameOrigin(u *url.URL, target string) bool {
+	tu, err := url.Parse(target)
+	return err == nil && strings.EqualFold(u.Scheme, tu.Scheme) && strings.EqualFold(u.Host, tu.Host)
+}
+
+// tailBuffer keeps the end of a server's stderr, for the error message.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailMax = 4096
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if len(b.buf) > tailMax {
+		b.buf = append([]byte(nil), b.buf[len(b.buf)-tailMax:]...)
+	}
+	return len(p), nil
+}
+
+// lastLine returns the last non-blank line, shortened.
+func (b *tailBuffer) lastLine() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	lines := strings.Split(string(b.buf), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			if r := []rune(l); len(r) > 200 {
+				l = string(r[:200]) + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/urfave/cli/v2"
+)
+
+func probeCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:  "probe",
+		Usage: "start each server (stdio) or connect to it (http, sse), list its tools, and check the tool filters against them",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "profile", Usage: "probe a profile's servers (__all__ = every server)"},
+			listFlag("servers", "servers to probe (comma list or repeat)"),
+			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "time each server has to start, initialize and list its tools"},
+			&cli.StringFlag{Name: "provider", Usage: "also check this provider's tool filters (default: key * only)"},
+			&cli.StringFlag{Name: "project", Usage: "project directory for ${project} and default working directory (default: the current directory)"},
+			jsonFlag,
+		},
+		Action: func(c *cli.Context) error { return runProbe(env, c) },
+	}
+}
+
+func runProbe(env *Env, c *cli.Context) error {
+	if err := exactArgs(c, 0, ""); err != nil {
+		return err
+	}
+	timeout := c.Duration("timeout")
+	if timeout <= 0 {
+		return usagef("--timeout must be positive, not %s", timeout)
+	}
+	keys := []string{registry.AllProviders}
+	if name := c.String("provider"); name != "" && name != registry.AllProviders {
+		p, err := provider(name)
+		if err != nil {
+			return err
+		}
+		keys = append(keys, p.Name)
+	}
+	reg, err := env.registry()
+	if err != nil {
+		return err
+	}
+	names, filters, profile, err := selection(c, reg, true)
+	if err != nil {
+		return err
+	}
+	var servers []*registry.Server
+	var missing []string
+	for _, n := range names {
+		s, ok := reg.Server(n)
+		if !ok {
+			missing = append(missing, n)
+			continue
+		}
+		servers = append(servers, s)
+	}
+	if len(missing) > 0 {
+		what := "servers not defined in any configuration layer"
+		if profile != "" {
+			what = fmt.Sprintf("profile %q names servers not defined in any configuration layer", profile)
+		}
+		return fmt.Errorf("%s: %s", what, strings.Join(missing, ", "))
+	}
+
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	results := probeAll(ctx, env, servers, projectDir(env, c), timeout)
+
+	if c.Bool("json") {
+		if err := writeJSON(env.Stdout, results); err != nil {
+			return err
+		}
+	} else {
+		if len(results) == 0 {
+			printf(env.Stdout, "no servers to probe\n")
+		}
+		for _, r := range results {
+			switch {
+			case r.Error != "":
+				printf(env.Stdout, "%s: error: %s\n", r.Server, r.Error)
+			case len(r.Tools) == 0:
+				printf(env.Stdout, "%s: (no tools)\n", r.Server)
+			default:
+				printf(env.Stdout, "%s: %s\n", r.Server, strings.Join(r.Tools, ", "))
+			}
+		}
+	}
+	for _, w := range filterWarnings(filters, keys, names, results) {
+		env.warn(w)
+	}
+	var failed []string
+	for _, r := range results {
+		if r.Error != "" {
+			failed = append(failed, r.Server)
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("probe failed for %d of %d servers: %s", len(failed), len(results), strings.Join(failed, ", "))
+	}
+	return nil
+}
+
+// probeAll probes every server concurrently and returns the results in the order
+// of servers.
+func probeAll(ctx context.Context, env *Env, servers []*registry.Server, project string, timeout time.Duration) []probeResult {
+	results := make([]probeResult, len(servers))
+	var wg sync.WaitGroup
+	for i, s := range servers {
+		sp, err := resolveProbe(s, env.Getenv, project)
+		if err != nil {
+			results[i] = probeResult{Server: s.Name, Tools: []string{}, Error: err.Error()}
+			continue
+		}
+		wg.Go(func() { results[i] = sp.probe(ctx, timeout) })
+	}
+	wg.Wait()
+	return results
+}

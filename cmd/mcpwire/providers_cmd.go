@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bufio"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/urfave/cli/v2"
+)
+
+// providerView is one provider as `mcpwire providers` shows it (V1).
+type providerView struct {
+	Name         string            `json:"name"`
+	Display      string            `json:"display"`
+	Aliases      []string          `json:"aliases"`
+	DefaultScope string            `json:"defaultScope"`
+	Destinations map[string]string `json:"destinations"`
+	Format       string            `json:"format,omitempty"`
+	ServersKey   string            `json:"serversKey,omitempty"`
+	Transports   string            `json:"transports"`
+	References   string            `json:"references"`
+	ToolDeny     string            `json:"toolDeny"`
+	ToolAllow    string            `json:"toolAllow"`
+	Ephemeral    bool              `json:"ephemeral"`
+}
+
+func providersCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:  "providers",
+		Usage: "list every client: aliases, files per scope on this OS, format, reference syntax, filter support",
+		Flags: []cli.Flag{jsonFlag, &cli.StringFlag{Name: "project", Usage: "project directory for project-scope paths (default: the current directory)"}},
+		Action: func(c *cli.Context) error {
+			if err := exactArgs(c, 0, ""); err != nil {
+				return err
+			}
+			pe := env.pathEnv(projectDir(env, c))
+			var views []providerView
+			for _, p := range providers.All() {
+				v := providerView{
+					Name: p.Name, Display: p.Display, Aliases: p.Aliases(), DefaultScope: string(p.DefaultScope),
+					Destinations: map[string]string{}, Format: string(p.Format), ServersKey: p.ServersKey,
+					Transports: string(p.Remote), References: string(p.Refs), ToolDeny: string(p.Deny),
+					ToolAllow: string(p.Allow), Ephemeral: p.Ephemeral,
+				}
+				if v.Aliases == nil {
+					v.Aliases = []string{}
+				}
+				for _, s := range p.Scopes() {
+					if c, err := p.Dest(s).Candidates(pe); err == nil {
+						v.Destinations[string(s)] = strings.Join(c, " | ")
+					} else {
+						v.Destinations[string(s)] = "(" + err.Error() + ")"
+					}
+				}
+				views = append(views, v)
+			}
+			if c.Bool("json") {
+				return writeJSON(env.Stdout, views)
+			}
+			bw := bufio.NewWriter(env.Stdout)
+			for i, v := range views {
+				if i > 0 {
+					printf(bw, "\n")
+				}
+				name := v.Name
+				if len(v.Aliases) > 0 {
+					name += " (" + strings.Join(v.Aliases, ", ") + ")"
+				}
+				printf(bw, "%s — %s\n", name, v.Display)
+				if len(v.Destinations) == 0 {
+					printf(bw, "  no config file: mcpwire install prints the steps\n")
+				}
+				for _, s := range []string{"project", "user"} {
+					if d, ok := v.Destinations[s]; ok {
+						def := ""
+						if s == v.DefaultScope {
+							def = " (default)"
+						}
+						printf(bw, "  %-8s %s%s\n", s+":", d, def)
+					}
+				}
+				if v.Format != "" {
+					printf(bw, "  format:  %s, servers under %q; transports: %s\n", v.Format, v.ServersKey, v.Transports)
+				}
+				printf(bw, "  refs:    %s\n", v.References)
+				printf(bw, "  filters: deny %s; allow %s\n", v.ToolDeny, v.ToolAllow)
+				eph := "no"
+				if v.Ephemeral {
+					eph = "yes"
+				}
+				printf(bw, "  ephemeral: %s\n", eph)
+			}
+			return bw.Flush()
+		},
+	}
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/registry"
+)
+
+// serverView is what mcpwire shows of a server: names of env/header values, never the
+// values, and URLs without userinfo (R8).
+type serverView struct {
+	Name              string            `json:"name"`
+	Type              string            `json:"type"`
+	Command           string            `json:"command,omitempty"`
+	Args              []string          `json:"args,omitempty"`
+	EnvKeys           []string          `json:"envKeys,omitempty"`
+	EnvFrom           map[string]string `json:"envFrom,omitempty"`
+	URL               string            `json:"url,omitempty"`
+	HeaderKeys        []string          `json:"headerKeys,omitempty"`
+	HeaderEnv         map[string]string `json:"headerEnv,omitempty"`
+	BearerEnv         string            `json:"bearerEnv,omitempty"`
+	Cwd               string            `json:"cwd,omitempty"`
+	Enabled           *bool             `json:"enabled,omitempty"`
+	AuthKeys          []string          `json:"authKeys,omitempty"`
+	OAuthKeys         []string          `json:"oauthKeys,omitempty"`
+	Qualified         bool              `json:"workerQualification,omitempty"`
+	Description       string            `json:"description,omitempty"`
+	InjectedProviders []string          `json:"injectedProviders,omitempty"`
+	Layer             string            `json:"layer"`
+}
+
+func viewServer(s *registry.Server, origin string) serverView {
+	return serverView{
+		Name:              s.Name,
+		Type:              s.Type,
+		Command:           s.Command,
+		Args:              policy.RedactArgs(s.Args),
+		EnvKeys:           s.EnvKeys(),
+		EnvFrom:           s.EnvFrom,
+		URL:               policy.RedactURL(s.URL),
+		HeaderKeys:        s.HeaderKeys(),
+		HeaderEnv:         s.HeaderEnv,
+		BearerEnv:         s.BearerEnv,
+		Cwd:               s.Cwd,
+		Enabled:           s.Enabled,
+		AuthKeys:          keysOf(s.Auth),
+		OAuthKeys:         keysOf(s.OAuth),
+		Qualified:         s.Qualified(),
+		Description:       s.Description,
+		InjectedProviders: s.InjectedProviders,
+		Layer:             origin,
+	}
+}
+
+// serverTarget is the target of a stored server, with credentials redacted (R8).
+func serverTarget(url, command string, args []string) string {
+	if url != "" {
+		return policy.RedactURL(url)
+	}
+	return joinTarget("", command, policy.RedactArgs(args))
+}
+
+// joinTarget joins already redacted parts.
+func joinTarget(url, command string, args []string) string {
+	if url != "" {
+		return url
+	}
+	if len(args) == 0 {
+		return command
+	}
+	return command + " " + strings.Join(quoteArgs(args), " ")
+}
+
+func quoteArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\"'") {
+			a = fmt.Sprintf("%q", a)
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// write prints the view as "key: value" lines.
+func (v serverView) write(w io.Writer) {
+	line := func(k, val string) {
+		if val != "" {
+			printf(w, "%-12s %s\n", k+":", val)
+		}
+	}
+	line("name", v.Name)
+	line("type", v.Type)
+	line("command", v.Command)
+	if len(v.Args) > 0 {
+		line("args", strings.Join(quoteArgs(v.Args), " "))
+	}
+	line("cwd", v.Cwd)
+	line("url", v.URL)
+	if len(v.EnvKeys) > 0 {
+		line("env", strings.Join(v.EnvKeys, ", ")+" (values hidden)")
+	}
+	line("envFrom", arrows(v.EnvFrom))
+	if len(v.HeaderKeys) > 0 {
+		line("headers", strings.Join(v.HeaderKeys, ", ")+" (values hidden)")
+	}
+	line("headerEnv", arrows(v.HeaderEnv))
+	if v.BearerEnv != "" {
+		line("bearerEnv", "Authorization ← Bearer $"+v.BearerEnv)
+	}
+	if v.Enabled != nil {
+		line("enabled", fmt.Sprint(*v.Enabled))
+	}
+	if len(v.AuthKeys) > 0 {
+		line("auth", strings.Join(v.AuthKeys, ", ")+" (values hidden)")
+	}
+	if len(v.OAuthKeys) > 0 {
+		line("oauth", strings.Join(v.OAuthKeys, ", ")+" (values hidden)")
+	}
+	if v.Qualified {
+		line("qualified", "yes (workerQualification)")
+	}
+	line("description", v.Description)
+	line("injected", strings.Join(v.InjectedProviders, ", "))
+	line("layer", v.Layer)
+}
+
+// arrows renders a reference map as "KEY ← VAR, …".
+func arrows(m map[string]string) string {
+	keys := keysOf(m)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + " ← " + m[k]
+	}
+	return strings.Join(parts, ", ")
+}
+
+func keysOf[V any](m map[string]V) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/urfave/cli/v2"
+)
+
+func uninjectCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:   "uninject",
+		Usage:  "remove servers from a client's file: only entries mcpwire wrote and nobody changed since",
+		Flags:  selectionFlags(),
+		Action: func(c *cli.Context) error { return runUninject(env, c) },
+	}
+}
+
+func runUninject(env *Env, c *cli.Context) error {
+	if err := exactArgs(c, 0, ""); err != nil {
+		return err
+	}
+	if !c.IsSet("provider") {
+		return usagef("uninject needs --provider NAME")
+	}
+	p, err := provider(c.String("provider"))
+	if err != nil {
+		return err
+	}
+	scope, err := scopeFlag(c)
+	if err != nil {
+		return err
+	}
+	reg, err := env.registry()
+	if err != nil {
+		return err
+	}
+	names, _, profile, err := selection(c, reg, true)
+	if err != nil {
+		return err
+	}
+	f := env.FS
+	var dr *fsys.DryRun
+	if c.Bool("dry-run") {
+		dr = fsys.NewDryRun(env.FS)
+		f = dr
+	}
+	project := projectDir(env, c)
+	res, err := render.Uninject(f, render.Request{
+		Registry: reg, Provider: p, Scope: scope, Project: project, Servers: names, Profile: profile,
+		PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn, DryRun: dr != nil,
+	})
+	if err != nil {
+		return err
+	}
+	verb := "removed"
+	if dr != nil {
+		verb = "would remove"
+	}
+	if len(res.Removed) > 0 {
+		printf(env.Stdout, "%s: %s %s from %s\n", p.Name, verb, strings.Join(res.Removed, ", "), res.Destination)
+	}
+	if len(res.Absent) > 0 {
+		printf(env.Stdout, "%s: not in %s: %s\n", p.Name, res.Destination, strings.Join(res.Absent, ", "))
+	}
+	if dr != nil {
+		printDiff(env, dr, reg)
+	}
+	return nil
+}
