@@ -107,9 +107,9 @@ func subNames(c *cli.Command) []string {
 func exactArgs(c *cli.Context, n int, names string) error {
 	if c.NArg() != n {
 		if n == 0 {
-			return usagef("%s takes no arguments", c.Command.FullName())
+			return usagef("%s takes no arguments", commandPath(c))
 		}
-		return usagef("%s needs %s", c.Command.FullName(), names)
+		return usagef("%s needs %s", commandPath(c), names)
 	}
 	return nil
 }
@@ -117,9 +117,20 @@ func exactArgs(c *cli.Context, n int, names string) error {
 // maxArgs checks an upper bound of positional arguments.
 func maxArgs(c *cli.Context, n int) error {
 	if c.NArg() > n {
-		return usagef("%s: too many arguments", c.Command.FullName())
+		return usagef("%s: too many arguments", commandPath(c))
 	}
 	return nil
+}
+
+// commandPath names the running command as typed: "server add".
+func commandPath(c *cli.Context) string {
+	var names []string
+	for _, ctx := range c.Lineage() {
+		if ctx.Command != nil && ctx.Command.Name != "" {
+			names = append([]string{ctx.Command.Name}, names...)
+		}
+	}
+	return strings.Join(names, " ")
 }
 
 var errNoUpdates = errors.New("no updates provided")
