@@ -5,7 +5,9 @@ package fsys
 import (
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -83,10 +85,14 @@ func TestLockFileMode(t *testing.T) {
 
 // spec: W7
 func TestCheckWritableDir(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root may write anywhere")
+	dir := os.Getenv(nobodyDirEnv)
+	if dir == "" {
+		if os.Geteuid() == 0 {
+			runAsNobody(t, "TestCheckWritableDir") // root may write anywhere: check as a plain user
+			return
+		}
+		dir = t.TempDir()
 	}
-	dir := t.TempDir()
 	ro := filepath.Join(dir, "ro")
 	if err := os.Mkdir(ro, 0o500); err != nil {
 		t.Fatal(err)
@@ -101,5 +107,46 @@ func TestCheckWritableDir(t *testing.T) {
 	}
 	if want := ro + ": directory is not writable: permission denied"; err.Error() != want {
 		t.Errorf("err = %q, want %q", err, want)
+	}
+}
+
+// nobodyDirEnv names the scratch directory of a test re-run as an unprivileged user.
+const nobodyDirEnv = "MCPWIRE_FSYS_NOBODY_DIR"
+
+// runAsNobody runs one test of this binary again as uid/gid 65534, in a scratch
+// directory that user can write, so that permission checks are real when the suite
+// runs as root (as CI does).
+func runAsNobody(t *testing.T, test string) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "fsys-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "fsys.test")
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(work, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run=^"+test+"$", "-test.v")
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), nobodyDirEnv+"="+work, "TMPDIR="+work)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+test) {
+		t.Fatalf("%s as uid 65534: %v\n%s", test, err, out)
 	}
 }
