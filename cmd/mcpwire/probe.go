@@ -28,7 +28,7 @@ const probeProtocol = "2025-11-25"
 
 // probeTerminate is how long a stdio server may take to exit after its stdin is
 // closed before it is signalled (then killed).
-const probeTerminate = 2 * time.Second
+const probeTerminate = time.Second
 
 // probeResult is one server's answer, as printed by `probe --json`.
 type probeResult struct {
@@ -206,6 +206,8 @@ func (sp *probeSpec) probe(ctx context.Context, timeout time.Duration) probeResu
 		}
 		cmd = exec.CommandContext(ctx, sp.command, sp.args...)
 		cmd.Dir = sp.dir
+		// the child inherits mcpwire's process environment (Env.Getenv only resolves
+		// the references above; it cannot list variables)
 		cmd.Env = append(os.Environ(), sp.env...)
 		stderr = &tailBuffer{}
 		cmd.Stderr = stderr
