@@ -17,6 +17,10 @@ const RuntimeDir = "roles-runtime"
 
 var runtimeNameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
 
+// ValidRuntimeName reports whether name may name a Codex runtime home (X1): the
+// profile-name alphabet [a-z0-9-]+, so it can never escape roles-runtime.
+func ValidRuntimeName(name string) bool { return runtimeNameRE.MatchString(name) }
+
 // linkedFromGlobal are the entries of the global Codex home a runtime home shares by
 // symlink when they exist; auth.json and config.toml stay per runtime home.
 var linkedFromGlobal = []string{"history.jsonl", "sessions"}
@@ -40,7 +44,7 @@ func (r *RuntimeResult) LaunchLine() string { return "CODEX_HOME=" + shellQuote(
 // is created; a malformed global config fails closed and leaves the previous runtime
 // config as it was.
 func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
-	if !runtimeNameRE.MatchString(name) {
+	if !ValidRuntimeName(name) {
 		return nil, fmt.Errorf("invalid runtime home name %q: use lowercase letters, digits and '-'", name)
 	}
 	p := r.Provider

@@ -119,6 +119,9 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 			side := SidecarPath(out)
 			st, err := r.sidecarTargets(f, out, side, rules, res.Dir == "")
 			if err != nil {
+				if res.Dir != "" {
+					f.Remove(res.Dir) // empty: nothing was written into it yet
+				}
 				return nil, err
 			}
 			res.Settings = side
