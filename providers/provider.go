@@ -115,7 +115,7 @@ const (
 	ShapeFactory Shape = "factory"
 	// ShapeOMP: the registry definition's own fields copied through.
 	ShapeOMP Shape = "omp"
-	// ShapeGemini: httpUrl for streamable HTTP, url for SSE.
+	// ShapeGemini: httpUrl for streamable HTTP, type "sse" + url for SSE.
 	ShapeGemini Shape = "gemini"
 	// ShapeCodex: TOML [mcp_servers.NAME] with env_vars, env_http_headers, bearer_token_env_var.
 	ShapeCodex Shape = "codex"

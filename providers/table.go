@@ -9,7 +9,7 @@ var table = []*Provider{
 		Project: &Dest{Base: ProjectDir, Files: []string{".mcp.json"}},
 		User:    &Dest{Env: "CLAUDE_CONFIG_DIR", Base: Home, Files: []string{".claude.json"}},
 		Format:  JSON, ServersKey: "mcpServers", Shape: ShapeClaude, Refs: RefDollar,
-		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyClaudeSettings, Allow: AllowRefused,
+		Remote: RemoteHTTPAndSSE, Deny: DenyClaudeSettings, Allow: AllowRefused,
 		Ephemeral: true, ReservedRefs: []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "NPM_TOKEN"},
 		Settings: map[Scope]*Dest{
 			Project: {Base: ProjectDir, Dir: []string{".claude"}, Files: []string{"settings.local.json"}},

@@ -67,7 +67,13 @@ func (t target) jsonEntry(s *registry.Server, v values, sf *serverFilters) objec
 		if remote && s.Type == registry.HTTP {
 			urlKey = "httpUrl"
 		}
-		e = t.launch(nil, s, v, urlKey)
+		var head object
+		if remote && s.Type == registry.SSE {
+			// Gemini CLI 0.61 takes a bare "url" for streamable HTTP; SSE needs the type
+			// (found by the conformance suite).
+			head = object{{"type", "sse"}}
+		}
+		e = t.launch(head, s, v, urlKey)
 	default: // ShapePlain
 		e = t.launch(nil, s, v, urlKey)
 	}

@@ -7,6 +7,7 @@ package render
 import (
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
@@ -36,6 +37,10 @@ type Request struct {
 	PolicyEnv string
 	// Force takes over same-named entries mcpwire did not write (C6).
 	Force bool
+	// KeepFilters: the request carries no tool-filter information (inject --all, or
+	// --servers without a profile), so the filters already written are kept: Claude
+	// deny rules are not touched and rewritten entries keep their filter members.
+	KeepFilters bool
 	// SkipUnsupported skips servers the client cannot take, with a warning, instead of
 	// refusing (inject --all, V7).
 	SkipUnsupported bool
@@ -117,11 +122,11 @@ func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope,
 		vs = append(vs, policy.Check(level, r.fields(s))...)
 	}
 	if len(vs) > 0 {
-		return &policy.Error{
-			Rule:       fmt.Sprintf("credential policy %q", level),
-			Violations: vs,
-			Hint:       "reference variables instead of literal values (server update NAME --env-from K=VAR, --header-env H=VAR, --bearer-env VAR), or choose another profile",
+		hint := "reference variables instead of literal values (server update NAME --env-from K=VAR, --header-env H=VAR, --bearer-env VAR), or choose another profile"
+		if level >= policy.None {
+			hint = "credential policy none refuses references too: choose servers that need no credentials, or another profile"
 		}
+		return &policy.Error{Rule: fmt.Sprintf("credential policy %q", level), Violations: vs, Hint: hint}
 	}
 	if scope != providers.Project || ephemeral {
 		return nil
@@ -186,7 +191,7 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *fil
 			continue
 		}
 		if s.Cwd != "" && t.p.CwdKey == "" {
-			r.warn(fmt.Sprintf("%s: %s documents no working directory for servers; cwd of %s not written", t.p.Name, t.p.Display, s.Name))
+			r.warn(fmt.Sprintf("%s: %s does not start servers in a working directory from its config; cwd of %s not written", t.p.Name, t.p.Display, s.Name))
 		}
 		if disabled(s) && t.p.Switch == "" {
 			r.warn(fmt.Sprintf("%s: %s is disabled (enabled: false) and %s has no per-server switch; not written", t.p.Name, s.Name, t.p.Display))
@@ -274,7 +279,7 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 		return nil, err
 	}
 	prep.Result.Written = written
-	edit := &fileEdit{p: p, path: path, set: entries, filters: filters, force: r.Force}
+	edit := &fileEdit{p: p, path: path, set: entries, filters: filters, force: r.Force, keepFilters: r.KeepFilters}
 	if p.Deny == providers.DenyOpencode {
 		edit.tools = opencodeTools(filters)
 	}
@@ -287,13 +292,15 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 		return nil, err
 	}
 	if r.Legacy != "" {
-		lt, err := legacyTarget(f, r.Legacy, r.Project)
+		lt, ok, err := legacyTarget(f, r.Legacy, r.Project)
 		if err != nil {
 			return nil, err
 		}
-		prep.targets = append([]fsys.Target{prep.targets[0], lt}, prep.targets[1:]...)
+		if ok {
+			prep.targets = append([]fsys.Target{prep.targets[0], lt}, prep.targets[1:]...)
+		}
 	}
-	if p.Deny == providers.DenyClaudeSettings {
+	if p.Deny == providers.DenyClaudeSettings && !r.KeepFilters {
 		perm, targets, err := r.settingsTargets(f, scope, claudeRules(filters))
 		if err != nil {
 			return nil, err
@@ -385,7 +392,7 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 		for n, d := range edit.wrote {
 			rec.Entries[n] = d
 		}
-		for _, n := range edit.dropped {
+		for _, n := range append(slices.Clone(edit.dropped), edit.forget...) {
 			delete(rec.Entries, n)
 		}
 	})
