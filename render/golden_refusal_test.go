@@ -54,7 +54,7 @@ var refusalCases = []refusalCase{
 		want: `cannot write for Claude Desktop: ` +
 			`tickets (headerEnv.X-Tickets-Team): Claude Desktop documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
 			`tickets (bearerEnv): Claude Desktop documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
-			`tickets (type): Claude Desktop takes only stdio servers (a http server needs a stdio bridge such as mcp-remote); ` +
+			`tickets (type): Claude Desktop takes only stdio servers (a remote http server needs a stdio bridge such as mcp-remote); ` +
 			`github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Claude Desktop documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client`,
 	},
 	{

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -58,14 +59,21 @@ func legacyBuiltin(raw []byte) bool {
 // .claude/settings.local.json (where older tools wrote servers Claude Code never
 // loaded); other servers, permissions and preferences stay, and an emptied
 // mcpServers map is removed (I4). A malformed or symlinked file is refused before
-// any write.
-func legacyTarget(f fsys.FS, path, project string) (fsys.Target, error) {
+// any write. ok is false when there is no legacy file (nor a directory for it): nothing
+// to migrate, and nothing to check.
+func legacyTarget(f fsys.FS, path, project string) (t fsys.Target, ok bool, err error) {
+	if _, err := f.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return fsys.Target{}, false, nil
+	}
 	return fsys.Target{
 		Path:  path,
 		Check: func() error { return fsys.CheckRealDirs(f, project, path) },
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-			if !cur.Exists || len(bytes.TrimSpace(cur.Data)) == 0 {
-				return nil, 0, true, nil
+			if !cur.Exists {
+				return nil, 0, true, nil // still absent: unchanged
+			}
+			if len(bytes.TrimSpace(cur.Data)) == 0 {
+				return cur.Data, cur.Mode.Perm(), false, nil // an empty file stays as it is
 			}
 			doc, err := jsonc.Parse(cur.Data)
 			if err != nil {
@@ -95,7 +103,7 @@ func legacyTarget(f fsys.FS, path, project string) (fsys.Target, error) {
 			}
 			return doc.Bytes(), cur.Mode.Perm(), false, nil
 		},
-	}, nil
+	}, true, nil
 }
 
 // LegacyEntry reports whether path holds the legacy built-in entry (for --dry-run

@@ -134,11 +134,11 @@ func (t target) spell(s *registry.Server) (values, []problem) {
 		if !s.Remote() {
 			break
 		}
-		if strings.Contains(s.URL, "${"+vr) {
+		if refersTo(s.URL, vr) {
 			bad("url", p.Display+" reads "+vr+" as empty in a remote server's URL and headers; reference another variable")
 		}
 		for _, h := range sortedKeys(s.Headers) {
-			if strings.Contains(s.Headers[h], "${"+vr) {
+			if refersTo(s.Headers[h], vr) {
 				bad("headers."+h, p.Display+" reads "+vr+" as empty in a remote server's URL and headers; reference another variable")
 			}
 		}
@@ -148,7 +148,7 @@ func (t target) spell(s *registry.Server) (values, []problem) {
 	}
 	switch {
 	case s.Remote() && p.Remote == providers.RemoteNone:
-		bad("type", p.Display+" takes only stdio servers (a "+s.Type+" server needs a stdio bridge such as mcp-remote)")
+		bad("type", p.Display+" takes only stdio servers (a remote "+s.Type+" server needs a stdio bridge such as mcp-remote)")
 	case s.Type == registry.SSE && p.Remote == providers.RemoteHTTP:
 		bad("type", p.Display+" takes streamable HTTP remote servers, not SSE")
 	}
@@ -162,4 +162,10 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// refersTo reports whether s holds the reference ${VAR} (or ${VAR:-default}) to v;
+// ${VAR_OTHER} is another variable.
+func refersTo(s, v string) bool {
+	return strings.Contains(s, "${"+v+"}") || strings.Contains(s, "${"+v+":-")
 }

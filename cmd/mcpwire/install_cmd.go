@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
@@ -50,6 +52,12 @@ func installTarget(env *Env, c *cli.Context) (target, dir string, err error) {
 	}
 	if len(args) == 1 {
 		dir = args[0]
+		if target == "" {
+			if fi, err := env.FS.Stat(absDir(env, dir)); err != nil || !fi.IsDir() {
+				// a mistyped target must not install into the deprecated default
+				return "", "", usagef("unknown install target %q, and no such project directory (targets: %s)", dir, strings.Join(providers.Names(), ", "))
+			}
+		}
 	}
 	if target != "" {
 		return target, dir, nil
@@ -95,11 +103,17 @@ func runInstall(env *Env, c *cli.Context) error {
 	if p.Name == "claude-desktop" {
 		scope = "" // Desktop has one platform file, whatever the scope (I1)
 	}
+	if dir != "" && c.IsSet("project") {
+		return usagef("give the project directory once: as PROJECT-DIR or with --project")
+	}
 	project := projectDir(env, c)
-	if dir != "" && !c.IsSet("project") {
-		project = dir
-		if !filepath.IsAbs(project) {
-			project = filepath.Join(env.Cwd, project)
+	if dir != "" {
+		project = absDir(env, dir)
+	}
+	if dir != "" || c.IsSet("project") {
+		// a mistyped path must not become a new directory tree
+		if fi, err := env.FS.Stat(project); err != nil || !fi.IsDir() {
+			return fmt.Errorf("project directory %s does not exist or is not a directory", project)
 		}
 	}
 	reg, err := env.registry()
@@ -121,6 +135,12 @@ func runInstall(env *Env, c *cli.Context) error {
 	}
 	if len(names) == 0 {
 		b := builtin(env, effScope)
+		if p.Shape == providers.ShapeManual && b.Env != nil {
+			// a connector takes a command and arguments only; AIWG_ROOT is a convenience
+			// aiwg can do without, so it is left out rather than refusing the install
+			env.warn(fmt.Sprintf("%s: %s connectors take only a command and arguments; AIWG_ROOT is not passed to the %s connector", p.Name, p.Display, b.Name))
+			b.Env = nil
+		}
 		req.Servers = []string{b.Name}
 		if _, defined := reg.Server(b.Name); !defined { // a registry "aiwg" replaces the built-in entry (I2)
 			req.Extra = []*registry.Server{b}
@@ -130,7 +150,8 @@ func runInstall(env *Env, c *cli.Context) error {
 	if p.Shape == providers.ShapeManual {
 		return printManual(env, p, req)
 	}
-	if p.Name == "claude-code" || p.Name == "claude-desktop" {
+	if (p.Name == "claude-code" || p.Name == "claude-desktop") && slices.Contains(req.Servers, render.BuiltinName) {
+		// the legacy entry moves only when an aiwg entry is installed in its place (I4)
 		req.Legacy = filepath.Join(project, ".claude", "settings.local.json")
 	}
 	f := env.FS
@@ -152,13 +173,21 @@ func runInstall(env *Env, c *cli.Context) error {
 		}
 		printf(env.Stdout, "%s: %s the legacy %q entry out of %s\n", p.Name, verb, render.BuiltinName, req.Legacy)
 	}
-	if p.Name == "claude-desktop" && !req.DryRun {
+	if p.Name == "claude-desktop" && !req.DryRun && slices.Contains(res.Changed, res.Destination) {
 		printf(env.Stdout, "restart Claude Desktop to load the change (quit it completely, then reopen)\n")
 	}
 	if dr != nil {
 		printDiff(env, dr, reg)
 	}
 	return nil
+}
+
+// absDir makes a positional directory absolute against the working directory.
+func absDir(env *Env, dir string) string {
+	if filepath.IsAbs(dir) {
+		return filepath.Clean(dir)
+	}
+	return filepath.Join(env.Cwd, dir)
 }
 
 // gitIgnored returns the check that a project file is ignored (and not tracked) by
@@ -175,9 +204,15 @@ func gitIgnored(project string) func(string) error {
 		err = cmd.Run()
 		if err == nil {
 			if exec.Command("git", "-C", project, "ls-files", "--error-unmatch", rel).Run() == nil {
-				return withHint(fmt.Errorf("%s is tracked by git; RunWield only reads an untracked, ignored project file", path), "git rm --cached "+rel, hint)
+				return withHint(fmt.Errorf("%s is tracked by git; RunWield only reads an untracked, ignored project file", path), "untrack it (the file stays): git -C "+project+" rm --cached "+rel)
 			}
 			return nil
+		}
+		if errors.Is(err, exec.ErrNotFound) {
+			return withHint(fmt.Errorf("cannot check that git ignores %s: git is not installed", path), "RunWield only reads a project file git ignores; use --scope user for ~/.wld/mcp.json")
+		}
+		if exec.Command("git", "-C", project, "rev-parse", "--is-inside-work-tree").Run() != nil {
+			return withHint(fmt.Errorf("%s is not inside a git checkout; RunWield only reads a project file of a git checkout that ignores it", project), "use --scope user for ~/.wld/mcp.json, or git init the project and "+hint)
 		}
 		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
 			return withHint(fmt.Errorf("%s would not be ignored by git; RunWield only reads a project file git ignores, because it runs programs on your machine", path), hint)

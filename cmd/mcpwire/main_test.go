@@ -38,9 +38,11 @@ func scriptParams(dir string) testscript.Params {
 		UpdateScripts:       os.Getenv("MCPWIRE_UPDATE") != "",
 		Setup:               setupScript,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"mode":  cmdMode,
-			"snap":  cmdSnap,
-			"inode": cmdInode,
+			"mode":   cmdMode,
+			"snap":   cmdSnap,
+			"inode":  cmdInode,
+			"jsoneq": cmdJSONEq,
+			"count":  cmdCount,
 		},
 	}
 }

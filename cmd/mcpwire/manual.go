@@ -18,17 +18,32 @@ func printManual(env *Env, p *providers.Provider, req render.Request) error {
 	printf(env.Stdout, "%s has no config file mcpwire can write; add each server by hand:\n", p.Display)
 	printf(env.Stdout, "  1. Enable Settings → Connectors → Advanced → Developer mode.\n")
 	for _, s := range steps {
-		printf(env.Stdout, "  2. Add a connector named %q with command %s and args %s\n", s.Name, s.Command, quoteList(s.Args))
+		args := "no args"
+		if len(s.Args) > 0 {
+			args = "args " + quoteList(s.Args)
+		}
+		printf(env.Stdout, "  2. Add a connector named %q with command %s and %s\n", s.Name, quoteList([]string{s.Command}), args)
 	}
 	printf(env.Stdout, "  3. Restart %s.\n", p.Display)
-	printf(env.Stdout, "  4. Start a new chat, open the connector/tools menu, and check that the server and its tools are listed.\n")
+	names := make([]string, len(steps))
+	for i, s := range steps {
+		names[i] = s.Name
+	}
+	printf(env.Stdout, "  4. Verify: start a new chat, open the connector/tools menu, and confirm %s and %s tools are available.\n",
+		strings.Join(names, ", "), map[bool]string{true: "its", false: "their"}[len(names) == 1])
 	return nil
 }
 
+// quoteList spells arguments as a person types them into a connector's argument
+// field: bare, as the product documents do, and quoted only when an argument is
+// empty or holds blanks or quotes.
 func quoteList(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		q[i] = fmt.Sprintf("%q", a)
+		q[i] = a
+		if a == "" || strings.ContainsAny(a, " \t\n\"'\\") {
+			q[i] = fmt.Sprintf("%q", a)
+		}
 	}
 	return strings.Join(q, " ")
 }
