@@ -98,8 +98,9 @@ func (o OS) Chmod(name string, perm fs.FileMode) error {
 // WriteFile atomically replaces (or creates) name with data and exactly mode perm (W3,
 // W4): it creates an exclusive temporary file .<base>.mcpwire-<random>.tmp in the same
 // directory, sets its mode, writes and syncs it, runs opts (W5, W8) and renames it over
-// name. Every failure removes the temporary file. A destination that is a symlink or
-// not a regular file is refused.
+// name (on Linux, with opts.Expect, an atomic swap checked afterwards: see replace).
+// Every failure removes the temporary file. A destination that is a symlink or not a
+// regular file is refused.
 func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOptions) (err error) {
 	defer func() {
 		if err != nil {
@@ -151,7 +152,15 @@ func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOpt
 	if err := checkDest(name); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, name); err != nil {
+	var want *Snapshot
+	if opts != nil {
+		want = opts.Expect
+	}
+	if handled, err := replace(tmp, name, want); handled {
+		if err != nil {
+			return err
+		}
+	} else if err := os.Rename(tmp, name); err != nil {
 		return err
 	}
 	committed = true
