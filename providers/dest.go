@@ -120,3 +120,20 @@ func xdgConfig(in PathEnv, getenv func(string) string) string {
 	}
 	return filepath.Join(in.Home, ".config")
 }
+
+// Variables names the environment variables that relocate a destination on goos, in
+// the order they are consulted (V1): the client's own variable, then the base
+// directory's (XDG_CONFIG_HOME, or APPDATA on Windows). HOME is implied.
+func (d *Dest) Variables(goos string) []string {
+	var out []string
+	if d.Env != "" {
+		out = append(out, d.Env)
+	}
+	switch {
+	case d.Base == XDGConfig, d.Base == AppData && goos != "darwin" && goos != "windows":
+		out = append(out, "XDG_CONFIG_HOME")
+	case d.Base == AppData && goos == "windows":
+		out = append(out, "APPDATA")
+	}
+	return out
+}

@@ -105,8 +105,8 @@ func validateSettings(path string, doc *jsonc.Doc) ([]string, error) {
 		if !ok {
 			continue
 		}
-		var list []string
-		if v.Kind() != jsonc.Array || json.Unmarshal(v.JSON(), &list) != nil {
+		list, ok := stringArray(v)
+		if !ok {
 			return nil, fmt.Errorf("%s: \"permissions.%s\" must be an array of strings", path, k)
 		}
 		if k == "deny" {
@@ -114,6 +114,28 @@ func validateSettings(path string, doc *jsonc.Doc) ([]string, error) {
 		}
 	}
 	return deny, nil
+}
+
+// stringArray decodes an array whose every element is a string. (Decoding straight
+// into []string would accept null elements as "", and writing the array back would
+// then turn the person's null into "".)
+func stringArray(v jsonc.Value) ([]string, bool) {
+	if v.Kind() != jsonc.Array {
+		return nil, false
+	}
+	var raw []any
+	if json.Unmarshal(v.JSON(), &raw) != nil {
+		return nil, false
+	}
+	out := make([]string, len(raw))
+	for i, x := range raw {
+		s, ok := x.(string)
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
 }
 
 // compute applies the ownership algorithm of C4 to the current deny array.
@@ -182,6 +204,12 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 	e.compute(current)
 	if slices.Equal(current, e.deny) && cur.Exists {
 		return cur.Data, true, nil
+	}
+	if !cur.Exists && len(e.deny) == 0 {
+		return cur.Data, false, nil // no file and no rule: create none (and never "deny": null)
+	}
+	if e.deny == nil {
+		e.deny = []string{}
 	}
 	raw, _ := marshal(e.deny)
 	if err := doc.Set([]string{"permissions", "deny"}, raw); err != nil {

@@ -158,6 +158,11 @@ func checkUnsupported(p *providers.Provider, fs *filterSet) {
 		}
 		allow = append(allow, sf.AllowPatterns...)
 	}
+	if p.Deny == providers.DenyNone && p.Allow == providers.AllowNone && len(deny) > 0 && len(allow) > 0 {
+		// one line for a client without any tool filter (F3)
+		fs.warn("%s documents no tool filters; not applied: toolDeny %s; toolAllow %s", p.Display, strings.Join(deny, ", "), strings.Join(allow, ", "))
+		return
+	}
 	if p.Deny == providers.DenyNone && len(deny) > 0 {
 		fs.warn("%s documents no per-tool filter; toolDeny not applied: %s", p.Display, strings.Join(deny, ", "))
 	}

@@ -183,8 +183,10 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *fil
 	for _, s := range servers {
 		v, ps := t.spell(s)
 		if len(ps) > 0 {
-			if r.SkipUnsupported && ps[0].Field == "type" {
-				r.warn(fmt.Sprintf("%s: skipped: %s", t.p.Name, ps[0]))
+			// a transport the client cannot take is skipped under --all (V7), whatever
+			// else is wrong with the server there
+			if i := slices.IndexFunc(ps, func(p problem) bool { return p.Field == "type" }); r.SkipUnsupported && i >= 0 {
+				r.warn(fmt.Sprintf("%s: skipped: %s", t.p.Name, ps[i]))
 				continue
 			}
 			probs = append(probs, ps...)

@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,12 +31,21 @@ type fileEdit struct {
 	filters *filterSet
 	record  *ownRecord
 	force   bool
+	// keepFilters carries the filter members of rewritten entries over (KeepFilters).
+	keepFilters bool
 
 	// Results of the last edit.
 	wrote   map[string]string // name → digest of what was written
 	dropped []string          // names removed
 	kept    []string          // warnings about entries left in place
+	// forget are record entries other than servers to drop (opencode tool keys);
+	// keptTools are mcpwire's tool keys left in place because they changed.
+	forget, keptTools []string
 }
+
+// toolEntry prefixes the ownership-record entries of opencode's top-level tool keys
+// (server names cannot contain ':').
+const toolEntry = "tools:"
 
 // foreignError is a same-named entry mcpwire did not write (C6).
 type foreignError struct {
@@ -84,7 +92,7 @@ var emptyJSON = []byte("{\n}\n")
 
 // applyJSON edits a JSON/JSONC client file.
 func (e *fileEdit) applyJSON(cur fsys.Snapshot) ([]byte, error) {
-	e.wrote, e.dropped, e.kept = map[string]string{}, nil, nil
+	e.wrote, e.dropped, e.kept, e.forget, e.keptTools = map[string]string{}, nil, nil, nil, nil
 	src := cur.Data
 	if !cur.Exists || len(bytes.TrimSpace(src)) == 0 {
 		src = emptyJSON
@@ -102,19 +110,25 @@ func (e *fileEdit) applyJSON(cur fsys.Snapshot) ([]byte, error) {
 	}
 	var foreignNames []string
 	for _, ne := range e.set {
+		if existing, has := doc.Lookup(key, ne.name); has && e.keepFilters {
+			ne.entry = carryJSON(e.p, ne.entry, existing)
+		}
 		raw, err := marshal(ne.entry)
 		if err != nil {
 			return nil, err
 		}
 		existing, has := doc.Lookup(key, ne.name)
 		if has {
-			if e.p.Owner == providers.OwnerKeepExisting {
+			st := e.standing(ne.name, digest(existing.JSON()), digest(raw))
+			// Antigravity keeps an entry mcpwire did not write; one it wrote and
+			// nobody changed is updated like anywhere else, so that its record follows.
+			if e.p.Owner == providers.OwnerKeepExisting && st != owned {
 				if err := e.mergeKept(doc, ne.name, existing); err != nil {
 					return nil, err
 				}
 				continue
 			}
-			switch e.standing(ne.name, digest(existing.JSON()), digest(raw)) {
+			switch st {
 			case identical:
 				continue
 			case foreign:
@@ -152,6 +166,9 @@ func (e *fileEdit) applyJSON(cur fsys.Snapshot) ([]byte, error) {
 		e.dropped = append(e.dropped, name)
 	}
 	if err := e.applyTools(doc); err != nil {
+		return nil, err
+	}
+	if err := e.dropTools(doc); err != nil {
 		return nil, err
 	}
 	return doc.Bytes(), nil
@@ -194,8 +211,8 @@ func existingTools(path, key, name string, existing jsonc.Value) ([]string, erro
 	if !ok {
 		return nil, nil
 	}
-	var out []string
-	if v.Kind() != jsonc.Array || json.Unmarshal(v.JSON(), &out) != nil {
+	out, ok := stringArray(v)
+	if !ok {
 		return nil, fmt.Errorf("%s: %s.%s.disabledTools must be an array of tool names", path, key, name)
 	}
 	return out, nil
@@ -231,6 +248,10 @@ func (e *fileEdit) applyTools(doc *jsonc.Doc) error {
 		return fmt.Errorf("%s: \"tools\" must be an object, not %s", e.path, v.Kind())
 	}
 	for _, m := range e.tools {
+		// a key the person already had never becomes mcpwire's (as with Claude's
+		// deny rules, C4); one mcpwire wrote and nobody changed stays its own
+		cur, had := doc.Lookup("tools", m.Key)
+		mine := !had || e.record != nil && e.record.Entries[toolEntry+m.Key] == digest(cur.JSON())
 		if _, err := doc.Delete([]string{"tools", m.Key}); err != nil {
 			return fmt.Errorf("%s: %w", e.path, err)
 		}
@@ -238,6 +259,54 @@ func (e *fileEdit) applyTools(doc *jsonc.Doc) error {
 		if err := doc.Set([]string{"tools", m.Key}, raw); err != nil {
 			return fmt.Errorf("%s: %w", e.path, err)
 		}
+		if mine {
+			e.wrote[toolEntry+m.Key] = digest(raw)
+		}
+	}
+	return nil
+}
+
+// dropTools removes the opencode tool keys mcpwire wrote for the servers removed by
+// this edit, when nobody changed them (C6). A key belongs to the server with the
+// longest name it starts with (<server>_), among the servers removed and those still
+// in the file.
+func (e *fileEdit) dropTools(doc *jsonc.Doc) error {
+	if len(e.dropped) == 0 || e.record == nil {
+		return nil
+	}
+	servers := slices.Clone(e.dropped)
+	if v, ok := doc.Lookup(e.p.ServersKey); ok {
+		servers = append(servers, v.Keys()...)
+	}
+	var keys []string
+	for entry := range e.record.Entries {
+		if k, ok := strings.CutPrefix(entry, toolEntry); ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		owner := ""
+		for _, s := range servers {
+			if strings.HasPrefix(k, s+"_") && len(s) > len(owner) {
+				owner = s
+			}
+		}
+		if !slices.Contains(e.dropped, owner) {
+			continue
+		}
+		cur, has := doc.Lookup("tools", k)
+		switch {
+		case !has:
+		case digest(cur.JSON()) != e.record.Entries[toolEntry+k]:
+			e.keptTools = append(e.keptTools, k)
+			continue
+		default:
+			if _, err := doc.Delete([]string{"tools", k}); err != nil {
+				return fmt.Errorf("%s: %w", e.path, err)
+			}
+		}
+		e.forget = append(e.forget, toolEntry+k)
 	}
 	return nil
 }

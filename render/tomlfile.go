@@ -129,6 +129,9 @@ func (e *fileEdit) applyTOML(cur fsys.Snapshot) ([]byte, error) {
 	nl := doc.Newline()
 	var foreignNames []string
 	for _, ne := range e.set {
+		if existing, has := doc.Server(key, ne.name); has && e.keepFilters {
+			ne.toml = carryTOML(e.p, ne.toml, existing)
+		}
 		block := e.tomlBlock(ne.name, ne.toml, nl)
 		newDigest, err := blockDigest(key, ne.name, block)
 		if err != nil {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -76,6 +78,25 @@ func scopeFlag(c *cli.Context) (providers.Scope, error) {
 	return s, nil
 }
 
+// checkProject refuses a --project that is not an existing directory: a mistyped
+// path must not become a new directory tree.
+func checkProject(env *Env, c *cli.Context) error {
+	if c.String("project") == "" {
+		return nil
+	}
+	dir := projectDir(env, c)
+	fi, err := env.FS.Stat(dir)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("project directory %s does not exist", dir)
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("project directory %s is not a directory", dir)
+	}
+	return nil
+}
+
 // projectDir reads --project (default: the working directory), made absolute.
 func projectDir(env *Env, c *cli.Context) string {
 	p := c.String("project")
@@ -144,6 +165,9 @@ func runInject(env *Env, c *cli.Context) error {
 	if c.IsSet("out") {
 		return usagef("--out needs --ephemeral")
 	}
+	if err := checkProject(env, c); err != nil {
+		return err
+	}
 	reg, err := env.registry()
 	if err != nil {
 		return err
@@ -159,21 +183,25 @@ func runInject(env *Env, c *cli.Context) error {
 		Registry: reg, Scope: scope, Project: projectDir(env, c), Policy: flagLevel,
 		PolicyEnv: env.Getenv(policy.EnvVar), Force: c.Bool("force"), Env: env.pathEnv(projectDir(env, c)), Warn: env.warn,
 	}
+	names, filters, profile, err := selection(c, reg, !all)
+	if err != nil {
+		return err
+	}
+	// Tool filters change only with --profile or --clear-tool-filters; otherwise the
+	// filters already written are kept (the request carries none).
+	base.Filters, base.Profile = filters, profile
+	base.KeepFilters = profile == "" && !c.Bool("clear-tool-filters")
+	if c.Bool("clear-tool-filters") {
+		base.Filters = nil
+	}
 	var reqs []render.Request
 	if all {
-		if reqs, err = allRequests(env, reg, base); err != nil {
+		if reqs, err = allRequests(env, reg, base, names); err != nil {
 			return err
 		}
 	} else {
-		names, filters, profile, err := selection(c, reg, true)
-		if err != nil {
-			return err
-		}
 		r := base
-		r.Provider, r.Servers, r.Filters, r.Profile = p, names, filters, profile
-		if c.Bool("clear-tool-filters") {
-			r.Filters = nil
-		}
+		r.Provider, r.Servers = p, names
 		reqs = append(reqs, r)
 	}
 	var preps []*render.Prepared
@@ -196,8 +224,9 @@ func runInject(env *Env, c *cli.Context) error {
 	return nil
 }
 
-// allRequests builds one request per provider recorded in injectedProviders.
-func allRequests(env *Env, reg *registry.Registry, base render.Request) ([]render.Request, error) {
+// allRequests builds one request per provider recorded in injectedProviders: the
+// servers recorded for it, or the selection (--profile/--servers) when one is given.
+func allRequests(env *Env, reg *registry.Registry, base render.Request, selected []string) ([]render.Request, error) {
 	var out []render.Request
 	for _, name := range reg.InjectedProviders() {
 		p, ok := providers.Get(name)
@@ -207,6 +236,9 @@ func allRequests(env *Env, reg *registry.Registry, base render.Request) ([]rende
 		}
 		r := base
 		r.Provider, r.Servers, r.SkipUnsupported = p, reg.ServersInjectedInto(name), true
+		if base.Profile != "" || len(selected) > 0 {
+			r.Servers = selected
+		}
 		out = append(out, r)
 	}
 	if len(out) == 0 {
@@ -224,6 +256,9 @@ func reportInject(env *Env, r *render.Result, dry bool) {
 	}
 	verb := "wrote"
 	switch {
+	case len(r.Written) == 0:
+		printf(env.Stdout, "%s: no servers to write to %s: nothing written\n", r.Provider, r.Destination)
+		return
 	case dry:
 		verb = "would write"
 	case len(r.Changed) == 0:

@@ -15,13 +15,17 @@ type providerView struct {
 	Aliases      []string          `json:"aliases"`
 	DefaultScope string            `json:"defaultScope"`
 	Destinations map[string]string `json:"destinations"`
-	Format       string            `json:"format,omitempty"`
-	ServersKey   string            `json:"serversKey,omitempty"`
-	Transports   string            `json:"transports"`
-	References   string            `json:"references"`
-	ToolDeny     string            `json:"toolDeny"`
-	ToolAllow    string            `json:"toolAllow"`
-	Ephemeral    bool              `json:"ephemeral"`
+	// Variables are the environment variables that relocate each scope's file.
+	Variables map[string][]string `json:"variables"`
+	// Settings are Claude Code's settings files per scope, where deny rules go.
+	Settings   map[string]string `json:"settings,omitempty"`
+	Format     string            `json:"format,omitempty"`
+	ServersKey string            `json:"serversKey,omitempty"`
+	Transports string            `json:"transports"`
+	References string            `json:"references"`
+	ToolDeny   string            `json:"toolDeny"`
+	ToolAllow  string            `json:"toolAllow"`
+	Ephemeral  bool              `json:"ephemeral"`
 }
 
 func providersCommand(env *Env) *cli.Command {
@@ -38,7 +42,7 @@ func providersCommand(env *Env) *cli.Command {
 			for _, p := range providers.All() {
 				v := providerView{
 					Name: p.Name, Display: p.Display, Aliases: p.Aliases(), DefaultScope: string(p.DefaultScope),
-					Destinations: map[string]string{}, Format: string(p.Format), ServersKey: p.ServersKey,
+					Destinations: map[string]string{}, Variables: map[string][]string{}, Format: string(p.Format), ServersKey: p.ServersKey,
 					Transports: string(p.Remote), References: string(p.Refs), ToolDeny: string(p.Deny),
 					ToolAllow: string(p.Allow), Ephemeral: p.Ephemeral,
 				}
@@ -46,10 +50,15 @@ func providersCommand(env *Env) *cli.Command {
 					v.Aliases = []string{}
 				}
 				for _, s := range p.Scopes() {
-					if c, err := p.Dest(s).Candidates(pe); err == nil {
-						v.Destinations[string(s)] = strings.Join(c, " | ")
-					} else {
-						v.Destinations[string(s)] = "(" + err.Error() + ")"
+					v.Destinations[string(s)] = candidates(p.Dest(s), pe)
+					if vars := p.Dest(s).Variables(pe.GOOS); len(vars) > 0 {
+						v.Variables[string(s)] = vars
+					}
+					if d := p.Settings[s]; d != nil {
+						if v.Settings == nil {
+							v.Settings = map[string]string{}
+						}
+						v.Settings[string(s)] = candidates(d, pe)
 					}
 				}
 				views = append(views, v)
@@ -72,11 +81,21 @@ func providersCommand(env *Env) *cli.Command {
 				}
 				for _, s := range []string{"project", "user"} {
 					if d, ok := v.Destinations[s]; ok {
-						def := ""
+						var notes []string
 						if s == v.DefaultScope {
-							def = " (default)"
+							notes = append(notes, "default")
+						}
+						if vars := v.Variables[s]; len(vars) > 0 {
+							notes = append(notes, "relocated by "+strings.Join(vars, ", "))
+						}
+						def := ""
+						if len(notes) > 0 {
+							def = " (" + strings.Join(notes, "; ") + ")"
 						}
 						printf(bw, "  %-8s %s%s\n", s+":", d, def)
+						if st, ok := v.Settings[s]; ok {
+							printf(bw, "  %-8s %s (deny rules)\n", "", st)
+						}
 					}
 				}
 				if v.Format != "" {
@@ -93,4 +112,13 @@ func providersCommand(env *Env) *cli.Command {
 			return bw.Flush()
 		},
 	}
+}
+
+// candidates shows a destination's candidate paths, or why it cannot be resolved.
+func candidates(d *providers.Dest, pe providers.PathEnv) string {
+	c, err := d.Candidates(pe)
+	if err != nil {
+		return "(" + err.Error() + ")"
+	}
+	return strings.Join(c, " | ")
 }

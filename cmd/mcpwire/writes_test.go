@@ -1,0 +1,534 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// mcpwireBin is the mcpwire command testscript.Main put on PATH (this test binary,
+// dispatching on its name).
+func mcpwireBin(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("mcpwire")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// procEnv is the environment of an mcpwire process with HOME (and everything else
+// per-user) inside home.
+func procEnv(home string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(k, "AIWG_"), strings.HasPrefix(k, "CLAUDE"), k == "HOME", k == "XDG_CONFIG_HOME",
+			k == "TMPDIR", k == "CODEX_HOME", k == "GROK_HOME", k == "PI_CODING_AGENT_DIR", k == "GEMINI_CLI_HOME":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "TMPDIR="+os.TempDir())
+}
+
+// writeRegistry writes a registry with the servers s01…sNN into home/.aiwg.
+func writeRegistry(t *testing.T, home string, n int, profiles string) {
+	t.Helper()
+	servers := map[string]any{}
+	for i := 1; i <= n; i++ {
+		name := fmt.Sprintf("s%02d", i)
+		servers[name] = map[string]any{"type": "stdio", "command": name + "-mcp", "args": []string{"--n", strconv.Itoa(i)}}
+	}
+	b, _ := json.MarshalIndent(map[string]any{"apiVersion": "aiwg.io/v1", "kind": "McpServerRegistry", "servers": servers}, "", "  ")
+	layer := filepath.Join(home, ".aiwg")
+	if err := os.MkdirAll(layer, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(layer, "mcp-servers.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if profiles != "" {
+		if err := os.WriteFile(filepath.Join(layer, "mcp-profiles.json"), []byte(profiles), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// injectAll starts one "mcpwire inject --provider claude --scope user --servers sNN"
+// per server at once and waits for them; after each exit, done is called. Every
+// process must succeed, except that with gaveUp a process may give up after its
+// retries because the file kept changing under it (W8: it then writes nothing); the
+// number of those is returned.
+func injectAll(t *testing.T, home string, from, to int, gaveUp bool, done func()) int {
+	t.Helper()
+	bin := mcpwireBin(t)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	errs := make([]string, to+1)
+	for i := from; i <= to; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(bin, "inject", "--provider", "claude", "--scope", "user", "--servers", fmt.Sprintf("s%02d", i))
+			cmd.Env, cmd.Dir = procEnv(home), home
+			<-start
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				errs[i] = fmt.Sprintf("s%02d: %v\n%s", i, err, out)
+			}
+			done()
+		}()
+	}
+	close(start)
+	wg.Wait()
+	n := 0
+	for _, e := range errs {
+		switch {
+		case e == "":
+		case gaveUp && strings.HasSuffix(e, ": "+fsys.ErrChanged.Error()+"\n"):
+			n++
+		default:
+			t.Error(e)
+		}
+	}
+	return n
+}
+
+// watchParses reads path until stop is closed and counts the reads that did not parse.
+func watchParses(path string, stop <-chan struct{}) (bad *atomic.Int64, wait func()) {
+	bad = new(atomic.Int64)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if b, err := os.ReadFile(path); err == nil && !json.Valid(b) {
+				bad.Add(1)
+			}
+			time.Sleep(50 * time.Microsecond)
+		}
+	}()
+	return bad, wg.Wait
+}
+
+// claudeJSON decodes ~/.claude.json.
+func claudeJSON(t *testing.T, path string) (servers map[string]json.RawMessage, top map[string]json.RawMessage) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &top); err != nil {
+		t.Fatalf("%s does not parse: %v", path, err)
+	}
+	if err := json.Unmarshal(top["mcpServers"], &servers); err != nil {
+		t.Fatalf("mcpServers: %v", err)
+	}
+	return servers, top
+}
+
+// TestConcurrentInjects starts 20 mcpwire processes at once, each adding a different
+// server to the same ~/.claude.json (user scope): all 20 servers end up there, the
+// file parses at every moment, Claude Code's own state survives, and the ownership
+// record and the receipts (injectedProviders) list all 20.
+//
+// Then 20 more, while another process keeps rewriting an unrelated key of the file
+// the way Claude Code does (read, modify, write a temporary file, rename, no lock):
+// the file parses at every moment, and the other writer's last value survives every
+// mcpwire process that ran after it. (That writer may drop mcpwire's entries: it
+// rewrites the whole file from what it read, which docs/writes.md says mcpwire cannot
+// prevent; so the second round checks the other writer's data, not mcpwire's.)
+//
+// spec: W8 W3 W7 C1 C6
+func TestConcurrentInjects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 40 processes")
+	}
+	home := t.TempDir()
+	writeRegistry(t, home, 40, "")
+	path := filepath.Join(home, ".claude.json")
+	if err := os.WriteFile(path, []byte(`{"numStartups": 7, "projects": {"/p": {"allowedTools": []}}, "mcpServers": {}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	stop := make(chan struct{})
+	bad, wait := watchParses(path, stop)
+	injectAll(t, home, 1, 20, false, func() {})
+	close(stop)
+	wait()
+	if n := bad.Load(); n > 0 {
+		t.Errorf("%d reads of %s did not parse", n, path)
+	}
+	servers, top := claudeJSON(t, path)
+	for i := 1; i <= 20; i++ {
+		if _, ok := servers[fmt.Sprintf("s%02d", i)]; !ok {
+			t.Errorf("s%02d missing from %s", i, path)
+		}
+	}
+	if string(top["numStartups"]) != "7" || !bytes.Contains(top["projects"], []byte(`"/p"`)) {
+		t.Errorf("Claude Code's own state changed: numStartups %s, projects %s", top["numStartups"], top["projects"])
+	}
+	reg, err := os.ReadFile(filepath.Join(home, ".aiwg", "mcp-servers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(reg, []byte(`"claude-code"`)); n != 20 {
+		t.Errorf("%d receipts (injectedProviders) in the registry, want 20", n)
+	}
+	recs, _ := filepath.Glob(filepath.Join(home, ".aiwg", "mcp-ownership", "*.json"))
+	if len(recs) != 1 {
+		t.Fatalf("ownership records %v, want one", recs)
+	}
+	var rec struct{ Entries map[string]string }
+	if b, err := os.ReadFile(recs[0]); err != nil || json.Unmarshal(b, &rec) != nil || len(rec.Entries) != 20 {
+		t.Errorf("ownership record tracks %d entries, want 20 (%v)", len(rec.Entries), err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(home, ".*.tmp")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	if left, _ := filepath.Glob(filepath.Join(home, "*"+fsys.LockSuffix)); len(left) > 0 {
+		t.Errorf("lock files left: %v", left)
+	}
+
+	// round two, with a foreign writer
+	stopFile := filepath.Join(t.TempDir(), "stop")
+	writer := exec.Command(os.Args[0], "-test.run=^TestForeignWriterHelper$")
+	writer.Env = append(os.Environ(), foreignFileEnv+"="+path, foreignStopEnv+"="+stopFile)
+	var wout bytes.Buffer
+	writer.Stdout, writer.Stderr = &wout, &wout
+	if err := writer.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitWrites(t, path, 5) // the writer is running
+	stop2 := make(chan struct{})
+	bad, wait = watchParses(path, stop2)
+	var finished atomic.Int64
+	gave := injectAll(t, home, 21, 40, true, func() {
+		if finished.Add(1) == 5 { // most of mcpwire's writes are still to come
+			if err := os.WriteFile(stopFile, nil, 0o600); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	if err := writer.Wait(); err != nil {
+		t.Fatalf("foreign writer: %v\n%s", err, wout.String())
+	}
+	close(stop2)
+	wait()
+	if n := bad.Load(); n > 0 {
+		t.Errorf("%d reads of %s did not parse", n, path)
+	}
+	var last, reverts int
+	if _, err := fmt.Sscanf(lastLine(wout.String()), "last=%d reverts=%d", &last, &reverts); err != nil || last < 5 {
+		t.Fatalf("foreign writer said %q", wout.String())
+	}
+	// reverts are reads where the writer did not find its own previous value. Its
+	// write landing between an mcpwire process's compare and rename is swapped back
+	// at once (render/fsys replace, tested on its own); the writer can only see
+	// mcpwire's file during that instant (docs/writes.md), so this is logged, not
+	// asserted.
+	t.Logf("foreign writer: %d writes, %d reverted\n%s", last, reverts, wout.String())
+	servers, top = claudeJSON(t, path)
+	if string(top["fw"]) != strconv.Itoa(last) {
+		t.Errorf("the other writer's last value %d was undone: fw is %s", last, top["fw"])
+	}
+	if string(top["numStartups"]) != "7" {
+		t.Errorf("numStartups %s, want 7", top["numStartups"])
+	}
+	t.Logf("%d of 40 servers present after the foreign writer's rewrites; %d mcpwire processes gave up", len(servers), gave)
+}
+
+// lastLine returns the last line of s that starts with "last=".
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], "last=") {
+			return lines[i]
+		}
+	}
+	return ""
+}
+
+// waitWrites waits until path's "fw" key reached n.
+func waitWrites(t *testing.T, path string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		var top map[string]json.RawMessage
+		if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &top) == nil {
+			if v, _ := strconv.Atoi(string(top["fw"])); v >= n {
+				return
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("the foreign writer did not start")
+}
+
+// foreignPause is the other writer's pause between two rewrites. Claude Code
+// rewrites ~/.claude.json on events, not in a loop; a few milliseconds is already far
+// busier than that.
+var foreignPause = 5 * time.Millisecond
+
+const (
+	foreignFileEnv = "MCPWIRE_TEST_FOREIGN_FILE"
+	foreignStopEnv = "MCPWIRE_TEST_FOREIGN_STOP"
+)
+
+// TestForeignWriterHelper is not a test: TestConcurrentInjects runs it in a process
+// of its own as the other writer. It rewrites the key "fw" of the file with 1, 2, 3…
+// the way Claude Code writes ~/.claude.json (read, modify in memory, write a
+// temporary file, rename over the file; no lock) until the stop file exists, then
+// once more, and prints how many writes it made and how often it did not find its
+// previous value.
+func TestForeignWriterHelper(t *testing.T) {
+	path, stop := os.Getenv(foreignFileEnv), os.Getenv(foreignStopEnv)
+	if path == "" {
+		t.Skip("helper process for TestConcurrentInjects")
+	}
+	reverts := 0
+	write := func(i int) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var top map[string]json.RawMessage
+		if err := json.Unmarshal(b, &top); err != nil {
+			t.Fatalf("read a file that does not parse: %v", err)
+		}
+		if i > 1 && string(top["fw"]) != strconv.Itoa(i-1) {
+			reverts++
+			fmt.Printf("revert: found %s, wrote %d\n", top["fw"], i-1)
+		}
+		top["fw"] = json.RawMessage(strconv.Itoa(i))
+		out, _ := json.MarshalIndent(top, "", "  ")
+		tmp := path + ".claude-tmp"
+		if err := os.WriteFile(tmp, out, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	i := 1
+	for ; ; i++ {
+		if _, err := os.Stat(stop); err == nil {
+			break
+		}
+		write(i)
+		time.Sleep(foreignPause)
+	}
+	write(i)
+	fmt.Printf("last=%d reverts=%d\n", i, reverts)
+}
+
+// TestOwnershipDirUnwritable: an ownership directory (or the write layer that would
+// hold a missing one) that mcpwire may not create files in is refused before the
+// first write: exit 1, an error naming the directory, and every file as it was. As
+// root, whom permissions do not stop, the check runs as uid/gid 65534.
+//
+// spec: W7 C3 C6
+func TestOwnershipDirUnwritable(t *testing.T) {
+	for _, tc := range []struct{ name, ro string }{
+		{"mcp-ownership", ".aiwg/mcp-ownership"},
+		{"claude-tool-permissions", ".aiwg/claude-tool-permissions"},
+		{"write layer", ".aiwg"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, err := os.MkdirTemp("", "mcpwire-unwritable-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			if err := os.Chmod(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			bin := filepath.Join(dir, "bin", "mcpwire")
+			if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(mcpwireBin(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(bin, data, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			home := filepath.Join(dir, "home")
+			project := filepath.Join(dir, "project")
+			writeRegistry(t, home, 2, `{"profiles": {"p": {"servers": ["s01", "s02"], "providerOverrides": {"*": {"toolDeny": ["s01__rm"]}}}}}`)
+			if err := os.MkdirAll(project, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			ro := filepath.Join(home, tc.ro)
+			if err := os.MkdirAll(ro, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, "inject", "--provider", "claude", "--profile", "p", "--project", project)
+			cmd.Env, cmd.Dir = procEnv(home), project
+			if os.Geteuid() == 0 {
+				// root may write anywhere: hand the tree to an unprivileged user
+				err := filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+					if err != nil {
+						return err
+					}
+					return os.Lchown(p, 65534, 65534)
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+			}
+			if err := os.Chmod(ro, 0o500); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.Chmod(ro, 0o700) })
+			before := tree(t, dir)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err = cmd.Run()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+				t.Fatalf("exit: %v, want status 1\n%s", err, stderr.String())
+			}
+			want := "mcpwire: error: " + ro + ": directory is not writable: permission denied\n"
+			if stderr.String() != want {
+				t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
+			}
+			if after := tree(t, dir); !mapsEqual(before, after) {
+				t.Errorf("files changed:\nbefore %v\nafter  %v", before, after)
+			}
+		})
+	}
+}
+
+// tree maps every path under dir to its mode and content.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		v := fi.Mode().String()
+		if fi.Mode().IsRegular() && !strings.HasSuffix(p, "/bin/mcpwire") {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			v += " " + string(b)
+		}
+		out[p] = v
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestInjectFaultsThroughCLI runs "mcpwire inject" in this process on a filesystem
+// that fails the Nth write (each of the four files of a Claude Code injection: MCP
+// config, settings, deny record, ownership record), at the write and at the rename:
+// exit 1, the injected fault reported, every file as before, and no receipt
+// (injectedProviders) in the registry. Without a fault, the fifth write is the
+// registry's receipt.
+//
+// spec: W7 W9 L10
+func TestInjectFaultsThroughCLI(t *testing.T) {
+	run := func(t *testing.T, f fsys.FS) (string, int, string) {
+		root := t.TempDir()
+		home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
+		writeRegistry(t, home, 2, `{"profiles": {"p": {"servers": ["s01", "s02"], "providerOverrides": {"*": {"toolDeny": ["s01__rm"]}}}}}`)
+		if err := os.MkdirAll(filepath.Join(project, ".claude"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(project, ".claude", "settings.local.json"), []byte(`{"permissions": {"deny": ["Read(.env)"]}}`), 0o640); err != nil {
+			t.Fatal(err)
+		}
+		before := tree(t, root)
+		var stdout, stderr bytes.Buffer
+		env := &Env{
+			Getenv: func(k string) string {
+				switch k {
+				case "HOME":
+					return home
+				case "TMPDIR":
+					return root
+				}
+				return ""
+			},
+			Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, FS: f, Home: home, Cwd: project,
+		}
+		code := Main([]string{"inject", "--provider", "claude", "--profile", "p"}, env)
+		after := tree(t, root)
+		diff := ""
+		if !mapsEqual(before, after) {
+			diff = fmt.Sprintf("before %v\nafter  %v", before, after)
+		}
+		return stderr.String(), code, diff
+	}
+	ok := &fsys.Faulty{}
+	if _, code, _ := run(t, ok); code != 0 {
+		t.Fatalf("without faults: exit %d", code)
+	}
+	writes := 0
+	for _, c := range ok.Calls() {
+		if strings.HasPrefix(c, "write ") {
+			writes++
+		}
+	}
+	if writes != 5 || !strings.Contains(ok.Calls()[len(ok.Calls())-1], "mcp-servers.json") {
+		t.Fatalf("without faults: calls %q, want 4 client files and the registry", ok.Calls())
+	}
+	for n := 1; n <= 4; n++ {
+		for _, stage := range []string{fsys.StageWrite, fsys.StageRename} {
+			t.Run(fmt.Sprintf("write %d %s", n, stage), func(t *testing.T) {
+				stderr, code, diff := run(t, &fsys.Faulty{FailWrite: n, WriteStage: stage})
+				if code != 1 || !strings.HasPrefix(stderr, "mcpwire: error: ") || !strings.Contains(stderr, fsys.ErrInjected.Error()) {
+					t.Errorf("exit %d, stderr %q", code, stderr)
+				}
+				if diff != "" {
+					t.Errorf("files changed:\n%s", diff)
+				}
+			})
+		}
+	}
+}

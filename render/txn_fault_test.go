@@ -1,0 +1,315 @@
+package render_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// treeState describes every file, directory and symlink under root: type, mode and,
+// for regular files, a digest of the content.
+func treeState(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		v := fi.Mode().String()
+		switch {
+		case fi.Mode().IsRegular():
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(b)
+			v += " " + hex.EncodeToString(sum[:8])
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			v += " -> " + target
+		}
+		out[p] = v
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// diffStates names every path added, removed or changed between two tree states.
+func diffStates(before, after map[string]string) []string {
+	var out []string
+	for p, v := range before {
+		switch w, ok := after[p]; {
+		case !ok:
+			out = append(out, "removed "+p)
+		case w != v:
+			out = append(out, fmt.Sprintf("changed %s: %s → %s", p, v, w))
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			out = append(out, "added "+p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// writtenPaths returns the paths of the WriteFile calls a Faulty saw, in order.
+func writtenPaths(calls []string) []string {
+	var out []string
+	for _, c := range calls {
+		if rest, ok := strings.CutPrefix(c, "write "); ok {
+			out = append(out, rest[:strings.LastIndexByte(rest, ' ')])
+		}
+	}
+	return out
+}
+
+// faultScenario is one multi-file operation: setup prepares a world (with or without
+// pre-existing files) and returns the operation; order is the files it writes, in
+// transaction order (W7).
+type faultScenario struct {
+	name  string
+	setup func(t *testing.T, w *world) (run func(f fsys.FS) error, order []string)
+}
+
+// claudeInject injects profile dev into Claude Code at project scope: .mcp.json →
+// .claude/settings.local.json → deny record → ownership record. With existing, every
+// one of them exists beforehand (an earlier injection of one server, odd modes).
+func claudeInject(existing bool) func(t *testing.T, w *world) (func(fsys.FS) error, []string) {
+	return func(t *testing.T, w *world) (func(fsys.FS) error, []string) {
+		p := w.provider("claude-code")
+		mcp := w.dest(p, providers.Project)
+		settings := w.settingsDest(p, providers.Project)
+		if existing {
+			w.place(settings, fixtures.File("claude-code.settings.local.json"))
+			first := w.request("claude-code", "", "dev")
+			first.Servers = []string{"notes"}
+			if _, err := render.Inject(fsys.NewOS(), first); err != nil {
+				t.Fatal(err)
+			}
+			chmod(t, mcp, 0o640)
+			chmod(t, settings, 0o604)
+		}
+		order := []string{mcp, settings, recordOf(t, w, render.PermissionsDir), recordOf(t, w, render.OwnershipDir)}
+		return func(f fsys.FS) error {
+			_, err := render.Inject(f, w.request("claude-code", "", "dev"))
+			return err
+		}, order
+	}
+}
+
+// claudeUninject removes what a profile injection wrote: .mcp.json → settings → deny
+// record → ownership record.
+func claudeUninject(t *testing.T, w *world) (func(fsys.FS) error, []string) {
+	p := w.provider("claude-code")
+	w.place(w.settingsDest(p, providers.Project), fixtures.File("claude-code.settings.local.json"))
+	w.place(w.dest(p, providers.Project), fixtures.File("claude-code.mcp.json"))
+	res, err := render.Inject(fsys.NewOS(), w.request("claude-code", "", "dev"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := []string{res.Destination, w.settingsDest(p, providers.Project), recordOf(t, w, render.PermissionsDir), recordOf(t, w, render.OwnershipDir)}
+	return func(f fsys.FS) error {
+		_, err := render.Uninject(f, w.request("claude-code", "", "", res.Written...))
+		return err
+	}, order
+}
+
+// ephemeralOut writes run.json → run.settings.json → the sidecar's record; with
+// existing, an earlier run left all three.
+func ephemeralOut(existing bool) func(t *testing.T, w *world) (func(fsys.FS) error, []string) {
+	return func(t *testing.T, w *world) (func(fsys.FS) error, []string) {
+		out := filepath.Join(w.project, "run.json")
+		if existing {
+			first := w.request("claude-code", "", "dev")
+			first.Servers = []string{"notes", "github"} // fewer servers, other deny rules
+			if _, err := render.Ephemeral(fsys.NewOS(), first, out); err != nil {
+				t.Fatal(err)
+			}
+			chmod(t, out, 0o644)
+		}
+		side := render.SidecarPath(out)
+		rec, _ := recordPathOf(t, w, render.PermissionsDir, side)
+		return func(f fsys.FS) error {
+			_, err := render.Ephemeral(f, w.request("claude-code", "", "dev"), out)
+			return err
+		}, []string{out, side, rec}
+	}
+}
+
+// ephemeralTempDir writes <profile>-claude-code.json → .settings.json into a new
+// directory under $TMPDIR (inside the scratch tree, so that a directory left behind
+// shows): on a failure the directory goes too.
+func ephemeralTempDir(t *testing.T, w *world) (func(fsys.FS) error, []string) {
+	tmp := filepath.Join(filepath.Dir(w.home), "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.env.Getenv = func(k string) string {
+		if k == "TMPDIR" {
+			return tmp
+		}
+		return ""
+	}
+	return func(f fsys.FS) error {
+		_, err := render.Ephemeral(f, w.request("claude-code", "", "dev"), "")
+		return err
+	}, nil // the directory's name is known only after the run
+}
+
+func chmod(t *testing.T, path string, mode fs.FileMode) {
+	t.Helper()
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recordOf returns the record a Claude Code project injection uses: the ownership
+// record of .mcp.json, or the deny record of .claude/settings.local.json.
+func recordOf(t *testing.T, w *world, sub string) string {
+	t.Helper()
+	p := w.provider("claude-code")
+	dest := w.dest(p, providers.Project)
+	if sub == render.PermissionsDir {
+		dest = w.settingsDest(p, providers.Project)
+	}
+	rec, _ := recordPathOf(t, w, sub, dest)
+	return rec
+}
+
+// recordPathOf computes a record path independently of render: sha256 of the
+// canonical (symlink-free) path (C3, C6).
+func recordPathOf(t *testing.T, w *world, sub, dest string) (string, string) {
+	t.Helper()
+	canon, err := fsys.Canonical(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(canon))
+	return filepath.Join(w.layer, sub, hex.EncodeToString(sum[:])+".json"), canon
+}
+
+var faultScenarios = []faultScenario{
+	{"claude inject, new files", claudeInject(false)},
+	{"claude inject, existing files", claudeInject(true)},
+	{"claude uninject", claudeUninject},
+	{"ephemeral --out, new files", ephemeralOut(false)},
+	{"ephemeral --out, existing files", ephemeralOut(true)},
+	{"ephemeral temporary directory", ephemeralTempDir},
+}
+
+// TestFaultRollback fails, in turn, every write of a multi-file operation, once when
+// its temporary file is written and once at its rename, with and without
+// pre-existing files. Every time the operation fails with the injected fault and the
+// whole world is as before: every file's content and mode restored, no file or
+// directory created, no temporary or lock file left, and no ownership record or
+// receipt (injectedProviders) written. A final run without faults proves the
+// operation really writes those files in transaction order (MCP config → settings →
+// deny record → ownership record).
+//
+// spec: W7 W3 W9 C3 C5 C6
+func TestFaultRollback(t *testing.T) {
+	for _, sc := range faultScenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			// the files written, in order, by a run without faults
+			w := newWorld(t)
+			run, order := sc.setup(t, w)
+			ok := &fsys.Faulty{}
+			if err := run(ok); err != nil {
+				t.Fatalf("without faults: %v", err)
+			}
+			got := writtenPaths(ok.Calls())
+			if order == nil { // paths known only after the run: the MCP file, then the sidecar
+				if len(got) != 2 || !strings.HasSuffix(got[0], "/dev-claude-code.json") || !strings.HasSuffix(got[1], "/dev-claude-code.settings.json") {
+					t.Fatalf("writes without faults: %q", got)
+				}
+				order = got
+			}
+			if !slices.Equal(got, order) {
+				t.Fatalf("writes without faults:\n%s\nwant, in this order:\n%s", strings.Join(got, "\n"), strings.Join(order, "\n"))
+			}
+			for n := 1; n <= len(order); n++ {
+				for _, stage := range []string{fsys.StageWrite, fsys.StageRename} {
+					t.Run(fmt.Sprintf("write %d (%s) %s", n, filepath.Base(order[n-1]), stage), func(t *testing.T) {
+						w := newWorld(t)
+						run, _ := sc.setup(t, w)
+						root := filepath.Dir(w.home)
+						before := treeState(t, root)
+						f := &fsys.Faulty{FailWrite: n, WriteStage: stage}
+						err := run(f)
+						if !errors.Is(err, fsys.ErrInjected) {
+							t.Fatalf("error %v, want the injected fault", err)
+						}
+						if d := diffStates(before, treeState(t, root)); len(d) > 0 {
+							t.Errorf("not rolled back:\n%s\ncalls:\n%s", strings.Join(d, "\n"), strings.Join(f.Calls(), "\n"))
+						}
+					})
+				}
+			}
+		})
+	}
+}
+
+// TestRecordDirRefusedBeforeWriting: an ownership or deny-record directory that is a
+// file, or a symlink, is refused before anything is written (no write, no mkdir, no
+// lock), and every file stays as it was.
+//
+// spec: W7 C3 C6 L9
+func TestRecordDirRefusedBeforeWriting(t *testing.T) {
+	for _, sub := range []string{render.OwnershipDir, render.PermissionsDir} {
+		for _, kind := range []string{"file", "symlink"} {
+			t.Run(sub+" "+kind, func(t *testing.T) {
+				w := newWorld(t)
+				dir := filepath.Join(w.layer, sub)
+				switch kind {
+				case "file":
+					if err := os.WriteFile(dir, []byte("not a directory\n"), 0o600); err != nil {
+						t.Fatal(err)
+					}
+				case "symlink":
+					real := filepath.Join(w.home, "elsewhere")
+					if err := os.Mkdir(real, 0o700); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.Symlink(real, dir); err != nil {
+						t.Fatal(err)
+					}
+				}
+				root := filepath.Dir(w.home)
+				before := treeState(t, root)
+				f := &fsys.Faulty{}
+				_, err := render.Inject(f, w.request("claude-code", "", "dev"))
+				if err == nil || !strings.Contains(err.Error(), dir) {
+					t.Fatalf("error %v, want a refusal naming %s", err, dir)
+				}
+				if calls := f.Calls(); len(calls) > 0 {
+					t.Errorf("refused after touching the disk: %q", calls)
+				}
+				if d := diffStates(before, treeState(t, root)); len(d) > 0 {
+					t.Errorf("files changed:\n%s", strings.Join(d, "\n"))
+				}
+			})
+		}
+	}
+}
