@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -49,59 +48,7 @@ func installRequest(w *world, provider string) render.Request {
 	return r
 }
 
-// installState describes every file, directory and symlink under root: type, mode and,
-// for regular files, a digest of the content.
-func installState(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		v := fi.Mode().String()
-		switch {
-		case fi.Mode().IsRegular():
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.Sum256(b)
-			v += " " + hex.EncodeToString(sum[:8])
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			v += " -> " + target
-		}
-		out[p] = v
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
-func installStateDiff(before, after map[string]string) []string {
-	var out []string
-	for p, v := range before {
-		switch w, ok := after[p]; {
-		case !ok:
-			out = append(out, "removed "+p)
-		case w != v:
-			out = append(out, fmt.Sprintf("changed %s: %s → %s", p, v, w))
-		}
-	}
-	for p := range after {
-		if _, ok := before[p]; !ok {
-			out = append(out, "added "+p)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
 
 // ownershipRecordOf computes the C6 record path of a destination independently of
 // render: sha256 of the canonical path.
@@ -197,13 +144,13 @@ func TestInstallLegacyTransaction(t *testing.T) {
 						w := newWorld(t)
 						req, _ := sc.setup(t, w)
 						root := filepath.Dir(w.home)
-						before := installState(t, root)
+						before := treeState(t, root)
 						f := &fsys.Faulty{FailWrite: n, WriteStage: stage}
 						_, err := render.Inject(f, req)
 						if !errors.Is(err, fsys.ErrInjected) {
 							t.Fatalf("error %v, want the injected fault", err)
 						}
-						if d := installStateDiff(before, installState(t, root)); len(d) > 0 {
+						if d := diffStates(before, treeState(t, root)); len(d) > 0 {
 							t.Errorf("not rolled back:\n%s\ncalls:\n%s", strings.Join(d, "\n"), strings.Join(f.Calls(), "\n"))
 						}
 					})
@@ -255,7 +202,7 @@ func TestInstallLegacyRefusedBeforeWriting(t *testing.T) {
 				req := installRequest(w, provider)
 				c.setup(t, w, req.Legacy)
 				root := filepath.Dir(w.home)
-				before := installState(t, root)
+				before := treeState(t, root)
 				f := &fsys.Faulty{}
 				_, err := render.Inject(f, req)
 				if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), filepath.Join(w.project, ".claude")) {
@@ -264,7 +211,7 @@ func TestInstallLegacyRefusedBeforeWriting(t *testing.T) {
 				if calls := f.Calls(); len(calls) > 0 {
 					t.Errorf("refused after touching the disk: %q", calls)
 				}
-				if d := installStateDiff(before, installState(t, root)); len(d) > 0 {
+				if d := diffStates(before, treeState(t, root)); len(d) > 0 {
 					t.Errorf("files changed:\n%s", strings.Join(d, "\n"))
 				}
 			})
@@ -312,7 +259,7 @@ func TestInstallBuiltinExemption(t *testing.T) {
 				r.Servers = append(r.Servers, s.Name)
 			}
 			root := filepath.Dir(w.home)
-			before := installState(t, root)
+			before := treeState(t, root)
 			res, err := render.Inject(fsys.NewOS(), r)
 			if c.want == "" {
 				if err != nil {
@@ -329,7 +276,7 @@ func TestInstallBuiltinExemption(t *testing.T) {
 			if strings.Contains(err.Error(), "/opt/aiwg") || strings.Contains(err.Error(), "s3cret") {
 				t.Errorf("the refusal shows a value: %v", err)
 			}
-			if d := installStateDiff(before, installState(t, root)); len(d) > 0 {
+			if d := diffStates(before, treeState(t, root)); len(d) > 0 {
 				t.Errorf("files changed:\n%s", strings.Join(d, "\n"))
 			}
 		})

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -19,60 +18,18 @@ import (
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
-// treeState describes every file, directory and symlink under root: type, mode and,
-// for regular files, a digest of the content.
+// treeState describes every path under root (see fixtures.TreeState).
 func treeState(t *testing.T, root string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		v := fi.Mode().String()
-		switch {
-		case fi.Mode().IsRegular():
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.Sum256(b)
-			v += " " + hex.EncodeToString(sum[:8])
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			v += " -> " + target
-		}
-		out[p] = v
-		return nil
-	})
+	st, err := fixtures.TreeState(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
+	return st
 }
 
 // diffStates names every path added, removed or changed between two tree states.
-func diffStates(before, after map[string]string) []string {
-	var out []string
-	for p, v := range before {
-		switch w, ok := after[p]; {
-		case !ok:
-			out = append(out, "removed "+p)
-		case w != v:
-			out = append(out, fmt.Sprintf("changed %s: %s → %s", p, v, w))
-		}
-	}
-	for p := range after {
-		if _, ok := before[p]; !ok {
-			out = append(out, "added "+p)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func diffStates(before, after map[string]string) []string { return fixtures.DiffTree(before, after) }
 
 // writtenPaths returns the paths of the WriteFile calls a Faulty saw, in order.
 func writtenPaths(calls []string) []string {

@@ -1,19 +1,16 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/fixtures"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -110,7 +107,7 @@ func cmdSnap(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		roots, _ := snaps.Load(key + "\x00roots")
 		cur := snapshot(ts, roots.([]string))
-		diff := compareSnaps(old.(map[string]string), cur)
+		diff := fixtures.DiffTree(old.(map[string]string), cur)
 		if (len(diff) == 0) == neg {
 			if neg {
 				ts.Fatalf("snapshot %q: nothing changed", args[1])
@@ -125,48 +122,15 @@ func cmdSnap(ts *testscript.TestScript, neg bool, args []string) {
 func snapshot(ts *testscript.TestScript, roots []string) map[string]string {
 	out := map[string]string{}
 	for _, root := range roots {
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			fi, err := os.Lstat(p)
-			if err != nil {
-				return nil
-			}
-			entry := fi.Mode().String()
-			switch {
-			case fi.Mode().IsRegular():
-				data, err := os.ReadFile(p)
-				ts.Check(err)
-				sum := sha256.Sum256(data)
-				entry += " " + hex.EncodeToString(sum[:])
-			case fi.Mode()&fs.ModeSymlink != 0:
-				target, _ := os.Readlink(p)
-				entry += " -> " + target
-			}
-			out[p] = entry
-			return nil
-		})
+		st, err := fixtures.TreeState(root)
+		if err != nil && !os.IsNotExist(err) {
+			ts.Fatalf("snapshot %s: %v", root, err)
+		}
+		for p, v := range st {
+			out[p] = v
+		}
 	}
 	return out
-}
-
-func compareSnaps(old, cur map[string]string) []string {
-	var diff []string
-	for p, v := range old {
-		if w, ok := cur[p]; !ok {
-			diff = append(diff, "removed "+p)
-		} else if w != v {
-			diff = append(diff, "changed "+p)
-		}
-	}
-	for p := range cur {
-		if _, ok := old[p]; !ok {
-			diff = append(diff, "added "+p)
-		}
-	}
-	sort.Strings(diff)
-	return diff
 }
 
 var inodes sync.Map
