@@ -48,8 +48,6 @@ func installRequest(w *world, provider string) render.Request {
 	return r
 }
 
-
-
 // ownershipRecordOf computes the C6 record path of a destination independently of
 // render: sha256 of the canonical path.
 func ownershipRecordOf(t *testing.T, w *world, dest string) string {
