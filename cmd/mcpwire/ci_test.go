@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestCIRunsTheREADMECommand keeps the promise of Q1: the test command README.md
+// gives is exactly what .ci/run runs, and .ci/run also runs the conformance suite
+// with the command README.md documents for it (Q3). Plain `go test ./...` needs only
+// Go: the conformance tests sit behind a build tag.
+//
+// spec: Q1 Q3
+func TestCIRunsTheREADMECommand(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat("../../.ci/run"); err != nil || fi.Mode().Perm()&0o111 == 0 {
+		t.Fatalf(".ci/run is not executable: %v", err)
+	}
+	if !strings.Contains(string(ci), "set -euo pipefail") {
+		t.Error(".ci/run does not stop at the first failure (set -euo pipefail)")
+	}
+	blocks := regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	var commands []string
+	for _, b := range blocks {
+		for _, line := range strings.Split(b[1], "\n") {
+			if line = strings.TrimSpace(line); strings.HasPrefix(line, "go test") {
+				commands = append(commands, line)
+			}
+		}
+	}
+	want := []string{"go test ./...", "go test -tags conformance -count=1 -timeout 30m ./conformance/..."}
+	for _, w := range want {
+		found := false
+		for _, c := range commands {
+			found = found || c == w
+		}
+		if !found {
+			t.Errorf("README.md gives no `%s` command (it gives %q)", w, commands)
+		}
+		if !regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(w)+`$`).Match(ci) {
+			t.Errorf(".ci/run does not run `%s`", w)
+		}
+	}
+	if tags, err := os.ReadFile("../../conformance/doc.go"); err != nil || strings.Contains(string(tags), "//go:build") {
+		t.Errorf("conformance/doc.go must build without tags, so go test ./... needs only Go: %v", err)
+	}
+}
