@@ -46,7 +46,7 @@ func TestCIRunsTheREADMECommand(t *testing.T) {
 		if !found {
 			t.Errorf("README.md gives no `%s` command (it gives %q)", w, commands)
 		}
-		if !regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(w)+`$`).Match(ci) {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(w) + `$`).Match(ci) {
 			t.Errorf(".ci/run does not run `%s`", w)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/urfave/cli/v2"
 )
 
 // Env is what a command may touch: the environment, the streams and the filesystem.
@@ -64,4 +65,23 @@ func (e *Env) registry() (*registry.Registry, error) {
 	reg.Warn = e.warn
 	e.reg = reg
 	return reg, nil
+}
+
+// writeFS returns the filesystem a command writes through: for --dry-run, a dry run
+// over the real one that records intents and is returned too, for the diff.
+func (e *Env) writeFS(dry bool) (fsys.FS, *fsys.DryRun) {
+	if !dry {
+		return e.FS, nil
+	}
+	dr := fsys.NewDryRun(e.FS)
+	return dr, dr
+}
+
+// registryFor checks a command's positional arguments (n of them, described by
+// names), then loads the registry.
+func (e *Env) registryFor(c *cli.Context, n int, names string) (*registry.Registry, error) {
+	if err := exactArgs(c, n, names); err != nil {
+		return nil, err
+	}
+	return e.registry()
 }

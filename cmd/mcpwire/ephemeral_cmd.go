@@ -7,7 +7,6 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/urfave/cli/v2"
 )
 
@@ -28,12 +27,7 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 	if out != "" && !filepath.IsAbs(out) {
 		out = filepath.Join(env.Cwd, out)
 	}
-	f := env.FS
-	var dr *fsys.DryRun
-	if c.Bool("dry-run") {
-		dr = fsys.NewDryRun(env.FS)
-		f = dr
-	}
+	f, dr := env.writeFS(c.Bool("dry-run"))
 	project := projectDir(env, c)
 	req := render.Request{
 		Registry: reg, Provider: p, Project: project, Servers: names, Filters: filters, Profile: profile,

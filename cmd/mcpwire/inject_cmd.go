@@ -172,13 +172,8 @@ func runInject(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	f := env.FS
 	dry := c.Bool("dry-run")
-	var dr *fsys.DryRun
-	if dry {
-		dr = fsys.NewDryRun(env.FS)
-		f = dr
-	}
+	f, dr := env.writeFS(dry)
 	base := render.Request{
 		Registry: reg, Scope: scope, Project: projectDir(env, c), Policy: flagLevel,
 		PolicyEnv: env.Getenv(policy.EnvVar), Force: c.Bool("force"), Env: env.pathEnv(projectDir(env, c)), Warn: env.warn,

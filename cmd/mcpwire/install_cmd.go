@@ -12,7 +12,6 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/urfave/cli/v2"
 )
 
@@ -154,12 +153,7 @@ func runInstall(env *Env, c *cli.Context) error {
 		// the legacy entry moves only when an aiwg entry is installed in its place (I4)
 		req.Legacy = filepath.Join(project, ".claude", "settings.local.json")
 	}
-	f := env.FS
-	var dr *fsys.DryRun
-	if req.DryRun {
-		dr = fsys.NewDryRun(env.FS)
-		f = dr
-	}
+	f, dr := env.writeFS(req.DryRun)
 	migrate := req.Legacy != "" && render.LegacyEntry(env.FS, req.Legacy)
 	res, err := render.Inject(f, req)
 	if err != nil {

@@ -173,10 +173,7 @@ func profileEdit(env *Env, c *cli.Context) error {
 }
 
 func profileRemove(env *Env, c *cli.Context) error {
-	if err := exactArgs(c, 1, "a profile NAME"); err != nil {
-		return err
-	}
-	reg, err := env.registry()
+	reg, err := env.registryFor(c, 1, "a profile NAME")
 	if err != nil {
 		return err
 	}
@@ -208,10 +205,7 @@ func (v profileView) MarshalJSON() ([]byte, error) {
 }
 
 func profileList(env *Env, c *cli.Context) error {
-	if err := exactArgs(c, 0, ""); err != nil {
-		return err
-	}
-	reg, err := env.registry()
+	reg, err := env.registryFor(c, 0, "")
 	if err != nil {
 		return err
 	}
@@ -251,10 +245,7 @@ type resolvedView struct {
 }
 
 func profileShow(env *Env, c *cli.Context) error {
-	if err := exactArgs(c, 1, "a profile NAME"); err != nil {
-		return err
-	}
-	reg, err := env.registry()
+	reg, err := env.registryFor(c, 1, "a profile NAME")
 	if err != nil {
 		return err
 	}
@@ -426,10 +417,7 @@ func profileExport(env *Env, c *cli.Context) error {
 }
 
 func profileInitPresets(env *Env, c *cli.Context) error {
-	if err := exactArgs(c, 0, ""); err != nil {
-		return err
-	}
-	reg, err := env.registry()
+	reg, err := env.registryFor(c, 0, "")
 	if err != nil {
 		return err
 	}

@@ -104,10 +104,7 @@ func applyServerFlags(c *cli.Context, s *registry.Server, update bool) (bool, er
 }
 
 func serverAdd(env *Env, c *cli.Context) error {
-	if err := exactArgs(c, 1, "a server NAME"); err != nil {
-		return err
-	}
-	reg, err := env.registry()
+	reg, err := env.registryFor(c, 1, "a server NAME")
 	if err != nil {
 		return err
 	}
@@ -123,10 +120,7 @@ func serverAdd(env *Env, c *cli.Context) error {
 }
 
 func serverUpdate(env *Env, c *cli.Context) error {
-	if err := exactArgs(c, 1, "a server NAME"); err != nil {
-		return err
-	}
-	reg, err := env.registry()
+	reg, err := env.registryFor(c, 1, "a server NAME")
 	if err != nil {
 		return err
 	}
@@ -156,10 +150,7 @@ func serverUpdate(env *Env, c *cli.Context) error {
 }
 
 func serverRemove(env *Env, c *cli.Context) error {
-	if err := exactArgs(c, 1, "a server NAME"); err != nil {
-		return err
-	}
-	reg, err := env.registry()
+	reg, err := env.registryFor(c, 1, "a server NAME")
 	if err != nil {
 		return err
 	}
@@ -176,10 +167,7 @@ func serverRemove(env *Env, c *cli.Context) error {
 }
 
 func serverList(env *Env, c *cli.Context) error {
-	if err := exactArgs(c, 0, ""); err != nil {
-		return err
-	}
-	reg, err := env.registry()
+	reg, err := env.registryFor(c, 0, "")
 	if err != nil {
 		return err
 	}
@@ -208,10 +196,7 @@ func serverList(env *Env, c *cli.Context) error {
 }
 
 func serverShow(env *Env, c *cli.Context) error {
-	if err := exactArgs(c, 1, "a server NAME"); err != nil {
-		return err
-	}
-	reg, err := env.registry()
+	reg, err := env.registryFor(c, 1, "a server NAME")
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/urfave/cli/v2"
 )
 
@@ -41,12 +40,7 @@ func runUninject(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	f := env.FS
-	var dr *fsys.DryRun
-	if c.Bool("dry-run") {
-		dr = fsys.NewDryRun(env.FS)
-		f = dr
-	}
+	f, dr := env.writeFS(c.Bool("dry-run"))
 	project := projectDir(env, c)
 	res, err := render.Uninject(f, render.Request{
 		Registry: reg, Provider: p, Scope: scope, Project: project, Servers: names, Profile: profile,
