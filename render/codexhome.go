@@ -51,15 +51,10 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 	if p.Shape != providers.ShapeCodex {
 		return nil, fmt.Errorf("runtime homes are for codex, not %s", p.Name)
 	}
-	r.Env.Project = r.Project
-	servers, err := r.selected()
+	t, servers, err := r.standalone(false)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.checkPolicy(servers, providers.User, true); err != nil {
-		return nil, err
-	}
-	t := target{p: p, scope: providers.User, project: r.Project}
 	entries, _, written, err := r.plan(t, servers)
 	if err != nil {
 		return nil, err

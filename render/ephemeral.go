@@ -69,15 +69,10 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		}
 		return nil, fmt.Errorf("%s files cannot stand alone, so --ephemeral is not supported; inject into its file instead", p.Display)
 	}
-	r.Env.Project = r.Project
-	servers, err := r.selected()
+	t, servers, err := r.standalone(true)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.checkPolicy(servers, providers.User, true); err != nil {
-		return nil, err
-	}
-	t := target{p: p, scope: providers.User, project: r.Project, ephemeral: true}
 	entries, filters, written, err := r.plan(t, servers)
 	if err != nil {
 		return nil, err

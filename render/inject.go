@@ -414,3 +414,19 @@ func (r *Request) settingsTargets(f fsys.FS, scope providers.Scope, want []strin
 	}
 	return permTargets(f, r.Registry.Set().Write().Dir, path, want, ss)
 }
+
+// standalone selects and checks the servers of output that is not a client's shared
+// file — ephemeral output, a Codex runtime home, steps printed for a person: the
+// credential policy applies (P6), the committed-file rule does not, and ${project}
+// is the absolute project directory.
+func (r *Request) standalone(ephemeral bool) (target, []*registry.Server, error) {
+	r.Env.Project = r.Project
+	servers, err := r.selected()
+	if err != nil {
+		return target{}, nil, err
+	}
+	if err := r.checkPolicy(servers, providers.User, true); err != nil {
+		return target{}, nil, err
+	}
+	return target{p: r.Provider, scope: providers.User, project: r.Project, ephemeral: ephemeral}, servers, nil
+}

@@ -1,8 +1,6 @@
 package render
 
-import (
-	"github.com/mcpwire/mcpwire/providers"
-)
+import ()
 
 // ManualStep is one server a person adds by hand.
 type ManualStep struct {
@@ -15,15 +13,10 @@ type ManualStep struct {
 // (ChatGPT Desktop): stdio only, no environment interpolation, ${project} as the
 // absolute project directory. The same checks as a file write apply.
 func ManualSteps(r Request) ([]ManualStep, error) {
-	r.Env.Project = r.Project
-	servers, err := r.selected()
+	t, servers, err := r.standalone(false)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.checkPolicy(servers, providers.User, true); err != nil {
-		return nil, err
-	}
-	t := target{p: r.Provider, scope: providers.User, project: r.Project}
 	var steps []ManualStep
 	var probs []problem
 	for _, s := range servers {
