@@ -1,7 +1,5 @@
 package render
 
-import ()
-
 // ManualStep is one server a person adds by hand.
 type ManualStep struct {
 	Name    string
