@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
@@ -249,18 +250,22 @@ func reportInject(env *Env, r *render.Result, dry bool) {
 	if r.Destination == "" {
 		return
 	}
-	verb := "wrote"
-	switch {
-	case len(r.Written) == 0:
+	if len(r.Written) == 0 {
 		printf(env.Stdout, "%s: no servers to write to %s: nothing written\n", r.Provider, r.Destination)
 		return
-	case dry:
-		verb = "would write"
-	case len(r.Changed) == 0:
-		printf(env.Stdout, "%s: %s is up to date (%s)\n", r.Provider, r.Destination, strings.Join(r.Written, ", "))
-		return
 	}
-	printf(env.Stdout, "%s: %s %s to %s (%s scope)\n", r.Provider, verb, strings.Join(r.Written, ", "), r.Destination, r.Scope)
+	verb := "wrote"
+	if dry {
+		verb = "would write"
+	}
+	if dry || slices.Contains(r.Changed, r.Destination) {
+		printf(env.Stdout, "%s: %s %s to %s (%s scope)\n", r.Provider, verb, strings.Join(r.Written, ", "), r.Destination, r.Scope)
+	} else {
+		printf(env.Stdout, "%s: %s is up to date (%s)\n", r.Provider, r.Destination, strings.Join(r.Written, ", "))
+	}
+	if r.Settings != "" && (dry || slices.Contains(r.Changed, r.Settings)) {
+		printf(env.Stdout, "%s: %s tool deny rules to %s\n", r.Provider, verb, r.Settings)
+	}
 }
 
 // printDiff prints the dry run's diff, with every known secret value hidden.
