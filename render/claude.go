@@ -43,6 +43,11 @@ func decodePermRecord(path string, data []byte) (*permRecord, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, corruptRecord(path, err)
 	}
+	for _, rule := range append(slices.Clone(r.DenyAdded), r.DenyPreserved...) {
+		if rule == "" {
+			return nil, corruptRecord(path, fmt.Errorf("a tracked rule is empty or null"))
+		}
+	}
 	if r.DenyDigest != "" && len(r.DenyDigest) != 64 {
 		return nil, corruptRecord(path, fmt.Errorf("denyDigest is not a sha256"))
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
@@ -85,7 +86,11 @@ func (e *RecordError) Error() string {
 
 // Hints tells how to recover.
 func (e *RecordError) Hints() []string {
-	return []string{"delete " + e.Path + " to reset ownership; the entries it tracked are then treated as yours, not mcpwire's"}
+	what := "entries"
+	if strings.Contains(e.Path, PermissionsDir) {
+		what = "deny rules"
+	}
+	return []string{"delete " + e.Path + " to reset ownership; the " + what + " it tracked are then treated as yours, not mcpwire's"}
 }
 
 func corruptRecord(path string, err error) error { return &RecordError{Path: path, Err: err} }

@@ -238,6 +238,20 @@ func TestGrokBuildMarkers(t *testing.T) {
 	if string(read(t, path)) != got {
 		t.Errorf("--force did not restore the marked block:\n%s", read(t, path))
 	}
+
+	// Markers are whole lines: the markers of "notes-archive" do not mark "notes".
+	// (the table itself is exactly what mcpwire wrote, so only the markers differ)
+	lookalike := strings.ReplaceAll(got, "mcpwire-managed: notes\n", "mcpwire-managed: notes-archive\n")
+	if err := os.WriteFile(path, []byte(lookalike), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.warns = nil
+	if res, err := render.Uninject(fsys.NewOS(), w.request("grok-build", "", "", "notes")); err != nil || len(res.Removed) > 0 {
+		t.Errorf("a table under another server's markers was removed: %v %+v", err, res)
+	}
+	if string(read(t, path)) != lookalike {
+		t.Errorf("file changed:\n%s", read(t, path))
+	}
 }
 
 // TestAntigravityOwnedEntryFollowsProfile: Antigravity keeps the launch configuration
@@ -284,7 +298,8 @@ func TestCorruptOwnershipRecord(t *testing.T) {
 	for _, sub := range []string{render.OwnershipDir, render.PermissionsDir} {
 		corrupt := []string{"{", "[]", `{"entries": {"notes": "short"}}`, `{"entries": []}`, `{"entries": {"notes": null}}`, `{"destination": 3}`}
 		if sub == render.PermissionsDir {
-			corrupt = []string{"{", "[]", `{"denyAdded": "x"}`, `{"denyPreserved": [1]}`, `{"denyDigest": "abc"}`, `{"contentDigest": 3}`, `{"sidecar": "yes"}`}
+			corrupt = []string{"{", "[]", `{"denyAdded": "x"}`, `{"denyPreserved": [1]}`, `{"denyDigest": "abc"}`, `{"contentDigest": 3}`, `{"sidecar": "yes"}`,
+				`{"denyAdded": [null]}`, `{"denyPreserved": [""]}`}
 		}
 		for _, content := range corrupt {
 			t.Run(sub+" "+content, func(t *testing.T) {

@@ -94,7 +94,13 @@ func (e *fileEdit) tomlBlock(name string, kvs []tomlKV, nl string) []byte {
 
 // marked reports whether a server's source is a block mcpwire wrote (Grok Build).
 func marked(text, name string) bool {
-	return strings.Contains(text, markerStart+name) && strings.Contains(text, markerEnd+name)
+	var start, end bool
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(line, "\r")
+		start = start || line == markerStart+name
+		end = end || line == markerEnd+name
+	}
+	return start && end
 }
 
 // serverDigest returns the digest of a server as decoded from TOML.

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 )
 
 // Target is one file of a transaction run by [Apply].
@@ -335,6 +337,7 @@ func (tx *txn) write(p *plan) (bool, error) {
 		if !errors.Is(err, ErrChanged) || try == maxRetries {
 			return false, err
 		}
+		backoff(try)
 		if err := p.edit(tx.f); err != nil {
 			return false, err
 		}
@@ -430,4 +433,12 @@ func (tx *txn) release() error {
 	}
 	tx.releases = nil
 	return errors.Join(errs...)
+}
+
+// backoff waits before retry n (0-based) after another writer changed the file: a
+// few milliseconds, doubling, with jitter, so that a client rewriting its file in a
+// burst is given room instead of racing it (W8).
+func backoff(n int) {
+	d := time.Duration(2<<n) * time.Millisecond
+	time.Sleep(d + time.Duration(rand.Int64N(int64(d))))
 }
