@@ -42,8 +42,6 @@ type Provider struct {
 	// WorkspaceVar is the client's workspace-folder variable, used for ${project} in
 	// project-scope files (R10); "" means the absolute project directory is written.
 	WorkspaceVar string
-	// FixedDir: the client starts servers from a fixed directory, never the project.
-	FixedDir bool
 	// ReservedRefs are variables the client reads as empty in remote URLs and headers (V5).
 	ReservedRefs []string
 	// Owner is how entries already in the file are treated (C6).

@@ -20,13 +20,13 @@ var table = []*Provider{
 		Name: "claude-desktop", Display: "Claude Desktop", DefaultScope: User,
 		User:   &Dest{Base: AppData, Dir: []string{"Claude"}, Files: []string{"claude_desktop_config.json"}},
 		Format: JSON, ServersKey: "mcpServers", Shape: ShapePlain, Refs: RefNone,
-		Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone, FixedDir: true,
+		Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
 	},
 	{
 		Name: "codex", Display: "Codex CLI", DefaultScope: User,
 		User:   &Dest{Env: "CODEX_HOME", Base: Home, Dir: []string{".codex"}, Files: []string{"config.toml"}},
 		Format: TOML, ServersKey: "mcp_servers", Switch: "enabled", Shape: ShapeCodex, Refs: RefNames,
-		Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyCodex, Allow: AllowCodex, Ephemeral: true, FixedDir: true,
+		Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyCodex, Allow: AllowCodex, Ephemeral: true,
 	},
 	{
 		Name: "cursor", Display: "Cursor", DefaultScope: Project,
@@ -39,7 +39,7 @@ var table = []*Provider{
 		Name: "windsurf", Display: "Windsurf", DefaultScope: User,
 		User:   &Dest{Base: Home, Dir: []string{".codeium", "windsurf"}, Files: []string{"mcp_config.json"}},
 		Format: JSON, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapePlain, URLKey: "serverUrl", Refs: RefDollarEnv,
-		Remote: RemoteHTTPAndSSE, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true, FixedDir: true,
+		Remote: RemoteHTTPAndSSE, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true,
 	},
 	{
 		Name: "vscode", Display: "VS Code", DefaultScope: Project,
@@ -106,7 +106,7 @@ var table = []*Provider{
 	},
 	{
 		Name: "chatgpt-desktop", Display: "ChatGPT Desktop", DefaultScope: User,
-		Shape: ShapeManual, Refs: RefNone, Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone, FixedDir: true,
+		Shape: ShapeManual, Refs: RefNone, Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
 	},
 }
 
