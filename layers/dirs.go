@@ -34,10 +34,15 @@ type Config struct {
 	Layered bool
 }
 
-// Resolve picks the configuration directories (L1, L2). explicit is --config-dir.
+// Resolve picks the configuration directories (L1, L2). explicit is --config-dir; a
+// leading ~/ in it is the home directory, as in AIWG_CONFIG (the shell leaves the ~ of
+// --config-dir=~/x alone).
 func Resolve(getenv func(string) string, explicit, home string) (Config, error) {
 	if explicit != "" {
-		d, err := filepath.Abs(explicit)
+		if home == "" && homeRelative(explicit) {
+			return Config{}, errors.New("cannot expand ~ in --config-dir: the home directory is unknown; set HOME")
+		}
+		d, err := filepath.Abs(expandHome(explicit, home))
 		return Config{Dirs: []string{d}}, err
 	}
 	if v := getenv(EnvLayers); strings.TrimSpace(v) != "" {
@@ -69,8 +74,13 @@ func Resolve(getenv func(string) string, explicit, home string) (Config, error) 
 
 // expandHome replaces a leading ~/ with the home directory.
 func expandHome(p, home string) string {
-	if home != "" && (p == "~" || strings.HasPrefix(p, "~"+string(os.PathSeparator)) || strings.HasPrefix(p, "~/")) {
+	if home != "" && homeRelative(p) {
 		return filepath.Join(home, p[1:])
 	}
 	return p
+}
+
+// homeRelative reports whether p is ~ or starts with ~/.
+func homeRelative(p string) bool {
+	return p == "~" || strings.HasPrefix(p, "~"+string(os.PathSeparator)) || strings.HasPrefix(p, "~/")
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
 
 	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/mcpwire/mcpwire/render/jsonc"
@@ -21,10 +23,76 @@ type Delta struct {
 	Delete []string
 	// Top holds top-level members to set; a nil value removes the member.
 	Top map[string]json.RawMessage
+
+	// Expect holds, per entry, the standard JSON this process read from the file (a
+	// nil value: the entry was absent). Save checks it against the file as it is under
+	// the lock, on every try: an entry that is no longer so makes Save fail with a
+	// *ConflictError and write nothing, so another process's change is never
+	// overwritten (W8).
+	Expect map[string]json.RawMessage
+	// ExpectTop is Expect for top-level members.
+	ExpectTop map[string]json.RawMessage
+	// DropTopIf removes each top-level member only while it still holds the given
+	// value (compared as JSON); a member that changed meanwhile is left alone.
+	DropTopIf map[string]json.RawMessage
+	// Patch holds, per entry, a function that computes a change from the entry as it
+	// is in the file under the lock (cur is nil when the entry is absent). It returns
+	// members to set inside the entry (a nil value removes the member; nothing
+	// returned changes nothing), so everything else in the entry, comments included,
+	// is kept. Patches run after Delete and Set, possibly several times: they must
+	// not have side effects.
+	Patch map[string]func(cur json.RawMessage) (map[string]json.RawMessage, error)
 }
 
 // Empty reports whether the delta changes nothing.
-func (d Delta) Empty() bool { return len(d.Set) == 0 && len(d.Delete) == 0 && len(d.Top) == 0 }
+func (d Delta) Empty() bool {
+	return len(d.Set) == 0 && len(d.Delete) == 0 && len(d.Top) == 0 && len(d.DropTopIf) == 0 && len(d.Patch) == 0
+}
+
+// ErrConflict is matched (errors.Is) by every *ConflictError.
+var ErrConflict = errors.New("changed by another process")
+
+// ConflictError reports that an entry or top-level member of the write layer was
+// changed by another process after this process read it (W8). Nothing was written.
+type ConflictError struct {
+	// Path is the file.
+	Path string
+	// Kind is the file's registry kind.
+	Kind Kind
+	// Name is the entry; empty for the top-level member Member.
+	Name, Member string
+	// Had and Has report whether the entry or member existed when this process read
+	// the file, and whether it exists now.
+	Had, Has bool
+}
+
+func (e *ConflictError) Error() string {
+	what := e.Member
+	if e.Name != "" {
+		what = fmt.Sprintf("%s %q", e.Kind.noun(), e.Name)
+	}
+	var how string
+	switch {
+	case !e.Had:
+		how = fmt.Sprintf("%s was added to %s", what, e.Path)
+	case !e.Has:
+		how = fmt.Sprintf("%s was removed from %s", what, e.Path)
+	default:
+		how = fmt.Sprintf("%s in %s was changed", what, e.Path)
+	}
+	return how + " by another process after mcpwire read it; nothing was written; run the command again"
+}
+
+// Is makes errors.Is(err, ErrConflict) true.
+func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
+
+// noun names one entry of the kind in messages.
+func (k Kind) noun() string {
+	if k == Profiles {
+		return "profile"
+	}
+	return "server"
+}
 
 // FileMode is the mode of registry files; DirMode the mode of directories mcpwire
 // creates for them (W4).
@@ -50,7 +118,7 @@ func (s *Set) Save(deltas ...Delta) error {
 			Path:    file.Path,
 			DirPerm: DirMode,
 			Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-				out, err := d.apply(cur)
+				out, err := d.apply(file.Path, cur)
 				return out, FileMode, false, err
 			},
 		})
@@ -78,8 +146,8 @@ func (s *Set) Save(deltas ...Delta) error {
 	return nil
 }
 
-// apply edits the current bytes of a registry file with the delta.
-func (d Delta) apply(cur fsys.Snapshot) ([]byte, error) {
+// apply edits the current bytes of the registry file at path with the delta.
+func (d Delta) apply(path string, cur fsys.Snapshot) ([]byte, error) {
 	src := cur.Data
 	if !cur.Exists || len(bytes.TrimSpace(src)) == 0 {
 		src = []byte("{\n}\n")
@@ -96,6 +164,18 @@ func (d Delta) apply(cur fsys.Snapshot) ([]byte, error) {
 	}
 	if doc.Root().Kind() != jsonc.Object {
 		return nil, errors.New("invalid JSON: the top level must be an object")
+	}
+	coll := d.Kind.Collection()
+	// Check first what this process read against the file as it is now.
+	for _, name := range slices.Sorted(maps.Keys(d.Expect)) {
+		if err := d.expect(doc, path, []string{coll, name}, d.Expect[name]); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(d.ExpectTop)) {
+		if err := d.expect(doc, path, []string{k}, d.ExpectTop[k]); err != nil {
+			return nil, err
+		}
 	}
 	set := func(path []string, raw json.RawMessage) error {
 		if v, ok := doc.Lookup(path...); ok && jsonEqual(v.JSON(), raw) {
@@ -120,7 +200,13 @@ func (d Delta) apply(cur fsys.Snapshot) ([]byte, error) {
 			return nil, err
 		}
 	}
-	coll := d.Kind.Collection()
+	for k, was := range sortedMembers(d.DropTopIf) {
+		if v, ok := doc.Lookup(k); ok && sameJSON(v.JSON(), was) {
+			if _, err := doc.Delete([]string{k}); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if _, ok := doc.Lookup(coll); !ok {
 		if err := doc.Set([]string{coll}, []byte("{}")); err != nil {
 			return nil, err
@@ -136,7 +222,45 @@ func (d Delta) apply(cur fsys.Snapshot) ([]byte, error) {
 			return nil, err
 		}
 	}
+	for _, name := range slices.Sorted(maps.Keys(d.Patch)) {
+		var cur json.RawMessage
+		if v, ok := doc.Lookup(coll, name); ok {
+			cur = v.JSON()
+		}
+		members, err := d.Patch[name](cur)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s %q: %w", path, d.Kind.noun(), name, err)
+		}
+		for m, v := range sortedMembers(members) {
+			p := []string{coll, name, m}
+			if v == nil {
+				_, err = doc.Delete(p)
+			} else {
+				err = set(p, v)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s %q: %w", path, d.Kind.noun(), name, err)
+			}
+		}
+	}
 	return doc.Bytes(), nil
+}
+
+// expect fails with a *ConflictError unless the member at p still holds want (nil:
+// is still absent).
+func (d Delta) expect(doc *jsonc.Doc, path string, p []string, want json.RawMessage) error {
+	v, has := doc.Lookup(p...)
+	had := want != nil
+	if had == has && (!has || sameJSON(v.JSON(), want)) {
+		return nil
+	}
+	e := &ConflictError{Path: path, Kind: d.Kind, Had: had, Has: has}
+	if len(p) == 2 {
+		e.Name = p[1]
+	} else {
+		e.Member = p[0]
+	}
+	return e
 }
 
 func mustJSON(v any) json.RawMessage {
@@ -145,6 +269,35 @@ func mustJSON(v any) json.RawMessage {
 		panic(err)
 	}
 	return b
+}
+
+// sameJSON compares two JSON documents semantically, numbers by their text (so that
+// no number is too large to compare). Invalid JSON is equal to nothing.
+func sameJSON(a, b []byte) bool {
+	x, err := decodeNumbers(a)
+	if err != nil {
+		return false
+	}
+	y, err := decodeNumbers(b)
+	if err != nil {
+		return false
+	}
+	ab, _ := json.Marshal(x)
+	bb, _ := json.Marshal(y)
+	return bytes.Equal(ab, bb)
+}
+
+func decodeNumbers(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("trailing data")
+	}
+	return v, nil
 }
 
 // jsonEqual compares two JSON documents semantically.

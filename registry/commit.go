@@ -31,11 +31,11 @@ func (r *Registry) commit(deltas ...layers.Delta) error {
 	if err := r.set.Save(deltas...); err != nil {
 		return err
 	}
-	if warning != "" {
-		r.warn(warning)
-	}
 	w := r.writeIndex()
 	l := r.set.Write()
+	if _, kept := l.Servers.Top["credentialPolicy"]; warning != "" && !kept {
+		r.warn(warning)
+	}
 	srv, errs := decodeServers(l.Servers)
 	prof, errs2 := decodeProfiles(l.Profiles)
 	if errs = append(errs, errs2...); len(errs) > 0 {
@@ -53,9 +53,9 @@ func (r *Registry) commit(deltas ...layers.Delta) error {
 }
 
 // dropStalePolicy makes a save of mcp-servers.json remove a write-layer policy
-// weaker than the floor (P4). It returns the warning to print once the save has
-// succeeded. The delta's Top map is replaced, not changed: the caller's map is left
-// alone.
+// weaker than the floor (P4), unless another process changed it meanwhile. It
+// returns the warning to print once the save has dropped it. The delta's maps are
+// replaced, not changed: the caller's are left alone.
 func (r *Registry) dropStalePolicy(d *layers.Delta) (string, bool) {
 	if r.personal == nil || !r.floor.Set || *r.personal >= r.floor.Level {
 		return "", false
@@ -63,26 +63,49 @@ func (r *Registry) dropStalePolicy(d *layers.Delta) (string, bool) {
 	if _, explicit := d.Top["credentialPolicy"]; explicit {
 		return "", false
 	}
-	top := make(map[string]json.RawMessage, len(d.Top)+1)
-	for k, v := range d.Top {
-		top[k] = v
+	seen, ok := r.set.Write().Servers.Top["credentialPolicy"]
+	if !ok {
+		return "", false
 	}
-	top["credentialPolicy"] = nil
-	d.Top = top
+	drop := make(map[string]json.RawMessage, len(d.DropTopIf)+1)
+	for k, v := range d.DropTopIf {
+		drop[k] = v
+	}
+	drop["credentialPolicy"] = seen
+	d.DropTopIf = drop
 	return fmt.Sprintf("dropping credentialPolicy %q from %s: it is below the organisation floor %q set in %s",
 		*r.personal, r.set.Write().Servers.Path, r.floor.Level, r.floor.File), true
 }
 
+// The deltas below carry, for every entry they store or remove, the entry as this
+// process read it from the write layer (or its absence): the save then refuses to
+// overwrite what another process changed meanwhile (W8, L4) instead of undoing it.
+
+// seen returns an entry of the write layer's file of kind k as this process read it;
+// nil when it was absent.
+func (r *Registry) seen(k layers.Kind, name string) json.RawMessage {
+	return r.set.Write().File(k).Entries[name]
+}
+
 // serverDelta writes one server entry to the write layer.
-func serverDelta(s *Server) layers.Delta {
-	return layers.Delta{Kind: layers.Servers, Set: map[string]json.RawMessage{s.Name: entryJSON(s)}}
+func (r *Registry) serverDelta(s *Server) layers.Delta {
+	return layers.Delta{Kind: layers.Servers,
+		Set:    map[string]json.RawMessage{s.Name: entryJSON(s)},
+		Expect: map[string]json.RawMessage{s.Name: r.seen(layers.Servers, s.Name)},
+	}
 }
 
 // profileDelta writes profile entries to the write layer.
-func profileDelta(ps ...*Profile) layers.Delta {
-	d := layers.Delta{Kind: layers.Profiles, Set: map[string]json.RawMessage{}}
+func (r *Registry) profileDelta(ps ...*Profile) layers.Delta {
+	d := layers.Delta{Kind: layers.Profiles, Set: map[string]json.RawMessage{}, Expect: map[string]json.RawMessage{}}
 	for _, p := range ps {
 		d.Set[p.Name] = entryJSON(p)
+		d.Expect[p.Name] = r.seen(layers.Profiles, p.Name)
 	}
 	return d
+}
+
+// removeDelta removes one entry of kind k from the write layer.
+func (r *Registry) removeDelta(k layers.Kind, name string) layers.Delta {
+	return layers.Delta{Kind: k, Delete: []string{name}, Expect: map[string]json.RawMessage{name: r.seen(k, name)}}
 }

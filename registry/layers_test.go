@@ -224,8 +224,10 @@ func TestWorkerQualificationBlocksOverlayRemoval(t *testing.T) {
 	if err := r.RemoveServer("wq-empty"); err != nil {
 		t.Fatal(err)
 	}
+	// any non-empty value qualifies (L6): false and 0 are values
 	for raw, want := range map[string]bool{`{"a":1}`: true, `"x"`: true, `true`: true, `1`: true, `["r"]`: true,
-		``: false, `null`: false, `""`: false, `false`: false, `{}`: false, `[]`: false, `0`: false} {
+		`false`: true, `0`: true, `" "`: true, `[null]`: true,
+		``: false, ` `: false, `null`: false, `""`: false, `{}`: false, `[]`: false, `{ }`: false, "[\n]": false} {
 		s := Server{WorkerQualification: []byte(raw)}
 		if s.Qualified() != want {
 			t.Errorf("Qualified(%s) = %v", raw, !want)

@@ -31,7 +31,7 @@ func (r *Registry) AddProfile(p *Profile) error {
 	}
 	now := r.now()
 	p.CreatedAt, p.UpdatedAt = now, now
-	return r.commit(profileDelta(p))
+	return r.commit(r.profileDelta(p))
 }
 
 // ProfileEdit lists the changes of `profile edit`.
@@ -101,7 +101,7 @@ func (r *Registry) EditProfile(name string, e ProfileEdit) error {
 		return err
 	}
 	p.UpdatedAt = r.now()
-	return r.commit(profileDelta(p))
+	return r.commit(r.profileDelta(p))
 }
 
 // RemoveProfile removes a profile from the write layer. It is refused while any
@@ -121,7 +121,7 @@ func (r *Registry) RemoveProfile(name string) error {
 			return fmt.Errorf("cannot remove profile %q: extended by %s", name, listNames(deps))
 		}
 	}
-	return r.commit(layers.Delta{Kind: layers.Profiles, Delete: []string{name}})
+	return r.commit(r.removeDelta(layers.Profiles, name))
 }
 
 // dependents names every profile in any layer whose extends lists name.
@@ -223,7 +223,7 @@ func (r *Registry) ImportProfiles(in map[string]*Profile) (added, updated []stri
 	for _, n := range sortedKeys(cand) {
 		ps = append(ps, cand[n])
 	}
-	if err := r.commit(profileDelta(ps...)); err != nil {
+	if err := r.commit(r.profileDelta(ps...)); err != nil {
 		return nil, nil, err
 	}
 	return added, updated, nil
@@ -267,7 +267,7 @@ func (r *Registry) InitPresets() ([]string, error) {
 	if len(add) == 0 {
 		return nil, nil
 	}
-	return names, r.commit(profileDelta(add...))
+	return names, r.commit(r.profileDelta(add...))
 }
 
 // checkServersExist refuses server names no layer defines.

@@ -60,12 +60,25 @@ func (s Server) MarshalJSON() ([]byte, error) {
 // Remote reports whether the server is reached over the network (http or sse).
 func (s *Server) Remote() bool { return s.Type == HTTP || s.Type == SSE }
 
-// Qualified reports whether the entry carries a worker qualification (L6).
+// Qualified reports whether the entry carries a worker qualification (L6): any
+// value present except null, "", {} and [] (false and 0 are values too).
 func (s *Server) Qualified() bool {
-	q := bytes.TrimSpace(s.WorkerQualification)
-	switch string(q) {
-	case "", "null", `""`, "false", "{}", "[]", "0":
+	if len(bytes.TrimSpace(s.WorkerQualification)) == 0 {
 		return false
+	}
+	var v any
+	if err := json.Unmarshal(s.WorkerQualification, &v); err != nil {
+		return true // not JSON: present, and refusing is the safe side
+	}
+	switch v := v.(type) {
+	case nil:
+		return false
+	case string:
+		return v != ""
+	case map[string]any:
+		return len(v) > 0
+	case []any:
+		return len(v) > 0
 	}
 	return true
 }

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -16,6 +17,9 @@ func (r *Registry) AddServer(s *Server) error {
 	if err := s.Validate(); err != nil {
 		return fmt.Errorf("server %q: %w", s.Name, err)
 	}
+	if err := checkTransport(s, nil); err != nil {
+		return fmt.Errorf("server %q: %w", s.Name, err)
+	}
 	if r.InWriteLayer(s.Name) {
 		return fmt.Errorf("server %q already exists in %s", s.Name, r.set.Write().Servers.Path)
 	}
@@ -24,7 +28,7 @@ func (r *Registry) AddServer(s *Server) error {
 	}
 	now := r.now()
 	s.AddedAt, s.UpdatedAt, s.InjectedProviders = now, now, nil
-	return r.commit(serverDelta(s))
+	return r.commit(r.serverDelta(s))
 }
 
 // UpdateServer changes a server with edit. A lower-layer server is copied into the
@@ -40,11 +44,14 @@ func (r *Registry) UpdateServer(name string, edit func(*Server)) error {
 	if err := s.Validate(); err != nil {
 		return fmt.Errorf("server %q: %w", name, err)
 	}
+	if err := checkTransport(s, cur); err != nil {
+		return fmt.Errorf("server %q: %w", name, err)
+	}
 	if string(s.withoutBookkeeping()) == string(cur.withoutBookkeeping()) && !r.InWriteLayer(name) {
 		return nil // nothing changed: an unchanged lower entry is not copied up (L4)
 	}
 	s.UpdatedAt = r.now()
-	return r.commit(serverDelta(s))
+	return r.commit(r.serverDelta(s))
 }
 
 // RemoveServer removes a server from the write layer. A server defined only in a
@@ -61,14 +68,16 @@ func (r *Registry) RemoveServer(name string) error {
 	if inLower && lower.Qualified() {
 		return fmt.Errorf("server %q cannot be removed: its lower-layer entry in %s carries a workerQualification, and removing this overlay would expose it again; change or remove the entry in that layer", name, file)
 	}
-	return r.commit(layers.Delta{Kind: layers.Servers, Delete: []string{name}})
+	return r.commit(r.removeDelta(layers.Servers, name))
 }
 
 // RecordInjection adds provider to injectedProviders of each named server that the
 // write layer defines. Records for servers defined only in a lower layer are not
-// persisted (L7); a warning says so.
+// persisted (L7); a warning says so. A record is a patch of the entry as it is in the
+// file when written: it adds the provider and keeps everything else, so a change
+// another process made meanwhile survives (W8).
 func (r *Registry) RecordInjection(names []string, provider string) error {
-	d := layers.Delta{Kind: layers.Servers, Set: map[string]json.RawMessage{}}
+	d := layers.Delta{Kind: layers.Servers, Patch: map[string]func(json.RawMessage) (map[string]json.RawMessage, error){}}
 	var skipped []string
 	for _, n := range names {
 		s, ok := r.Server(n)
@@ -82,17 +91,46 @@ func (r *Registry) RecordInjection(names []string, provider string) error {
 		if slices.Contains(s.InjectedProviders, provider) {
 			continue
 		}
-		c := s.Clone()
-		c.InjectedProviders = append(c.InjectedProviders, provider)
-		d.Set[n] = entryJSON(c)
+		d.Patch[n] = patchReceipts(func(ps []string) []string {
+			if slices.Contains(ps, provider) {
+				return ps
+			}
+			return append(ps, provider)
+		})
 	}
 	if len(skipped) > 0 {
 		r.warn(fmt.Sprintf("injection records for %s are not saved: defined only in a lower configuration layer, so inject --all will not include them", listNames(skipped)))
 	}
-	if len(d.Set) == 0 {
+	if len(d.Patch) == 0 {
 		return nil
 	}
 	return r.commit(d)
+}
+
+// patchReceipts returns a patch that changes the injectedProviders of an entry with
+// edit and touches nothing else. An entry removed meanwhile is left absent; an
+// empty list removes the member.
+func patchReceipts(edit func([]string) []string) func(json.RawMessage) (map[string]json.RawMessage, error) {
+	return func(cur json.RawMessage) (map[string]json.RawMessage, error) {
+		if cur == nil {
+			return nil, nil
+		}
+		var e struct {
+			InjectedProviders []string `json:"injectedProviders"`
+		}
+		if err := json.Unmarshal(cur, &e); err != nil {
+			return nil, errors.New("injectedProviders: must be a list of provider names in an object")
+		}
+		old := slices.Clone(e.InjectedProviders)
+		ps := edit(e.InjectedProviders)
+		if slices.Equal(ps, old) {
+			return nil, nil
+		}
+		if len(ps) == 0 {
+			return map[string]json.RawMessage{"injectedProviders": nil}, nil
+		}
+		return map[string]json.RawMessage{"injectedProviders": entryJSON(ps)}, nil
+	}
 }
 
 // InjectedProviders returns every provider recorded in any server's
@@ -130,23 +168,27 @@ func (r *Registry) SetPolicy(l policy.Level) error {
 		return fmt.Errorf("cannot relax the credential policy to %q: the organisation floor is %q, set in %s", l, r.floor.Level, r.floor.File)
 	}
 	b, _ := json.Marshal(l.String())
-	return r.commit(layers.Delta{Kind: layers.Servers, Top: map[string]json.RawMessage{"credentialPolicy": b}})
+	return r.commit(layers.Delta{Kind: layers.Servers,
+		Top:       map[string]json.RawMessage{"credentialPolicy": b},
+		ExpectTop: map[string]json.RawMessage{"credentialPolicy": r.set.Write().Servers.Top["credentialPolicy"]},
+	})
 }
 
 // ForgetInjection removes provider from injectedProviders of each named server the
-// write layer defines.
+// write layer defines. Like RecordInjection it patches the entry as it is in the
+// file when written.
 func (r *Registry) ForgetInjection(names []string, provider string) error {
-	d := layers.Delta{Kind: layers.Servers, Set: map[string]json.RawMessage{}}
+	d := layers.Delta{Kind: layers.Servers, Patch: map[string]func(json.RawMessage) (map[string]json.RawMessage, error){}}
 	for _, n := range names {
 		s, ok := r.Server(n)
 		if !ok || !r.InWriteLayer(n) || !slices.Contains(s.InjectedProviders, provider) {
 			continue
 		}
-		c := s.Clone()
-		c.InjectedProviders = slices.DeleteFunc(c.InjectedProviders, func(p string) bool { return p == provider })
-		d.Set[n] = entryJSON(c)
+		d.Patch[n] = patchReceipts(func(ps []string) []string {
+			return slices.DeleteFunc(ps, func(p string) bool { return p == provider })
+		})
 	}
-	if len(d.Set) == 0 {
+	if len(d.Patch) == 0 {
 		return nil
 	}
 	return r.commit(d)
