@@ -9,8 +9,11 @@ import (
 
 // Fields are the credential-bearing parts of one server as the checks see them.
 type Fields struct {
-	Server    string
-	URL       string
+	Server string
+	URL    string
+	// Command is a stdio server's command; a command line with a credential in it
+	// (a URL with userinfo, --token VALUE) is checked like the arguments.
+	Command   string
 	Args      []string
 	Env       map[string]string
 	Headers   map[string]string
@@ -33,42 +36,11 @@ type Violation struct {
 func (v Violation) String() string { return v.Server + " (" + v.Field + ")" }
 
 var (
-	userinfoRE  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]*)@`)
-	referenceRE = regexp.MustCompile(`^(?:(?i:bearer|basic|token)\s+)?(?:\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}|\$\{env:[A-Za-z_][A-Za-z0-9_]*\}|\{env:[A-Za-z_][A-Za-z0-9_]*\})$`)
-	bearerArgRE = regexp.MustCompile(`(?i)\bbearer\s+(\S+)`)
+	userinfoRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]*)@`)
+	// referenceRE: ${VAR}, ${VAR:-} (an empty default only: ${VAR:-literal} carries
+	// the literal), ${env:VAR} and {env:VAR}, optionally after a scheme word.
+	referenceRE = regexp.MustCompile(`^(?:(?i:bearer|basic|token)\s+)?(?:\$\{[A-Za-z_][A-Za-z0-9_]*(?::-)?\}|\$\{env:[A-Za-z_][A-Za-z0-9_]*\}|\{env:[A-Za-z_][A-Za-z0-9_]*\})$`)
 )
-
-// secretWords are the parts of a flag or parameter name that mark its value as a
-// credential (case-insensitive): token, api[-_]?key, secret, passw(or)?d, bearer,
-// credential, access[-_]?key, private[-_]?key. A substring check, not a regular
-// expression: it runs for every argument of every server that is listed.
-var secretWords = []string{
-	"token", "apikey", "api-key", "api_key", "secret", "passwd", "password", "bearer", "credential",
-	"accesskey", "access-key", "access_key", "privatekey", "private-key", "private_key",
-}
-
-// secretName reports whether a flag or parameter name marks a credential.
-func secretName(name string) bool {
-	lower := strings.ToLower(name)
-	for _, w := range secretWords {
-		if strings.Contains(lower, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// bearerArg finds "Bearer <value>" in an argument and returns the value's bounds.
-func bearerArg(a string) (start, end int, ok bool) {
-	if len(a) < 7 || !strings.Contains(strings.ToLower(a), "bearer") {
-		return 0, 0, false
-	}
-	m := bearerArgRE.FindStringSubmatchIndex(a)
-	if m == nil {
-		return 0, 0, false
-	}
-	return m[2], m[3], true
-}
 
 // HasUserinfo reports whether a URL carries userinfo (user:password@). It also finds
 // userinfo in URLs that do not parse.
@@ -97,7 +69,7 @@ func RedactURL(u string) string {
 	changed := false
 	for i, p := range params {
 		k, v, ok := strings.Cut(p, "=")
-		if ok && secretName(k) && literal(v) {
+		if ok && SecretName(k) && literal(v) {
 			params[i] = k + "=REDACTED"
 			changed = true
 		}
@@ -109,18 +81,21 @@ func RedactURL(u string) string {
 }
 
 // IsReference reports whether a value only refers to an environment variable:
-// ${VAR}, ${VAR:-default}, ${env:VAR} or {env:VAR}, optionally after an
-// authorization scheme word such as "Bearer ".
+// ${VAR}, ${VAR:-} (an empty default), ${env:VAR} or {env:VAR}, optionally after an
+// authorization scheme word such as "Bearer ". ${VAR:-default} with a non-empty
+// default is not a reference: the default is a literal that the client uses.
 func IsReference(v string) bool { return referenceRE.MatchString(strings.TrimSpace(v)) }
 
 // literal reports whether a value is a literal credential: non-empty and not a reference.
 func literal(v string) bool { return v != "" && !IsReference(v) }
 
 // Check returns every field of f that level refuses (P1). References passes
-// references and refuses literal env/header values, URL userinfo (also in auth/oauth
-// URLs) and OAuth client secrets; None refuses every credential-bearing field,
-// references included: any non-empty env/header value, headerEnv, bearerEnv,
-// envFrom, auth and oauth. Empty strings are not credentials.
+// references and refuses literal env/header values, URL userinfo and credential
+// query parameters (in the url, in arguments and in auth/oauth URLs) and literal
+// auth/oauth secrets (client_secret, clientSecret, token, password, … at any depth,
+// names compared without case, '_' or '-'); None refuses every credential-bearing
+// field, references included: any non-empty env/header value, headerEnv,
+// bearerEnv, envFrom, auth and oauth. Empty strings are not credentials.
 func Check(level Level, f Fields) []Violation {
 	if level == Literal {
 		return nil
@@ -141,25 +116,34 @@ func Check(level Level, f Fields) []Violation {
 			add("headers." + k)
 		}
 	}
-	if HasUserinfo(f.URL) {
-		add("url userinfo")
+	for _, name := range urlCredentials(f.URL, refused) {
+		add(name)
 	}
+	argScan(strings.Fields(f.Command), func(_ int, x finding) {
+		if strings.HasPrefix(x.name, "url ") {
+			add("command " + x.name)
+		}
+	})
+	argScan(f.Args, func(_ int, x finding) {
+		if strings.HasPrefix(x.name, "url ") {
+			add("args " + x.name)
+		}
+	})
 	for _, part := range []struct {
 		name string
 		m    map[string]any
 	}{{"auth", f.Auth}, {"oauth", f.OAuth}} {
-		for _, k := range sortedKeys(part.m) {
-			s, _ := part.m[k].(string)
-			if HasUserinfo(s) {
-				add(part.name + "." + k + " userinfo")
+		walkStrings(part.name, part.m, func(path, key, s string) {
+			for _, name := range urlCredentials(s, refused) {
+				add(path + " " + strings.TrimPrefix(name, "url "))
 			}
-			if strings.EqualFold(k, "clientSecret") && s != "" {
-				add(part.name + "." + k)
+			if NormName(key) != "type" && SecretName(key) && refused(s) && !isURL(s) {
+				add(path)
 			}
-		}
+		})
 	}
 	if level < None {
-		return out
+		return dedupe(out)
 	}
 	if len(f.HeaderEnv) > 0 {
 		add("headerEnv")
@@ -179,10 +163,59 @@ func Check(level Level, f Fields) []Violation {
 	return dedupe(out)
 }
 
+// urlCredentials names the credentials a URL carries: "url userinfo" and
+// "url query NAME" for each credential query parameter whose value refused accepts.
+func urlCredentials(u string, refused func(string) bool) []string {
+	if u == "" {
+		return nil
+	}
+	var out []string
+	if HasUserinfo(u) {
+		out = append(out, "url userinfo")
+	}
+	for _, x := range urlFindings(u, refused) {
+		if x.name != "url userinfo" {
+			out = append(out, x.name)
+		}
+	}
+	return out
+}
+
+// isURL reports whether s starts like an absolute URL (scheme://).
+func isURL(s string) bool {
+	i := strings.Index(s, "://")
+	return i > 0 && !strings.ContainsAny(s[:i], " \t/")
+}
+
+// walkStrings calls fn for every string value in m, at any depth, with its dotted
+// path (prefix.key.sub) and its own key, in sorted key order.
+func walkStrings(prefix string, m map[string]any, fn func(path, key, s string)) {
+	for _, k := range sortedKeys(m) {
+		walkValue(prefix+"."+k, k, m[k], fn)
+	}
+}
+
+func walkValue(path, key string, v any, fn func(path, key, s string)) {
+	switch x := v.(type) {
+	case string:
+		fn(path, key, x)
+	case map[string]any:
+		walkStrings(path, x, fn)
+	case []any:
+		for _, e := range x {
+			walkValue(path, key, e, fn)
+		}
+	case []string:
+		for _, e := range x {
+			fn(path, key, e)
+		}
+	}
+}
+
 // CheckProject returns every field that may not be written to a committed
 // project-scope file, whatever the policy (P7): literal env/header values, populated
-// auth/oauth fields (all but type), credential-bearing argument values and URL
-// userinfo.
+// auth/oauth fields (all but type), credential-bearing argument values (see
+// CredentialArgs), URL userinfo and credential query parameters.
 func CheckProject(f Fields) []Violation {
 	var out []Violation
 	add := func(field string) { out = append(out, Violation{f.Server, field}) }
@@ -206,70 +239,39 @@ func CheckProject(f Fields) []Violation {
 			}
 		}
 	}
+	for _, flag := range CredentialArgs(strings.Fields(f.Command)) {
+		add("command " + flag)
+	}
 	for _, flag := range CredentialArgs(f.Args) {
 		add("args " + flag)
 	}
-	if HasUserinfo(f.URL) {
-		add("url userinfo")
+	for _, name := range urlCredentials(f.URL, literal) {
+		add(name)
 	}
-	return out
+	return dedupe(out)
 }
 
 // CredentialArgs names the arguments that carry a credential value: flags such as
-// --token=…, --api-key … and "Bearer …" values. It returns flag names only.
+// --token=…, --api-key …, --key …, --pat …; NAME=VALUE with a credential name
+// (GITHUB_PERSONAL_ACCESS_TOKEN=…); header-shaped arguments (Authorization: token …,
+// X-Api-Key: …); "Bearer …" values; URL userinfo ("url userinfo") and credential
+// query parameters ("url query api_key") anywhere in an argument. It returns names
+// only, never a value.
 func CredentialArgs(args []string) []string {
 	var out []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if vs, ve, ok := bearerArg(a); ok && !IsReference("Bearer "+a[vs:ve]) {
-			out = append(out, "Bearer")
-			continue
-		}
-		if !strings.HasPrefix(a, "-") {
-			continue
-		}
-		name, value, hasValue := strings.Cut(a, "=")
-		if !secretName(strings.TrimLeft(name, "-")) {
-			continue
-		}
-		if !hasValue && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-			value, hasValue = args[i+1], true
-			i++
-		}
-		if hasValue && literal(value) {
-			out = append(out, name)
-		}
-	}
+	argScan(args, func(_ int, x finding) { out = append(out, x.name) })
 	return out
 }
 
-// RedactArgs returns args with credential values replaced by REDACTED, for display.
+// RedactArgs returns args with credential values (those CredentialArgs names)
+// replaced by REDACTED, for display.
 func RedactArgs(args []string) []string {
 	out := make([]string, len(args))
 	copy(out, args)
-	for i := 0; i < len(out); i++ {
-		a := out[i]
-		if vs, ve, ok := bearerArg(a); ok && !IsReference("Bearer "+a[vs:ve]) {
-			out[i] = a[:vs] + "REDACTED" + a[ve:]
-			continue
-		}
-		if !strings.HasPrefix(a, "-") {
-			continue
-		}
-		name, value, hasValue := strings.Cut(a, "=")
-		if !secretName(strings.TrimLeft(name, "-")) {
-			continue
-		}
-		if hasValue {
-			if literal(value) {
-				out[i] = name + "=REDACTED"
-			}
-		} else if i+1 < len(out) && !strings.HasPrefix(out[i+1], "-") {
-			if literal(out[i+1]) {
-				out[i+1] = "REDACTED"
-			}
-			i++
-		}
+	byArg := map[int][]finding{}
+	argScan(args, func(i int, x finding) { byArg[i] = append(byArg[i], x) })
+	for i, fs := range byArg {
+		out[i] = replace(args[i], fs)
 	}
 	return out
 }

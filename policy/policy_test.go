@@ -212,7 +212,7 @@ func TestCheck(t *testing.T) {
 			"s (auth.clientSecret)", "s (auth.tokenUrl userinfo)", "s (oauth.redirectUri userinfo)",
 			"s (headerEnv)", "s (bearerEnv)", "s (envFrom)", "s (auth)", "s (oauth)"}},
 		{"references passes reference forms", References, Fields{Server: "r",
-			Env:     map[string]string{"A": "${A}", "B": "${B:-x}", "C": "${env:C}", "D": "{env:D}"},
+			Env:     map[string]string{"A": "${A}", "B": "${B:-}", "C": "${env:C}", "D": "{env:D}"},
 			Headers: map[string]string{"Authorization": "Bearer ${T}", "X": "token ${T}"}}, []string{}},
 		{"empty strings are not credentials", None, Fields{Server: "e", Env: map[string]string{"A": ""}, Headers: map[string]string{"H": ""},
 			HeaderEnv: map[string]string{}, Auth: map[string]any{"type": "", "x": nil, "l": []any{}}, OAuth: map[string]any{}}, []string{}},

@@ -258,7 +258,7 @@ func TestRejectedMutationsChangeNothing(t *testing.T) {
 		}, "absolute"},
 		{"update with a bad variable", func(r *Registry) error {
 			return r.UpdateServer("mine", func(s *Server) { s.EnvFrom = map[string]string{"A": "B C"} })
-		}, "invalid variable name"},
+		}, "not a valid variable name"},
 		{"update a missing server", func(r *Registry) error { return r.UpdateServer("nope", func(*Server) {}) }, "not found"},
 		{"remove a lower server", func(r *Registry) error { return r.RemoveServer("tracker") }, "lower configuration layer"},
 		{"remove a qualified overlay", func(r *Registry) error { return r.RemoveServer("guarded") }, "workerQualification"},

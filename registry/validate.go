@@ -77,7 +77,9 @@ func ValidVarName(name string) bool {
 }
 
 // Validate checks a server (R2) and fills an omitted type (stdio with a command, else
-// http). Errors name the field, never a value that could be a secret.
+// http). Errors name the field, never a value that could be a secret: an invalid
+// variable or header name is not quoted either (a token pasted where a variable
+// name belongs would be printed), and a key is named only once it is valid.
 func (s *Server) Validate() error {
 	if err := ValidServerName(s.Name); err != nil {
 		return err
@@ -109,32 +111,32 @@ func (s *Server) Validate() error {
 	}
 	for h, v := range s.HeaderEnv {
 		if !validHeaderName(h) {
-			return fmt.Errorf("headerEnv: invalid header name %q", h)
+			return fmt.Errorf("headerEnv: a key is not a valid header name")
 		}
 		if !ValidVarName(v) {
-			return fmt.Errorf("headerEnv.%s: invalid variable name %q", h, v)
+			return fmt.Errorf("headerEnv.%s: not a valid variable name", h)
 		}
 	}
 	for h := range s.Headers {
 		if !validHeaderName(h) {
-			return fmt.Errorf("headers: invalid header name %q", h)
+			return fmt.Errorf("headers: a key is not a valid header name")
 		}
 	}
 	for k, v := range s.EnvFrom {
 		if !ValidVarName(k) {
-			return fmt.Errorf("envFrom: invalid variable name %q", k)
+			return fmt.Errorf("envFrom: a key is not a valid variable name")
 		}
 		if !ValidVarName(v) {
-			return fmt.Errorf("envFrom.%s: invalid variable name %q", k, v)
+			return fmt.Errorf("envFrom.%s: not a valid variable name", k)
 		}
 	}
 	for k := range s.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return fmt.Errorf("env: invalid variable name %q", k)
+			return fmt.Errorf("env: a key is not a valid variable name")
 		}
 	}
 	if s.BearerEnv != "" && !ValidVarName(s.BearerEnv) {
-		return fmt.Errorf("bearerEnv: invalid variable name %q", s.BearerEnv)
+		return fmt.Errorf("bearerEnv: not a valid variable name")
 	}
 	if s.BearerEnv != "" && !s.Remote() {
 		return fmt.Errorf("bearerEnv: only http and sse servers send headers")

@@ -81,8 +81,21 @@ type permEdit struct {
 	wantFn func() []string
 	// keepOnly: add no rule, only keep or remove tracked ones (uninject).
 	keepOnly bool
-	record   *permRecord // nil when there is none
+	// record is the deny record (nil when there is none): read when the edit is
+	// prepared, and again from recPath through f every time the settings edit runs
+	// (under the transaction's lock), so that the rules are decided on the record as
+	// it is then, not as it was when the edit was prepared (C3, C4, W8).
+	record  *permRecord
+	f       fsys.FS
+	recPath string
+	// prepared are the record's denyAdded when the edit was prepared: an uninjection's
+	// wantFn was computed from them.
+	prepared []string
 	sidecar  bool
+
+	// the record as the last edit read it (for the record target's check)
+	recRaw    []byte
+	recExists bool
 
 	// results of the last edit
 	deny      []string
@@ -90,6 +103,34 @@ type permEdit struct {
 	preserved []string
 	warn      []string
 	active    bool
+}
+
+// loadRecord reads the deny record again (nothing to do for an edit without one, such
+// as an ephemeral sidecar's).
+func (e *permEdit) loadRecord() error {
+	if e.f == nil || e.recPath == "" {
+		return nil
+	}
+	data, err := e.f.ReadFile(e.recPath)
+	switch {
+	case err == nil:
+		rec, err := decodePermRecord(e.recPath, data)
+		if err != nil {
+			return err
+		}
+		e.record, e.recRaw, e.recExists = rec, data, true
+	case isNotExist(err):
+		e.record, e.recRaw, e.recExists = nil, nil, false
+	default:
+		return err
+	}
+	return nil
+}
+
+// recordUnchanged reports whether the record file still holds what the last settings
+// edit decided on.
+func (e *permEdit) recordUnchanged(cur fsys.Snapshot) bool {
+	return cur.Exists == e.recExists && (!cur.Exists || bytes.Equal(cur.Data, e.recRaw))
 }
 
 // validateSettings checks the settings root, permissions and its rule arrays (C2).
@@ -143,8 +184,10 @@ func stringArray(v jsonc.Value) ([]string, bool) {
 	return out, true
 }
 
-// compute applies the ownership algorithm of C4 to the current deny array.
-func (e *permEdit) compute(current []string) {
+// compute applies the ownership algorithm of C4 to the current deny array. Only rules
+// that become preserved in this run are warned about: those already preserved were
+// named by an earlier run.
+func (e *permEdit) compute(current, want []string) {
 	rec := e.record
 	var tracked []string
 	if rec != nil {
@@ -157,7 +200,7 @@ func (e *permEdit) compute(current []string) {
 		if !slices.Contains(deny, r) {
 			continue // the person removed it: no longer tracked
 		}
-		wanted := slices.Contains(e.want, r)
+		wanted := slices.Contains(want, r)
 		switch {
 		case unchanged && !slices.Contains(rec.DenyPreserved, r) && wanted:
 			added = append(added, r)
@@ -166,12 +209,12 @@ func (e *permEdit) compute(current []string) {
 			deny = slices.Delete(deny, i, i+1)
 		default: // the array changed, or the rule was already uncertain: keep it
 			preserved = append(preserved, r)
-			if !wanted {
+			if !wanted && !slices.Contains(rec.DenyPreserved, r) {
 				warn = append(warn, r)
 			}
 		}
 	}
-	for _, r := range e.want {
+	for _, r := range want {
 		if e.keepOnly {
 			break
 		}
@@ -187,11 +230,25 @@ func (e *permEdit) compute(current []string) {
 // apply edits the settings bytes. A settings file is touched only when there are
 // rules to write, a record exists, or it is a sidecar.
 func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
-	if e.wantFn != nil {
-		e.want = e.wantFn()
+	if err := e.loadRecord(); err != nil {
+		return nil, false, err
 	}
-	e.active = e.sidecar || e.record != nil || len(e.want) > 0
-	src := cur.Data
+	want := e.want
+	if e.wantFn != nil {
+		want = e.wantFn()
+	}
+	if e.keepOnly && e.record != nil {
+		// rules recorded since the uninjection was prepared belong to an injection it
+		// knows nothing about: keep them
+		want = slices.Clone(want)
+		for _, r := range e.record.DenyAdded {
+			if !slices.Contains(e.prepared, r) {
+				want = appendNew(want, []string{r})
+			}
+		}
+	}
+	e.active = e.sidecar || e.record != nil || len(want) > 0
+	bom, src := splitBOM(cur.Data)
 	if !cur.Exists || len(bytes.TrimSpace(src)) == 0 {
 		src = emptyJSON
 	}
@@ -206,7 +263,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 	if !e.active {
 		return cur.Data, cur.Exists, nil
 	}
-	e.compute(current)
+	e.compute(current, want)
 	if slices.Equal(current, e.deny) && cur.Exists {
 		return cur.Data, true, nil
 	}
@@ -220,7 +277,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 	if err := doc.Set([]string{"permissions", "deny"}, raw); err != nil {
 		return nil, false, fmt.Errorf("%s: %w", e.path, err)
 	}
-	return doc.Bytes(), true, nil
+	return withBOM(bom, doc.Bytes()), true, nil
 }
 
 // record returns the record after the edit.
@@ -232,7 +289,8 @@ func (e *permEdit) newRecord(canon string, content []byte) *permRecord {
 	return r
 }
 
-// warning names the rules kept because the deny array changed (C4).
+// warning names the rules that became preserved in this run because the deny array
+// changed (C4); rules an earlier run already preserved (and named) are not repeated.
 func (e *permEdit) warning() string {
 	if len(e.warn) == 0 {
 		return ""
@@ -247,15 +305,14 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 	if err != nil {
 		return nil, nil, err
 	}
-	e := &permEdit{path: settings, want: want, sidecar: scope.sidecar}
-	data, err := f.ReadFile(recPath)
-	switch {
-	case err == nil:
-		if e.record, err = decodePermRecord(recPath, data); err != nil {
-			return nil, nil, err
-		}
-	case !isNotExist(err):
+	e := &permEdit{path: settings, want: want, sidecar: scope.sidecar, f: f, recPath: recPath}
+	// read now to refuse a corrupt record before anything is written (the settings
+	// edit reads it again under the lock)
+	if err := e.loadRecord(); err != nil {
 		return nil, nil, err
+	}
+	if e.record != nil {
+		e.prepared = slices.Clone(e.record.DenyAdded)
 	}
 	var written []byte
 	settingsT := fsys.Target{
@@ -279,6 +336,10 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 		DirPerm: 0o700,
 		Check:   func() error { return checkRecordDir(f, recPath) },
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+			if !e.recordUnchanged(cur) {
+				// the settings edit decided on another record: never overwrite this one
+				return nil, 0, false, fmt.Errorf("%s: %w", recPath, fsys.ErrChanged)
+			}
 			if !e.active {
 				if cur.Exists {
 					return cur.Data, cur.Mode.Perm(), false, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -107,6 +108,97 @@ func parentCheck(f fsys.FS, scope providers.Scope, project, path string) func() 
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// ManualError is a client without a config file mcpwire can write (ChatGPT Desktop).
+type ManualError struct{ Provider *providers.Provider }
+
+func (e *ManualError) Error() string {
+	return fmt.Sprintf("%s has no config file mcpwire can write", e.Provider.Display)
+}
+
+// Hints points at install, which prints the steps to add the servers by hand.
+func (e *ManualError) Hints() []string {
+	return []string{"mcpwire install " + e.Provider.Name + " prints the steps to add the servers in " + e.Provider.Display + " yourself"}
+}
+
+// UserFileError is a project-scope destination that is the client's user-scope file
+// (the project directory is the home directory: ~/.cursor/mcp.json is Cursor's own).
+type UserFileError struct {
+	Provider       *providers.Provider
+	Path, UserFile string
+}
+
+func (e *UserFileError) Error() string {
+	return fmt.Sprintf("the project-scope file %s is %s's user-scope file %s; mcpwire does not write it as a project file", e.Path, e.Provider.Display, e.UserFile)
+}
+
+// Hints says how to write the file on purpose, or a project's file instead.
+func (e *UserFileError) Hints() []string {
+	return []string{"to write your user-scope file, add --scope user; for a project, run in its directory or give --project DIR"}
+}
+
+// checkNotUserFile refuses a project-scope path that is also the provider's user-scope
+// file for this environment.
+func checkNotUserFile(p *providers.Provider, path string, env providers.PathEnv) error {
+	if p.User == nil {
+		return nil
+	}
+	cands, err := p.User.Candidates(env)
+	if err != nil {
+		return nil // no user file here (no home directory): nothing to collide with
+	}
+	for _, c := range cands {
+		if samePath(path, c) {
+			return &UserFileError{Provider: p, Path: path, UserFile: c}
+		}
+	}
+	return nil
+}
+
+// samePath reports whether two paths name one file, by their canonical paths
+// (symlinked parents resolved).
+func samePath(a, b string) bool {
+	return canonicalOrClean(a) == canonicalOrClean(b)
+}
+
+func canonicalOrClean(p string) string {
+	if c, err := fsys.Canonical(p); err == nil {
+		return c
+	}
+	return filepath.Clean(p)
+}
+
+// ScopeOf tells which scope of p a client file dest is, for this environment: user
+// when it is p's user-scope file; else project, with the project directory dest
+// minus p's project path (".cursor/mcp.json"). ok is false when it is neither.
+func ScopeOf(p *providers.Provider, dest string, env providers.PathEnv) (scope providers.Scope, project string, ok bool) {
+	if p.User != nil {
+		if cands, err := p.User.Candidates(env); err == nil {
+			for _, c := range cands {
+				if samePath(dest, c) {
+					return providers.User, "", true
+				}
+			}
+		}
+	}
+	d := p.Project
+	if d == nil || d.Base != providers.ProjectDir || d.Env != "" {
+		return "", "", false
+	}
+	dest = filepath.Clean(dest)
+	for _, f := range d.Files {
+		rel := filepath.Join(append(slices.Clone(d.Dir), f)...)
+		dir, found := strings.CutSuffix(dest, string(filepath.Separator)+rel)
+		if !found {
+			continue
+		}
+		if dir == "" || dir == filepath.VolumeName(dir) {
+			dir += string(filepath.Separator)
+		}
+		return providers.Project, dir, true
+	}
+	return "", "", false
 }
 
 var errNoServers = errors.New("no servers to inject")

@@ -24,13 +24,28 @@ type EphemeralResult struct {
 	Written []string
 }
 
+// LaunchArgs are the client's arguments for the ephemeral output: what session runs,
+// and what LaunchLine prints. Claude Code gets --strict-mcp-config so that it loads
+// exactly these servers, none of the person's other MCP configs; it comes last, which
+// also ends --mcp-config's list of files before any argument of the person's.
+func (e *EphemeralResult) LaunchArgs() []string {
+	if e.Provider != "claude-code" {
+		return nil
+	}
+	args := []string{"--mcp-config", e.Out}
+	if e.Settings != "" {
+		args = append(args, "--settings", e.Settings)
+	}
+	return append(args, "--strict-mcp-config")
+}
+
 // LaunchLine is the command that starts the client with the ephemeral output.
 func (e *EphemeralResult) LaunchLine() string {
 	switch e.Provider {
 	case "claude-code":
-		line := "claude --mcp-config " + shellQuote(e.Out)
-		if e.Settings != "" {
-			line += " --settings " + shellQuote(e.Settings)
+		line := "claude"
+		for _, a := range e.LaunchArgs() {
+			line += " " + shellQuote(a)
 		}
 		return line
 	case "opencode":
@@ -101,14 +116,22 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		out = filepath.Join(dir, name+"-"+p.Name+".json")
 	}
 	res.Out = out
-	checkOut := func() error { return fsys.CheckRealDirs(f, string(filepath.Separator), out) }
 	targets := []fsys.Target{{
 		Path:  out,
-		Check: checkOut,
+		Check: func() error { return fsys.CheckRealDirs(f, "", out) },
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			return content, 0o600, false, nil
 		},
 	}}
+	var outRec []fsys.Target
+	if res.Dir == "" {
+		// an explicit --out: replace only an earlier ephemeral output, and record this one
+		outT, recT, err := r.outTargets(f, out, content, entries)
+		if err != nil {
+			return nil, err
+		}
+		targets[0], outRec = outT, []fsys.Target{recT}
+	}
 	if p.Deny == providers.DenyClaudeSettings {
 		if rules := claudeRules(filters); len(rules) > 0 {
 			side := SidecarPath(out)
@@ -123,6 +146,8 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 			targets = append(targets, st...)
 		}
 	}
+	// output → sidecar → sidecar record → output record (W7)
+	targets = append(targets, outRec...)
 	if _, err := fsys.Apply(f, targets); err != nil {
 		if res.Dir != "" {
 			f.Remove(res.Dir)
@@ -174,7 +199,7 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 	e := &permEdit{path: side, want: rules, sidecar: true, deny: rules, added: rules}
 	sideT := fsys.Target{
 		Path:  side,
-		Check: func() error { return fsys.CheckRealDirs(f, string(filepath.Separator), side) },
+		Check: func() error { return fsys.CheckRealDirs(f, "", side) },
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			return content, 0o600, false, nil
 		},
@@ -182,23 +207,15 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 	if !record {
 		return []fsys.Target{sideT}, nil
 	}
-	return []fsys.Target{
-		{
-			Path:  side,
-			Check: func() error { return fsys.CheckRealDirs(f, string(filepath.Separator), side) },
-			Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-				return content, 0o600, false, nil
-			},
+	recT := fsys.Target{
+		Path:    recPath,
+		DirPerm: 0o700,
+		Check:   func() error { return checkRecordDir(f, recPath) },
+		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+			return e.newRecord(canon, content).encode(), 0o600, false, nil
 		},
-		{
-			Path:    recPath,
-			DirPerm: 0o700,
-			Check:   func() error { return checkRecordDir(f, recPath) },
-			Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-				return e.newRecord(canon, content).encode(), 0o600, false, nil
-			},
-		},
-	}, nil
+	}
+	return []fsys.Target{sideT, recT}, nil
 }
 
 // entriesObject collects rendered entries into one servers object.

@@ -249,7 +249,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 	}
 	got := read(t, path)
 	golden(t, gc.fixture, w.normalize(got))
-	golden(t, gc.fixture+".warnings", []byte(strings.Join(w.warns, "\n")+"\n"))
+	golden(t, gc.fixture+".warnings", w.normalize([]byte(strings.Join(w.warns, "\n")+"\n")))
 
 	// W1: nothing outside mcpwire's entries changed
 	if p.Format == providers.TOML {

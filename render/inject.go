@@ -46,7 +46,9 @@ type Request struct {
 	SkipUnsupported bool
 	// Env locates home-relative files.
 	Env providers.PathEnv
-	// Exempt names env keys that are not credentials, per server (P8).
+	// Exempt names env keys that are not credentials, per server (P8). It is honoured
+	// only for the built-in aiwg entry supplied through Extra, and only for AIWG_ROOT:
+	// any other server or key is checked like everything else.
 	Exempt map[string]map[string]bool
 	// Warn receives warnings.
 	Warn func(string)
@@ -71,6 +73,9 @@ type Result struct {
 	Written []string
 	// Changed lists the files that changed.
 	Changed []string
+	// Removed are entries mcpwire wrote earlier and removed because the registry now
+	// disables the server and the client has no per-server switch.
+	Removed []string
 	// Settings is the Claude settings file holding deny rules, when one was written.
 	Settings string
 	// Notes are lines for the person (not warnings).
@@ -131,27 +136,66 @@ func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope,
 	if scope != providers.Project || ephemeral {
 		return nil
 	}
+	if r.Provider.GitIgnored && r.Ignored != nil {
+		// RunWield reads its project file only when git ignores it, and mcpwire checks
+		// that before writing: the file is never committed, so P7 does not apply.
+		return nil
+	}
 	for _, s := range servers {
 		vs = append(vs, policy.CheckProject(r.fields(s))...)
 	}
 	if len(vs) == 0 {
 		return nil
 	}
-	hint := "keep secrets out of committed files: reference variables with server update NAME --env-from K=VAR or --header-env H=VAR"
-	if d := r.Provider.User; d != nil {
+	return &policy.Error{Rule: "project scope (a committed file)", Violations: vs, Hint: r.projectHint()}
+}
+
+// projectHint is the advice of a P7 refusal: the client's private user-scope file
+// when it has one, and references only where the client can spell them.
+func (r *Request) projectHint() string {
+	p := r.Provider
+	refs := p.Refs != providers.RefNone
+	var user string
+	if d := p.User; d != nil {
 		if paths, err := d.Candidates(r.Env); err == nil {
-			hint = "write them to " + r.Provider.Display + "'s private file instead: --scope user (" + paths[0] + "), or reference variables with --env-from K=VAR / --header-env H=VAR"
+			user = paths[0]
 		}
 	}
-	return &policy.Error{Rule: "project scope (a committed file)", Violations: vs, Hint: hint}
+	switch {
+	case user != "" && refs:
+		return "write them to " + p.Display + "'s private file instead: --scope user (" + user + "), or reference variables with --env-from K=VAR / --header-env H=VAR"
+	case user != "":
+		return "write them to " + p.Display + "'s private file instead: --scope user (" + user + ")"
+	case refs:
+		return "keep secrets out of committed files: reference variables with server update NAME --env-from K=VAR or --header-env H=VAR"
+	}
+	return "keep these servers out of " + p.Display + "'s project file: it is committed, and " + p.Display + " has no private file"
 }
 
 func (r *Request) fields(s *registry.Server) policy.Fields {
 	return policy.Fields{
-		Server: s.Name, URL: s.URL, Args: s.Args, Env: s.Env, Headers: s.Headers,
+		Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
 		HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv,
-		Auth: s.Auth, OAuth: s.OAuth, ExemptEnv: r.Exempt[s.Name],
+		Auth: s.Auth, OAuth: s.OAuth, ExemptEnv: r.exempt(s),
 	}
+}
+
+// exemptKey is the one env key P8 exempts, on the built-in entry only.
+const exemptKey = "AIWG_ROOT"
+
+// exempt returns the env keys of s that are not credentials (P8): AIWG_ROOT, when
+// the request exempts it and s is the built-in aiwg entry supplied through Extra (a
+// registry server of that name replaces the built-in entry and is never exempt).
+func (r *Request) exempt(s *registry.Server) map[string]bool {
+	if !r.Exempt[s.Name][exemptKey] || !builtinShape(s) || !slices.Contains(r.Extra, s) {
+		return nil
+	}
+	return map[string]bool{exemptKey: true}
+}
+
+// builtinShape reports whether s is the built-in entry: aiwg → aiwg mcp serve (I2).
+func builtinShape(s *registry.Server) bool {
+	return s.Name == BuiltinName && !s.Remote() && s.Command == "aiwg" && slices.Equal(s.Args, []string{"mcp", "serve"})
 }
 
 // RenderError lists every server that cannot be rendered for a client, with the
@@ -192,12 +236,19 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *fil
 			probs = append(probs, ps...)
 			continue
 		}
-		if s.Cwd != "" && t.p.CwdKey == "" {
-			r.warn(fmt.Sprintf("%s: %s does not start servers in a working directory from its config; cwd of %s not written", t.p.Name, t.p.Display, s.Name))
-		}
 		if disabled(s) && t.p.Switch == "" {
-			r.warn(fmt.Sprintf("%s: %s is disabled (enabled: false) and %s has no per-server switch; not written", t.p.Name, s.Name, t.p.Display))
+			if t.off != nil {
+				*t.off = append(*t.off, s.Name) // Prepare removes mcpwire's entry, and says so
+			} else {
+				r.warn(offWarning(t.p, s.Name) + "; not written")
+			}
 			continue
+		}
+		if ign := ignoredFields(s); len(ign) > 0 {
+			r.warn(ignoredWarning(t.p, s, ign))
+		}
+		if s.Cwd != "" && !s.Remote() && t.p.CwdKey == "" {
+			r.warn(fmt.Sprintf("%s: %s does not start servers in a working directory from its config; cwd of %s not written", t.p.Name, t.p.Display, s.Name))
 		}
 		ne := namedEntry{name: s.Name}
 		if t.p.Format == providers.TOML {
@@ -231,6 +282,14 @@ type Prepared struct {
 	reg     *registry.Registry
 	perm    *permEdit
 	warn    func(string)
+	// edit is the client file's edit; off are the disabled servers it removes (an
+	// entry mcpwire wrote, unchanged since) because the client has no switch for them.
+	edit *fileEdit
+	off  []string
+	dry  bool
+	// projectWarn are the R10 warnings of absolute project paths, said when the
+	// destination changes.
+	projectWarn []string
 }
 
 // Inject writes the request's servers into the provider's file for the scope, with
@@ -251,7 +310,7 @@ func Inject(f fsys.FS, r Request) (*Result, error) {
 func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	p := r.Provider
 	if p.Shape == providers.ShapeManual {
-		return nil, fmt.Errorf("%s has no config file mcpwire can write", p.Display)
+		return nil, &ManualError{Provider: p}
 	}
 	scope, err := resolveScope(p, r.Scope)
 	if err != nil {
@@ -262,7 +321,7 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	prep := &Prepared{Result: &Result{Provider: p.Name, Scope: scope}, reg: r.Registry, warn: r.warn}
+	prep := &Prepared{Result: &Result{Provider: p.Name, Scope: scope}, reg: r.Registry, warn: r.warn, dry: r.DryRun}
 	if len(servers) == 0 {
 		prep.Result.Notes = append(prep.Result.Notes, "no servers to inject: nothing written")
 		return prep, nil
@@ -274,14 +333,29 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	if scope == providers.Project {
+		if err := checkNotUserFile(p, path, r.Env); err != nil {
+			return nil, err
+		}
+	}
 	prep.Result.Destination = path
-	t := target{p: p, scope: scope, project: r.Project}
+	t := target{p: p, scope: scope, project: r.Project, off: &prep.off}
 	entries, filters, written, err := r.plan(t, servers)
 	if err != nil {
 		return nil, err
 	}
 	prep.Result.Written = written
-	edit := &fileEdit{p: p, path: path, set: entries, filters: filters, force: r.Force, keepFilters: r.KeepFilters}
+	if t.absoluteProject() && !(p.GitIgnored && r.Ignored != nil) {
+		// said when the file changes (Commit), not on every run that leaves it as it is
+		for _, s := range servers {
+			if fields := t.projectFields(s); len(fields) > 0 && slices.Contains(written, s.Name) {
+				prep.projectWarn = append(prep.projectWarn, fmt.Sprintf("%s: %s of %s: ${project} is written as the absolute path %s into %s, a project file usually committed (%s has no workspace variable); other checkouts need their own inject",
+					p.Name, strings.Join(fields, ", "), s.Name, r.Project, path, p.Display))
+			}
+		}
+	}
+	edit := &fileEdit{p: p, path: path, set: entries, remove: prep.off, filters: filters, force: r.Force, keepFilters: r.KeepFilters}
+	prep.edit = edit
 	if p.Deny == providers.DenyOpencode {
 		edit.tools = opencodeTools(filters)
 	}
@@ -331,6 +405,12 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 	}
 	i := 0
 	for _, p := range preps {
+		p.offWarnings()
+		if p.edit != nil {
+			if w := p.edit.toolWarning(); w != "" {
+				p.warn(w)
+			}
+		}
 		if p.perm != nil && p.perm.active {
 			if w := p.perm.warning(); w != "" {
 				p.warn(w)
@@ -343,19 +423,54 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 			}
 			i++
 		}
+		if slices.Contains(p.Result.Changed, p.Result.Destination) {
+			for _, w := range p.projectWarn {
+				p.warn(w)
+			}
+		}
 	}
 	if !receipts {
 		return nil
 	}
 	for _, p := range preps {
-		if len(p.Result.Written) == 0 {
-			continue
+		if len(p.Result.Written) > 0 {
+			if err := p.reg.RecordInjection(p.Result.Written, p.Result.Provider); err != nil {
+				return fmt.Errorf("the client files were written, but recording the injection failed: %w", err)
+			}
 		}
-		if err := p.reg.RecordInjection(p.Result.Written, p.Result.Provider); err != nil {
-			return fmt.Errorf("the client files were written, but recording the injection failed: %w", err)
+		if len(p.Result.Removed) > 0 {
+			if err := p.reg.ForgetInjection(p.Result.Removed, p.Result.Provider); err != nil {
+				return fmt.Errorf("the client files were written, but updating the injection records failed: %w", err)
+			}
 		}
 	}
 	return nil
+}
+
+// offWarnings says, for each disabled server the client cannot switch off, what
+// became of it: mcpwire's own unchanged entry was removed; an entry mcpwire did not
+// write (or that changed since) stays; else it is simply not written.
+func (p *Prepared) offWarnings() {
+	if p.edit == nil {
+		return
+	}
+	removed := "removed"
+	if p.dry {
+		removed = "would remove"
+	}
+	for _, n := range p.off {
+		w := offWarning(p.edit.p, n)
+		switch {
+		case slices.Contains(p.edit.dropped, n):
+			w += fmt.Sprintf("; %s the entry mcpwire wrote from %s", removed, p.edit.path)
+			p.Result.Removed = append(p.Result.Removed, n)
+		case slices.Contains(p.edit.kept, n):
+			w += fmt.Sprintf("; not written, and the entry in %s stays: mcpwire did not write it, or it changed since", p.edit.path)
+		default:
+			w += "; not written"
+		}
+		p.warn(w)
+	}
 }
 
 // fileTargets returns the transaction targets of a client file edit: the file, then

@@ -41,6 +41,10 @@ type fileEdit struct {
 	// forget are record entries other than servers to drop (opencode tool keys);
 	// keptTools are mcpwire's tool keys left in place because they changed.
 	forget, keptTools []string
+	// heldTools are opencode tool keys the profile sets that the file already has with
+	// another value, which mcpwire did not write (or that changed since): left as
+	// they are (see toolWarning).
+	heldTools []string
 }
 
 // toolEntry prefixes the ownership-record entries of opencode's top-level tool keys
@@ -90,10 +94,34 @@ func (e *fileEdit) standing(name string, curDigest, newDigest string) ownership 
 // emptyJSON is the content of a new JSON client file before edits.
 var emptyJSON = []byte("{\n}\n")
 
+// utf8BOM is the UTF-8 byte order mark some editors (VS Code-based ones) start JSON
+// files with.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// splitBOM splits a leading UTF-8 byte order mark off src: the JSON parser refuses it,
+// and the file keeps it when it is written back (withBOM).
+func splitBOM(src []byte) (bom, rest []byte) {
+	if bytes.HasPrefix(src, utf8BOM) {
+		return utf8BOM, src[len(utf8BOM):]
+	}
+	return nil, src
+}
+
+// withBOM puts back the byte order mark splitBOM took off.
+func withBOM(bom, data []byte) []byte {
+	if len(bom) == 0 {
+		return data
+	}
+	return append(slices.Clip(bom), data...)
+}
+
 // applyJSON edits a JSON/JSONC client file.
 func (e *fileEdit) applyJSON(cur fsys.Snapshot) ([]byte, error) {
-	e.wrote, e.dropped, e.kept, e.forget, e.keptTools = map[string]string{}, nil, nil, nil, nil
-	src := cur.Data
+	e.wrote, e.dropped, e.kept, e.forget, e.keptTools, e.heldTools = map[string]string{}, nil, nil, nil, nil, nil
+	if err := e.reloadRecord(); err != nil {
+		return nil, err
+	}
+	bom, src := splitBOM(cur.Data)
 	if !cur.Exists || len(bytes.TrimSpace(src)) == 0 {
 		src = emptyJSON
 	}
@@ -171,7 +199,7 @@ func (e *fileEdit) applyJSON(cur fsys.Snapshot) ([]byte, error) {
 	if err := e.dropTools(doc); err != nil {
 		return nil, err
 	}
-	return doc.Bytes(), nil
+	return withBOM(bom, doc.Bytes()), nil
 }
 
 // mergeKept merges the profile's filters into an existing Antigravity entry, keeping
@@ -240,6 +268,13 @@ func unionDisabled(path, key, name string, existing jsonc.Value, entry object) (
 
 // applyTools moves mcpwire's opencode tool keys after the existing keys, in order
 // (opencode uses the last matching rule).
+//
+// A key the person already had is never mcpwire's (as with Claude's deny rules, C4).
+// With the value the profile wants, it is moved after the existing keys like
+// mcpwire's own (its value stays; uninject leaves it). With another value mcpwire
+// never changes it, since uninject could not give that value back: it stays where
+// it is, and toolWarning names it (the profile's filter is then not applied for it).
+// A key mcpwire wrote that changed since is the person's in the same way.
 func (e *fileEdit) applyTools(doc *jsonc.Doc) error {
 	if len(e.tools) == 0 {
 		return nil
@@ -248,14 +283,16 @@ func (e *fileEdit) applyTools(doc *jsonc.Doc) error {
 		return fmt.Errorf("%s: \"tools\" must be an object, not %s", e.path, v.Kind())
 	}
 	for _, m := range e.tools {
-		// a key the person already had never becomes mcpwire's (as with Claude's
-		// deny rules, C4); one mcpwire wrote and nobody changed stays its own
+		raw, _ := marshal(m.Value)
 		cur, had := doc.Lookup("tools", m.Key)
 		mine := !had || e.record != nil && e.record.Entries[toolEntry+m.Key] == digest(cur.JSON())
+		if !mine && digest(cur.JSON()) != digest(raw) {
+			e.heldTools = append(e.heldTools, m.Key)
+			continue
+		}
 		if _, err := doc.Delete([]string{"tools", m.Key}); err != nil {
 			return fmt.Errorf("%s: %w", e.path, err)
 		}
-		raw, _ := marshal(m.Value)
 		if err := doc.Set([]string{"tools", m.Key}, raw); err != nil {
 			return fmt.Errorf("%s: %w", e.path, err)
 		}
@@ -264,6 +301,16 @@ func (e *fileEdit) applyTools(doc *jsonc.Doc) error {
 		}
 	}
 	return nil
+}
+
+// toolWarning names the opencode tool keys applyTools left as they are because their
+// value is the person's; "" when there are none.
+func (e *fileEdit) toolWarning() string {
+	if len(e.heldTools) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: left tools keys %s in %s as they are: mcpwire did not write them, or they changed since it wrote them, so the profile's filter for them is not applied; change or remove them by hand if you want it",
+		e.p.Name, strings.Join(e.heldTools, ", "), e.path)
 }
 
 // dropTools removes the opencode tool keys mcpwire wrote for the servers removed by

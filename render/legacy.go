@@ -72,10 +72,11 @@ func legacyTarget(f fsys.FS, path, project string) (t fsys.Target, ok bool, err 
 			if !cur.Exists {
 				return nil, 0, true, nil // still absent: unchanged
 			}
-			if len(bytes.TrimSpace(cur.Data)) == 0 {
+			bom, src := splitBOM(cur.Data)
+			if len(bytes.TrimSpace(src)) == 0 {
 				return cur.Data, cur.Mode.Perm(), false, nil // an empty file stays as it is
 			}
-			doc, err := jsonc.Parse(cur.Data)
+			doc, err := jsonc.Parse(src)
 			if err != nil {
 				return nil, 0, false, fmt.Errorf("%s: invalid JSON: %w", path, err)
 			}
@@ -101,7 +102,7 @@ func legacyTarget(f fsys.FS, path, project string) (t fsys.Target, ok bool, err 
 					return nil, 0, false, fmt.Errorf("%s: %w", path, err)
 				}
 			}
-			return doc.Bytes(), cur.Mode.Perm(), false, nil
+			return withBOM(bom, doc.Bytes()), cur.Mode.Perm(), false, nil
 		},
 	}, true, nil
 }
@@ -113,6 +114,7 @@ func LegacyEntry(f fsys.FS, path string) bool {
 	if err != nil {
 		return false
 	}
+	_, data = splitBOM(data)
 	doc, err := jsonc.Parse(data)
 	if err != nil {
 		return false

@@ -22,6 +22,12 @@ type ownRecord struct {
 	Destination string            `json:"destination"`
 	Provider    string            `json:"provider,omitempty"`
 	Entries     map[string]string `json:"entries"`
+
+	// where readRecord read it, so that an edit can read it again under the lock
+	// (fileEdit.reloadRecord); unset for records built otherwise
+	from  fsys.FS
+	path  string
+	canon string
 }
 
 // digest is the sha256 of an entry's canonical JSON (member order and formatting do
@@ -44,8 +50,11 @@ func recordPath(layerDir, sub, dest string) (string, string, error) {
 
 // readRecord decodes an ownership record; a missing file is an empty record. A
 // corrupt record fails with a hint to delete it.
+//
+// The record remembers where it was read: a client file's edit reads it again every
+// time it runs (see fileEdit.reloadRecord).
 func readRecord(f fsys.FS, path, canon string) (*ownRecord, error) {
-	rec := &ownRecord{Destination: canon, Entries: map[string]string{}}
+	rec := &ownRecord{Destination: canon, Entries: map[string]string{}, from: f, path: path, canon: canon}
 	data, err := f.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return rec, nil
@@ -71,6 +80,23 @@ func decodeRecord(data []byte, rec *ownRecord) error {
 			return fmt.Errorf("entry %q: invalid digest", n)
 		}
 	}
+	return nil
+}
+
+// reloadRecord reads the client file's ownership record again, so that the edit
+// decides which entries are mcpwire's on the record as it is now — under the
+// transaction's lock, once Apply holds it — not as it was when the edit was prepared
+// (C6, W8). A record not read from a file is kept as it is.
+func (e *fileEdit) reloadRecord() error {
+	r := e.record
+	if r == nil || r.from == nil {
+		return nil
+	}
+	fresh, err := readRecord(r.from, r.path, r.canon)
+	if err != nil {
+		return err
+	}
+	e.record = fresh
 	return nil
 }
 

@@ -13,10 +13,11 @@ import (
 
 type tomlKV = tomledit.KV
 
-// Grok Build marker comments around every block mcpwire writes (C6).
+// Grok Build marker comments around every block mcpwire writes (C6). tomledit knows
+// them: a table owns its marker lines, and no other comment around it (W1).
 const (
-	markerStart = "# >>> mcpwire-managed: "
-	markerEnd   = "# <<< mcpwire-managed: "
+	markerStart = tomledit.MarkerStart
+	markerEnd   = tomledit.MarkerEnd
 )
 
 func inline(o object) tomledit.Inline {
@@ -120,6 +121,9 @@ func serverDigest(doc *tomledit.Doc, key, name string) (string, bool) {
 // change (W1).
 func (e *fileEdit) applyTOML(cur fsys.Snapshot) ([]byte, error) {
 	e.wrote, e.dropped, e.kept = map[string]string{}, nil, nil
+	if err := e.reloadRecord(); err != nil {
+		return nil, err
+	}
 	src := cur.Data
 	if !cur.Exists {
 		src = nil

@@ -93,8 +93,8 @@ func claudeUninject(t *testing.T, w *world) (func(fsys.FS) error, []string) {
 	}, order
 }
 
-// ephemeralOut writes run.json → run.settings.json → the sidecar's record; with
-// existing, an earlier run left all three.
+// ephemeralOut writes run.json → run.settings.json → the sidecar's record → the
+// output's record; with existing, an earlier run left all four.
 func ephemeralOut(existing bool) func(t *testing.T, w *world) (func(fsys.FS) error, []string) {
 	return func(t *testing.T, w *world) (func(fsys.FS) error, []string) {
 		out := filepath.Join(w.project, "run.json")
@@ -108,10 +108,11 @@ func ephemeralOut(existing bool) func(t *testing.T, w *world) (func(fsys.FS) err
 		}
 		side := render.SidecarPath(out)
 		rec, _ := recordPathOf(t, w, render.PermissionsDir, side)
+		outRec, _ := recordPathOf(t, w, render.OwnershipDir, out)
 		return func(f fsys.FS) error {
 			_, err := render.Ephemeral(f, w.request("claude-code", "", "dev"), out)
 			return err
-		}, []string{out, side, rec}
+		}, []string{out, side, rec, outRec}
 	}
 }
 

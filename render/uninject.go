@@ -30,7 +30,7 @@ type UninjectResult struct {
 func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	p := r.Provider
 	if p.Shape == providers.ShapeManual {
-		return nil, fmt.Errorf("%s has no config file mcpwire can write", p.Display)
+		return nil, &ManualError{Provider: p}
 	}
 	scope, err := resolveScope(p, r.Scope)
 	if err != nil {
@@ -40,6 +40,11 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	path, err := choosePath(f, p.Dest(scope), r.Env)
 	if err != nil {
 		return nil, err
+	}
+	if scope == providers.Project {
+		if err := checkNotUserFile(p, path, r.Env); err != nil {
+			return nil, err
+		}
 	}
 	res := &UninjectResult{Provider: p.Name, Scope: scope, Destination: path}
 	if _, err := f.Lstat(path); isNotExist(err) {

@@ -44,6 +44,74 @@ type target struct {
 	// ephemeral output starts servers from wherever the client runs: ${project} is
 	// the absolute project directory.
 	ephemeral bool
+	// off, when set, collects the disabled servers the client cannot switch off, for
+	// the caller to remove (a client file); otherwise plan warns they are not written.
+	off *[]string
+}
+
+// absoluteProject reports whether ${project} becomes the absolute project directory
+// in a project-scope client file (no workspace variable, R10).
+func (t target) absoluteProject() bool {
+	return t.scope == providers.Project && !t.ephemeral && t.p.WorkspaceVar == ""
+}
+
+// projectFields names the written launch fields of s that hold ${project}.
+func (t target) projectFields(s *registry.Server) []string {
+	if s.Remote() {
+		return nil
+	}
+	var out []string
+	if strings.Contains(s.Command, ProjectVar) {
+		out = append(out, "command")
+	}
+	if slices.ContainsFunc(s.Args, func(a string) bool { return strings.Contains(a, ProjectVar) }) {
+		out = append(out, "args")
+	}
+	for _, k := range sortedKeys(s.Env) {
+		if strings.Contains(s.Env[k], ProjectVar) {
+			out = append(out, "env."+k)
+		}
+	}
+	if t.p.CwdKey != "" && strings.Contains(s.Cwd, ProjectVar) {
+		out = append(out, "cwd")
+	}
+	return out
+}
+
+// ignoredFields names the fields of s its transport has no use for: a stdio server's
+// URL and headers, a remote server's command, arguments, environment and cwd. They
+// are not rendered (registry validation should have refused them).
+func ignoredFields(s *registry.Server) []string {
+	var out []string
+	add := func(set bool, name string) {
+		if set {
+			out = append(out, name)
+		}
+	}
+	if s.Remote() {
+		add(s.Command != "", "command")
+		add(len(s.Args) > 0, "args")
+		add(s.Cwd != "", "cwd")
+		add(len(s.Env) > 0, "env")
+		add(len(s.EnvFrom) > 0, "envFrom")
+		return out
+	}
+	add(s.URL != "", "url")
+	add(len(s.Headers) > 0, "headers")
+	add(len(s.HeaderEnv) > 0, "headerEnv")
+	add(s.BearerEnv != "", "bearerEnv")
+	return out
+}
+
+func ignoredWarning(p *providers.Provider, s *registry.Server, fields []string) string {
+	if s.Remote() {
+		return fmt.Sprintf("%s: %s is a remote (%s) server; ignored %s, which only stdio servers use (not written)", p.Name, s.Name, s.Type, strings.Join(fields, ", "))
+	}
+	return fmt.Sprintf("%s: %s is a stdio server; ignored %s, which only remote (http, sse) servers use (not written)", p.Name, s.Name, strings.Join(fields, ", "))
+}
+
+func offWarning(p *providers.Provider, name string) string {
+	return fmt.Sprintf("%s: %s is disabled (enabled: false) and %s has no per-server switch", p.Name, name, p.Display)
 }
 
 // projectValue is what ${project} becomes for this target (R10).
@@ -70,6 +138,23 @@ func (t target) spell(s *registry.Server) (values, []problem) {
 	noRefs := func(field string) {
 		bad(field, p.Display+" documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client")
 	}
+	if !s.Remote() {
+		t.spellLaunch(s, &v, bad, noRefs)
+	} else {
+		t.spellRemote(s, &v, bad, noRefs)
+	}
+	switch {
+	case s.Remote() && p.Remote == providers.RemoteNone:
+		bad("type", p.Display+" takes only stdio servers (a remote "+s.Type+" server needs a stdio bridge such as mcp-remote)")
+	case s.Type == registry.SSE && p.Remote == providers.RemoteHTTP:
+		bad("type", p.Display+" takes streamable HTTP remote servers, not SSE")
+	}
+	return v, probs
+}
+
+// spellLaunch computes a stdio server's command, arguments, cwd and environment.
+func (t target) spellLaunch(s *registry.Server, v *values, bad func(field, reason string), noRefs func(field string)) {
+	p := t.p
 	v.Command = t.subst(s.Command)
 	for _, a := range s.Args {
 		v.Args = append(v.Args, t.subst(a))
@@ -97,13 +182,18 @@ func (t target) spell(s *registry.Server) (values, []problem) {
 	if len(env) > 0 {
 		v.Env = sortedObject(env)
 	}
+}
+
+// spellRemote computes a remote server's URL and headers.
+func (t target) spellRemote(s *registry.Server, v *values, bad func(field, reason string), noRefs func(field string)) {
+	p := t.p
 	v.URL = s.URL
 	headers := map[string]string{}
 	for k, val := range s.Headers {
 		headers[k] = val
 	}
 	reserved := func(field, vr string) {
-		if s.Remote() && slices.Contains(p.ReservedRefs, vr) {
+		if slices.Contains(p.ReservedRefs, vr) {
 			bad(field, p.Display+" reads "+vr+" as empty in a remote server's URL and headers; reference another variable")
 		}
 	}
@@ -131,9 +221,6 @@ func (t target) spell(s *registry.Server) (values, []problem) {
 		}
 	}
 	for _, vr := range p.ReservedRefs {
-		if !s.Remote() {
-			break
-		}
 		if refersTo(s.URL, vr) {
 			bad("url", p.Display+" reads "+vr+" as empty in a remote server's URL and headers; reference another variable")
 		}
@@ -146,13 +233,6 @@ func (t target) spell(s *registry.Server) (values, []problem) {
 	if len(headers) > 0 {
 		v.Headers = sortedObject(headers)
 	}
-	switch {
-	case s.Remote() && p.Remote == providers.RemoteNone:
-		bad("type", p.Display+" takes only stdio servers (a remote "+s.Type+" server needs a stdio bridge such as mcp-remote)")
-	case s.Type == registry.SSE && p.Remote == providers.RemoteHTTP:
-		bad("type", p.Display+" takes streamable HTTP remote servers, not SSE")
-	}
-	return v, probs
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,17 +14,37 @@ import (
 
 // Main runs mcpwire with args (without the program name) and returns the exit code.
 func Main(args []string, env *Env) int {
-	app := newApp(env)
-	ordered, passthrough, dashdash := reorder(app, args)
+	st := &runState{args: args}
+	app := newApp(env, st)
+	if i := slices.Index(args, completionFlag); i >= 0 {
+		return complete(app, st, args[:i])
+	}
+	ordered, passthrough, dashdash, err := reorder(app, args)
+	if err != nil {
+		return report(env.Stderr, err)
+	}
 	env.passthrough, env.dashdash = passthrough, dashdash
-	err := app.RunContext(context.Background(), append([]string{"mcpwire"}, ordered...))
+	err = app.RunContext(context.Background(), append([]string{"mcpwire"}, ordered...))
 	if err == nil {
 		return exitOK
 	}
-	return report(env.Stderr, err)
+	return report(env.Stderr, fromCLI(err))
 }
 
-func newApp(env *Env) *cli.App {
+// runState is what one run knows beyond Env: the arguments as typed (errors quote a
+// flag the way the user wrote it) and whether it only completes a command line.
+type runState struct {
+	args []string
+	// completing is set when the arguments hold --generate-bash-completion: no
+	// command's Action may run.
+	completing bool
+	// prefix is the word being completed when it starts with "-"; words are the
+	// complete words before it.
+	prefix string
+	words  []string
+}
+
+func newApp(env *Env, st *runState) *cli.App {
 	app := &cli.App{
 		Name:                 "mcpwire",
 		Usage:                "write one registry of MCP servers into every AI client's own config",
@@ -60,25 +81,21 @@ func newApp(env *Env) *cli.App {
 			}
 			return cli.ShowAppHelp(c)
 		},
-		OnUsageError: usageHandler,
+		OnUsageError: st.usageError,
+		BashComplete: st.completions,
 	}
-	setUsageHandlers(app.Commands)
+	setUsageHandlers(app.Commands, st)
+	app.Action = st.guard(app.Action)
 	return app
 }
 
-func usageHandler(_ *cli.Context, err error, _ bool) error {
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		msg = "unknown flag --" + strings.TrimLeft(name, "-")
-	}
-	return &usageError{msg: msg}
-}
-
 // setUsageHandlers makes every flag-parsing error a usage error (exit 2), and every
-// command group reject unknown subcommands.
-func setUsageHandlers(cmds []*cli.Command) {
+// command group reject unknown subcommands. It also gives every command mcpwire's
+// completion function, and makes every Action a no-op while completing.
+func setUsageHandlers(cmds []*cli.Command, st *runState) {
 	for _, c := range cmds {
-		c.OnUsageError = usageHandler
+		c.OnUsageError = st.usageError
+		c.BashComplete = st.completions
 		if len(c.Subcommands) > 0 && c.Action == nil {
 			group := c
 			c.Action = func(ctx *cli.Context) error {
@@ -88,7 +105,22 @@ func setUsageHandlers(cmds []*cli.Command) {
 				return cli.ShowSubcommandHelp(ctx)
 			}
 		}
-		setUsageHandlers(c.Subcommands)
+		c.Action = st.guard(c.Action)
+		setUsageHandlers(c.Subcommands, st)
+	}
+}
+
+// guard makes an Action do nothing while a command line is being completed: a
+// completion request must never write, launch or print anything but completions.
+func (st *runState) guard(action cli.ActionFunc) cli.ActionFunc {
+	if action == nil {
+		return nil
+	}
+	return func(c *cli.Context) error {
+		if st.completing {
+			return nil
+		}
+		return action(c)
 	}
 }
 

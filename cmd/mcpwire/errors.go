@@ -4,7 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/urfave/cli/v2"
 )
 
 // Exit codes (SPEC §0).
@@ -61,4 +65,85 @@ func report(w io.Writer, err error) int {
 		return exitUsage
 	}
 	return exitFailed
+}
+
+// secretFlags may hold credentials: an error never quotes their values (R8).
+var secretFlags = map[string]bool{"env": true, "env-from": true, "header": true, "header-env": true, "bearer-env": true, "arg": true}
+
+// usageError turns a flag-parsing error of the standard flag package into mcpwire's
+// wording (exit 2): flags are named as typed ("-v", not "--v"), and a bad value is
+// quoted only for flags that cannot hold a secret.
+func (st *runState) usageError(c *cli.Context, err error, _ bool) error {
+	msg := err.Error()
+	var flags []cli.Flag
+	if c != nil && c.Command != nil {
+		flags = c.Command.Flags
+	}
+	if c != nil && c.App != nil {
+		flags = append(slices.Clone(flags), c.App.Flags...)
+	}
+	show := func(name string) string {
+		if t := st.typed(name); t != "" {
+			return t
+		}
+		if len(name) == 1 {
+			return "-" + name
+		}
+		return "--" + name
+	}
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return usagef("unknown flag %s", show(strings.TrimLeft(name, "-")))
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return usagef("flag needs an argument: %s", show(strings.TrimLeft(name, "-")))
+	}
+	if rest, ok := strings.CutPrefix(msg, "bad flag syntax: "); ok {
+		return usagef("bad flag syntax: %s", flagToken(rest))
+	}
+	for _, lead := range []string{"invalid value ", "invalid boolean value "} {
+		rest, ok := strings.CutPrefix(msg, lead)
+		if !ok {
+			continue
+		}
+		quoted, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			break
+		}
+		rest = strings.TrimPrefix(strings.TrimPrefix(rest[len(quoted):], " for flag "), " for ")
+		name, reason, _ := strings.Cut(rest, ": ")
+		name = strings.TrimLeft(name, "-")
+		if secretFlags[name] {
+			return usagef("invalid value for %s", show(name))
+		}
+		return usagef("invalid value %s for %s: %s", quoted, show(name), valueWant(lookupFlag(flags, name), reason))
+	}
+	return &usageError{msg: msg}
+}
+
+// valueWant says what a flag of this type takes, in place of the flag package's
+// terse "parse error".
+func valueWant(f cli.Flag, reason string) string {
+	switch f.(type) {
+	case *cli.DurationFlag:
+		return "want a duration such as 30s or 2m"
+	case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+		return "want a whole number"
+	case *cli.Float64Flag:
+		return "want a number"
+	case *cli.BoolFlag:
+		return "want true or false"
+	}
+	return reason
+}
+
+// fromCLI rewrites urfave/cli's own errors in mcpwire's format: "No help topic for
+// 'x'" (exit 3 in urfave/cli) is a usage error.
+func fromCLI(err error) error {
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		if topic, ok := strings.CutPrefix(err.Error(), "No help topic for '"); ok {
+			return usagef("no help topic for %q", strings.TrimSuffix(topic, "'"))
+		}
+	}
+	return err
 }

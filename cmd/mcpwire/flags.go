@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"errors"
 	"regexp"
 	"strings"
 
@@ -30,6 +30,9 @@ func (a *argValue) String() string     { return strings.Join(a.items, " ") }
 
 // pairValue is a list of K=V pairs. A comma starts a new pair only when what follows
 // looks like KEY=, so values may hold commas (--env LIST=a,b,C=d gives LIST and C).
+// When a value of the split would itself hold "=", the flag value is one pair, not
+// split at all: --env DSN=host=db,user=me sets DSN to "host=db,user=me", and
+// --header Accept=a=1,b=2 sets Accept only. (Several such pairs: repeat the flag.)
 type pairValue struct {
 	keys   []string
 	values map[string]string
@@ -44,34 +47,45 @@ func (p *pairValue) Set(v string) error {
 	if p.err != nil {
 		return nil
 	}
-	if err := p.set(v); err != nil {
-		p.err = err
+	for _, item := range splitPairs(v) {
+		if err := p.add(item); err != nil {
+			p.err = err
+			return nil
+		}
 	}
 	return nil
 }
 
-func (p *pairValue) set(v string) error {
-	for len(v) > 0 {
-		end := len(v)
-		if loc := pairStart.FindStringIndex(v); loc != nil {
+// splitPairs splits a comma list of pairs (see pairValue).
+func splitPairs(v string) []string {
+	var items []string
+	for rest := v; ; {
+		end := len(rest)
+		if loc := pairStart.FindStringIndex(rest); loc != nil {
 			end = loc[0]
 		}
-		if err := p.add(v[:end]); err != nil {
-			return err
-		}
-		if end == len(v) {
+		items = append(items, rest[:end])
+		if end == len(rest) {
 			break
 		}
-		v = strings.TrimLeft(v[end+1:], " ")
+		rest = strings.TrimLeft(rest[end+1:], " ")
 	}
-	return nil
+	if len(items) > 1 {
+		for _, item := range items {
+			if _, val, _ := strings.Cut(item, "="); strings.Contains(val, "=") {
+				return []string{v}
+			}
+		}
+	}
+	return items
 }
 
 func (p *pairValue) add(item string) error {
 	k, val, ok := strings.Cut(item, "=")
 	k = strings.TrimSpace(k)
 	if !ok || k == "" {
-		return fmt.Errorf("%q is not KEY=VALUE", redactPair(item))
+		// no key to name: what was typed may be a secret (R8), so none of it is shown
+		return errors.New("a value is not KEY=VALUE (it is not shown: it may be a secret)")
 	}
 	if p.values == nil {
 		p.values = map[string]string{}
@@ -81,17 +95,6 @@ func (p *pairValue) add(item string) error {
 	}
 	p.values[k] = val
 	return nil
-}
-
-// redactPair keeps a malformed pair's key only: its value could be a secret.
-func redactPair(item string) string {
-	if k, _, ok := strings.Cut(item, "="); ok {
-		return k + "=…"
-	}
-	if len(item) > 12 {
-		return item[:4] + "…"
-	}
-	return item
 }
 
 func (p *pairValue) String() string { return strings.Join(p.keys, ",") }

@@ -166,6 +166,9 @@ func runInject(env *Env, c *cli.Context) error {
 	if c.IsSet("out") {
 		return usagef("--out needs --ephemeral")
 	}
+	if all && (c.IsSet("scope") || c.IsSet("project")) {
+		return usagef("--all re-injects the files mcpwire recorded, each in its own scope and project; --scope and --project cannot be used with it")
+	}
 	if err := checkProject(env, c); err != nil {
 		return err
 	}
@@ -178,6 +181,7 @@ func runInject(env *Env, c *cli.Context) error {
 	base := render.Request{
 		Registry: reg, Scope: scope, Project: projectDir(env, c), Policy: flagLevel,
 		PolicyEnv: env.Getenv(policy.EnvVar), Force: c.Bool("force"), Env: env.pathEnv(projectDir(env, c)), Warn: env.warn,
+		DryRun: dry, Ignored: gitIgnored(projectDir(env, c)),
 	}
 	names, filters, profile, err := selection(c, reg, !all)
 	if err != nil {
@@ -192,7 +196,7 @@ func runInject(env *Env, c *cli.Context) error {
 	}
 	var reqs []render.Request
 	if all {
-		if reqs, err = allRequests(env, reg, base, names); err != nil {
+		if reqs, err = allRequests(env, f, reg, base, names); err != nil {
 			return err
 		}
 	} else {
@@ -220,9 +224,32 @@ func runInject(env *Env, c *cli.Context) error {
 	return nil
 }
 
-// allRequests builds one request per provider recorded in injectedProviders: the
-// servers recorded for it, or the selection (--profile/--servers) when one is given.
-func allRequests(env *Env, reg *registry.Registry, base render.Request, selected []string) ([]render.Request, error) {
+// allRequests builds the requests of inject --all: for every provider recorded in
+// injectedProviders, one per client file its ownership records (C6) name, in that
+// file's own scope and project, with the recorded entries that are still registry
+// servers injected into it (or the selection, when --profile/--servers is given). A
+// provider with no record gets its user-scope file when that is its default scope,
+// with the servers recorded for it; otherwise it is skipped with a WARNING.
+func allRequests(env *Env, f fsys.FS, reg *registry.Registry, base render.Request, selected []string) ([]render.Request, error) {
+	recorded, err := render.RecordedDestinations(f, reg.Set().Write().Dir)
+	if err != nil {
+		return nil, err
+	}
+	// the recorded entries that are still registry servers with an injection receipt
+	// for the provider (L7: not those defined only in a lower layer)
+	choose := func(provider string, servers []string) []string {
+		if base.Profile != "" || len(selected) > 0 {
+			return selected
+		}
+		receipts := reg.ServersInjectedInto(provider)
+		var out []string
+		for _, n := range servers {
+			if slices.Contains(receipts, n) {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
 	var out []render.Request
 	for _, name := range reg.InjectedProviders() {
 		p, ok := providers.Get(name)
@@ -230,12 +257,45 @@ func allRequests(env *Env, reg *registry.Registry, base render.Request, selected
 			env.warn(fmt.Sprintf("the registry records an injection into unknown provider %q; skipped", name))
 			continue
 		}
-		r := base
-		r.Provider, r.Servers, r.SkipUnsupported = p, reg.ServersInjectedInto(name), true
-		if base.Profile != "" || len(selected) > 0 {
-			r.Servers = selected
+		var dests []render.RecordedDestination
+		for _, d := range recorded {
+			if d.Provider == p.Name {
+				dests = append(dests, d)
+			}
 		}
-		out = append(out, r)
+		if len(dests) == 0 {
+			// no record (written before records, or the record was deleted): a user-scope
+			// client's own file; a project file cannot be guessed from here
+			if p.DefaultScope != providers.User || p.User == nil {
+				env.warn(fmt.Sprintf("%s: no ownership record says which project file mcpwire wrote; skipped (re-inject with inject --provider %s --project DIR)", p.Name, p.Name))
+				continue
+			}
+			r := base
+			r.Provider, r.Scope, r.SkipUnsupported = p, providers.User, true
+			r.Servers = choose(name, reg.ServersInjectedInto(name))
+			out = append(out, r)
+			continue
+		}
+		for _, d := range dests {
+			scope, project, ok := render.ScopeOf(p, d.Path, env.pathEnv(""))
+			if !ok {
+				env.warn(fmt.Sprintf("%s: %s is neither %s's user-scope file here nor one of its project files; skipped (ownership record %s)", p.Name, d.Path, p.Display, d.Record))
+				continue
+			}
+			r := base
+			r.Provider, r.Scope, r.SkipUnsupported = p, scope, true
+			if scope == providers.Project {
+				if fi, err := f.Stat(project); err != nil || !fi.IsDir() {
+					env.warn(fmt.Sprintf("%s: project directory %s of %s no longer exists; skipped", p.Name, project, d.Path))
+					continue
+				}
+				r.Project, r.Env, r.Ignored = project, env.pathEnv(project), gitIgnored(project)
+			}
+			if r.Servers = choose(name, d.Servers); len(r.Servers) == 0 {
+				continue
+			}
+			out = append(out, r)
+		}
 	}
 	if len(out) == 0 {
 		printf(env.Stdout, "no injections recorded: nothing to do (inject --provider P first)\n")
@@ -250,40 +310,29 @@ func reportInject(env *Env, r *render.Result, dry bool) {
 	if r.Destination == "" {
 		return
 	}
+	// what the transaction changed, in a dry run as in a real one
+	changed := slices.Contains(r.Changed, r.Destination)
 	if len(r.Written) == 0 {
-		printf(env.Stdout, "%s: no servers to write to %s: nothing written\n", r.Provider, r.Destination)
+		if !changed {
+			printf(env.Stdout, "%s: no servers to write to %s: nothing written\n", r.Provider, r.Destination)
+		}
 		return
 	}
 	verb := "wrote"
 	if dry {
 		verb = "would write"
 	}
-	if dry || slices.Contains(r.Changed, r.Destination) {
+	if changed {
 		printf(env.Stdout, "%s: %s %s to %s (%s scope)\n", r.Provider, verb, strings.Join(r.Written, ", "), r.Destination, r.Scope)
 	} else {
 		printf(env.Stdout, "%s: %s is up to date (%s)\n", r.Provider, r.Destination, strings.Join(r.Written, ", "))
 	}
-	if r.Settings != "" && (dry || slices.Contains(r.Changed, r.Settings)) {
+	if r.Settings != "" && slices.Contains(r.Changed, r.Settings) {
 		printf(env.Stdout, "%s: %s tool deny rules to %s\n", r.Provider, verb, r.Settings)
 	}
 }
 
 // printDiff prints the dry run's diff, with every known secret value hidden.
 func printDiff(env *Env, dr *fsys.DryRun, reg *registry.Registry) {
-	secrets := registrySecrets(reg)
-	redact := func(line string) string { return redactLine(line, secrets) }
-	layer := reg.Set().Write().Dir
-	records := []string{filepath.Join(layer, render.OwnershipDir), filepath.Join(layer, render.PermissionsDir)}
-	include := func(p string) bool {
-		if p == layer {
-			return false
-		}
-		for _, r := range records {
-			if p == r || strings.HasPrefix(p, r+string(filepath.Separator)) {
-				return false
-			}
-		}
-		return true
-	}
-	printf(env.Stdout, "%s", dr.DiffOnly(redact, include))
+	printRedactedDiff(env, dr, reg)
 }

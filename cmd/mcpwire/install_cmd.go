@@ -131,6 +131,9 @@ func runInstall(env *Env, c *cli.Context) error {
 		Registry: reg, Provider: p, Scope: scope, Project: project, Servers: names, Filters: filters, Profile: profile,
 		PolicyEnv: env.Getenv(policy.EnvVar), Force: c.Bool("force"), Env: env.pathEnv(project), Warn: env.warn,
 		DryRun: c.Bool("dry-run"), Ignored: gitIgnored(project),
+		// as with inject, tool filters change only with --profile: installing the
+		// built-in entry (or --servers) keeps the deny rules a profile wrote
+		KeepFilters: profile == "",
 	}
 	if len(names) == 0 {
 		b := builtin(env, effScope)

@@ -38,7 +38,9 @@ func layersCommand(env *Env) *cli.Command {
 				return err
 			}
 			infos := reg.Layers()
-			v := layersView{Layered: reg.Set().Layered, Layers: infos, WriteLayer: reg.Set().Write().Dir}
+			// empty lists are [] in --json, never null
+			v := layersView{Layered: reg.Set().Layered, Layers: infos, WriteLayer: reg.Set().Write().Dir,
+				Servers: []originView{}, Profiles: []originView{}}
 			if f := reg.Floor(); f.Set {
 				v.Floor = &floorView{Policy: f.Level.String(), File: f.File}
 			}
@@ -77,7 +79,8 @@ func layersCommand(env *Env) *cli.Command {
 			if v.Floor != nil {
 				printf(bw, "credential policy floor: %s (set in %s)\n", v.Floor.Policy, v.Floor.File)
 			} else {
-				printf(bw, "credential policy floor: none\n")
+				// not "none": that is the name of the strictest policy (P1)
+				printf(bw, "credential policy floor: (no floor)\n")
 			}
 			for _, group := range []struct {
 				title string

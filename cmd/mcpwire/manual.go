@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
 )
@@ -17,12 +19,19 @@ func printManual(env *Env, p *providers.Provider, req render.Request) error {
 	}
 	printf(env.Stdout, "%s has no config file mcpwire can write; add each server by hand:\n", p.Display)
 	printf(env.Stdout, "  1. Enable Settings → Connectors → Advanced → Developer mode.\n")
+	redacted := false
 	for _, s := range steps {
+		// credentials are never printed (R8): the person types them from their own store
+		cmd, shown := manualRedact(s.Command, s.Args)
+		redacted = redacted || cmd != s.Command || !slices.Equal(shown, s.Args)
 		args := "no args"
-		if len(s.Args) > 0 {
-			args = "args " + quoteList(s.Args)
+		if len(shown) > 0 {
+			args = "args " + quoteList(shown)
 		}
-		printf(env.Stdout, "  2. Add a connector named %q with command %s and %s\n", s.Name, quoteList([]string{s.Command}), args)
+		printf(env.Stdout, "  2. Add a connector named %q with command %s and %s\n", s.Name, quoteList([]string{cmd}), args)
+	}
+	if redacted {
+		printf(env.Stdout, "     Where a step shows REDACTED, type the real value from your own secret store: mcpwire does not print credentials.\n")
 	}
 	printf(env.Stdout, "  3. Restart %s.\n", p.Display)
 	names := make([]string, len(steps))
@@ -46,4 +55,14 @@ func quoteList(args []string) string {
 		}
 	}
 	return strings.Join(q, " ")
+}
+
+// manualRedact hides the credential values of a connector's command and arguments:
+// --token=…, --api-key …, Bearer …, URL userinfo and credential query parameters.
+func manualRedact(command string, args []string) (string, []string) {
+	shown := policy.RedactArgs(args)
+	for i, a := range shown {
+		shown[i] = policy.RedactText(a)
+	}
+	return policy.RedactText(command), shown
 }

@@ -169,8 +169,9 @@ func urlSecrets(raw string) []string {
 	return out
 }
 
-// redact makes a message printable: one line, no secret value, URL userinfo and
-// credential query parameters hidden.
+// redact makes a message printable: one line, no secret value, and every
+// credential-shaped value hidden (URL userinfo, credential query parameters, Bearer
+// tokens, password=…: policy.RedactText, through redactLine).
 func (sp *probeSpec) redact(msg string) string {
 	if sp.url != "" {
 		msg = strings.ReplaceAll(msg, sp.url, policy.RedactURL(sp.url))
@@ -228,7 +229,9 @@ func (sp *probeSpec) probe(ctx context.Context, timeout time.Duration) probeResu
 			msg = "interrupted"
 		}
 		if stderr != nil {
-			if last := stderr.lastLine(); last != "" {
+			// redacted whole, then shortened: a cut first could leave a secret's
+			// prefix that no pattern recognises
+			if last := shorten(sp.redact(stderr.lastLine()), stderrMax); last != "" {
 				msg += " (stderr: " + last + ")"
 			}
 		}
@@ -317,6 +320,7 @@ func sameOrigin(u *url.URL, target string) bool {
 type tailBuffer struct {
 	mu  sync.Mutex
 	buf []byte
+	cut bool // the start of buf is the middle of a line
 }
 
 const tailMax = 4096
@@ -327,22 +331,36 @@ func (b *tailBuffer) Write(p []byte) (int, error) {
 	b.buf = append(b.buf, p...)
 	if len(b.buf) > tailMax {
 		b.buf = append([]byte(nil), b.buf[len(b.buf)-tailMax:]...)
+		b.cut = true
 	}
 	return len(p), nil
 }
 
-// lastLine returns the last non-blank line, shortened.
+// stderrMax is the most runes of a stderr line an error shows.
+const stderrMax = 200
+
+// lastLine returns the last non-blank line, whole (the caller redacts, then
+// shortens it). A line whose start was dropped from the buffer is not returned: its
+// first characters could be the end of a secret.
 func (b *tailBuffer) lastLine() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	lines := strings.Split(string(b.buf), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
+		if i == 0 && b.cut {
+			return ""
+		}
 		if l := strings.TrimSpace(lines[i]); l != "" {
-			if r := []rune(l); len(r) > 200 {
-				l = string(r[:200]) + "…"
-			}
 			return l
 		}
 	}
 	return ""
+}
+
+// shorten cuts s to at most n runes, marking the cut with "…".
+func shorten(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }

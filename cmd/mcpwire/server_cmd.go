@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/urfave/cli/v2"
@@ -12,10 +14,10 @@ func serverFlags() []cli.Flag {
 		&cli.StringFlag{Name: "type", Usage: "stdio, http or sse (default: stdio with --command, else http)"},
 		&cli.StringFlag{Name: "command", Usage: "program to start (stdio)"},
 		argFlag("arg", "one argument of the command (repeat for more)"),
-		pairFlag("env", "literal environment value K=V (repeat or comma list)"),
+		pairFlag("env", `literal environment value K=V; repeat, or a comma list A=1,B=2 (never split when a value holds "=": DSN=host=db,user=me is one value)`),
 		pairFlag("env-from", "pass the client's variable VAR as the server's K: K=VAR"),
 		&cli.StringFlag{Name: "url", Usage: "absolute http(s) URL (http, sse)"},
-		pairFlag("header", "literal header K=V"),
+		pairFlag("header", `literal header K=V; repeat, or a comma list (never split when a value holds "=")`),
 		pairFlag("header-env", "header whose whole value comes from a variable: HEADER=VAR"),
 		&cli.StringFlag{Name: "bearer-env", Usage: "send Authorization: Bearer <value of VAR>"},
 		&cli.StringFlag{Name: "cwd", Usage: "working directory of the server (stdio)"},
@@ -93,11 +95,37 @@ func applyServerFlags(c *cli.Context, s *registry.Server, update bool) (bool, er
 			s.Type = registry.HTTP
 		}
 	}
-	if update && s.Type != oldType {
+	if update && s.Type != oldType && (s.Type == registry.Stdio) != (oldType == registry.Stdio) {
+		// the other transport's fields go, unless this update gives them
 		if s.Remote() {
-			s.Command, s.Args, s.Cwd = "", nil, ""
+			if !c.IsSet("command") {
+				s.Command = ""
+			}
+			if !c.IsSet("arg") {
+				s.Args = nil
+			}
+			if !c.IsSet("cwd") {
+				s.Cwd = ""
+			}
+			if !c.IsSet("env") {
+				s.Env = nil
+			}
+			if !c.IsSet("env-from") {
+				s.EnvFrom = nil
+			}
 		} else {
-			s.URL, s.Headers, s.HeaderEnv, s.BearerEnv = "", nil, nil, ""
+			if !c.IsSet("url") {
+				s.URL = ""
+			}
+			if !c.IsSet("header") {
+				s.Headers = nil
+			}
+			if !c.IsSet("header-env") {
+				s.HeaderEnv = nil
+			}
+			if !c.IsSet("bearer-env") {
+				s.BearerEnv = ""
+			}
 		}
 	}
 	return given, nil
@@ -161,9 +189,34 @@ func serverRemove(env *Env, c *cli.Context) error {
 	printf(env.Stdout, "removed server %q from %s\n", name, reg.Set().Write().Servers.Path)
 	if s, ok := reg.Server(name); ok {
 		printf(env.Stdout, "server %q is now supplied by %s\n", s.Name, reg.ServerOrigin(name))
+	} else if users := profilesListing(reg, name); len(users) > 0 {
+		// one warning for all of them: using such a profile fails until the
+		// server is defined again or the profile no longer lists it
+		named := make([]string, len(users))
+		for i, p := range users {
+			named[i] = fmt.Sprintf("%q (%s)", p, reg.ProfileOrigin(p))
+		}
+		what, it, edit := "profile", "it", users[0]
+		if len(users) > 1 {
+			what, it, edit = "profiles", "them", "NAME"
+		}
+		env.warn(fmt.Sprintf("server %q is still listed by %s %s; using %s fails until the server is defined again or removed from %s (mcpwire profile edit %s --remove-server %s)",
+			name, what, strings.Join(named, ", "), it, it, edit, name))
 	}
 	printf(env.Stdout, "client config files are unchanged; use mcpwire uninject to remove the server from a client\n")
 	return nil
+}
+
+// profilesListing names the profiles (of any layer), sorted, whose own servers list
+// names the server.
+func profilesListing(reg *registry.Registry, server string) []string {
+	var out []string
+	for _, n := range reg.ProfileNames() {
+		if p, ok := reg.Profile(n); ok && slices.Contains(p.Servers, server) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func serverList(env *Env, c *cli.Context) error {

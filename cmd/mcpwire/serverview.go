@@ -37,7 +37,7 @@ func viewServer(s *registry.Server, origin string) serverView {
 	return serverView{
 		Name:              s.Name,
 		Type:              s.Type,
-		Command:           s.Command,
+		Command:           policy.RedactText(s.Command),
 		Args:              policy.RedactArgs(s.Args),
 		EnvKeys:           s.EnvKeys(),
 		EnvFrom:           s.EnvFrom,
@@ -61,7 +61,7 @@ func serverTarget(url, command string, args []string) string {
 	if url != "" {
 		return policy.RedactURL(url)
 	}
-	return joinTarget("", command, policy.RedactArgs(args))
+	return joinTarget("", policy.RedactText(command), policy.RedactArgs(args))
 }
 
 // joinTarget joins already redacted parts.

@@ -96,7 +96,6 @@ func runSession(env *Env, c *cli.Context) error {
 			dir := eph.Dir
 			cleanup = func() { os.RemoveAll(dir) }
 		}
-		pre := []string{"--mcp-config", eph.Out}
 		if eph.Settings != "" {
 			if fi, err := env.FS.Stat(eph.Settings); err != nil || !fi.Mode().IsRegular() {
 				if cleanup != nil {
@@ -104,9 +103,9 @@ func runSession(env *Env, c *cli.Context) error {
 				}
 				return fmt.Errorf("launch refused: the tool-permission sidecar %s is missing", eph.Settings)
 			}
-			pre = append(pre, "--settings", eph.Settings)
 		}
-		args = append(pre, args...)
+		// exactly the arguments inject --ephemeral prints (--strict-mcp-config included)
+		args = append(eph.LaunchArgs(), args...)
 	}
 	if cleanup != nil {
 		defer cleanup()

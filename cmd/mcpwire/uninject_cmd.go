@@ -12,8 +12,21 @@ func uninjectCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:   "uninject",
 		Usage:  "remove servers from a client's file: only entries mcpwire wrote and nobody changed since",
-		Flags:  selectionFlags(),
+		Flags:  uninjectFlags(),
 		Action: func(c *cli.Context) error { return runUninject(env, c) },
+	}
+}
+
+// uninjectFlags are inject's selection flags (same names and kinds: selection() reads
+// them) worded for removal.
+func uninjectFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "provider", Usage: "client to remove the servers from (see mcpwire providers)"},
+		&cli.StringFlag{Name: "scope", Usage: "project or user (default: the provider's usual scope)"},
+		&cli.StringFlag{Name: "project", Usage: "project directory (default: the current directory)"},
+		listFlag("servers", "servers to remove (comma list or repeat)"),
+		&cli.StringFlag{Name: "profile", Usage: "remove a profile's servers (__all__ = every server)"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "print each destination and a diff; change nothing"},
 	}
 }
 

@@ -99,8 +99,9 @@ func (o OS) Chmod(name string, perm fs.FileMode) error {
 // W4): it creates an exclusive temporary file .<base>.mcpwire-<random>.tmp in the same
 // directory, sets its mode, writes and syncs it, runs opts (W5, W8) and renames it over
 // name (on Linux, with opts.Expect, an atomic swap checked afterwards: see replace).
-// Every failure removes the temporary file. A destination that is a symlink or not a
-// regular file is refused.
+// Every failure removes the temporary file, except a *[DisplacedError], where the
+// temporary name holds another program's file. A destination that is a symlink or not
+// a regular file is refused.
 func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOptions) (err error) {
 	defer func() {
 		if err != nil {
@@ -116,8 +117,12 @@ func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOpt
 	}
 	committed := false
 	defer func() {
-		if !committed {
-			_ = f.Close() // may already be closed; the temp file goes either way
+		if committed {
+			return
+		}
+		_ = f.Close() // may already be closed; the temp file goes either way
+		var de *DisplacedError
+		if !errors.As(err, &de) { // then tmp is another program's file: never removed
 			_ = os.Remove(tmp)
 		}
 	}()
@@ -167,6 +172,31 @@ func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOpt
 	syncDir(filepath.Dir(name))
 	return nil
 }
+
+// DisplacedError reports that another program put its own file at Name while mcpwire
+// was swapping its file in (W8), and that mcpwire could not put that file back: it is
+// kept at Kept (never deleted) for the person to merge. Written reports that Name
+// holds mcpwire's new file (the swap back failed, with Err); otherwise a third write
+// replaced mcpwire's file at Name, and Name holds that one.
+type DisplacedError struct {
+	Name, Kept string
+	Written    bool
+	Err        error
+}
+
+func (e *DisplacedError) Error() string {
+	took := "a newer write by another program took its place"
+	if e.Written {
+		took = "mcpwire's version took its place"
+	}
+	msg := "another program replaced " + e.Name + " while mcpwire was writing it, and its version could not be put back"
+	if e.Err != nil {
+		msg += " (" + e.Err.Error() + ")"
+	}
+	return msg + " (" + took + "): it is kept in " + e.Kept + "; compare it with " + e.Name + " and merge by hand"
+}
+
+func (e *DisplacedError) Unwrap() error { return e.Err }
 
 // checkDest refuses a destination that exists and is not a regular file.
 func checkDest(name string) error {

@@ -9,14 +9,37 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// swapHook, when set (tests only), runs at the stages of replace after the swap:
+// "swapped" (before the displaced file is examined), "swapback" and "remove" (an error
+// it returns there is the failure of that step).
+var swapHook func(stage string) error
+
+func swapStage(stage string) error {
+	if swapHook == nil {
+		return nil
+	}
+	return swapHook(stage)
+}
+
 // replace puts tmp at name, checking once more that name still holds want (W8),
 // without the gap a compare followed by a rename leaves: another program renaming its
 // file over name between the two would be lost. An existing name is swapped with tmp
 // atomically (renameat2 RENAME_EXCHANGE), and the file that left name is compared with
-// want: when it is someone else's, it is swapped back (unless name changed yet again)
-// and ErrChanged is returned. A name expected absent is created with RENAME_NOREPLACE.
-// On success the old file is removed. handled is false when the filesystem cannot do
-// this; the caller then renames plainly.
+// want:
+//
+//   - it is the file expected: mcpwire's file is in place, and the old one is removed
+//     (if that fails, it is left behind as tmp: the write happened all the same, so
+//     replace reports success and the caller records it);
+//   - it is someone else's, and name still holds mcpwire's file: they are swapped
+//     back and ErrChanged is returned (tmp then holds mcpwire's file again, which the
+//     caller removes);
+//   - it is someone else's, and swapping back fails, or name no longer holds
+//     mcpwire's file (a third write replaced it): the other program's file is never
+//     deleted; it stays at tmp and a *[DisplacedError] says so (with Written when
+//     name still holds mcpwire's file).
+//
+// A name expected absent is created with RENAME_NOREPLACE. handled is false when the
+// filesystem cannot do this; the caller then renames plainly.
 func replace(tmp, name string, want *Snapshot) (handled bool, err error) {
 	if want == nil {
 		return false, nil
@@ -46,17 +69,26 @@ func replace(tmp, name string, want *Snapshot) (handled bool, err error) {
 	case err != nil:
 		return true, &os.LinkError{Op: "rename", Old: tmp, New: name, Err: err}
 	}
-	// tmp now names the file that was at name
+	// tmp now names the file that was at name; from here on, mcpwire's file may be in
+	// place, so every outcome must say whether it is
+	_ = swapStage("swapped")
 	if same, err := (OS{}).sameContent(tmp, *want); err == nil && same {
-		if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return true, err
+		if err := swapStage("remove"); err == nil {
+			_ = os.Remove(tmp) // best effort: the old file may stay behind as tmp
 		}
 		return true, nil
 	}
-	// someone else's file: put it back, unless name no longer holds ours either (then
-	// a third write replaced ours, and that one stays); the caller removes tmp
-	if cur, err := os.Lstat(name); err == nil && os.SameFile(cur, ours) {
-		_ = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, name, unix.RENAME_EXCHANGE)
+	// someone else's file: put it back, unless name no longer holds ours either
+	cur, err := os.Lstat(name)
+	if err != nil || !os.SameFile(cur, ours) {
+		return true, &DisplacedError{Name: name, Kept: tmp}
+	}
+	err = swapStage("swapback")
+	if err == nil {
+		err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, name, unix.RENAME_EXCHANGE)
+	}
+	if err != nil {
+		return true, &DisplacedError{Name: name, Kept: tmp, Written: true, Err: err}
 	}
 	return true, ErrChanged
 }

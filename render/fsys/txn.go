@@ -18,9 +18,23 @@ type Target struct {
 	Path string
 	// Edit computes the new content from the current one (cur.Exists false when
 	// absent). It returns the new bytes and the final mode (0 keeps the mode of an
-	// existing file). Returning remove=true deletes the file. Edit may run several
-	// times (again under the lock, and after a concurrent change), so it must not have
-	// side effects. Its errors are returned as they are and should name the file.
+	// existing file). Returning remove=true deletes the file. Its errors are returned as
+	// they are and should name the file.
+	//
+	// Edit may run several times: at plan time, again under the lock, and after a
+	// concurrent change. It must not change any file. It may record what it computed
+	// for the Edits of later targets of the same Apply (an ownership record built
+	// from what the client file's Edit wrote, for example): Apply runs the Edits in
+	// target order, and whenever it runs one again it runs every later target's Edit
+	// again too — also those of targets that needed no change until then — before
+	// it writes any of them, so a later Edit always sees the state of the last run of
+	// the earlier ones. It may also read the file of another target of the same Apply
+	// through the FS (a client file's Edit reads its ownership record): under the
+	// lock, a change to any target's file since its Edit ran makes Apply run every
+	// Edit again, in order. A file changed by another process while the writes are
+	// under way (step 3 of Apply) is seen only by the Edits run after it; an Edit that
+	// depends on a later target's file should let that target's Edit check that the
+	// file still holds what it read, and fail with [ErrChanged] if not.
 	Edit func(cur Snapshot) (data []byte, perm fs.FileMode, remove bool, err error)
 	// DirPerm is the mode for missing parent directories created for this target
 	// (0 = refuse when the parent is missing).
@@ -56,11 +70,18 @@ const maxRetries = 5
 //     unwritable nearest existing parent, read the file and run Edit. Any error
 //     returns before anything is written.
 //  2. Create missing parent directories (DirPerm), then lock every target that must
-//     change, in sorted path order, and read and edit those again under the lock.
+//     change, in sorted path order. Under the lock, if any target's file changed since
+//     its edit, every target is read and edited again, in order (see [Target.Edit]).
+//     If a target that did not need a change now needs one, the locks are released
+//     and step 2 starts again with it included, so that locks are always taken in
+//     sorted order.
 //  3. Write in the given order. Unchanged bytes and mode: no write at all (W6). Only
 //     the mode differs: Chmod. Otherwise WriteFile, checked against the content the
 //     edit was computed from; if another process changed the file meanwhile, it is
-//     read and edited again (up to 5 times), never clobbered (W8).
+//     read and edited again (up to 5 times), never clobbered (W8), and every later
+//     target is edited again before it is written; a later target that only now
+//     needs a change gets its directories and its lock then (out of sorted order,
+//     which the lock's timeout bounds).
 //  4. On a failure, undo the finished writes in reverse order (restore content and
 //     mode, or remove files that did not exist), release the locks and remove the
 //     directories the transaction created (deepest first, only when empty).
@@ -209,8 +230,9 @@ type txn struct {
 	f        FS
 	dirs     []string // directories created, in creation order
 	releases []func() error
-	done     []undo // finished writes, in order
-	redo     bool   // a write was redone after a concurrent change
+	held     map[string]bool // paths locked
+	done     []undo          // finished writes, in order
+	redo     bool            // a write was redone after a concurrent change
 }
 
 // undo restores one finished write.
@@ -223,46 +245,77 @@ type undo struct {
 }
 
 func (tx *txn) run(plans []*plan) ([]Result, error) {
-	var changing []*plan
-	for _, p := range plans {
-		if !p.unchanged() {
-			changing = append(changing, p)
+	locked := make([]bool, len(plans))
+	for {
+		grew := false
+		for i, p := range plans {
+			if !locked[i] && !p.unchanged() {
+				locked[i], grew = true, true
+			}
 		}
-	}
-	for _, p := range changing {
-		if err := tx.mkdirs(p.t); err != nil {
+		if !grew {
+			break
+		}
+		// Take the locks of the grown set afresh, in sorted order (W8).
+		if err := tx.release(); err != nil {
 			return nil, err
 		}
-	}
-	if err := tx.lock(changing); err != nil {
-		return nil, err
-	}
-	// Under the lock, edit again a file that changed since it was planned, and every
-	// later target once one was edited again (a later edit, such as an ownership
-	// record, may depend on an earlier one's result).
-	dirty := false
-	for _, p := range changing {
-		same, err := unchangedSince(tx.f, p.t.Path, p.snap)
-		if err != nil || !same || dirty {
+		var lock []*plan
+		for i, p := range plans {
+			if locked[i] {
+				if err := tx.mkdirs(p.t); err != nil {
+					return nil, err
+				}
+				lock = append(lock, p)
+			}
+		}
+		if err := tx.lock(lock); err != nil {
+			return nil, err
+		}
+		// Under the lock, if any target's file changed since its last edit, edit every
+		// target again, in order, whether or not it needed a change so far: a later
+		// edit (an ownership record) may depend on an earlier one's result, and an
+		// edit may have read a later target's file (see Target.Edit).
+		dirty := false
+		for _, p := range plans {
+			same, err := unchangedSince(tx.f, p.t.Path, p.snap)
+			if err != nil || !same {
+				dirty = true
+				break
+			}
+		}
+		for _, p := range plans {
+			if !dirty {
+				break
+			}
 			if err := p.edit(tx.f); err != nil {
 				return nil, err
 			}
-			dirty = true
 		}
 	}
 	results := make([]Result, len(plans))
 	for i, p := range plans {
-		changed := false
-		if slices.Contains(changing, p) {
-			if tx.redo {
-				if err := p.edit(tx.f); err != nil {
-					return nil, err
-				}
-			}
-			var err error
-			if changed, err = tx.write(p); err != nil {
+		if tx.redo {
+			// an earlier write was redone: this edit may depend on it
+			if err := p.edit(tx.f); err != nil {
 				return nil, err
 			}
+		}
+		if !locked[i] && !p.unchanged() {
+			if err := tx.mkdirs(p.t); err != nil {
+				return nil, err
+			}
+			if err := tx.lock([]*plan{p}); err != nil {
+				return nil, err
+			}
+			locked[i] = true
+			if err := p.edit(tx.f); err != nil { // read again under its lock
+				return nil, err
+			}
+		}
+		changed, err := tx.write(p)
+		if err != nil {
+			return nil, err
 		}
 		results[i] = Result{Path: p.t.Path, Old: p.snap, Mode: p.perm, Changed: changed, Removed: p.remove && changed}
 		if !p.remove {
@@ -306,7 +359,7 @@ func (tx *txn) mkdirs(t Target) error {
 	return nil
 }
 
-// lock takes the lock of every changing target, in sorted order.
+// lock takes the lock of every given target not locked yet, in sorted order.
 func (tx *txn) lock(plans []*plan) error {
 	paths := make([]string, 0, len(plans))
 	for _, p := range plans {
@@ -314,11 +367,18 @@ func (tx *txn) lock(plans []*plan) error {
 	}
 	slices.Sort(paths)
 	for _, path := range slices.Compact(paths) {
+		if tx.held[path] {
+			continue
+		}
 		release, err := tx.f.Lock(path)
 		if err != nil {
 			return err
 		}
+		if tx.held == nil {
+			tx.held = map[string]bool{}
+		}
 		tx.releases = append(tx.releases, release)
+		tx.held[path] = true
 	}
 	return nil
 }
@@ -361,6 +421,11 @@ func (tx *txn) writeOnce(p *plan) error {
 	default:
 		snap := p.snap
 		if err := f.WriteFile(path, p.data, p.perm, &WriteOptions{Expect: &snap, Check: p.t.Check}); err != nil {
+			var de *DisplacedError
+			if errors.As(err, &de) && de.Written {
+				// mcpwire's file is in place all the same: the rollback must undo it
+				tx.done = append(tx.done, undo{path: path, old: p.snap, wrote: p.data})
+			}
 			return err
 		}
 		tx.done = append(tx.done, undo{path: path, old: p.snap, wrote: p.data})
@@ -431,7 +496,7 @@ func (tx *txn) release() error {
 			errs = append(errs, err)
 		}
 	}
-	tx.releases = nil
+	tx.releases, tx.held = nil, nil
 	return errors.Join(errs...)
 }
 

@@ -337,12 +337,12 @@ func scanString(data []byte, i int) (int, *scanError) {
 			case 'u':
 				for k := i + 2; k < i+6; k++ {
 					if k >= n || !isHex(data[k]) {
-						return i, errAt(i, "invalid escape sequence %q in string, expected four hex digits", data[i:min(i+6, n)])
+						return i, errAt(i, "invalid escape sequence in string, expected four hex digits")
 					}
 				}
 				i += 6
 			default:
-				return i, errAt(i, "invalid escape sequence %q in string", data[i:i+2])
+				return i, errAt(i, "invalid escape sequence in string")
 			}
 		case '\n', '\r':
 			return i, errAt(start, "unterminated string")
@@ -378,13 +378,8 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func scanNumber(data []byte, i int) (int, *scanError) {
 	n := len(data)
 	start := i
-	bad := func(at int, why string) *scanError {
-		end := start
-		for end < n && (isDigit(data[end]) || bytes.IndexByte([]byte("+-.eE"), data[end]) >= 0) {
-			end++
-		}
-		return errAt(at, "invalid number %q: %s", data[start:max(end, at)], why)
-	}
+	// the number is not quoted: a malformed file may hold a secret there
+	bad := func(at int, why string) *scanError { return errAt(at, "invalid number: %s", why) }
 	if data[i] == '-' {
 		i++
 		if i >= n || !isDigit(data[i]) {
@@ -445,7 +440,7 @@ func word(data []byte, i int) []byte {
 func scanLiteral(data []byte, i int, lit string) (int, *scanError) {
 	w := word(data, i)
 	if string(w) != lit {
-		return i, errAt(i, "invalid literal %q, expected true, false, null, a number, a string, an object or an array", w)
+		return i, errAt(i, "invalid literal, expected true, false, null, a number, a string, an object or an array")
 	}
 	return i + len(lit), nil
 }
@@ -456,7 +451,7 @@ func valueError(data []byte, i int) *scanError {
 		return errAt(i, "invalid character U+FEFF (byte order mark), expected a value")
 	}
 	if c := data[i]; isWordByte(c) && c != '.' && c != '-' {
-		return errAt(i, "invalid value %q, strings must be in double quotes", word(data, i))
+		return errAt(i, "invalid value, strings must be in double quotes")
 	}
 	if data[i] == '\'' {
 		return errAt(i, "invalid character %s, strings must be in double quotes", describe(data, i))
@@ -467,7 +462,7 @@ func valueError(data []byte, i int) *scanError {
 // keyError describes a byte that cannot start an object key.
 func keyError(data []byte, i int) *scanError {
 	if isWordByte(data[i]) {
-		return errAt(i, "object key %q must be in double quotes", word(data, i))
+		return errAt(i, "object key must be in double quotes")
 	}
 	return errAt(i, "invalid character %s, expected a double-quoted object key", describe(data, i))
 }

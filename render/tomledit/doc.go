@@ -16,11 +16,23 @@
 //   - dotted keys in the root table: mcp_servers.NAME.command = "x";
 //   - a root inline table: mcp_servers = { NAME = { ... } }.
 //
-// A comment block directly above a header (no blank line between) belongs to that header, and a
-// table's body runs to the next header (or that header's comment block): both go with the table
-// when it is removed. Other comments stay. Blank lines left over by a removal are tidied: none at
-// the start or the end of the document, and no doubled blank line where removed statements sat
-// between two blank lines.
+// What a table owns. When a server is replaced or removed, only what is clearly the table's own goes
+// with it (SPEC W1): its header, and its body from the header down to its last key/value line
+// (comments and blank lines between its key/values included). Comments and blank lines after the
+// last key/value — before the next header — and comments above the header stay, because they may
+// be about what follows, about a whole section, or a banner the person wrote; they are never
+// removed. The only comments a table owns besides its body are mcpwire's own marker lines (Grok
+// Build, SPEC C6): a line that is exactly [MarkerStart]+NAME directly above the table's header, and
+// one that is exactly [MarkerEnd]+NAME directly after its last key/value line (or after the header
+// of a table without key/values), where NAME is the server the table belongs to. ReplaceServer puts
+// the new block where the old table's own statements began, so comments directly above it stay
+// directly above the new table. Blank lines left over by a removal are tidied: none at the start or
+// the end of the document, and no doubled blank line where removed statements sat between two
+// blank lines.
+//
+// StripTree (SPEC X1) builds a derived file (a Codex runtime config), never the person's own file,
+// and removes the whole servers subtree greedily: a table there also takes the comment block
+// directly above its header and everything after its body up to the next header's comment block.
 //
 // A Doc is not safe for concurrent use.
 package tomledit
@@ -173,12 +185,13 @@ func (d *Doc) Server(key, name string) (map[string]any, bool) {
 }
 
 // ServerText returns the exact source statements that define server name under key, in document
-// order: its tables with their leading comment blocks and bodies (trailing blank lines excluded),
-// and its dotted or inline key/values. When the server sits inside a root `key = { ... }` inline
-// table, that whole statement is returned. ok is false when the server is absent.
+// order: its tables as they own them (marker lines, header, body to the last key/value line; see
+// the package documentation), and its dotted or inline key/values, concatenated. When the server
+// sits inside a root `key = { ... }` inline table, that whole statement is returned. ok is false
+// when the server is absent.
 //
-// After ReplaceServer(key, name, block), ServerText returns block (for blocks that end with a newline
-// and no blank line), which makes it suitable for ownership digests and marker checks.
+// After ReplaceServer(key, name, block), ServerText returns block (ending with a line terminator),
+// which makes it suitable for ownership digests and marker checks.
 func (d *Doc) ServerText(key, name string) (string, bool) {
 	servers, ok := d.data[key].(map[string]any)
 	if !ok {
@@ -218,9 +231,59 @@ func hasPrefix(path, prefix []string) bool {
 	return len(path) >= len(prefix) && slices.Equal(path[:len(prefix)], prefix)
 }
 
-// extents returns, for each header statement, the index range of statements it owns: its leading
-// comment block, itself and its body up to the next header's extent (or the end).
+// MarkerStart and MarkerEnd begin the marker lines mcpwire writes around a server block it owns
+// (Grok Build, SPEC C6): "# >>> mcpwire-managed: NAME" and "# <<< mcpwire-managed: NAME". A table
+// owns such a line only when it names the table's server and sits right against the table (see the
+// package documentation).
+const (
+	MarkerStart = "# >>> mcpwire-managed: "
+	MarkerEnd   = "# <<< mcpwire-managed: "
+)
+
+// isMarker reports whether statement i is a comment line that is exactly prefix+name (line
+// terminator aside; no indentation, no trailing space).
+func (d *Doc) isMarker(i int, prefix, name string) bool {
+	if i < 0 || i >= len(d.stmts) || d.stmts[i].kind != kindComment {
+		return false
+	}
+	line := d.src[d.stmts[i].start:d.stmts[i].end]
+	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+	return string(line) == prefix+name
+}
+
+// extents returns, for each header statement, the index range of statements it owns: its start
+// marker line, itself, its body up to its last key/value line, and its end marker line (see the
+// package documentation).
 func (d *Doc) extents() map[int][2]int {
+	n := len(d.stmts)
+	out := map[int][2]int{}
+	for h := range d.stmts {
+		if !d.stmts[h].isHeader() {
+			continue
+		}
+		path := d.stmts[h].path
+		named := len(path) >= 2 // a server's table: its name may be on marker lines
+		s := h
+		if named && d.isMarker(h-1, MarkerStart, path[1]) {
+			s = h - 1
+		}
+		e := h + 1
+		for k := h + 1; k < n && !d.stmts[k].isHeader(); k++ {
+			if d.stmts[k].kind == kindKeyValue {
+				e = k + 1
+			}
+		}
+		if named && d.isMarker(e, MarkerEnd, path[1]) {
+			e++
+		}
+		out[h] = [2]int{s, e}
+	}
+	return out
+}
+
+// greedyExtents returns, for each header statement, its leading comment block, itself and
+// everything up to the next header's extent (or the end). Only StripTree uses it.
+func (d *Doc) greedyExtents() map[int][2]int {
 	var heads []int
 	for i := range d.stmts {
 		if d.stmts[i].isHeader() {
@@ -248,9 +311,8 @@ func (d *Doc) extents() map[int][2]int {
 
 // marks returns which statements define something under a path matched by match: every matched
 // header's extent and every matched key/value.
-func (d *Doc) marks(match func(path []string) bool) []bool {
+func (d *Doc) marks(match func(path []string) bool, ext map[int][2]int) []bool {
 	rm := make([]bool, len(d.stmts))
-	ext := d.extents()
 	for i := range d.stmts {
 		st := &d.stmts[i]
 		switch {
@@ -269,7 +331,7 @@ func (d *Doc) marks(match func(path []string) bool) []bool {
 // serverMarks marks the statements under [key, name] (not a root inline table holding it).
 func (d *Doc) serverMarks(key, name string) []bool {
 	prefix := []string{key, name}
-	return d.marks(func(path []string) bool { return hasPrefix(path, prefix) })
+	return d.marks(func(path []string) bool { return hasPrefix(path, prefix) }, d.extents())
 }
 
 // isRootInline reports whether statement i is a root key/value `key = {...}`.

@@ -190,7 +190,7 @@ func TestServerText(t *testing.T) {
 		{
 			name: "tables with comments and sub-table", server: "docs", ok: true,
 			in:   "model = \"o3\"\n\n# docs\n[mcp_servers.docs]\ncommand = \"d\" # c\n\n[mcp_servers.docs.env]\nA = \"1\"\n\n\n[tools]\nx = 1\n",
-			want: "# docs\n[mcp_servers.docs]\ncommand = \"d\" # c\n\n[mcp_servers.docs.env]\nA = \"1\"\n",
+			want: "[mcp_servers.docs]\ncommand = \"d\" # c\n[mcp_servers.docs.env]\nA = \"1\"\n",
 		},
 		{
 			name: "grok marker block", server: "tickets", ok: true,
@@ -246,6 +246,10 @@ func TestReplaceServerRefusesBadBlocks(t *testing.T) {
 		{"parent header", "[mcp_servers]\ndocs.command = \"x\"\n", "block for mcp_servers.docs: line 1: table mcp_servers is outside it"},
 		{"invalid", "[mcp_servers.docs]\ncommand = \n", "block for mcp_servers.docs: line 2: "},
 		{"empty", "", "block must define exactly the table mcp_servers.docs"},
+		{"person's comment above", "# mine\n[mcp_servers.docs]\ncommand = \"x\"\n", "block for mcp_servers.docs: line 1: only the table and its marker lines"},
+		{"comment after the body", "[mcp_servers.docs]\ncommand = \"x\"\n# after\n", "block for mcp_servers.docs: line 3: only the table and its marker lines"},
+		{"trailing blank line", "[mcp_servers.docs]\ncommand = \"x\"\n\n", "block for mcp_servers.docs: line 3: only the table and its marker lines"},
+		{"other server's marker", "# >>> mcpwire-managed: other\n[mcp_servers.docs]\n", "block for mcp_servers.docs: line 1: only the table and its marker lines"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := Parse([]byte(codexSeed))

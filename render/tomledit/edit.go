@@ -14,14 +14,18 @@ type edit struct {
 	insertAt int            // statement index before which block goes; -1 appends at the end
 	block    []byte
 	tail     []byte // appended at the end, before block
+	name     string // the server the block defines (for its marker lines)
 }
 
 // ReplaceServer makes the definition of server name under key equal to block, the TOML source text
-// of a table such as [Table] renders (comment lines, for example ownership markers, may surround it;
-// it must start with a [key.name] header and define nothing else). Every other statement defining the
-// server is removed (see [Doc.ServerText]).
+// of a table such as [Table] renders: it must start with a [key.name] header and define nothing
+// else, and every line of it must be the table's own (see the package documentation), so the only
+// comment lines that may surround it are the server's marker lines. Every statement the server owns
+// is removed (see [Doc.ServerText]); comments that are not the table's own stay.
 //
-// The block goes where the server's first table (or that table's leading comment block) was. When
+// The block goes where the server's first table's own statements began, so the comments directly
+// above that table stay directly above the block (a blank line sets the block apart from a comment
+// that sat above a removed statement instead, or that is the server's start marker). When
 // the server was defined only by dotted keys or inline entries, or is absent, those statements are
 // removed and the block is appended at the end of the document after exactly one blank line.
 //
@@ -41,7 +45,7 @@ func (d *Doc) ReplaceServer(key, name string, block []byte) error {
 	if err != nil {
 		return err
 	}
-	e := edit{remove: d.serverMarks(key, name), insertAt: -1, block: block}
+	e := edit{remove: d.serverMarks(key, name), insertAt: -1, block: block, name: name}
 	if i := d.rootInline(key); i >= 0 {
 		tail, err := d.rewriteInline(i, key, name)
 		if err != nil {
@@ -72,12 +76,12 @@ func (d *Doc) ReplaceServer(key, name string, block []byte) error {
 	return nil
 }
 
-// RemoveServer removes every statement defining server name under key, with the comment blocks and
-// bodies of its tables. It reports whether the server existed. A server inside a root inline table
-// `key = { ... }` is removed from that statement, which keeps the other entries' source text; the
-// statement goes when it held only that server. An explicit [key] header is always kept, but no empty
-// one is created. RemoveServer refuses what [Doc.CheckServers] refuses; on any failure the Doc is
-// unchanged.
+// RemoveServer removes every statement defining server name under key: its tables as they own them
+// (see the package documentation; every other comment stays) and its dotted key/values. It reports
+// whether the server existed. A server inside a root inline table `key = { ... }` is removed from
+// that statement, which keeps the other entries' source text; the statement goes when it held only
+// that server. An explicit [key] header is always kept, but no empty one is created. RemoveServer
+// refuses what [Doc.CheckServers] refuses; on any failure the Doc is unchanged.
 func (d *Doc) RemoveServer(key, name string) (bool, error) {
 	if err := d.CheckServers(key); err != nil {
 		return false, err
@@ -139,6 +143,15 @@ func (d *Doc) checkBlock(key, name string, block []byte) (map[string]any, []byte
 			if !seenHeader {
 				return nil, nil, fmt.Errorf("block for %s: line %d: must start with a [%s] header", want, st.line, want)
 			}
+		}
+	}
+	// Every line must be the table's own: a comment or blank line the table did not own would stay
+	// behind when the server is replaced again, and pile up.
+	bd := &Doc{src: block, stmts: stmts}
+	own := bd.serverMarks(key, name)
+	for i, st := range stmts {
+		if !own[i] {
+			return nil, nil, fmt.Errorf("block for %s: line %d: only the table and its marker lines may be in the block", want, st.line)
 		}
 	}
 	return val, block, nil
@@ -259,11 +272,14 @@ func (d *Doc) apply(e edit) []byte {
 		}
 	}
 	var b bytes.Buffer
-	prev := kindBlank // kind of the last statement written
+	prev := -1 // index of the last statement written
 	for i := 0; i <= last; i++ {
 		if i == ins {
-			// A comment right above the block would become part of it.
-			if prev == kindComment {
+			// A comment that sat right above the old table stays right above the block (it is
+			// not the table's own, so it does not become the block's); one that sat above a
+			// removed statement, or the server's start marker (which the block would then
+			// own), is set apart.
+			if prev >= 0 && d.stmts[prev].kind == kindComment && (prev != ins-1 || d.isMarker(prev, MarkerStart, e.name)) {
 				b.WriteString(d.nl)
 			}
 			b.Write(e.block)
@@ -271,14 +287,22 @@ func (d *Doc) apply(e edit) []byte {
 			for next < n && rm[next] {
 				next++
 			}
-			if next < n && d.stmts[next].kind != kindBlank {
-				b.WriteString(d.nl)
+			// A header or key/value after the block is set apart by a blank line; a comment
+			// that followed the old table stays where it was, unless it is the server's end
+			// marker (which the block would then own).
+			if next < n {
+				switch st := &d.stmts[next]; {
+				case st.kind == kindBlank:
+				case st.kind == kindComment && !d.isMarker(next, MarkerEnd, e.name):
+				default:
+					b.WriteString(d.nl)
+				}
 			}
 		}
 		if rm[i] {
 			continue
 		}
-		prev = d.stmts[i].kind
+		prev = i
 		if text, ok := e.replace[i]; ok {
 			b.Write(text)
 			continue

@@ -68,6 +68,7 @@ approval_policy = "on-request"
 [profiles.fast]
 model = "gpt-5-mini"
 
+# Documentation server
 [mcp_servers.docs]
 command = "new-cmd"
 args = ["--stdio"]
@@ -372,7 +373,7 @@ x = 1
 `,
 	},
 	{
-		name:   "comments: leading block and body go, others stay",
+		name:   "comments: only the body up to the last key/value goes",
 		server: "docs",
 		in: `# file header
 
@@ -390,10 +391,14 @@ x = 1
 `,
 		want: `# file header
 
+# about docs
+# (two lines)
 [mcp_servers.docs]
 command = "new-cmd"
 args = ["--stdio"]
 env = { TOKEN = "t" }
+
+# still inside docs' body
 
 # about tools
 [tools]
@@ -457,6 +462,73 @@ args = ["--stdio"]
 env = { TOKEN = "t" }
 `,
 	},
+	{
+		name:   "banner above the first server and a trailing block after a blank line stay",
+		server: "docs",
+		in: `model = "o3"
+
+# ---- model settings: DO NOT REMOVE ----
+[mcp_servers.docs]
+command = "old"
+args = []
+
+# trailing block about profiles
+# second line
+
+[profiles.x]
+model = "o4"
+`,
+		want: `model = "o3"
+
+# ---- model settings: DO NOT REMOVE ----
+[mcp_servers.docs]
+command = "new-cmd"
+args = ["--stdio"]
+env = { TOKEN = "t" }
+
+# trailing block about profiles
+# second line
+
+[profiles.x]
+model = "o4"
+`,
+	},
+	{
+		name:   "comment right after the last key/value stays right after",
+		server: "docs",
+		in: `[mcp_servers.docs]
+command = "old"
+# about tools
+[tools]
+x = 1
+`,
+		want: `[mcp_servers.docs]
+command = "new-cmd"
+args = ["--stdio"]
+env = { TOKEN = "t" }
+# about tools
+[tools]
+x = 1
+`,
+	},
+	{
+		name:   "stale markers of the server go, a person's comment between them stays",
+		server: "docs",
+		in: `# >>> mcpwire-managed: docs
+[mcp_servers.docs]
+command = "old"
+# <<< mcpwire-managed: docs
+# >>> mcpwire-managed: docs-other
+# note
+`,
+		want: `[mcp_servers.docs]
+command = "new-cmd"
+args = ["--stdio"]
+env = { TOKEN = "t" }
+# >>> mcpwire-managed: docs-other
+# note
+`,
+	},
 }
 
 func TestReplaceServer(t *testing.T) {
@@ -517,9 +589,77 @@ url = "https://x"
 `,
 		want: `model = "o3"
 
+# docs
+
 # tickets
 [mcp_servers.tickets]
 url = "https://x"
+`,
+	},
+	{
+		name:   "banner above, trailing comments after: both stay",
+		server: "docs", removed: true,
+		in: `model = "o3"
+
+# ---- model settings: DO NOT REMOVE ----
+[mcp_servers.docs]
+command = "d"
+# trailing, right after
+
+# trailing block
+[profiles.x]
+model = "o4"
+`,
+		want: `model = "o3"
+
+# ---- model settings: DO NOT REMOVE ----
+# trailing, right after
+
+# trailing block
+[profiles.x]
+model = "o4"
+`,
+	},
+	{
+		name:   "marker lines go with the block, comments around them stay",
+		server: "tickets", removed: true,
+		in: `[ui]
+theme = "dark"
+
+# my servers
+# >>> mcpwire-managed: tickets
+[mcp_servers.tickets]
+url = "https://x"
+# <<< mcpwire-managed: tickets
+# end of my servers
+
+[mcp_servers.local]
+command = "l"
+`,
+		want: `[ui]
+theme = "dark"
+
+# my servers
+# end of my servers
+
+[mcp_servers.local]
+command = "l"
+`,
+	},
+	{
+		name:   "marker lines not right against the table are not its own",
+		server: "tickets", removed: true,
+		in: `# >>> mcpwire-managed: tickets
+# a note
+[mcp_servers.tickets]
+url = "https://x"
+
+# <<< mcpwire-managed: tickets
+`,
+		want: `# >>> mcpwire-managed: tickets
+# a note
+
+# <<< mcpwire-managed: tickets
 `,
 	},
 	{

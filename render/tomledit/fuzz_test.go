@@ -109,6 +109,50 @@ func sameStmt(a, b []byte) bool {
 		(bytes.Equal(a, b) || !bytes.HasSuffix(a, []byte("\n")))
 }
 
+// lossAllowed is the comment rule of ReplaceServer and RemoveServer, written independently of
+// extents: comment statement i of the original may disappear only when it lies between a header of
+// the server's tables and that table's last key/value line, or when it is the server's own marker
+// line right against such a table (the start marker directly above its header, the end marker
+// directly after its last key/value line or its header).
+func lossAllowed(src []byte, sts []stmt, i int, name string) bool {
+	affected := func(k int) bool {
+		return k >= 0 && k < len(sts) && sts[k].isHeader() && hasPrefix(sts[k].path, []string{key, name})
+	}
+	h := -1 // the header whose section holds i
+	for k := i - 1; k >= 0; k-- {
+		if sts[k].isHeader() {
+			h = k
+			break
+		}
+	}
+	if affected(h) {
+		for k := i + 1; k < len(sts) && !sts[k].isHeader(); k++ {
+			if sts[k].kind == kindKeyValue {
+				return true
+			}
+		}
+	}
+	line := strings.TrimSuffix(strings.TrimSuffix(string(src[sts[i].start:sts[i].end]), "\n"), "\r")
+	if line == "# >>> mcpwire-managed: "+name && affected(i+1) {
+		return true
+	}
+	if line == "# <<< mcpwire-managed: "+name && affected(h) {
+		p := &sts[i-1]
+		return p.kind == kindKeyValue || p.isHeader()
+	}
+	return false
+}
+
+// commentSafe reports whether s can sit in a comment line.
+func commentSafe(s string) bool {
+	for _, r := range s {
+		if r < 0x20 && r != '\t' || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
 func isServerStmt(st *stmt, key, name string) bool {
 	if st.kind != kindKeyValue && !st.isHeader() {
 		return false
@@ -138,14 +182,18 @@ func checkReplace(t *testing.T, src []byte, name, value string) {
 	orig := d.Bytes()
 	origData := clone(d.data).(map[string]any)
 	checkErr := d.CheckServers(key)
-	marks := d.serverMarks(key, name)
+	sts := stmtTexts(t, orig)
+	nl := d.Newline()
 	block := Table(key, name, []KV{
 		{"command", value},
 		{"args", []string{value, "--stdio"}},
 		{"env", Inline{{value, "v"}, {"B-C", value}}},
 		{"startup_timeout_sec", 10.0},
 		{"enabled", true},
-	}, d.Newline())
+	}, nl)
+	if len(value)%2 == 1 && commentSafe(name) {
+		block = []byte(MarkerStart + name + nl + string(block) + MarkerEnd + name + nl)
+	}
 	err = d.ReplaceServer(key, name, block)
 	if checkErr != nil {
 		if err == nil {
@@ -186,10 +234,17 @@ func checkReplace(t *testing.T, src []byte, name, value string) {
 		case kindBlank:
 			return false
 		case kindComment:
-			return !marks[i]
+			return !lossAllowed(orig, sts, i, name)
 		}
 		return !isServerStmt(st, key, name)
 	})
+	// Idempotent: the same block again changes nothing.
+	if err := d.ReplaceServer(key, name, block); err != nil {
+		t.Fatalf("second ReplaceServer: %v", err)
+	}
+	if again := d.Bytes(); !bytes.Equal(again, out) {
+		t.Fatalf("second ReplaceServer changed the document:\n got: %q\nwant: %q", again, out)
+	}
 }
 
 func FuzzRemoveServer(f *testing.F) {
@@ -211,7 +266,7 @@ func checkRemove(t *testing.T, src []byte, name string) {
 	orig := d.Bytes()
 	origData := clone(d.data).(map[string]any)
 	checkErr := d.CheckServers(key)
-	marks := d.serverMarks(key, name)
+	sts := stmtTexts(t, orig)
 	removed, err := d.RemoveServer(key, name)
 	if checkErr != nil {
 		if err == nil || !bytes.Equal(d.Bytes(), orig) {
@@ -242,7 +297,7 @@ func checkRemove(t *testing.T, src []byte, name string) {
 		case kindBlank:
 			return false
 		case kindComment:
-			return !marks[i]
+			return !lossAllowed(orig, sts, i, name)
 		}
 		return !isServerStmt(st, key, name)
 	})
@@ -266,7 +321,7 @@ func checkStrip(t *testing.T, src []byte) {
 	}
 	orig := d.Bytes()
 	want := shallowWithout(d.data, key)
-	marks := d.marks(func(path []string) bool { return len(path) > 0 && path[0] == key })
+	marks := d.marks(func(path []string) bool { return len(path) > 0 && path[0] == key }, d.greedyExtents())
 	if err := d.StripTree(key); err != nil {
 		t.Fatalf("StripTree: %v\ndocument:\n%q", err, orig)
 	}
@@ -330,6 +385,10 @@ var (
 		"[mcp_servers]\n\"docs\".env = { A = \"1\" }",
 		"[mcp_servers.other]\nargs = [\n  \"x\",\n  # [mcp_servers.docs]\n]",
 		"[profiles.x.mcp_servers.docs]\ncommand = \"profile-scoped, kept\"",
+		"# >>> mcpwire-managed: docs\n[mcp_servers.docs]\nurl = \"u\"\n# <<< mcpwire-managed: docs",
+		"# >>> mcpwire-managed: other\n# a person's note\n[mcp_servers.other]\ncommand = \"o\"\n\n# <<< mcpwire-managed: other",
+		"# <<< mcpwire-managed: docs",
+		"# ---- banner: DO NOT REMOVE ----\n[mcp_servers.docs]\nargs = []\n\n# trailing block\n# second line",
 	}
 	formNames = []string{"docs", "other", "my.server", "abc", "new"}
 )

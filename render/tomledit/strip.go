@@ -6,12 +6,14 @@ import (
 )
 
 // StripTree removes the whole subtree of key in every form it may take (SPEC X1): [key] and
-// [key.…] tables and arrays of tables with their leading comment blocks and bodies, dotted keys
+// [key.…] tables and arrays of tables with their leading comment blocks and everything up to the
+// next table's comment block (greedily, unlike ReplaceServer and RemoveServer: see the package
+// documentation), dotted keys
 // (key.x.y = …) and a root key = … statement whatever its value (inline table, array, scalar). Other
 // statements are kept byte for byte. If the result does not parse strictly or its data is not the
 // original data without key, it returns an error and the Doc is unchanged.
 func (d *Doc) StripTree(key string) error {
-	rm := d.marks(func(path []string) bool { return len(path) > 0 && path[0] == key })
+	rm := d.marks(func(path []string) bool { return len(path) > 0 && path[0] == key }, d.greedyExtents())
 	if !slices.Contains(rm, true) {
 		return nil
 	}

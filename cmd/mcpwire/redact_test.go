@@ -1,0 +1,138 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// diffLines feeds the lines of a file through the redactor, as the dry run's diff does.
+func diffLines(r *redactor, data string) string {
+	var out []string
+	for _, l := range strings.Split(data, "\n") {
+		out = append(out, r.line(" " + l)[1:]) // a context line
+	}
+	return strings.Join(out, "\n")
+}
+
+// spec: R8 — every credential of a client file is hidden in its diff lines, whatever
+// its escapes, by the file's structure: env/headers/auth/oauth values at any depth,
+// credential arguments, URL userinfo and query tokens, secret-named keys.
+func TestRedactorJSON(t *testing.T) {
+	file := `{
+  // JSONC comment
+  "mcpServers": {
+    "a": {"command": "x", "env": {"T": "SPELLED\u0053ECRET1", "Q": "quo\"te\\SECRET2", "MODE": "true", "NAME": "command"}},
+    "b": {"args": ["--api-key", "ARGSECRET3", "-e", "GITHUB_TOKEN=ENVARGSECRET4"], "disabled": true},
+    "c": {"url": "https://u:URLSECRET5@h/mcp?access_token=QUERYSECRET6"},
+    "d": {"httpUrl": "https://h/mcp", "headers": {"X-Key": "HDRSECRET7"}, "oauth": {"nested": {"client_secret": "NESTSECRET8"}}},
+  },
+  "primaryApiKey": "sk-ant-TOPSECRET9",
+  "projects": {"/p": {"mcpServers": {"e": {"command": "npx mcp-remote https://u:CMDSECRET10@h/sse"}}}}
+}`
+	r := newRedactor()
+	r.addFile("/h/.claude.json", []byte(file))
+	got := diffLines(r, file)
+	for _, s := range []string{"SECRET", "u0053ECRET"} {
+		if strings.Contains(got, s) {
+			t.Errorf("diff shows %s:\n%s", s, got)
+		}
+	}
+	for _, want := range []string{`"disabled": true`, `"command": "x"`, `"MODE": "REDACTED"`, `"NAME": "REDACTED"`,
+		`["--api-key", "REDACTED", "-e", "GITHUB_TOKEN=REDACTED"]`, `"https://REDACTED@h/mcp?access_token=REDACTED"`,
+		`"httpUrl": "https://h/mcp"`, `// JSONC comment`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diff lacks %s:\n%s", want, got)
+		}
+	}
+}
+
+// spec: R8
+func TestRedactorTOML(t *testing.T) {
+	file := `[mcp_servers.a]
+command = "x"
+args = ["--token", 'TOMLARGSECRET1']
+env = { T = "esc\"aped\\SECRET2", U = "\U00000053ECRET3" }
+http_headers = { Authorization = 'Bearer LITERALSECRET4' }
+bearer_token_env_var = "GITHUB_TOKEN"
+url = "https://h/mcp?api_key=QUERYSECRET5"
+`
+	r := newRedactor()
+	r.addFile("/h/.codex/config.toml", []byte(file))
+	got := diffLines(r, file)
+	if strings.Contains(got, "SECRET") {
+		t.Errorf("diff shows a secret:\n%s", got)
+	}
+	for _, want := range []string{`args = ["--token", 'REDACTED']`, `bearer_token_env_var = "GITHUB_TOKEN"`, `Authorization = 'REDACTED'`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diff lacks %s:\n%s", want, got)
+		}
+	}
+}
+
+// spec: R8 — a file that parses as neither JSON nor TOML is read line by line.
+func TestRedactorMalformed(t *testing.T) {
+	file := `{"mcpServers": {"a": {"env": {"API_TOKEN": "BROKENSECRET1"}, "url": "https://u:BROKENSECRET2@h"}` // unterminated
+	r := newRedactor()
+	r.addFile("/h/mcp.json", []byte(file))
+	if got := diffLines(r, file); strings.Contains(got, "SECRET") {
+		t.Errorf("diff shows a secret: %s", got)
+	}
+}
+
+// spec: R8 — a stderr line is redacted whole before it is shortened, and a line
+// whose start fell out of the buffer is not shown.
+func TestProbeStderrRedactedBeforeCut(t *testing.T) {
+	sp := &probeSpec{}
+	line := strings.Repeat("a", 185) + " postgres://user:CUTSECRET" + strings.Repeat("x", 40) + "@h/db"
+	b := &tailBuffer{}
+	b.Write([]byte(line + "\n"))
+	got := shorten(sp.redact(b.lastLine()), stderrMax)
+	if strings.Contains(got, "CUTSEC") || strings.Contains(got, "xxxx") {
+		t.Errorf("shown: %q", got)
+	}
+	b = &tailBuffer{}
+	b.Write([]byte(strings.Repeat("s", tailMax+10)))
+	if got := b.lastLine(); got != "" {
+		t.Errorf("a cut line is shown: %d bytes", len(got))
+	}
+}
+
+// The walker never panics on a cut or malformed document: it reports false and the
+// file is read line by line instead.
+func TestRedactorTruncatedJSON(t *testing.T) {
+	doc := `{"a": {"env": {"K": "v\"1"}, "args": ["--token", "x", 1, {"b": [true, null]}], "n": -1.5e3}, "c": []}`
+	for i := 0; i < len(doc); i++ {
+		r := newRedactor()
+		if r.addJSON([]byte(doc[:i])) && i != len(doc) {
+			t.Errorf("prefix %q parsed", doc[:i])
+		}
+		r.addFile("/x.json", []byte(doc[:i]))
+	}
+	r := newRedactor()
+	if !r.addJSON([]byte(" \n" + doc + "\n")) {
+		t.Fatal("whole document refused")
+	}
+	if r.exact[`v"1`] != "REDACTED" || r.exact["x"] != "REDACTED" {
+		t.Errorf("exact = %q", r.exact)
+	}
+}
+
+// The diff's own lines (file and hunk headers, mkdir, would also write) are printed
+// as they are, even when a hidden value is part of a path; file lines are redacted.
+func TestRedactorKeepsDiffHeaders(t *testing.T) {
+	r := newRedactor()
+	r.paths["home/me/repo/.mcp.json"] = true
+	r.addCredential("/home/me/repo")
+	for _, l := range []string{"--- a/home/me/repo/.mcp.json", "+++ b/home/me/repo/.mcp.json", "--- /dev/null",
+		"@@ -1,2 +1,3 @@", "mkdir /home/me/repo/.cursor (0700)", "would also write /home/me/repo/.aiwg/x.json", "new file mode 0600"} {
+		if got := r.line(l); got != l {
+			t.Errorf("line(%q) = %q", l, got)
+		}
+	}
+	if got := r.line(`+    "ROOT": "/home/me/repo"`); got != `+    "ROOT": "REDACTED"` {
+		t.Errorf("file line: %q", got)
+	}
+	if got := r.line("--- a/home/other/.mcp.json"); got != "--- a/home/other/.mcp.json" {
+		t.Errorf("%q", got)
+	}
+}

@@ -1,0 +1,132 @@
+//go:build linux
+
+package fsys
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// setSwapHook installs swapHook for one test.
+func setSwapHook(t *testing.T, h func(stage string) error) {
+	t.Helper()
+	swapHook = h
+	t.Cleanup(func() { swapHook = nil })
+}
+
+// once returns a hook for OS that runs f at stage the first time only.
+func once(stage string, f func()) func(string, string) error {
+	done := false
+	return func(s, _ string) error {
+		if s == stage && !done {
+			done = true
+			f()
+		}
+		return nil
+	}
+}
+
+// TestWriteFileKeepsDisplacedFileOfThirdWriter: another program renames its file over
+// the destination between mcpwire's compare and its swap, and a third one renames its
+// own over mcpwire's file right after the swap. The second program's file, which the
+// swap moved to the temporary name, cannot go back; it is kept there, never deleted,
+// and the error names it. The destination holds the third program's file.
+//
+// spec: W8 W3
+func TestWriteFileKeepsDisplacedFileOfThirdWriter(t *testing.T) {
+	dir := t.TempDir()
+	requireSwap(t, dir)
+	p := filepath.Join(dir, "f.json")
+	writeTestFile(t, p, "read by mcpwire", 0o600)
+	o := OS{hook: once("rename", func() { foreignRename(t, p, "other writer") })}
+	setSwapHook(t, func(stage string) error {
+		if stage == "swapped" {
+			foreignRename(t, p, "third writer")
+		}
+		return nil
+	})
+	err := o.WriteFile(p, []byte("mine"), 0o600, &WriteOptions{Expect: &Snapshot{Exists: true, Data: []byte("read by mcpwire")}})
+	var de *DisplacedError
+	if !errors.As(err, &de) || de.Written || errors.Is(err, ErrChanged) {
+		t.Fatalf("err = %v, want a DisplacedError without Written", err)
+	}
+	if got := fileState(t, p); got != "0600 third writer" {
+		t.Errorf("destination = %q, want the third writer's file", got)
+	}
+	if got := fileState(t, de.Kept); got != "0600 other writer" {
+		t.Errorf("kept %s = %q, want the other writer's file", de.Kept, got)
+	}
+	if !strings.Contains(err.Error(), de.Kept) {
+		t.Errorf("error %q does not name %s", err, de.Kept)
+	}
+}
+
+// TestApplySwapBackFailure: the swap back of another program's file fails. That file
+// is kept (never deleted), the error says so, and since mcpwire's file is in place the
+// transaction knows it wrote it: the rollback puts the content mcpwire read back.
+//
+// spec: W8 W7
+func TestApplySwapBackFailure(t *testing.T) {
+	dir := t.TempDir()
+	requireSwap(t, dir)
+	p := filepath.Join(dir, "f.json")
+	writeTestFile(t, p, "read by mcpwire", 0o600)
+	o := OS{hook: once("rename", func() { foreignRename(t, p, "other writer") })}
+	setSwapHook(t, func(stage string) error {
+		if stage == "swapback" {
+			return errors.New("injected swap-back failure")
+		}
+		return nil
+	})
+	_, err := Apply(o, []Target{{Path: p, Edit: editSet("mine", 0o600)}})
+	var de *DisplacedError
+	if !errors.As(err, &de) || !de.Written {
+		t.Fatalf("err = %v, want a DisplacedError with Written", err)
+	}
+	if got := fileState(t, de.Kept); got != "0600 other writer" {
+		t.Errorf("kept %s = %q, want the other writer's file", de.Kept, got)
+	}
+	if got := fileState(t, p); got != "0600 read by mcpwire" {
+		t.Errorf("destination = %q: the rollback did not undo mcpwire's write", got)
+	}
+}
+
+// TestApplyRecordsSwapWhenOldFileStays: removing the old file after a successful swap
+// fails. The write happened, so it succeeds and is undone by a later failure's
+// rollback (the old file may stay behind under the temporary name).
+//
+// spec: W7 W3
+func TestApplyRecordsSwapWhenOldFileStays(t *testing.T) {
+	dir := t.TempDir()
+	requireSwap(t, dir)
+	p, q := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	writeTestFile(t, p, "old", 0o600)
+	failed := false
+	setSwapHook(t, func(stage string) error {
+		if stage == "remove" && !failed {
+			failed = true
+			return errors.New("injected remove failure")
+		}
+		return nil
+	})
+	f := &Faulty{FailWrite: 2}
+	_, err := Apply(f, []Target{{Path: p, Edit: editSet("new", 0o600)}, {Path: q, Edit: editSet("b", 0o600)}})
+	if !errors.Is(err, ErrInjected) {
+		t.Fatalf("err = %v, want the injected failure of the second write", err)
+	}
+	if !failed {
+		t.Fatal("the old file's removal was never attempted")
+	}
+	if got := fileState(t, p); got != "0600 old" {
+		t.Errorf("a = %q: the first write was not undone", got)
+	}
+	if got := fileState(t, q); got != "absent" {
+		t.Errorf("b = %q", got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) > 2 {
+		t.Logf("left behind: %v", entries) // the old file, under its temporary name
+	}
+}

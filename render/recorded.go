@@ -1,0 +1,72 @@
+package render
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// RecordedDestination is a client file the write layer's ownership records (C6) say
+// mcpwire wrote server entries to.
+type RecordedDestination struct {
+	// Provider is the provider that wrote it.
+	Provider string
+	// Path is the destination's canonical path.
+	Path string
+	// Servers are the recorded server entries, sorted (tool keys left out).
+	Servers []string
+	// Record is the ownership record file.
+	Record string
+}
+
+// RecordedDestinations lists the destinations recorded under
+// <layerDir>/mcp-ownership/, sorted by provider and path. Records of ephemeral
+// outputs are left out; a corrupt record fails with a hint to delete it.
+func RecordedDestinations(f fsys.FS, layerDir string) ([]RecordedDestination, error) {
+	dir := filepath.Join(layerDir, OwnershipDir)
+	ents, err := f.ReadDir(dir)
+	if isNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []RecordedDestination
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		data, err := f.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if ephemeralOf(data) {
+			continue
+		}
+		rec := &ownRecord{}
+		if err := decodeRecord(data, rec); err != nil {
+			return nil, corruptRecord(path, err)
+		}
+		if rec.Provider == "" || rec.Destination == "" {
+			continue
+		}
+		d := RecordedDestination{Provider: rec.Provider, Path: rec.Destination, Record: path}
+		for n := range rec.Entries {
+			if !strings.HasPrefix(n, toolEntry) {
+				d.Servers = append(d.Servers, n)
+			}
+		}
+		sort.Strings(d.Servers)
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Provider != out[j].Provider {
+			return out[i].Provider < out[j].Provider
+		}
+		return out[i].Path < out[j].Path
+	})
+	return out, nil
+}
