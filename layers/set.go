@@ -123,11 +123,5 @@ func (s *Set) Write() *Layer { return s.Layers[len(s.Layers)-1] }
 // Lower returns every layer below the write layer.
 func (s *Set) Lower() []*Layer { return s.Layers[:len(s.Layers)-1] }
 
-// FS returns the filesystem the set was loaded from.
-func (s *Set) FS() fsys.FS { return s.fs }
-
-// IsWrite reports whether l is the write layer.
-func (s *Set) IsWrite(l *Layer) bool { return l == s.Write() }
-
 // errNoLayers is returned when a Set has no layer at all.
 var errNoLayers = errors.New("no configuration directory")

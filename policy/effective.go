@@ -85,10 +85,3 @@ func warnBelowFloor(level Level, source string, floor Floor, warn func(string)) 
 	warn(fmt.Sprintf("credential policy %q from %s is below the organisation floor %q set in %s; using %q",
 		level, source, floor.Level, floor.File, floor.Level))
 }
-
-// resetWarnings forgets which warnings were printed (tests only).
-func resetWarnings() {
-	warned.Lock()
-	warned.seen = nil
-	warned.Unlock()
-}

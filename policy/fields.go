@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -36,16 +35,16 @@ type Violation struct {
 func (v Violation) String() string { return v.Server + " (" + v.Field + ")" }
 
 var (
-	userinfoRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]*)@`)
+	userinfoRE = lazyRegexp(`^[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]*)@`)
 	// referenceRE: ${VAR}, ${VAR:-} (an empty default only: ${VAR:-literal} carries
 	// the literal), ${env:VAR} and {env:VAR}, optionally after a scheme word.
-	referenceRE = regexp.MustCompile(`^(?:(?i:bearer|basic|token)\s+)?(?:\$\{[A-Za-z_][A-Za-z0-9_]*(?::-)?\}|\$\{env:[A-Za-z_][A-Za-z0-9_]*\}|\{env:[A-Za-z_][A-Za-z0-9_]*\})$`)
+	referenceRE = lazyRegexp(`^(?:(?i:bearer|basic|token)\s+)?(?:\$\{[A-Za-z_][A-Za-z0-9_]*(?::-)?\}|\$\{env:[A-Za-z_][A-Za-z0-9_]*\}|\{env:[A-Za-z_][A-Za-z0-9_]*\})$`)
 )
 
 // HasUserinfo reports whether a URL carries userinfo (user:password@). It also finds
 // userinfo in URLs that do not parse.
 func HasUserinfo(u string) bool {
-	return strings.Contains(u, "@") && userinfoRE.MatchString(strings.TrimSpace(u))
+	return strings.Contains(u, "@") && userinfoRE().MatchString(strings.TrimSpace(u))
 }
 
 // RedactURL replaces a URL's userinfo with "REDACTED", and the values of query
@@ -53,7 +52,7 @@ func HasUserinfo(u string) bool {
 // references (R8). Everything else is kept as written.
 func RedactURL(u string) string {
 	if strings.Contains(u, "@") {
-		if m := userinfoRE.FindStringSubmatchIndex(u); m != nil {
+		if m := userinfoRE().FindStringSubmatchIndex(u); m != nil {
 			u = u[:m[2]] + "REDACTED" + u[m[3]:]
 		}
 	}
@@ -84,7 +83,7 @@ func RedactURL(u string) string {
 // ${VAR}, ${VAR:-} (an empty default), ${env:VAR} or {env:VAR}, optionally after an
 // authorization scheme word such as "Bearer ". ${VAR:-default} with a non-empty
 // default is not a reference: the default is a literal that the client uses.
-func IsReference(v string) bool { return referenceRE.MatchString(strings.TrimSpace(v)) }
+func IsReference(v string) bool { return referenceRE().MatchString(strings.TrimSpace(v)) }
 
 // literal reports whether a value is a literal credential: non-empty and not a reference.
 func literal(v string) bool { return v != "" && !IsReference(v) }

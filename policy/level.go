@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"sync"
 )
 
 // Level is a credential policy. Levels are ordered by strictness:
@@ -77,4 +79,10 @@ func compact(raw json.RawMessage) string {
 		s = s[:max] + "…"
 	}
 	return s
+}
+
+// lazyRegexp compiles a regular expression on first use, so that start-up does no
+// work for commands that never need it.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

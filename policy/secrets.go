@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -96,14 +95,14 @@ type finding struct {
 }
 
 var (
-	urlUserinfoRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s"'<>]*)@`)
-	urlQueryRE    = regexp.MustCompile(`[?&;]([A-Za-z0-9_.\-\[\]]+)=([^&;#\s"'<>]*)`)
-	bearerRE      = regexp.MustCompile(`(?i)\bbearer\s+([^\s"'<>]+)`)
-	kvRE          = regexp.MustCompile(`(-{0,2}[A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]*([:=])[ \t]*`)
-	flagSpaceRE   = regexp.MustCompile(`(?:^|\s)(-{1,2}[A-Za-z][A-Za-z0-9_.\-]*)[ \t]+([^\s"'<>-][^\s"'<>]*)`)
-	envNameRE     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*$`)
-	headerNameRE  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_\-]*$`)
-	schemeRE      = regexp.MustCompile(`(?i)^(?:bearer|basic|token|digest|apikey|api-key)[ \t]+`)
+	urlUserinfoRE = lazyRegexp(`[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s"'<>]*)@`)
+	urlQueryRE    = lazyRegexp(`[?&;]([A-Za-z0-9_.\-\[\]]+)=([^&;#\s"'<>]*)`)
+	bearerRE      = lazyRegexp(`(?i)\bbearer\s+([^\s"'<>]+)`)
+	kvRE          = lazyRegexp(`(-{0,2}[A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]*([:=])[ \t]*`)
+	flagSpaceRE   = lazyRegexp(`(?:^|\s)(-{1,2}[A-Za-z][A-Za-z0-9_.\-]*)[ \t]+([^\s"'<>-][^\s"'<>]*)`)
+	envNameRE     = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_.\-]*$`)
+	headerNameRE  = lazyRegexp(`^[A-Za-z][A-Za-z0-9_\-]*$`)
+	schemeRE      = lazyRegexp(`(?i)^(?:bearer|basic|token|digest|apikey|api-key)[ \t]+`)
 )
 
 // urlFindings finds URL userinfo and credential query parameters anywhere in s.
@@ -111,14 +110,14 @@ var (
 func urlFindings(s string, refused func(string) bool) []finding {
 	var out []finding
 	if strings.Contains(s, "@") && strings.Contains(s, "://") {
-		for _, m := range urlUserinfoRE.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range urlUserinfoRE().FindAllStringSubmatchIndex(s, -1) {
 			if m[3] > m[2] {
 				out = append(out, finding{"url userinfo", m[2], m[3], 1})
 			}
 		}
 	}
 	if strings.Contains(s, "=") && strings.ContainsAny(s, "?&;") {
-		for _, m := range urlQueryRE.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range urlQueryRE().FindAllStringSubmatchIndex(s, -1) {
 			name, value := s[m[2]:m[3]], s[m[4]:m[5]]
 			if SecretName(name) && refused(value) {
 				out = append(out, finding{"url query " + name, m[4], m[5], 1})
@@ -134,7 +133,7 @@ func bearerFindings(s string) []finding {
 		return nil
 	}
 	var out []finding
-	for _, m := range bearerRE.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range bearerRE().FindAllStringSubmatchIndex(s, -1) {
 		if literal(s[m[2]:m[3]]) {
 			out = append(out, finding{"Bearer", m[2], m[3], 0})
 		}
@@ -170,19 +169,19 @@ func prefixFindings(s string, off int) []finding {
 		}
 		return prefixFindings(value, at)
 	}
-	if name, value, ok := strings.Cut(s, "="); ok && envNameRE.MatchString(name) {
+	if name, value, ok := strings.Cut(s, "="); ok && envNameRE().MatchString(name) {
 		if SecretName(name) && literalArg(value) {
 			return []finding{{name, off + len(name) + 1, off + len(s), 2}}
 		}
 		return nil
 	}
-	if name, value, ok := strings.Cut(s, ":"); ok && headerNameRE.MatchString(strings.TrimRight(name, " \t")) && !strings.HasPrefix(value, "//") {
+	if name, value, ok := strings.Cut(s, ":"); ok && headerNameRE().MatchString(strings.TrimRight(name, " \t")) && !strings.HasPrefix(value, "//") {
 		name = strings.TrimRight(name, " \t")
 		if !SecretName(name) {
 			return nil
 		}
 		start := len(s) - len(strings.TrimLeft(value, " \t"))
-		if m := schemeRE.FindStringIndex(s[start:]); m != nil {
+		if m := schemeRE().FindStringIndex(s[start:]); m != nil {
 			start += m[1]
 		}
 		v := strings.TrimRight(s[start:], " \t")
@@ -220,7 +219,7 @@ func textFindings(s string) []finding {
 	out := bearerFindings(s)
 	out = append(out, urlFindings(s, literal)...)
 	if strings.ContainsAny(s, ":=") {
-		for _, m := range kvRE.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range kvRE().FindAllStringSubmatchIndex(s, -1) {
 			name := s[m[2]:m[3]]
 			if !SecretName(name) {
 				continue
@@ -231,7 +230,7 @@ func textFindings(s string) []finding {
 		}
 	}
 	if strings.Contains(s, "-") {
-		for _, m := range flagSpaceRE.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range flagSpaceRE().FindAllStringSubmatchIndex(s, -1) {
 			if SecretName(s[m[2]:m[3]]) && literalArg(s[m[4]:m[5]]) {
 				out = append(out, finding{s[m[2]:m[3]], m[4], m[5], 2})
 			}
@@ -251,7 +250,7 @@ func textValue(s string, i int, name string) (finding, bool) {
 		quote = c
 		i++
 	}
-	if m := schemeRE.FindStringIndex(s[i:]); m != nil {
+	if m := schemeRE().FindStringIndex(s[i:]); m != nil {
 		i += m[1]
 	}
 	end := i

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -15,11 +14,19 @@ import (
 // RuntimeDir is the directory of Codex runtime homes inside the Codex home (X1).
 const RuntimeDir = "roles-runtime"
 
-var runtimeNameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
-
 // ValidRuntimeName reports whether name may name a Codex runtime home (X1): the
 // profile-name alphabet [a-z0-9-]+, so it can never escape roles-runtime.
-func ValidRuntimeName(name string) bool { return runtimeNameRE.MatchString(name) }
+func ValidRuntimeName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !(r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // linkedFromGlobal are the entries of the global Codex home a runtime home shares by
 // symlink when they exist; auth.json and config.toml stay per runtime home.

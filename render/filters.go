@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -126,14 +125,23 @@ func exact(tools []string) (names, globs []string) {
 	return names, globs
 }
 
-var claudeUnsafe = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+// claudeServer is the permission-rule prefix of a server: mcp__ and the name with
+// every character outside [A-Za-z0-9_-] replaced by "_" (F3).
+func claudeServer(name string) string {
+	return "mcp__" + strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, name)
+}
 
 // claudeRules renders deny filters as Claude Code permission rules (F3).
 func claudeRules(fs *filterSet) []string {
 	var rules []string
 	for _, n := range sortedKeys(fs.servers) {
 		sf := fs.servers[n]
-		srv := "mcp__" + claudeUnsafe.ReplaceAllString(n, "_")
+		srv := claudeServer(n)
 		if sf.DenyAll {
 			rules = append(rules, srv)
 			continue

@@ -112,7 +112,7 @@ func withoutServers(rules, servers []string) []string {
 	for _, rule := range rules {
 		drop := false
 		for _, s := range servers {
-			prefix := "mcp__" + claudeUnsafe.ReplaceAllString(s, "_")
+			prefix := claudeServer(s)
 			if rule == prefix || strings.HasPrefix(rule, prefix+"__") {
 				drop = true
 				break

@@ -48,7 +48,6 @@ func newApp(env *Env, st *runState) *cli.App {
 	app := &cli.App{
 		Name:                 "mcpwire",
 		Usage:                "write one registry of MCP servers into every AI client's own config",
-		Version:              version(),
 		HideVersion:          true,
 		Writer:               env.Stdout,
 		ErrWriter:            env.Stderr,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 )
@@ -41,7 +42,8 @@ type pairValue struct {
 	err error
 }
 
-var pairStart = regexp.MustCompile(`,\s*[A-Za-z_][A-Za-z0-9_.-]*=`)
+// pairStart finds a comma that starts another KEY= pair (compiled on first use).
+var pairStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`,\s*[A-Za-z_][A-Za-z0-9_.-]*=`) })
 
 func (p *pairValue) Set(v string) error {
 	if p.err != nil {
@@ -61,7 +63,7 @@ func splitPairs(v string) []string {
 	var items []string
 	for rest := v; ; {
 		end := len(rest)
-		if loc := pairStart.FindStringIndex(rest); loc != nil {
+		if loc := pairStart().FindStringIndex(rest); loc != nil {
 			end = loc[0]
 		}
 		items = append(items, rest[:end])

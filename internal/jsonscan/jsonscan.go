@@ -28,22 +28,8 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
 }
 
-// ErrEmpty is returned by Standardize for input holding only whitespace and comments.
+// ErrEmpty is returned by Scan for input holding only whitespace and comments.
 var ErrEmpty = &SyntaxError{Line: 1, Column: 1, Msg: "empty document"}
-
-// Standardize validates data as JSONC (RFC 8259 JSON plus // and /* */ comments
-// wherever whitespace may appear and one trailing comma after the last member or
-// element) and returns standard JSON of the same length: comments and trailing commas
-// are replaced by spaces (line breaks inside block comments are kept, so line numbers
-// do not move). When data is already standard JSON it is returned as is, not copied.
-// Input holding only whitespace and comments returns ErrEmpty.
-func Standardize(data []byte) ([]byte, error) {
-	doc, err := Scan(data)
-	if err != nil {
-		return nil, err
-	}
-	return doc.Std, nil
-}
 
 // Member is one member of an object: its raw quoted name and its value, both
 // slices of Doc.Std.
@@ -56,7 +42,9 @@ type Member struct {
 
 // Doc is a scanned document.
 type Doc struct {
-	// Std is the document as standard JSON (see Standardize).
+	// Std is the document as standard JSON: comments and trailing commas replaced
+	// by spaces (line breaks inside block comments kept, so line numbers do not
+	// move); data itself when it was standard JSON already.
 	Std []byte
 	// Root is the root value (a slice of Std).
 	Root []byte
@@ -65,9 +53,12 @@ type Doc struct {
 	Members []Member
 }
 
-// Scan is Standardize that also records, in the same single pass, the members of
-// the root object and the members of each of their object values: a layer file's
-// top-level fields and its entries, without another pass over the text.
+// Scan validates data as JSONC (RFC 8259 JSON plus // and /* */ comments wherever
+// whitespace may appear and one trailing comma after the last member or element),
+// turns it into standard JSON of the same length, and records, in the same single
+// pass, the members of the root object and the members of each of their object
+// values: a layer file's top-level fields and its entries, without another pass over
+// the text. Input holding only whitespace and comments returns ErrEmpty.
 func Scan(data []byte) (*Doc, error) {
 	s := &scanner{data: data}
 	doc, err := s.scan()
@@ -470,7 +461,7 @@ func IsNull(v []byte) bool { return Kind(v) == 'n' }
 
 // Members calls fn with the raw quoted name and the value of each member of the
 // object v, in order (duplicates included). v must be valid standard JSON, as
-// returned by Standardize. It reports false, without calling fn, when v is not an
+// returned by Scan. It reports false, without calling fn, when v is not an
 // object. fn returning false stops the walk.
 func Members(v []byte, fn func(name, value []byte) bool) bool {
 	i := skipWS(v, 0)

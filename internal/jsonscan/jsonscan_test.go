@@ -41,7 +41,7 @@ func FuzzStandardize(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { check(t, data) })
 }
 
-// check compares Standardize with render/jsonc, the editor that writes layer files
+// check compares Scan with render/jsonc, the editor that writes layer files
 // (a file mcpwire reads it must be able to edit): the same inputs are valid, and
 // they decode to the same value; the output has the input's length, and line
 // numbers do not move. Where hujson (the reference JSONC parser) accepts the input,
@@ -49,9 +49,13 @@ func FuzzStandardize(f *testing.F) {
 func check(t *testing.T, data []byte) {
 	t.Helper()
 	orig := bytes.Clone(data)
-	std, err := Standardize(data)
+	var std []byte
+	scanned, err := Scan(data)
+	if err == nil {
+		std = scanned.Std
+	}
 	if !bytes.Equal(orig, data) {
-		t.Fatalf("Standardize changed its input %q", orig)
+		t.Fatalf("Scan changed its input %q", orig)
 	}
 	var want []byte
 	doc, werr := jsonc.Parse(bytes.Clone(data))
@@ -147,7 +151,7 @@ func TestErrors(t *testing.T) {
 		"{\"a\": \"\x01\"}":             "line 1, column 8: invalid control character in a string",
 		`[` + strings.Repeat("[", 1000): "nested more than 1000 deep",
 	} {
-		_, err := Standardize([]byte(in))
+		_, err := Scan([]byte(in))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", in, err, want)
 		}
