@@ -119,7 +119,7 @@ func (e *permEdit) loadRecord() error {
 			return err
 		}
 		e.record, e.recRaw, e.recExists = rec, data, true
-	case isNotExist(err):
+	case fsys.IsNotExist(err):
 		e.record, e.recRaw, e.recExists = nil, nil, false
 	default:
 		return err

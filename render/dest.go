@@ -203,4 +203,3 @@ func ScopeOf(p *providers.Provider, dest string, env providers.PathEnv) (scope p
 
 var errNoServers = errors.New("no servers to inject")
 
-func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -174,7 +174,7 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 		if rec, err = decodePermRecord(recPath, data); err != nil {
 			return nil, err
 		}
-	} else if !isNotExist(err) {
+	} else if !fsys.IsNotExist(err) {
 		return nil, err
 	}
 	if fi, err := f.Lstat(side); err == nil {
@@ -188,7 +188,7 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 		if rec == nil || !rec.Sidecar || rec.ContentDigest != contentDigest(data) {
 			return nil, fmt.Errorf("%s exists and is not a sidecar mcpwire wrote; choose another --out path", side)
 		}
-	} else if !isNotExist(err) {
+	} else if !fsys.IsNotExist(err) {
 		return nil, err
 	}
 	body := object{{"permissions", object{{"deny", rules}}}}

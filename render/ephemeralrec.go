@@ -38,7 +38,7 @@ func ephemeralOf(data []byte) bool {
 // the record is a client file's (not an ephemeral output's).
 func readOutRecord(f fsys.FS, path string) (*outRecord, error) {
 	data, err := f.ReadFile(path)
-	if isNotExist(err) {
+	if fsys.IsNotExist(err) {
 		return nil, nil
 	}
 	if err != nil {

@@ -27,7 +27,7 @@ type RecordedDestination struct {
 func RecordedDestinations(f fsys.FS, layerDir string) ([]RecordedDestination, error) {
 	dir := filepath.Join(layerDir, OwnershipDir)
 	ents, err := f.ReadDir(dir)
-	if isNotExist(err) {
+	if fsys.IsNotExist(err) {
 		return nil, nil
 	}
 	if err != nil {

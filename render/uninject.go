@@ -47,7 +47,7 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		}
 	}
 	res := &UninjectResult{Provider: p.Name, Scope: scope, Destination: path}
-	if _, err := f.Lstat(path); isNotExist(err) {
+	if _, err := f.Lstat(path); fsys.IsNotExist(err) {
 		res.Absent = slices.Clone(r.Servers)
 		return res, nil
 	}

@@ -21,7 +21,7 @@ var ErrNotRegular = errors.New("is not a regular file")
 func CheckNotSymlink(f FS, path string) error {
 	fi, err := f.Lstat(path)
 	switch {
-	case isNotExist(err):
+	case IsNotExist(err):
 		return nil
 	case err != nil:
 		return err
@@ -56,7 +56,7 @@ func CheckRealDirs(f FS, root, path string) error {
 		cur = filepath.Join(cur, part)
 		fi, err := f.Lstat(cur)
 		switch {
-		case isNotExist(err):
+		case IsNotExist(err):
 			return nil
 		case err != nil:
 			return err
@@ -85,7 +85,7 @@ func NearestExistingDir(f FS, path string) (string, error) {
 			}
 			return p, nil
 		}
-		if !isNotExist(err) {
+		if !IsNotExist(err) {
 			return "", err
 		}
 		parent := filepath.Dir(p)
@@ -109,7 +109,7 @@ func CheckWritableDir(dir string) error {
 	return nil
 }
 
-// isNotExist reports a missing file, including a path whose parent is a file.
-func isNotExist(err error) bool {
+// IsNotExist reports a missing file, including a path whose parent is a file.
+func IsNotExist(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }

@@ -143,7 +143,7 @@ func (d *DryRun) ReadDir(name string) ([]fs.DirEntry, error) {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: syscall.ENOTDIR}
 	}
 	entries, err := d.base.ReadDir(dir)
-	if err != nil && !isNotExist(err) {
+	if err != nil && !IsNotExist(err) {
 		return nil, err
 	}
 	byName := make(map[string]fs.DirEntry, len(entries))
@@ -241,7 +241,7 @@ func (d *DryRun) writeChecks(p string, opts *WriteOptions) error {
 		if !fi.Mode().IsRegular() {
 			return ErrNotRegular
 		}
-	} else if !isNotExist(err) {
+	} else if !IsNotExist(err) {
 		return err
 	}
 	if err := d.checkParent("open", p); err != nil {

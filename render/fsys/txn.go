@@ -184,13 +184,13 @@ func (p *plan) needsWrite() bool {
 // readSnapshot reads path; a missing file is an absent snapshot.
 func readSnapshot(f FS, path string) (Snapshot, error) {
 	before, err := f.Lstat(path)
-	if isNotExist(err) {
+	if IsNotExist(err) {
 		before = nil
 	} else if err != nil {
 		return Snapshot{}, err
 	}
 	data, err := f.ReadFile(path)
-	if isNotExist(err) {
+	if IsNotExist(err) {
 		return Snapshot{}, nil
 	}
 	if err != nil {
@@ -333,7 +333,7 @@ func (tx *txn) mkdirs(t Target) error {
 		if err == nil {
 			break
 		}
-		if !isNotExist(err) {
+		if !IsNotExist(err) {
 			return err
 		}
 		if t.DirPerm == 0 {
