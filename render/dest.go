@@ -202,4 +202,3 @@ func ScopeOf(p *providers.Provider, dest string, env providers.PathEnv) (scope p
 }
 
 var errNoServers = errors.New("no servers to inject")
-
