@@ -1,7 +1,6 @@
 package render
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -200,5 +199,3 @@ func ScopeOf(p *providers.Provider, dest string, env providers.PathEnv) (scope p
 	}
 	return "", "", false
 }
-
-var errNoServers = errors.New("no servers to inject")

@@ -28,7 +28,10 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 		out = filepath.Join(env.Cwd, out)
 	}
 	f, dr := env.writeFS(c.Bool("dry-run"))
-	project := projectDir(env, c)
+	project, err := project(env, c)
+	if err != nil {
+		return err
+	}
 	req := render.Request{
 		Registry: reg, Provider: p, Project: project, Servers: names, Filters: filters, Profile: profile,
 		Policy: level, PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn,

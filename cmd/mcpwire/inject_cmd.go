@@ -79,13 +79,18 @@ func scopeFlag(c *cli.Context) (providers.Scope, error) {
 	return s, nil
 }
 
-// checkProject refuses a --project that is not an existing directory: a mistyped
-// path must not become a new directory tree.
-func checkProject(env *Env, c *cli.Context) error {
-	if c.String("project") == "" {
-		return nil
-	}
+// project resolves --project (default: the working directory). An explicit one must
+// be an existing directory: a mistyped path must not become a new directory tree.
+func project(env *Env, c *cli.Context) (string, error) {
 	dir := projectDir(env, c)
+	if c.String("project") == "" {
+		return dir, nil
+	}
+	return dir, checkProjectDir(env, dir)
+}
+
+// checkProjectDir refuses a project directory that does not exist or is not a directory.
+func checkProjectDir(env *Env, dir string) error {
 	fi, err := env.FS.Stat(dir)
 	switch {
 	case err != nil && errors.Is(err, fs.ErrNotExist):
@@ -169,7 +174,8 @@ func runInject(env *Env, c *cli.Context) error {
 	if all && (c.IsSet("scope") || c.IsSet("project")) {
 		return usagef("--all re-injects the files mcpwire recorded, each in its own scope and project; --scope and --project cannot be used with it")
 	}
-	if err := checkProject(env, c); err != nil {
+	proj, err := project(env, c)
+	if err != nil {
 		return err
 	}
 	reg, err := env.registry()
@@ -179,9 +185,9 @@ func runInject(env *Env, c *cli.Context) error {
 	dry := c.Bool("dry-run")
 	f, dr := env.writeFS(dry)
 	base := render.Request{
-		Registry: reg, Scope: scope, Project: projectDir(env, c), Policy: flagLevel,
-		PolicyEnv: env.Getenv(policy.EnvVar), Force: c.Bool("force"), Env: env.pathEnv(projectDir(env, c)), Warn: env.warn,
-		DryRun: dry, Ignored: gitIgnored(projectDir(env, c)),
+		Registry: reg, Scope: scope, Project: proj, Policy: flagLevel,
+		PolicyEnv: env.Getenv(policy.EnvVar), Force: c.Bool("force"), Env: env.pathEnv(proj), Warn: env.warn,
+		DryRun: dry, Ignored: gitIgnored(proj),
 	}
 	names, filters, profile, err := selection(c, reg, !all)
 	if err != nil {

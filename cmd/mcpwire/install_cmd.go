@@ -110,9 +110,8 @@ func runInstall(env *Env, c *cli.Context) error {
 		project = absDir(env, dir)
 	}
 	if dir != "" || c.IsSet("project") {
-		// a mistyped path must not become a new directory tree
-		if fi, err := env.FS.Stat(project); err != nil || !fi.IsDir() {
-			return fmt.Errorf("project directory %s does not exist or is not a directory", project)
+		if err := checkProjectDir(env, project); err != nil {
+			return err
 		}
 	}
 	reg, err := env.registry()

@@ -63,7 +63,10 @@ func runSession(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	project := projectDir(env, c)
+	project, err := project(env, c)
+	if err != nil {
+		return err
+	}
 	req := render.Request{
 		Registry: reg, Provider: p, Project: project, Servers: res.Servers, Filters: res.Filters, Profile: profile,
 		Policy: level, PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn,

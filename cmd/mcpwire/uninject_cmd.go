@@ -54,7 +54,10 @@ func runUninject(env *Env, c *cli.Context) error {
 		return err
 	}
 	f, dr := env.writeFS(c.Bool("dry-run"))
-	project := projectDir(env, c)
+	project, err := project(env, c)
+	if err != nil {
+		return err
+	}
 	res, err := render.Uninject(f, render.Request{
 		Registry: reg, Provider: p, Scope: scope, Project: project, Servers: names, Profile: profile,
 		PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn, DryRun: dr != nil,
