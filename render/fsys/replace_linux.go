@@ -33,10 +33,12 @@ func swapStage(stage string) error {
 //   - it is someone else's, and name still holds mcpwire's file: they are swapped
 //     back and ErrChanged is returned (tmp then holds mcpwire's file again, which the
 //     caller removes);
-//   - it is someone else's, and swapping back fails, or name no longer holds
-//     mcpwire's file (a third write replaced it): the other program's file is never
-//     deleted; it stays at tmp and a *[DisplacedError] says so (with Written when
-//     name still holds mcpwire's file).
+//   - it is someone else's, and name no longer holds mcpwire's file either (a third
+//     write replaced it, as it would have replaced the displaced file without
+//     mcpwire): the superseded file is dropped and ErrChanged is returned, so the edit
+//     is redone on the newest content;
+//   - it is someone else's, and swapping back fails: that file is never deleted; it
+//     stays at tmp and a *[DisplacedError] with Written says so.
 //
 // A name expected absent is created with RENAME_NOREPLACE. handled is false when the
 // filesystem cannot do this; the caller then renames plainly.
@@ -81,7 +83,11 @@ func replace(tmp, name string, want *Snapshot) (handled bool, err error) {
 	// someone else's file: put it back, unless name no longer holds ours either
 	cur, err := os.Lstat(name)
 	if err != nil || !os.SameFile(cur, ours) {
-		return true, &DisplacedError{Name: name, Kept: tmp}
+		// A newer write has replaced mcpwire's file since: it would have replaced the
+		// displaced file just the same had mcpwire not been there, so that file is
+		// superseded. Drop it and redo the edit on the newest content.
+		_ = os.Remove(tmp)
+		return true, ErrChanged
 	}
 	err = swapStage("swapback")
 	if err == nil {
