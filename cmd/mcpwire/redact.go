@@ -13,6 +13,7 @@ import (
 	"github.com/mcpwire/mcpwire/render"
 	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/render/tomledit"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -397,35 +398,10 @@ func jsonEscape(v string, html bool) string {
 	return q[1 : len(q)-1]
 }
 
+// tomlEscape is v as it appears inside a TOML basic string.
 func tomlEscape(v string) string {
-	var b strings.Builder
-	for _, c := range v {
-		switch c {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\r':
-			b.WriteString(`\r`)
-		default:
-			if c < 0x20 || c == 0x7f {
-				b.WriteString(`\u00`)
-				b.WriteByte("0123456789ABCDEF"[c>>4])
-				b.WriteByte("0123456789ABCDEF"[c&15])
-			} else {
-				b.WriteRune(c)
-			}
-		}
-	}
-	return b.String()
+	q := tomledit.Quote(v)
+	return q[1 : len(q)-1]
 }
 
 // literals replaces each quoted string of a line ("…" with escapes, TOML '…') that

@@ -61,7 +61,7 @@ func formatKey(k string) string {
 	if isBareKey(k) {
 		return k
 	}
-	return quote(k)
+	return Quote(k)
 }
 
 // formatPath renders a dotted key path.
@@ -73,8 +73,8 @@ func formatPath(path []string) string {
 	return strings.Join(parts, ".")
 }
 
-// quote renders s as a TOML basic string.
-func quote(s string) string {
+// Quote renders s as a TOML basic string, with its quotes.
+func Quote(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('"')
@@ -110,7 +110,7 @@ func quote(s string) string {
 func formatValue(v any) string {
 	switch v := v.(type) {
 	case string:
-		return quote(v)
+		return Quote(v)
 	case bool:
 		return strconv.FormatBool(v)
 	case int:
@@ -140,7 +140,7 @@ func formatValue(v any) string {
 	case []string:
 		parts := make([]string, len(v))
 		for i, s := range v {
-			parts[i] = quote(s)
+			parts[i] = Quote(s)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	case []any:

@@ -73,8 +73,8 @@ func TestQuote(t *testing.T) {
 		`"""triple"""`:  `"\"\"\"triple\"\"\""`,
 		"# not comment": `"# not comment"`,
 	} {
-		if got := quote(in); got != want {
-			t.Errorf("quote(%q) = %s, want %s", in, got, want)
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
