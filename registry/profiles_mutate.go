@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/mcpwire/mcpwire/layers"
+	"github.com/mcpwire/mcpwire/providers"
 )
 
 // AddProfile defines a new profile in the write layer. Its servers must exist and its
@@ -74,6 +75,8 @@ func (r *Registry) EditProfile(name string, e ProfileEdit) error {
 	if key == "" {
 		key = AllProviders
 	}
+	// the stored keys are normalised (R3): an alias names the provider's own key
+	key, _ = providers.Normalize(key)
 	if e.ClearToolFilters {
 		delete(p.ProviderOverrides, key)
 	}

@@ -9,7 +9,7 @@ import (
 
 // TestCIRunsTheREADMECommand keeps the promise of Q1: the test command README.md
 // gives is exactly what .ci/run runs, and .ci/run also runs the conformance suite
-// with the command README.md documents for it (Q3). Plain `go test ./...` needs only
+// with the command README.md documents for it (Q3), and runs go vet. Plain `go test ./...` needs only
 // Go: the conformance tests sit behind a build tag.
 //
 // spec: Q1 Q3
@@ -46,6 +46,13 @@ func TestCIRunsTheREADMECommand(t *testing.T) {
 		if !found {
 			t.Errorf("README.md gives no `%s` command (it gives %q)", w, commands)
 		}
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(w) + `$`).Match(ci) {
+			t.Errorf(".ci/run does not run `%s`", w)
+		}
+	}
+	// vet, of the tagless packages and of the conformance suite (which go vet ./...
+	// does not see without its tag)
+	for _, w := range []string{"go vet ./...", "go vet -tags conformance ./conformance/..."} {
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(w) + `$`).Match(ci) {
 			t.Errorf(".ci/run does not run `%s`", w)
 		}

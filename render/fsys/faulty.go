@@ -12,9 +12,14 @@ var ErrInjected = errors.New("injected fault")
 
 // Fault stages of [Faulty.WriteStage].
 const (
+	// StageOpen fails a WriteFile before its temporary file is created.
+	StageOpen = "open"
 	// StageWrite fails a WriteFile after its temporary file is created, before any byte
 	// is written.
 	StageWrite = "write"
+	// StageSync fails a WriteFile at the fsync, after the data was written to the
+	// temporary file.
+	StageSync = "sync"
 	// StageRename fails a WriteFile at the rename, after the temporary file was
 	// written, synced and checked.
 	StageRename = "rename"
@@ -27,7 +32,8 @@ const (
 type Faulty struct {
 	// FailWrite makes the FailWrite-th WriteFile call fail at WriteStage.
 	FailWrite int
-	// WriteStage is [StageWrite] (the default when empty) or [StageRename].
+	// WriteStage is [StageOpen], [StageWrite] (the default when empty), [StageSync]
+	// or [StageRename].
 	WriteStage string
 	// FailRemove, FailChmod and FailMkdir make the Nth call of that kind fail before
 	// it touches the disk.

@@ -14,9 +14,11 @@ import (
 // (W4), a refusal to write through a symlink (W5) and a compare-before-rename check (W8).
 // The zero value is ready to use.
 type OS struct {
-	// hook, when set, runs at named stages of the mutating calls ("write", "rename",
-	// "mkdir", "remove", "chmod"); an error it returns is the call's failure. [Faulty]
-	// uses it so that the real cleanup paths run.
+	// hook, when set, runs at named stages of the mutating calls ("open", "write",
+	// "sync", "rename", "mkdir", "remove", "chmod"); an error it returns is the call's
+	// failure. [Faulty] uses it so that the real cleanup paths run. name is the file the
+	// call is about, except at "open", which runs before each attempt to create the
+	// temporary file and gets that temporary file's name.
 	hook func(stage, name string) error
 }
 
@@ -111,7 +113,7 @@ func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOpt
 	if err := checkDest(name); err != nil {
 		return err
 	}
-	tmp, f, err := createTemp(name, perm)
+	tmp, f, err := o.createTemp(name, perm)
 	if err != nil {
 		return err
 	}
@@ -133,6 +135,9 @@ func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOpt
 		return err
 	}
 	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := o.fault("sync", name); err != nil {
 		return err
 	}
 	if err := f.Sync(); err != nil {
@@ -216,10 +221,13 @@ func checkDest(name string) error {
 
 // createTemp creates the temporary file for name exclusively, with mode perm (before
 // the umask).
-func createTemp(name string, perm fs.FileMode) (string, *os.File, error) {
+func (o OS) createTemp(name string, perm fs.FileMode) (string, *os.File, error) {
 	dir, base := filepath.Split(name)
 	for range 100 {
 		tmp := filepath.Join(dir, "."+base+".mcpwire-"+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+		if err := o.fault("open", tmp); err != nil {
+			return "", nil, err
+		}
 		f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
