@@ -407,8 +407,10 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 	for _, p := range preps {
 		p.offWarnings()
 		if p.edit != nil {
-			if w := p.edit.toolWarning(); w != "" {
-				p.warn(w)
+			for _, w := range []string{p.edit.toolWarning(), p.edit.unlistedWarning()} {
+				if w != "" {
+					p.warn(w)
+				}
 			}
 		}
 		if p.perm != nil && p.perm.active {

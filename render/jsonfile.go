@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -45,6 +46,9 @@ type fileEdit struct {
 	// another value, which mcpwire did not write (or that changed since): left as
 	// they are (see toolWarning).
 	heldTools []string
+	// unlisted are servers written that Gemini CLI's mcp.allowed/mcp.excluded keep
+	// from starting (see unlistedWarning).
+	unlisted []string
 }
 
 // toolEntry prefixes the ownership-record entries of opencode's top-level tool keys
@@ -118,6 +122,7 @@ func withBOM(bom, data []byte) []byte {
 // applyJSON edits a JSON/JSONC client file.
 func (e *fileEdit) applyJSON(cur fsys.Snapshot) ([]byte, error) {
 	e.wrote, e.dropped, e.kept, e.forget, e.keptTools, e.heldTools = map[string]string{}, nil, nil, nil, nil, nil
+	e.unlisted = nil
 	if err := e.reloadRecord(); err != nil {
 		return nil, err
 	}
@@ -199,7 +204,32 @@ func (e *fileEdit) applyJSON(cur fsys.Snapshot) ([]byte, error) {
 	if err := e.dropTools(doc); err != nil {
 		return nil, err
 	}
+	if e.p.Shape == providers.ShapeGemini {
+		e.unlisted = geminiUnlisted(doc, e.set)
+	}
 	return withBOM(bom, doc.Bytes()), nil
+}
+
+// geminiUnlisted names the servers Gemini CLI will not start although they are in the
+// file: missing from a non-empty mcp.allowed list, or named in mcp.excluded.
+func geminiUnlisted(doc *jsonc.Doc, set []namedEntry) []string {
+	list := func(name string) ([]string, bool) {
+		v, ok := doc.Lookup("mcp", name)
+		var out []string
+		if !ok || v.Kind() != jsonc.Array || json.Unmarshal(v.JSON(), &out) != nil {
+			return nil, false
+		}
+		return out, true
+	}
+	allowed, hasAllowed := list("allowed")
+	excluded, _ := list("excluded")
+	var out []string
+	for _, ne := range set {
+		if (hasAllowed && len(allowed) > 0 && !slices.Contains(allowed, ne.name)) || slices.Contains(excluded, ne.name) {
+			out = append(out, ne.name)
+		}
+	}
+	return out
 }
 
 // mergeKept merges the profile's filters into an existing Antigravity entry, keeping
@@ -356,4 +386,15 @@ func (e *fileEdit) dropTools(doc *jsonc.Doc) error {
 		e.forget = append(e.forget, toolEntry+k)
 	}
 	return nil
+}
+
+// unlistedWarning names the servers written that the file's own mcp.allowed or
+// mcp.excluded lists keep Gemini CLI from starting; mcpwire does not edit those lists,
+// which are the person's choice.
+func (e *fileEdit) unlistedWarning() string {
+	if len(e.unlisted) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s will not start: %s lists mcp.allowed without them, or names them in mcp.excluded; edit those lists if you want them",
+		e.p.Name, strings.Join(e.unlisted, ", "), e.path)
 }
