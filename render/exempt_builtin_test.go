@@ -58,26 +58,34 @@ func TestExemptOnlyBuiltinEntry(t *testing.T) {
 			}
 			r := w.request("claude-code", providers.User, "", c.servers...)
 			r.Policy, r.Extra, r.Exempt = &none, c.extra, c.exempt
-			before := treeState(t, filepath.Dir(w.home))
-			res, err := render.Inject(fsys.NewOS(), r)
-			if c.want == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := string(read(t, res.Destination)); !strings.Contains(got, `"AIWG_ROOT": "/opt/aiwg"`) {
-					t.Errorf("AIWG_ROOT not written:\n%s", got)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error %v, want %q", err, c.want)
-			}
-			if strings.Contains(err.Error(), "/opt/aiwg") || strings.Contains(err.Error(), "s3cret") {
-				t.Errorf("the refusal shows a value: %v", err)
-			}
-			if d := diffStates(before, treeState(t, filepath.Dir(w.home))); len(d) > 0 {
-				t.Errorf("files changed:\n%s", strings.Join(d, "\n"))
-			}
+			expectExemption(t, r, filepath.Dir(w.home), c.want)
 		})
+	}
+}
+
+// expectExemption injects r and checks the outcome: with want empty, the destination
+// holds AIWG_ROOT; otherwise the error holds want and no value ("/opt/aiwg",
+// "s3cret"), and nothing under root changed.
+func expectExemption(t *testing.T, r render.Request, root, want string) {
+	t.Helper()
+	before := treeState(t, root)
+	res, err := render.Inject(fsys.NewOS(), r)
+	if want == "" {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(read(t, res.Destination)); !strings.Contains(got, `"AIWG_ROOT": "/opt/aiwg"`) {
+			t.Errorf("AIWG_ROOT not written:\n%s", got)
+		}
+		return
+	}
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+	if strings.Contains(err.Error(), "/opt/aiwg") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("the refusal shows a value: %v", err)
+	}
+	if d := diffStates(before, treeState(t, root)); len(d) > 0 {
+		t.Errorf("files changed:\n%s", strings.Join(d, "\n"))
 	}
 }

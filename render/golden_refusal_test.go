@@ -3,8 +3,8 @@ package render_test
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -118,7 +118,7 @@ func TestInjectRefusals(t *testing.T) {
 					w.place(settingsPath, settingsOrig)
 				}
 			}
-			layerBefore := snapshotDir(t, w.layer)
+			layerBefore := treeState(t, w.layer)
 
 			_, err := render.Inject(fsys.NewOS(), w.request(fx.Provider, "", rc.profile, rc.servers...))
 			if err == nil {
@@ -140,41 +140,11 @@ func TestInjectRefusals(t *testing.T) {
 					t.Errorf("%s changed", settingsPath)
 				}
 			}
-			if after := snapshotDir(t, w.layer); !equalSnap(layerBefore, after) {
+			if after := treeState(t, w.layer); !maps.Equal(layerBefore, after) {
 				t.Errorf("the registry layer changed (ownership records or receipts written): %v", keys(after))
 			}
 		})
 	}
-}
-
-// snapshotDir returns every file under dir with its content.
-func snapshotDir(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		out[p] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func equalSnap(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 func keys(m map[string]string) []string {

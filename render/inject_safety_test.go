@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -80,7 +81,7 @@ func TestInjectAPIEnforcesPolicy(t *testing.T) {
 			root, env, project := home(t)
 			reg := layeredRegistry(t, root, c.orgPolicy, servers, `{}`)
 			p, _ := providers.Get(c.provider)
-			before := snapshotDir(t, root)
+			before := treeState(t, root)
 			res, err := render.Inject(fsys.NewOS(), render.Request{
 				Registry: reg, Provider: p, Scope: c.scope, Project: project, Servers: c.servers, Env: env,
 			})
@@ -106,7 +107,7 @@ func TestInjectAPIEnforcesPolicy(t *testing.T) {
 			if strings.Contains(err.Error(), "sk-live-") {
 				t.Errorf("the error shows a value: %v", err)
 			}
-			if after := snapshotDir(t, root); !equalSnap(before, after) {
+			if after := treeState(t, root); !maps.Equal(before, after) {
 				t.Errorf("a refused injection wrote files: %v", keys(after))
 			}
 		})
@@ -176,7 +177,7 @@ func TestSymlinkedDestinationRefused(t *testing.T) {
 				if err := os.Symlink(target, path); err != nil {
 					t.Fatal(err)
 				}
-				before := snapshotDir(t, filepath.Dir(w.home))
+				before := treeState(t, filepath.Dir(w.home))
 				_, err := render.Inject(fsys.NewOS(), w.request(p.Name, scope, "", "fetch"))
 				if !errors.Is(err, fsys.ErrSymlink) {
 					t.Fatalf("error %v, want a symlink refusal", err)
@@ -184,7 +185,7 @@ func TestSymlinkedDestinationRefused(t *testing.T) {
 				if !strings.Contains(err.Error(), path) {
 					t.Errorf("error %q does not name %s", err, path)
 				}
-				if after := snapshotDir(t, filepath.Dir(w.home)); !equalSnap(before, after) {
+				if after := treeState(t, filepath.Dir(w.home)); !maps.Equal(before, after) {
 					t.Errorf("files changed: %v", keys(after))
 				}
 				if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -416,7 +417,7 @@ func TestOwnershipDirUnwritable(t *testing.T) {
 			if stderr.String() != want {
 				t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
 			}
-			if after := tree(t, dir); !mapsEqual(before, after) {
+			if after := tree(t, dir); !maps.Equal(before, after) {
 				t.Errorf("files changed:\nbefore %v\nafter  %v", before, after)
 			}
 		})
@@ -450,18 +451,6 @@ func tree(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
-}
-
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestInjectFaultsThroughCLI runs "mcpwire inject" in this process on a filesystem
@@ -500,7 +489,7 @@ func TestInjectFaultsThroughCLI(t *testing.T) {
 		code := Main([]string{"inject", "--provider", "claude", "--profile", "p"}, env)
 		after := tree(t, root)
 		diff := ""
-		if !mapsEqual(before, after) {
+		if !maps.Equal(before, after) {
 			diff = fmt.Sprintf("before %v\nafter  %v", before, after)
 		}
 		return stderr.String(), code, diff
