@@ -309,14 +309,10 @@ func Inject(f fsys.FS, r Request) (*Result, error) {
 // rendering of every server (V4–V7), the destination and its ownership record.
 func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	p := r.Provider
-	if p.Shape == providers.ShapeManual {
-		return nil, &ManualError{Provider: p}
-	}
-	scope, err := resolveScope(p, r.Scope)
+	scope, path, err := r.destination(f)
 	if err != nil {
 		return nil, err
 	}
-	r.Env.Project = r.Project
 	servers, err := r.selected()
 	if err != nil {
 		return nil, err
@@ -328,15 +324,6 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	}
 	if err := r.checkPolicy(servers, scope, false); err != nil {
 		return nil, err
-	}
-	path, err := choosePath(f, p.Dest(scope), r.Env)
-	if err != nil {
-		return nil, err
-	}
-	if scope == providers.Project {
-		if err := checkNotUserFile(p, path, r.Env); err != nil {
-			return nil, err
-		}
 	}
 	prep.Result.Destination = path
 	t := target{p: p, scope: scope, project: r.Project, off: &prep.off}

@@ -29,22 +29,9 @@ type UninjectResult struct {
 // added for them, and forgets the injection records.
 func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	p := r.Provider
-	if p.Shape == providers.ShapeManual {
-		return nil, &ManualError{Provider: p}
-	}
-	scope, err := resolveScope(p, r.Scope)
+	scope, path, err := r.destination(f)
 	if err != nil {
 		return nil, err
-	}
-	r.Env.Project = r.Project
-	path, err := choosePath(f, p.Dest(scope), r.Env)
-	if err != nil {
-		return nil, err
-	}
-	if scope == providers.Project {
-		if err := checkNotUserFile(p, path, r.Env); err != nil {
-			return nil, err
-		}
 	}
 	res := &UninjectResult{Provider: p.Name, Scope: scope, Destination: path}
 	if _, err := f.Lstat(path); fsys.IsNotExist(err) {
