@@ -54,7 +54,7 @@ func (e *Env) registry() (*registry.Registry, error) {
 	if e.reg != nil {
 		return e.reg, nil
 	}
-	cfg, err := layers.Resolve(e.Getenv, e.configDir, e.Home)
+	cfg, err := layers.Resolve(e.Getenv, e.configDir, e.Home, e.Cwd)
 	if err != nil {
 		return nil, err
 	}

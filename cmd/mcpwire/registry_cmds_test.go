@@ -41,6 +41,11 @@ func layeredEnv(t *testing.T, files map[string]string) (vars map[string]string, 
 		}
 	}
 	dirs := []string{filepath.Join(root, "org"), filepath.Join(root, "team"), filepath.Join(root, "me")}
+	for _, d := range dirs[:2] {
+		if err := os.MkdirAll(d, 0o755); err != nil { // lower layers must exist (L13)
+			t.Fatal(err)
+		}
+	}
 	return map[string]string{"AIWG_CONFIG_LAYERS": strings.Join(dirs, string(filepath.ListSeparator))}, root
 }
 
