@@ -15,6 +15,9 @@ import (
 func (r *Registry) AddProfile(p *Profile) error {
 	p = p.Clone()
 	p.ProviderOverrides = normalizeOverrides(p.ProviderOverrides)
+	if err := ValidProfileName(p.Name); err != nil {
+		return err
+	}
 	if err := p.Validate(); err != nil {
 		return err
 	}

@@ -11,9 +11,13 @@ import (
 )
 
 // AddServer defines a new server in the write layer. A name defined in any layer is
-// refused (L5).
+// refused (L5), and so is a name outside R2 ([A-Za-z0-9_-]+): layer files may hold
+// such names (L14), new entries may not.
 func (r *Registry) AddServer(s *Server) error {
 	s = s.Clone()
+	if err := ValidServerName(s.Name); err != nil {
+		return fmt.Errorf("server %q: %w", s.Name, err)
+	}
 	if err := s.Validate(); err != nil {
 		return fmt.Errorf("server %q: %w", s.Name, err)
 	}

@@ -220,6 +220,11 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *fil
 	for _, s := range servers {
 		names = append(names, s.Name)
 	}
+	if t.p.Deny == providers.DenyClaudeSettings {
+		if err := claudeCollisions(names); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	fs := effectiveFilters(r.Filters, t.p.Name, names)
 	var entries []namedEntry
 	var written []string
