@@ -24,6 +24,7 @@ func Main(args []string, env *Env) int {
 		return report(env.Stderr, err)
 	}
 	env.passthrough, env.dashdash = passthrough, dashdash
+	st.dashdash = dashdash
 	err = app.RunContext(context.Background(), append([]string{"mcpwire"}, ordered...))
 	if err == nil {
 		return exitOK
@@ -42,7 +43,14 @@ type runState struct {
 	// complete words before it.
 	prefix string
 	words  []string
+	// dashdash is set when the arguments hold "--": only the commands in
+	// takesCommandLine accept what follows it.
+	dashdash bool
 }
+
+// takesCommandLine are the commands that take arguments after "--": a server's
+// command line (U3), or the client's arguments (session).
+var takesCommandLine = map[string]bool{"server add": true, "server update": true, "session": true}
 
 func newApp(env *Env, st *runState) *cli.App {
 	app := &cli.App{
@@ -118,6 +126,9 @@ func (st *runState) guard(action cli.ActionFunc) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		if st.completing {
 			return nil
+		}
+		if path := commandPath(c); st.dashdash && !takesCommandLine[strings.TrimPrefix(path, "mcpwire ")] {
+			return usagef("%s takes nothing after --", path)
 		}
 		return action(c)
 	}
