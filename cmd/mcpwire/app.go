@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -84,7 +83,7 @@ func newApp(env *Env, st *runState) *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return usagef("unknown command %q", c.Args().First())
+				return unknownCommand(c.Args().First(), "", c.App.Commands)
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -107,7 +106,7 @@ func setUsageHandlers(cmds []*cli.Command, st *runState) {
 			group := c
 			c.Action = func(ctx *cli.Context) error {
 				if ctx.Args().Present() {
-					return usagef("unknown command %q for %q (one of: %s)", ctx.Args().First(), group.Name, strings.Join(subNames(group), ", "))
+					return unknownCommand(ctx.Args().First(), group.Name, group.Subcommands)
 				}
 				return cli.ShowSubcommandHelp(ctx)
 			}
@@ -132,17 +131,6 @@ func (st *runState) guard(action cli.ActionFunc) cli.ActionFunc {
 		}
 		return action(c)
 	}
-}
-
-func subNames(c *cli.Command) []string {
-	var out []string
-	for _, s := range c.Subcommands {
-		if s.Name != "help" {
-			out = append(out, s.Name)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // exactArgs checks the number of positional arguments.

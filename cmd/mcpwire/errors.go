@@ -92,7 +92,8 @@ func (st *runState) usageError(c *cli.Context, err error, _ bool) error {
 		return "--" + name
 	}
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return usagef("unknown flag %s", show(strings.TrimLeft(name, "-")))
+		name = strings.TrimLeft(name, "-")
+		return withHint(usagef("unknown flag %s", show(name)), flagHint(name, flags))
 	}
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
 		return usagef("flag needs an argument: %s", show(strings.TrimLeft(name, "-")))

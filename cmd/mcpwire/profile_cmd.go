@@ -81,7 +81,7 @@ func providerKey(c *cli.Context) (string, error) {
 	}
 	n, ok := providers.Normalize(p)
 	if !ok {
-		return "", usagef("unknown provider %q (one of: *, %s)", p, strings.Join(providers.Names(), ", "))
+		return "", unknownProvider(p, registry.AllProviders)
 	}
 	return n, nil
 }
@@ -252,7 +252,7 @@ func profileShow(env *Env, c *cli.Context) error {
 	name := c.Args().First()
 	p, ok := reg.Profile(name)
 	if !ok {
-		return fmt.Errorf("profile %q not found", name)
+		return reg.NoProfile(name)
 	}
 	origin := reg.ProfileOrigin(name)
 	if c.Bool("resolved") {
@@ -397,7 +397,7 @@ func profileExport(env *Env, c *cli.Context) error {
 		name := c.Args().First()
 		p, ok := reg.Profile(name)
 		if !ok {
-			return fmt.Errorf("profile %q not found", name)
+			return reg.NoProfile(name)
 		}
 		out[name] = p
 	} else {

@@ -77,7 +77,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"server", "list", "extra"}, 2, "takes no arguments"},
 		{[]string{"server", "show"}, 2, "needs a server NAME"},
 		{[]string{"server", "remove", "a", "b"}, 2, "needs a server NAME"},
-		{[]string{"profile", "add", "p", "--provider", "nope"}, 2, `unknown provider "nope" (one of: *, claude-code`},
+		{[]string{"profile", "add", "p", "--provider", "nope"}, 2, "unknown provider \"nope\"\nmcpwire: hint: one of: *, claude-code"},
 		{[]string{"profile", "edit", "base", "--provider", "nope", "--tool-deny", "docs__x"}, 2, `unknown provider "nope"`},
 		{[]string{"profile", "show"}, 2, "needs a profile NAME"},
 		{[]string{"profile", "import"}, 2, "needs a FILE"},

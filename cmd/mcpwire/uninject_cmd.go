@@ -49,7 +49,7 @@ func runUninject(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	names, _, profile, err := selection(c, reg, true)
+	names, _, profile, err := selectionOf(c, reg, true, false)
 	if err != nil {
 		return err
 	}
