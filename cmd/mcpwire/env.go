@@ -24,6 +24,9 @@ type Env struct {
 
 	configDir string
 	reg       *registry.Registry
+	// tree is the discovered project (workTree); saidProject is set once it was said.
+	tree        string
+	saidProject bool
 	// passthrough holds the arguments after "--" (session).
 	passthrough []string
 	dashdash    bool

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -21,7 +18,7 @@ func selectionFlags() []cli.Flag {
 	return []cli.Flag{
 		listFlag("provider", "client to write (see mcpwire providers); repeat or a comma list for several, in one transaction"),
 		&cli.StringFlag{Name: "scope", Usage: "project or user (default: the provider's usual scope)"},
-		&cli.StringFlag{Name: "project", Usage: "project directory (default: the current directory)"},
+		&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
 		listFlag("servers", "servers to write (comma list or repeat)"),
 		&cli.StringFlag{Name: "profile", Usage: "write a profile's servers and tool filters (__all__ = every server)"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print each destination and a diff; write nothing"},
@@ -93,42 +90,6 @@ func scopeFlag(c *cli.Context) (providers.Scope, error) {
 		return "", usagef("--scope must be project or user, not %q", s)
 	}
 	return s, nil
-}
-
-// project resolves --project (default: the working directory). An explicit one must
-// be an existing directory: a mistyped path must not become a new directory tree.
-func project(env *Env, c *cli.Context) (string, error) {
-	dir := projectDir(env, c)
-	if c.String("project") == "" {
-		return dir, nil
-	}
-	return dir, checkProjectDir(env, dir)
-}
-
-// checkProjectDir refuses a project directory that does not exist or is not a directory.
-func checkProjectDir(env *Env, dir string) error {
-	fi, err := env.FS.Stat(dir)
-	switch {
-	case err != nil && errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("project directory %s does not exist", dir)
-	case err != nil:
-		return err
-	case !fi.IsDir():
-		return fmt.Errorf("project directory %s is not a directory", dir)
-	}
-	return nil
-}
-
-// projectDir reads --project (default: the working directory), made absolute.
-func projectDir(env *Env, c *cli.Context) string {
-	p := c.String("project")
-	if p == "" {
-		return env.Cwd
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(env.Cwd, p)
-	}
-	return filepath.Clean(p)
 }
 
 // selection resolves --profile or --servers into server names and filters. Both
@@ -214,6 +175,11 @@ func runInject(env *Env, c *cli.Context) error {
 	proj, err := project(env, c)
 	if err != nil {
 		return err
+	}
+	if !all {
+		if err := env.checkProject(proj, c.IsSet("project"), projectScopes(scope, ps...)); err != nil {
+			return err
+		}
 	}
 	reg, err := env.registry()
 	if err != nil {

@@ -23,7 +23,7 @@ func probeCommand(env *Env) *cli.Command {
 			listFlag("servers", "servers to probe (comma list or repeat)"),
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "time each server has to start, initialize and list its tools"},
 			&cli.StringFlag{Name: "provider", Usage: "also check this provider's tool filters (default: key * only)"},
-			&cli.StringFlag{Name: "project", Usage: "project directory for ${project} and default working directory (default: the current directory)"},
+			&cli.StringFlag{Name: "project", Usage: "project directory for ${project} and default working directory (default: the git work tree holding the current directory, else the current directory)"},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error { return runProbe(env, c) },
