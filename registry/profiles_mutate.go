@@ -33,6 +33,15 @@ func (r *Registry) AddProfile(p *Profile) error {
 	if err := r.checkCandidates(map[string]*Profile{p.Name: p}, []string{p.Name}); err != nil {
 		return err
 	}
+	var patterns []string
+	for _, k := range p.OverrideKeys() {
+		if f := p.ProviderOverrides[k]; f != nil {
+			patterns = append(append(patterns, f.ToolDeny...), f.ToolAllow...)
+		}
+	}
+	if err := r.checkFilters(p.Name, patterns, r.profileServers(p)); err != nil {
+		return err
+	}
 	now := r.now()
 	p.CreatedAt, p.UpdatedAt = now, now
 	return r.commit(r.profileDelta(p))
@@ -104,6 +113,9 @@ func (r *Registry) EditProfile(name string, e ProfileEdit) error {
 	// The edit can only break the chains that go through this profile: its own and
 	// its dependents'. Unrelated broken profiles do not block it.
 	if err := r.checkCandidates(map[string]*Profile{name: p}, append([]string{name}, r.dependentsClosure(name)...)); err != nil {
+		return err
+	}
+	if err := r.checkFilters(name, append(slices.Clone(e.ToolDeny), e.ToolAllow...), r.profileServers(p)); err != nil {
 		return err
 	}
 	p.UpdatedAt = r.now()

@@ -86,16 +86,6 @@ func providerKey(c *cli.Context) (string, error) {
 	return n, nil
 }
 
-// checkPatterns warns about filter patterns that can never match (F1).
-func checkPatterns(env *Env, patterns []string) {
-	for _, p := range patterns {
-		server, _, ok := strings.Cut(p, "__")
-		if !ok || server == "" || strings.ContainsAny(server, "*?[") {
-			env.warn(fmt.Sprintf("tool pattern %q is not SERVER__TOOL; it will be ignored", p))
-		}
-	}
-}
-
 func profileAdd(env *Env, c *cli.Context) error {
 	if err := exactArgs(c, 1, "a profile NAME"); err != nil {
 		return err
@@ -115,7 +105,6 @@ func profileAdd(env *Env, c *cli.Context) error {
 		Extends:     list(c, "extends"),
 	}
 	deny, allow := list(c, "tool-deny"), list(c, "tool-allow")
-	checkPatterns(env, append(append([]string{}, deny...), allow...))
 	if len(deny) > 0 || len(allow) > 0 {
 		p.ProviderOverrides = map[string]*registry.Filters{key: {ToolDeny: deny, ToolAllow: nilIfEmpty(allow)}}
 	}
@@ -159,7 +148,6 @@ func profileEdit(env *Env, c *cli.Context) error {
 	if len(e.AddServers)+len(e.RemoveServers)+len(e.ToolDeny)+len(e.ToolAllow) == 0 && !e.SetExtends && e.Description == nil && !e.ClearToolFilters {
 		return withHint(errNoUpdates, "give at least one of --add-server, --remove-server, --extends, --description, --tool-deny, --tool-allow, --clear-tool-filters")
 	}
-	checkPatterns(env, append(append([]string{}, e.ToolDeny...), e.ToolAllow...))
 	reg, err := env.registry()
 	if err != nil {
 		return err
