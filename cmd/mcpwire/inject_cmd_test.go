@@ -205,7 +205,7 @@ func TestReadmeQuickStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const cmd = "AIWG_CONFIG_LAYERS=examples/org:$HOME/.aiwg mcpwire inject --provider codex --profile dev --dry-run"
+	const cmd = "AIWG_CONFIG_LAYERS=$HOME/src/mcpwire/examples/org:$HOME/.aiwg mcpwire inject --provider codex --profile dev --dry-run"
 	if !strings.Contains(string(readme), cmd) {
 		t.Fatalf("the README no longer shows %q; update this test with it", cmd)
 	}
