@@ -19,7 +19,7 @@ func selectionFlags() []cli.Flag {
 		listFlag("provider", "client to write (see mcpwire providers); repeat or a comma list for several, in one transaction"),
 		&cli.StringFlag{Name: "scope", Usage: "project or user (default: the provider's usual scope)"},
 		&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
-		listFlag("servers", "servers to write (comma list or repeat)"),
+		listFlag("servers", "servers to write (comma list or repeat; not with --profile)"),
 		&cli.StringFlag{Name: "profile", Usage: "write a profile's servers and tool filters (__all__ = every server)"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print each destination and a diff; write nothing"},
 	}
