@@ -68,8 +68,12 @@ func provider(name string) (*providers.Provider, error) {
 }
 
 // providerList resolves the names of inject's --provider (repeats and comma lists,
-// U2): each once, in the order given; an unknown one is a usage error (V2).
-func providerList(names []string) ([]*providers.Provider, error) {
+// U2): each once, in the order given; an unknown one, or none without --all, is a
+// usage error (V2).
+func providerList(names []string, all bool) ([]*providers.Provider, error) {
+	if len(names) == 0 && !all {
+		return nil, unknownProvider("")
+	}
 	var out []*providers.Provider
 	for _, n := range names {
 		p, err := provider(n)
@@ -150,12 +154,9 @@ func runInject(env *Env, c *cli.Context) error {
 	if all == c.IsSet("provider") {
 		return usagef("give exactly one of --provider NAME and --all")
 	}
-	ps, err := providerList(list(c, "provider"))
+	ps, err := providerList(list(c, "provider"), all)
 	if err != nil {
 		return err
-	}
-	if !all && len(ps) == 0 {
-		return unknownProvider("")
 	}
 	if c.Bool("ephemeral") {
 		if all {
