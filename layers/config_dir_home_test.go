@@ -10,7 +10,7 @@ import (
 // directory must not appear in the working directory.
 func TestResolveConfigDirExpandsHome(t *testing.T) {
 	for _, explicit := range []string{"~/x", "~"} {
-		cfg, err := Resolve(env(nil), explicit, "/h")
+		cfg, err := Resolve(env(nil), explicit, "/h", "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -19,11 +19,11 @@ func TestResolveConfigDirExpandsHome(t *testing.T) {
 			t.Errorf("--config-dir %s: %+v, want [%s]", explicit, cfg, want)
 		}
 	}
-	if _, err := Resolve(env(nil), "~/x", ""); err == nil || !strings.Contains(err.Error(), "home directory") {
+	if _, err := Resolve(env(nil), "~/x", "", ""); err == nil || !strings.Contains(err.Error(), "home directory") {
 		t.Errorf("--config-dir ~/x without a home: err = %v, want a home directory error", err)
 	}
 	// only a leading ~/ is special
-	cfg, err := Resolve(env(nil), "/a/~b", "/h")
+	cfg, err := Resolve(env(nil), "/a/~b", "/h", "")
 	if err != nil || cfg.Dirs[0] != "/a/~b" {
 		t.Errorf("/a/~b: %+v %v", cfg, err)
 	}

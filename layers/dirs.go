@@ -8,8 +8,10 @@
 // directories are read lowest precedence first and AIWG_CONFIG is ignored (L2). A
 // server or profile of a later layer replaces the same-named entry of an earlier one
 // whole: fields are never merged (L3). The last directory is the write layer: every
-// write goes there and nowhere else (L4). Missing directories and files are empty
-// layers; malformed files are errors that name the file, and every bad file is
+// write goes there and nowhere else (L4). A missing write layer and missing files are
+// empty; a lower layer whose directory is missing or unreadable is an error before
+// anything is read (L13: a mistyped organisation layer must not drop its policy
+// floor); malformed files are errors that name the file, and every bad file is
 // reported at once (L11, L12).
 package layers
 
@@ -30,46 +32,60 @@ const (
 type Config struct {
 	// Dirs are absolute directories; the last one is the write layer.
 	Dirs []string
+	// Given are the entries as the user wrote them (AIWG_CONFIG_LAYERS, --config-dir,
+	// AIWG_CONFIG; "" for the default ~/.aiwg), one per directory, for messages.
+	Given []string
 	// Layered is true when the list came from AIWG_CONFIG_LAYERS.
 	Layered bool
 }
 
 // Resolve picks the configuration directories (L1, L2). explicit is --config-dir; a
 // leading ~/ in it is the home directory, as in AIWG_CONFIG (the shell leaves the ~ of
-// --config-dir=~/x alone).
-func Resolve(getenv func(string) string, explicit, home string) (Config, error) {
+// --config-dir=~/x alone). Relative entries are resolved against cwd (the process's
+// working directory when cwd is "").
+func Resolve(getenv func(string) string, explicit, home, cwd string) (Config, error) {
+	abs := func(p string) (string, error) {
+		p = expandHome(p, home)
+		if cwd != "" && !filepath.IsAbs(p) {
+			return filepath.Join(cwd, p), nil
+		}
+		return filepath.Abs(p)
+	}
+	single := func(given string) (Config, error) {
+		d, err := abs(given)
+		return Config{Dirs: []string{d}, Given: []string{given}}, err
+	}
 	if explicit != "" {
 		if home == "" && homeRelative(explicit) {
 			return Config{}, errors.New("cannot expand ~ in --config-dir: the home directory is unknown; set HOME")
 		}
-		d, err := filepath.Abs(expandHome(explicit, home))
-		return Config{Dirs: []string{d}}, err
+		return single(explicit)
 	}
 	if v := getenv(EnvLayers); strings.TrimSpace(v) != "" {
-		var dirs []string
+		var cfg Config
 		for _, part := range filepath.SplitList(v) {
 			part = strings.TrimSpace(part)
 			if part == "" {
 				continue
 			}
-			d, err := filepath.Abs(expandHome(part, home))
+			d, err := abs(part)
 			if err != nil {
 				return Config{}, err
 			}
-			dirs = append(dirs, d)
+			cfg.Dirs, cfg.Given = append(cfg.Dirs, d), append(cfg.Given, part)
 		}
-		if len(dirs) > 0 {
-			return Config{Dirs: dirs, Layered: true}, nil
+		if len(cfg.Dirs) > 0 {
+			cfg.Layered = true
+			return cfg, nil
 		}
 	}
 	if v := strings.TrimSpace(getenv(EnvConfig)); v != "" {
-		d, err := filepath.Abs(expandHome(v, home))
-		return Config{Dirs: []string{d}}, err
+		return single(v)
 	}
 	if home == "" {
 		return Config{}, errors.New("cannot find the home directory for ~/.aiwg; set HOME or AIWG_CONFIG")
 	}
-	return Config{Dirs: []string{filepath.Join(home, ".aiwg")}}, nil
+	return Config{Dirs: []string{filepath.Join(home, ".aiwg")}, Given: []string{""}}, nil
 }
 
 // expandHome replaces a leading ~/ with the home directory.

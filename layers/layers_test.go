@@ -3,10 +3,12 @@ package layers
 import (
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -58,7 +60,7 @@ func TestResolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := Resolve(env(tt.vars), tt.explicit, tt.home)
+			cfg, err := Resolve(env(tt.vars), tt.explicit, tt.home, "")
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -99,8 +101,9 @@ func cfgOf(root string, dirs ...string) Config {
 
 // spec: L1 L3 L9 L11 L12
 func TestLoad(t *testing.T) {
-	t.Run("missing directories and files are empty layers", func(t *testing.T) {
+	t.Run("missing files and a missing write layer are empty layers", func(t *testing.T) {
 		root := t.TempDir()
+		mkdir(t, filepath.Join(root, "org"))
 		s, err := Load(fsys.NewOS(), cfgOf(root, "org", "me"))
 		if err != nil {
 			t.Fatal(err)
@@ -267,4 +270,83 @@ func TestLoad(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
+}
+
+// statFS fails Stat of one path with an error.
+type statFS struct {
+	fsys.FS
+	path string
+	err  error
+}
+
+func (f statFS) Stat(name string) (fs.FileInfo, error) {
+	if name == f.path {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: f.err}
+	}
+	return f.FS.Stat(name)
+}
+
+// readsFS counts the registry files read.
+type readsFS struct {
+	fsys.FS
+	reads *int
+}
+
+func (f readsFS) ReadFile(name string) ([]byte, error) { *f.reads++; return f.FS.ReadFile(name) }
+
+func (f readsFS) Lstat(name string) (fs.FileInfo, error) { *f.reads++; return f.FS.Lstat(name) }
+
+// spec: L13 — a lower layer whose directory is missing, not a directory or unreadable
+// fails the load naming it as given and as resolved, every one in one error, before
+// any registry file is read; the write layer may be missing.
+func TestLoadMissingLowerLayer(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"org/mcp-servers.json": `{"credentialPolicy": "references"}`, "file": "x"})
+	tests := []struct {
+		name   string
+		layers string
+		fs     func(fsys.FS) fsys.FS
+		want   []string
+	}{
+		{name: "missing", layers: "/typo/org:" + root + "/me",
+			want: []string{`configuration layer 1 of 2 "/typo/org" (resolved: /typo/org): does not exist`}},
+		{name: "relative, shown as given and resolved", layers: "org2:" + root + "/me",
+			want: []string{`configuration layer 1 of 2 "org2" (resolved: ` + root + `/org2): does not exist`}},
+		{name: "a file", layers: root + "/file:" + root + "/me",
+			want: []string{`"` + root + `/file" (resolved: ` + root + `/file): is not a directory`}},
+		{name: "unreadable", layers: root + "/org:" + root + "/me",
+			fs:   func(f fsys.FS) fsys.FS { return statFS{f, root + "/org", syscall.EACCES} },
+			want: []string{`configuration layer 1 of 2 "` + root + `/org" (resolved: ` + root + `/org): cannot be read: permission denied`}},
+		{name: "every bad layer at once", layers: "/typo/a:" + root + "/org:/typo/b:" + root + "/me",
+			want: []string{"2 configuration layers cannot be read:", `layer 1 of 4 "/typo/a"`, `layer 3 of 4 "/typo/b"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Resolve(env(map[string]string{EnvLayers: tt.layers}), "", "/h", root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reads := 0
+			var f fsys.FS = readsFS{fsys.NewOS(), &reads}
+			if tt.fs != nil {
+				f = tt.fs(f)
+			}
+			set, err := LoadAll(f, cfg)
+			var le *LowerLayerError
+			if set != nil || !errors.As(err, &le) {
+				t.Fatalf("LoadAll: set %v, err %v; want a *LowerLayerError", set, err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+			if reads != 0 {
+				t.Errorf("%d registry files read before the refusal", reads)
+			}
+			if h := le.Hints(); len(h) == 0 || !strings.Contains(h[0], EnvLayers) {
+				t.Errorf("hints %q", h)
+			}
+		})
+	}
 }

@@ -160,6 +160,13 @@ func TestCheckWrite(t *testing.T) {
 				t.Skip("the test directory is on a case-insensitive filesystem")
 			}
 			dirs := tt.setup(t, root)
+			// a missing lower layer is refused on load (L13): create them, so that the
+			// overlap checks of the write layer are what is tested
+			for _, d := range dirs[:len(dirs)-1] {
+				if _, err := os.Stat(d); os.IsNotExist(err) {
+					mkdir(t, d)
+				}
+			}
 			before := tree(t, root)
 			set, err := Load(fsys.NewOS(), Config{Dirs: dirs, Layered: true})
 			if err != nil {

@@ -16,6 +16,8 @@ import (
 type Layer struct {
 	// Dir is the layer's absolute directory.
 	Dir string
+	// Given is the directory as the user wrote it ("" for the default ~/.aiwg).
+	Given string
 	// Servers and Profiles are the layer's files (empty when missing).
 	Servers, Profiles *File
 }
@@ -50,10 +52,14 @@ func Load(f fsys.FS, cfg Config) (*Set, error) {
 // LoadAll is Load that returns the set even when some files are bad (each bad file
 // is an empty file in it, with its problem in File.Err), so that a caller can add
 // the problems it finds in the good files to one report (L12). The error is a
-// *LoadError naming every bad file, in layer order.
+// *LoadError naming every bad file, in layer order. A lower layer whose directory is
+// missing or unreadable fails first, with no set and nothing read (L13).
 //
 // The files are read and parsed in parallel.
 func LoadAll(f fsys.FS, cfg Config) (*Set, error) {
+	if err := checkLower(f, cfg); err != nil {
+		return nil, err
+	}
 	s := &Set{Layered: cfg.Layered, fs: f, Layers: make([]*Layer, len(cfg.Dirs))}
 	files := make([]*File, 2*len(cfg.Dirs))
 	Parallel(len(files), func(i int) {
@@ -68,6 +74,9 @@ func LoadAll(f fsys.FS, cfg Config) (*Set, error) {
 	var problems []string
 	for i, dir := range cfg.Dirs {
 		s.Layers[i] = &Layer{Dir: dir, Servers: files[2*i], Profiles: files[2*i+1]}
+		if i < len(cfg.Given) {
+			s.Layers[i].Given = cfg.Given[i]
+		}
 		for _, file := range files[2*i : 2*i+2] {
 			if file.Err != nil {
 				problems = append(problems, file.Err.Error())

@@ -24,6 +24,9 @@ type Fields struct {
 	// ExemptEnv names env keys that are paths, not credentials (P8: AIWG_ROOT on the
 	// built-in aiwg entry).
 	ExemptEnv map[string]bool
+	// PlainEnv names the env keys the server declares plain (P11, plainEnv): exempt
+	// when their name and value pass PlainEnvProblem.
+	PlainEnv map[string]bool
 }
 
 // Violation names one refused field of one server. It never holds a value.
@@ -106,8 +109,8 @@ func Check(level Level, f Fields) []Violation {
 		refused = func(v string) bool { return v != "" }
 	}
 	for _, k := range sortedKeys(f.Env) {
-		if refused(f.Env[k]) && !f.ExemptEnv[k] {
-			add("env." + k)
+		if refused(f.Env[k]) && !f.exemptEnv(k) {
+			add(f.envField(k))
 		}
 	}
 	for _, k := range sortedKeys(f.Headers) {
@@ -219,8 +222,8 @@ func CheckProject(f Fields) []Violation {
 	var out []Violation
 	add := func(field string) { out = append(out, Violation{f.Server, field}) }
 	for _, k := range sortedKeys(f.Env) {
-		if literal(f.Env[k]) && !f.ExemptEnv[k] {
-			add("env." + k)
+		if literal(f.Env[k]) && !f.exemptEnv(k) {
+			add(f.envField(k))
 		}
 	}
 	for _, k := range sortedKeys(f.Headers) {
@@ -327,6 +330,8 @@ type Error struct {
 	Violations []Violation
 	// Hint, when set, says how to resolve it.
 	Hint string
+	// More are further hint lines (PlainHint).
+	More []string
 }
 
 func (e *Error) Error() string {
@@ -339,8 +344,9 @@ func (e *Error) Error() string {
 
 // Hints returns the hint lines of the error.
 func (e *Error) Hints() []string {
-	if e.Hint == "" {
-		return nil
+	var out []string
+	if e.Hint != "" {
+		out = append(out, e.Hint)
 	}
-	return []string{e.Hint}
+	return append(out, e.More...)
 }

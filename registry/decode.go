@@ -124,6 +124,8 @@ func decodeServer(raw []byte, s *Server) error {
 			err = decodeStrings(key, v, &s.Args)
 		case "env":
 			err = decodeStringMap(key, v, &s.Env)
+		case "plainEnv":
+			err = decodeStrings(key, v, &s.PlainEnv)
 		case "envFrom":
 			err = decodeStringMap(key, v, &s.EnvFrom)
 		case "url":

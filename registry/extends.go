@@ -36,7 +36,7 @@ func (e *MissingBaseError) Error() string {
 // the caller's to change.
 func (r *Registry) Resolve(name string) (*Resolved, error) {
 	if _, ok := r.Profile(name); !ok {
-		return nil, fmt.Errorf("profile %q not found", name)
+		return nil, r.NoProfile(name)
 	}
 	if r.resolver == nil {
 		r.resolver = &resolver{get: r.Profile, memo: map[string]*Resolved{}, allServers: r.ServerNames}

@@ -27,19 +27,19 @@ func TestResolveAcrossLayers(t *testing.T) {
 }}`,
 		"me/mcp-profiles.json": `{"profiles": {
   "top":  {"extends": ["mid"], "servers": ["s5"], "providerOverrides": {"*": {"toolDeny": ["s5__q"]}, "codex": {"toolAllow": []}}},
-  "all":  {"servers": []},
+  "a/ll":  {"servers": []},
   "every": {"extends": ["base"], "servers": ["__all__"]},
   "plain": {"servers": []}
 }}`,
 	})
 	_, _, err := f.open()
-	contains(t, err, `"all" is a reserved profile name`)
-	// drop the reserved one and load again
+	contains(t, err, `invalid profile name "a/ll"`)
+	// drop the unloadable one (L14) and load again
 	f = newFixture(t, []string{"org", "team", "me"}, map[string]string{
 		"org/mcp-servers.json":   extendsServers,
 		"org/mcp-profiles.json":  strings.Replace(f.read("org/mcp-profiles.json"), "", "", 1),
 		"team/mcp-profiles.json": f.read("team/mcp-profiles.json"),
-		"me/mcp-profiles.json":   strings.Replace(f.read("me/mcp-profiles.json"), `"all":  {"servers": []},`, "", 1),
+		"me/mcp-profiles.json":   strings.Replace(f.read("me/mcp-profiles.json"), `"a/ll":  {"servers": []},`, "", 1),
 	})
 	r, _ := f.load()
 

@@ -100,7 +100,8 @@ func TestProfileRoundTripAndAliases(t *testing.T) {
 	}
 }
 
-// spec: R2
+// spec: R2 L14 — Validate checks a server as read from a layer file (AddServer
+// checks R2's stricter names, TestLoadableNames).
 func TestServerValidate(t *testing.T) {
 	long := strings.Repeat("a", 64)
 	tests := []struct {
@@ -113,10 +114,12 @@ func TestServerValidate(t *testing.T) {
 		{"http by default", Server{Name: "a", URL: "https://h/mcp"}, "", "http"},
 		{"sse", Server{Name: "a_b-C9", Type: "sse", URL: "http://h:8080/sse"}, "", "sse"},
 		{"64 characters", Server{Name: long, Command: "x"}, "", "stdio"},
-		{"65 characters", Server{Name: long + "a", Command: "x"}, "invalid server name", ""},
+		{"257 characters", Server{Name: strings.Repeat(long, 4) + "a", Command: "x"}, "invalid server name", ""},
+		{"65 characters load (L14)", Server{Name: long + "a", Command: "x"}, "", "stdio"},
 		{"empty name", Server{Command: "x"}, "invalid server name", ""},
-		{"dot in name", Server{Name: "a.b", Command: "x"}, `invalid server name "a.b"`, ""},
-		{"space in name", Server{Name: "a b", Command: "x"}, "invalid server name", ""},
+		{"dot in name loads (L14)", Server{Name: "a.b", Command: "x"}, "", "stdio"},
+		{"slash in name", Server{Name: "a/b", Command: "x"}, `invalid server name "a/b"`, ""},
+		{"newline in name", Server{Name: "a\nb", Command: "x"}, "invalid server name", ""},
 		{"unknown type", Server{Name: "a", Type: "websocket", URL: "https://h"}, `type: unknown type "websocket" (want stdio, http or sse)`, ""},
 		{"type case matters", Server{Name: "a", Type: "HTTP", URL: "https://h"}, "type: unknown type", ""},
 		{"stdio without command", Server{Name: "a", Type: "stdio"}, "type: a stdio server needs a command", ""},
@@ -162,22 +165,22 @@ func TestServerValidate(t *testing.T) {
 	}
 }
 
-// spec: R3
+// spec: R3 L14 — Validate checks a profile as read from a layer file: names AIWG
+// accepts load (AddProfile checks R3's stricter names, TestLoadableNames).
 func TestProfileValidate(t *testing.T) {
 	for _, tt := range []struct {
 		p   Profile
 		err string
 	}{
 		{Profile{Name: "dev-2"}, ""},
-		{Profile{Name: "Dev"}, `invalid profile name "Dev"`},
-		{Profile{Name: "dev_x"}, "invalid profile name"},
+		{Profile{Name: "Dev"}, ""},
+		{Profile{Name: "dev.x"}, ""},
+		{Profile{Name: "default"}, ""},
 		{Profile{Name: ""}, "invalid profile name"},
-		{Profile{Name: "all"}, `"all" is a reserved profile name`},
-		{Profile{Name: "none"}, "reserved"},
-		{Profile{Name: "default"}, "reserved"},
-		{Profile{Name: "p", Servers: []string{"__all__", "ok_1"}}, ""},
-		{Profile{Name: "p", Servers: []string{"bad name"}}, `servers: invalid server name "bad name"`},
-		{Profile{Name: "p", Extends: []string{"Base"}}, `extends: invalid profile name "Base"`},
+		{Profile{Name: "a/b"}, `invalid profile name "a/b"`},
+		{Profile{Name: "p", Servers: []string{"__all__", "ok_1", "my.server"}}, ""},
+		{Profile{Name: "p", Servers: []string{"bad\nname"}}, `servers: invalid server name "bad\nname"`},
+		{Profile{Name: "p", Extends: []string{".."}}, `extends: invalid profile name ".."`},
 		{Profile{Name: "p", ProviderOverrides: map[string]*Filters{"nope": {}}}, `providerOverrides: unknown provider "nope"`},
 		{Profile{Name: "p", ProviderOverrides: map[string]*Filters{"*": {}, "copilot": {}}}, ""},
 	} {
@@ -213,11 +216,13 @@ func TestLoadReportsEveryBadEntry(t *testing.T) {
 			"nul": null,
 			"num": 5,
 			"named": {"name": "other", "command": "x"},
-			"bad name": {"command": "x"}
+			"bad name": {"command": "x"},
+			"bad/name": {"command": "x"}
 		}}`,
 		"me/mcp-profiles.json": `{"profiles": {
 			"Upper": {"servers": []},
 			"all": {"servers": []},
+			"up/per": {"servers": []},
 			"sv": {"servers": [1]},
 			"ov": {"providerOverrides": {"bogus": {}}},
 			"ovt": {"providerOverrides": {"*": {"toolDeny": "x"}}},
@@ -234,7 +239,7 @@ func TestLoadReportsEveryBadEntry(t *testing.T) {
 	want := []string{
 		sv + `server "arr": args: must be an array of strings, not a string`,
 		sv + `server "auth": auth: must be an object, not a string`,
-		sv + `server "bad name": invalid server name "bad name": use letters, digits, '_' and '-', at most 64 characters`,
+		sv + `server "bad/name": invalid server name "bad/name": a name may not be empty, hold control characters, '/' or '\', be . or .., or be longer than 256 bytes`,
 		sv + `server "badenv": envFrom.A: not a valid variable name`,
 		sv + `server "badhdr": headerEnv.Authorization: not a valid variable name`,
 		sv + `server "bool": enabled: must be a boolean, not a string`,
@@ -247,17 +252,16 @@ func TestLoadReportsEveryBadEntry(t *testing.T) {
 		sv + `server "rel": url: must be an absolute http:// or https:// URL`,
 		sv + `server "str": command: must be a string, not a number`,
 		sv + `server "t": type: unknown type "ws" (want stdio, http or sse)`,
-		pf + `profile "Upper": invalid profile name "Upper": use lowercase letters, digits and '-'`,
-		pf + `profile "all": "all" is a reserved profile name; choose another`,
 		pf + `profile "ov": providerOverrides: unknown provider "bogus"`,
 		pf + `profile "ovo": providerOverrides.*: must be an object, not an array`,
 		pf + `profile "ovt": providerOverrides.*.toolDeny: must be an array of strings, not a string`,
 		pf + `profile "sv": servers[0]: must be a string, not a number`,
+		pf + `profile "up/per": invalid profile name "up/per": a name may not be empty, hold control characters, '/' or '\', be . or .., or be longer than 256 bytes`,
 	}
 	if !slices.Equal(le.Problems, want) {
 		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(le.Problems, "\n"), strings.Join(want, "\n"))
 	}
-	if !strings.HasPrefix(err.Error(), "21 configuration problems:\n") {
+	if !strings.HasPrefix(err.Error(), "20 configuration problems:\n") {
 		t.Errorf("message starts %q", err.Error()[:40])
 	}
 }

@@ -36,8 +36,14 @@ func newFixture(t *testing.T, layerNames []string, files map[string]string) *fix
 		}
 	}
 	f := &fixture{t: t, root: root}
-	for _, n := range layerNames {
+	for i, n := range layerNames {
 		f.dirs = append(f.dirs, filepath.Join(root, n))
+		if i < len(layerNames)-1 {
+			// a lower layer must exist (L13); the write layer may be missing
+			if err := os.MkdirAll(f.dirs[i], 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	return f
 }

@@ -78,20 +78,19 @@ func (p *Profile) Clone() *Profile {
 	return &c
 }
 
-// Validate checks the profile's name and provider keys.
+// Validate checks the profile's names and provider keys, as names read from a layer
+// file (LoadableName, L14); AddProfile checks the stricter R3 name of a new profile.
 func (p *Profile) Validate() error {
-	if err := ValidProfileName(p.Name); err != nil {
+	if err := LoadableName("profile", p.Name); err != nil {
 		return err
 	}
 	for _, s := range p.Servers {
-		if s != AllServers {
-			if err := ValidServerName(s); err != nil {
-				return fmt.Errorf("servers: %w", err)
-			}
+		if err := LoadableName("server", s); err != nil {
+			return fmt.Errorf("servers: %w", err)
 		}
 	}
 	for _, e := range p.Extends {
-		if err := ValidProfileName(e); err != nil {
+		if err := LoadableName("profile", e); err != nil {
 			return fmt.Errorf("extends: %w", err)
 		}
 	}

@@ -15,6 +15,9 @@ import (
 func (r *Registry) AddProfile(p *Profile) error {
 	p = p.Clone()
 	p.ProviderOverrides = normalizeOverrides(p.ProviderOverrides)
+	if err := ValidProfileName(p.Name); err != nil {
+		return err
+	}
 	if err := p.Validate(); err != nil {
 		return err
 	}
@@ -24,10 +27,19 @@ func (r *Registry) AddProfile(p *Profile) error {
 	if _, file, ok := r.lowerProfile(p.Name); ok {
 		return fmt.Errorf("profile %q already exists in a lower configuration layer (%s)", p.Name, file)
 	}
-	if err := r.checkServersExist(p.Servers); err != nil {
+	if err := r.CheckServers(p.Servers, ""); err != nil {
 		return err
 	}
 	if err := r.checkCandidates(map[string]*Profile{p.Name: p}, []string{p.Name}); err != nil {
+		return err
+	}
+	var patterns []string
+	for _, k := range p.OverrideKeys() {
+		if f := p.ProviderOverrides[k]; f != nil {
+			patterns = append(append(patterns, f.ToolDeny...), f.ToolAllow...)
+		}
+	}
+	if err := r.checkFilters(p.Name, patterns, r.profileServers(p)); err != nil {
 		return err
 	}
 	now := r.now()
@@ -55,13 +67,13 @@ type ProfileEdit struct {
 func (r *Registry) EditProfile(name string, e ProfileEdit) error {
 	cur, ok := r.Profile(name)
 	if !ok {
-		return fmt.Errorf("profile %q not found", name)
+		return r.NoProfile(name)
 	}
 	p := cur.Clone()
 	if e.Description != nil {
 		p.Description = *e.Description
 	}
-	if err := r.checkServersExist(e.AddServers); err != nil {
+	if err := r.CheckServers(e.AddServers, ""); err != nil {
 		return err
 	}
 	p.Servers = union(p.Servers, e.AddServers)
@@ -103,6 +115,9 @@ func (r *Registry) EditProfile(name string, e ProfileEdit) error {
 	if err := r.checkCandidates(map[string]*Profile{name: p}, append([]string{name}, r.dependentsClosure(name)...)); err != nil {
 		return err
 	}
+	if err := r.checkFilters(name, append(slices.Clone(e.ToolDeny), e.ToolAllow...), r.profileServers(p)); err != nil {
+		return err
+	}
 	p.UpdatedAt = r.now()
 	return r.commit(r.profileDelta(p))
 }
@@ -117,7 +132,7 @@ func (r *Registry) RemoveProfile(name string) error {
 		if inLower {
 			return fmt.Errorf("profile %q is defined in a lower configuration layer (%s); remove it there", name, file)
 		}
-		return fmt.Errorf("profile %q not found", name)
+		return r.NoProfile(name)
 	}
 	if !inLower {
 		if deps := r.dependents(name); len(deps) > 0 {
@@ -271,23 +286,6 @@ func (r *Registry) InitPresets() ([]string, error) {
 		return nil, nil
 	}
 	return names, r.commit(r.profileDelta(add...))
-}
-
-// checkServersExist refuses server names no layer defines.
-func (r *Registry) checkServersExist(names []string) error {
-	var missing []string
-	for _, n := range names {
-		if n == AllServers {
-			continue
-		}
-		if _, ok := r.Server(n); !ok {
-			missing = append(missing, n)
-		}
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("servers not found in any configuration layer: %s", listNames(missing))
-	}
-	return nil
 }
 
 // checkCandidates resolves names with the candidate profiles standing in for the

@@ -257,6 +257,7 @@ func (r *Registry) Layers() []LayerInfo {
 	for i, l := range r.set.Layers {
 		out[i] = LayerInfo{
 			Dir:          l.Dir,
+			Given:        givenIfDifferent(l.Given, l.Dir),
 			ServersFile:  l.Servers.Path,
 			ProfilesFile: l.Profiles.Path,
 			Write:        i == r.writeIndex(),
@@ -269,7 +270,10 @@ func (r *Registry) Layers() []LayerInfo {
 
 // LayerInfo describes one layer for `mcpwire layers`.
 type LayerInfo struct {
-	Dir          string   `json:"dir"`
+	Dir string `json:"dir"`
+	// Given is the directory as written in AIWG_CONFIG_LAYERS (or --config-dir,
+	// AIWG_CONFIG), when that differs from Dir (a relative or ~ entry).
+	Given        string   `json:"given,omitempty"`
 	ServersFile  string   `json:"serversFile"`
 	ProfilesFile string   `json:"profilesFile"`
 	Write        bool     `json:"write"`
@@ -288,3 +292,11 @@ func entryJSON(v any) json.RawMessage {
 
 // listNames joins names for messages.
 func listNames(names []string) string { return strings.Join(names, ", ") }
+
+// givenIfDifferent is the directory as given, when it is not written as resolved.
+func givenIfDifferent(given, dir string) string {
+	if given == dir {
+		return ""
+	}
+	return given
+}

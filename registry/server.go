@@ -19,11 +19,14 @@ const (
 // Server is one entry of mcp-servers.json (R1). Fields mcpwire does not know are kept
 // in Extra and written back unchanged.
 type Server struct {
-	Name                string            `json:"name"`
-	Type                string            `json:"type,omitempty"`
-	Command             string            `json:"command,omitempty"`
-	Args                []string          `json:"args,omitempty"`
-	Env                 map[string]string `json:"env,omitempty"`
+	Name    string            `json:"name"`
+	Type    string            `json:"type,omitempty"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	// PlainEnv lists the env keys whose values are not credentials (P11): mcpwire's
+	// extension, which AIWG keeps as an unknown member.
+	PlainEnv            []string          `json:"plainEnv,omitempty"`
 	EnvFrom             map[string]string `json:"envFrom,omitempty"`
 	URL                 string            `json:"url,omitempty"`
 	Headers             map[string]string `json:"headers,omitempty"`
@@ -107,6 +110,21 @@ func (s *Server) withoutBookkeeping() []byte {
 
 // EnvKeys returns the names of the literal env values, sorted (R8: names, never values).
 func (s *Server) EnvKeys() []string { return sortedKeys(s.Env) }
+
+// PlainEnvKeys returns the env keys declared plain that the server's env holds
+// (P11), nil when there are none.
+func (s *Server) PlainEnvKeys() map[string]bool {
+	var out map[string]bool
+	for _, k := range s.PlainEnv {
+		if _, ok := s.Env[k]; ok {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[k] = true
+		}
+	}
+	return out
+}
 
 // HeaderKeys returns the names of the literal headers, sorted.
 func (s *Server) HeaderKeys() []string { return sortedKeys(s.Headers) }

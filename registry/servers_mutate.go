@@ -11,14 +11,21 @@ import (
 )
 
 // AddServer defines a new server in the write layer. A name defined in any layer is
-// refused (L5).
+// refused (L5), and so is a name outside R2 ([A-Za-z0-9_-]+): layer files may hold
+// such names (L14), new entries may not.
 func (r *Registry) AddServer(s *Server) error {
 	s = s.Clone()
+	if err := ValidServerName(s.Name); err != nil {
+		return fmt.Errorf("server %q: %w", s.Name, err)
+	}
 	if err := s.Validate(); err != nil {
 		return fmt.Errorf("server %q: %w", s.Name, err)
 	}
 	if err := checkTransport(s, nil); err != nil {
 		return fmt.Errorf("server %q: %w", s.Name, err)
+	}
+	if err := checkPlain(s, nil); err != nil {
+		return err
 	}
 	if r.InWriteLayer(s.Name) {
 		return fmt.Errorf("server %q already exists in %s", s.Name, r.set.Write().Servers.Path)
@@ -34,24 +41,36 @@ func (r *Registry) AddServer(s *Server) error {
 // UpdateServer changes a server with edit. A lower-layer server is copied into the
 // write layer first; its file is left untouched (L5).
 func (r *Registry) UpdateServer(name string, edit func(*Server)) error {
+	s, changed, err := r.PreviewUpdate(name, edit)
+	if err != nil || !changed {
+		return err // nothing changed: an unchanged lower entry is not copied up (L4)
+	}
+	s.UpdatedAt = r.now()
+	return r.commit(r.serverDelta(s))
+}
+
+// PreviewUpdate returns the server as UpdateServer would write it, after every check,
+// and whether the write would change anything; nothing is written (server update
+// --dry-run).
+func (r *Registry) PreviewUpdate(name string, edit func(*Server)) (*Server, bool, error) {
 	cur, ok := r.Server(name)
 	if !ok {
-		return fmt.Errorf("server %q not found", name)
+		return nil, false, r.NoServer(name)
 	}
 	s := cur.Clone()
 	edit(s)
 	s.Name = name
 	if err := s.Validate(); err != nil {
-		return fmt.Errorf("server %q: %w", name, err)
+		return nil, false, fmt.Errorf("server %q: %w", name, err)
 	}
 	if err := checkTransport(s, cur); err != nil {
-		return fmt.Errorf("server %q: %w", name, err)
+		return nil, false, fmt.Errorf("server %q: %w", name, err)
 	}
-	if string(s.withoutBookkeeping()) == string(cur.withoutBookkeeping()) && !r.InWriteLayer(name) {
-		return nil // nothing changed: an unchanged lower entry is not copied up (L4)
+	if err := checkPlain(s, cur); err != nil {
+		return nil, false, err
 	}
-	s.UpdatedAt = r.now()
-	return r.commit(r.serverDelta(s))
+	same := string(s.withoutBookkeeping()) == string(cur.withoutBookkeeping())
+	return s, !same || r.InWriteLayer(name), nil
 }
 
 // RemoveServer removes a server from the write layer. A server defined only in a
@@ -63,7 +82,7 @@ func (r *Registry) RemoveServer(name string) error {
 		if inLower {
 			return fmt.Errorf("server %q is defined in a lower configuration layer (%s); remove it there", name, file)
 		}
-		return fmt.Errorf("server %q not found", name)
+		return r.NoServer(name)
 	}
 	if inLower && lower.Qualified() {
 		return fmt.Errorf("server %q cannot be removed: its lower-layer entry in %s carries a workerQualification, and removing this overlay would expose it again; change or remove the entry in that layer", name, file)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // The name checks are written out rather than regular expressions: they run for
@@ -56,6 +57,29 @@ func ValidServerName(name string) error {
 	return nil
 }
 
+// maxLoadedName bounds a name read from a layer file.
+const maxLoadedName = 256
+
+// LoadableName checks a server or profile name read from a layer file (L14). AIWG
+// accepts names mcpwire refuses on add (a dot, other punctuation), and such an entry
+// must never make its layer unreadable, so this is much looser than R2/R3: the name
+// must be non-empty valid UTF-8 of at most 256 bytes, with no control character (it
+// is printed, and written into line-based files such as Grok Build's marker
+// comments), no '/' or '\\' and not "." or ".." (a profile name becomes part of a
+// file name). kind is "server" or "profile".
+func LoadableName(kind, name string) error {
+	bad := name == "" || len(name) > maxLoadedName || !utf8.ValidString(name) || name == "." || name == ".."
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '/' || r == '\\' {
+			bad = true
+		}
+	}
+	if bad {
+		return fmt.Errorf("invalid %s name %q: a name may not be empty, hold control characters, '/' or '\\', be . or .., or be longer than %d bytes", kind, name, maxLoadedName)
+	}
+	return nil
+}
+
 // ValidProfileName checks a profile name (R3): [a-z0-9-]+ and not reserved.
 func ValidProfileName(name string) error {
 	if !allBytes(name, profileNameByte) {
@@ -77,11 +101,13 @@ func ValidVarName(name string) bool {
 }
 
 // Validate checks a server (R2) and fills an omitted type (stdio with a command, else
-// http). Errors name the field, never a value that could be a secret: an invalid
-// variable or header name is not quoted either (a token pasted where a variable
-// name belongs would be printed), and a key is named only once it is valid.
+// http). The name is checked as a loaded name (LoadableName, L14); AddServer checks
+// the stricter R2 name of a new entry. Errors name the field, never a value that
+// could be a secret: an invalid variable or header name is not quoted either (a token
+// pasted where a variable name belongs would be printed), and a key is named only
+// once it is valid.
 func (s *Server) Validate() error {
-	if err := ValidServerName(s.Name); err != nil {
+	if err := LoadableName("server", s.Name); err != nil {
 		return err
 	}
 	if s.Type == "" {

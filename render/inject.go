@@ -131,7 +131,7 @@ func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope,
 		if level >= policy.None {
 			hint = "credential policy none refuses references too: choose servers that need no credentials, or another profile"
 		}
-		return &policy.Error{Rule: fmt.Sprintf("credential policy %q", level), Violations: vs, Hint: hint}
+		return &policy.Error{Rule: fmt.Sprintf("credential policy %q", level), Violations: vs, Hint: hint, More: policy.PlainHint(vs)}
 	}
 	if scope != providers.Project || ephemeral {
 		return nil
@@ -147,7 +147,7 @@ func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope,
 	if len(vs) == 0 {
 		return nil
 	}
-	return &policy.Error{Rule: "project scope (a committed file)", Violations: vs, Hint: r.projectHint()}
+	return &policy.Error{Rule: "project scope (a committed file)", Violations: vs, Hint: r.projectHint(), More: policy.PlainHint(vs)}
 }
 
 // projectHint is the advice of a P7 refusal: the client's private user-scope file
@@ -176,7 +176,7 @@ func (r *Request) fields(s *registry.Server) policy.Fields {
 	return policy.Fields{
 		Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
 		HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv,
-		Auth: s.Auth, OAuth: s.OAuth, ExemptEnv: r.exempt(s),
+		Auth: s.Auth, OAuth: s.OAuth, ExemptEnv: r.exempt(s), PlainEnv: s.PlainEnvKeys(),
 	}
 }
 
@@ -219,6 +219,11 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *fil
 	var names []string
 	for _, s := range servers {
 		names = append(names, s.Name)
+	}
+	if t.p.Deny == providers.DenyClaudeSettings {
+		if err := claudeCollisions(names); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	fs := effectiveFilters(r.Filters, t.p.Name, names)
 	var entries []namedEntry

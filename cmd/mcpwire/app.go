@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -24,6 +23,7 @@ func Main(args []string, env *Env) int {
 		return report(env.Stderr, err)
 	}
 	env.passthrough, env.dashdash = passthrough, dashdash
+	st.dashdash = dashdash
 	err = app.RunContext(context.Background(), append([]string{"mcpwire"}, ordered...))
 	if err == nil {
 		return exitOK
@@ -42,7 +42,14 @@ type runState struct {
 	// complete words before it.
 	prefix string
 	words  []string
+	// dashdash is set when the arguments hold "--": only the commands in
+	// takesCommandLine accept what follows it.
+	dashdash bool
 }
+
+// takesCommandLine are the commands that take arguments after "--": a server's
+// command line (U3), or the client's arguments (session).
+var takesCommandLine = map[string]bool{"server add": true, "server update": true, "session": true}
 
 func newApp(env *Env, st *runState) *cli.App {
 	app := &cli.App{
@@ -76,7 +83,7 @@ func newApp(env *Env, st *runState) *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return usagef("unknown command %q", c.Args().First())
+				return unknownCommand(c.Args().First(), "", c.App.Commands)
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -99,7 +106,7 @@ func setUsageHandlers(cmds []*cli.Command, st *runState) {
 			group := c
 			c.Action = func(ctx *cli.Context) error {
 				if ctx.Args().Present() {
-					return usagef("unknown command %q for %q (one of: %s)", ctx.Args().First(), group.Name, strings.Join(subNames(group), ", "))
+					return unknownCommand(ctx.Args().First(), group.Name, group.Subcommands)
 				}
 				return cli.ShowSubcommandHelp(ctx)
 			}
@@ -119,19 +126,11 @@ func (st *runState) guard(action cli.ActionFunc) cli.ActionFunc {
 		if st.completing {
 			return nil
 		}
+		if path := commandPath(c); st.dashdash && !takesCommandLine[strings.TrimPrefix(path, "mcpwire ")] {
+			return usagef("%s takes nothing after --", path)
+		}
 		return action(c)
 	}
-}
-
-func subNames(c *cli.Command) []string {
-	var out []string
-	for _, s := range c.Subcommands {
-		if s.Name != "help" {
-			out = append(out, s.Name)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // exactArgs checks the number of positional arguments.

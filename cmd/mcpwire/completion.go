@@ -96,7 +96,7 @@ func (st *runState) completions(c *cli.Context) {
 			if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() {
 				continue
 			}
-			_, repeatable := f.(*cli.GenericFlag)
+			repeatable := !singleValue(f)
 			for _, n := range f.Names() {
 				tok := "--" + n
 				if len(n) == 1 {

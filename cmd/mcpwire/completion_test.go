@@ -52,14 +52,15 @@ func TestCompletionNeverRunsTheCommand(t *testing.T) {
 		want    []string // lines of stdout
 		notWant []string
 	}{
-		{"bash: inject … --<TAB>", []string{"inject", "--provider", "claude-code", "--servers", "x", "--", "--generate-bash-completion"},
-			[]string{"--profile", "--dry-run", "--force", "--servers", "--config-dir"}, []string{"--provider", "-h"}},
+		{"bash: inject … --<TAB>", []string{"inject", "--provider", "claude-code", "--scope", "user", "--servers", "x", "--", "--generate-bash-completion"},
+			// list flags (--provider, --servers: U2) repeat; a single-value flag is not offered again
+			[]string{"--profile", "--dry-run", "--force", "--servers", "--provider", "--config-dir"}, []string{"--scope", "-h"}},
 		{"bash: inject --<TAB>", []string{"inject", "--", "--generate-bash-completion"},
 			[]string{"--provider", "--profile", "--dry-run"}, []string{"-h"}},
 		{"bash: inject -<TAB>", []string{"inject", "-", "--generate-bash-completion"},
 			[]string{"--provider", "-h"}, nil},
 		{"zsh: inject --provider claude-code --pro<TAB>", []string{"inject", "--provider", "claude-code", "--pro", "--generate-bash-completion"},
-			[]string{"--profile", "--project"}, []string{"--provider", "--dry-run"}},
+			[]string{"--profile", "--project", "--provider"}, []string{"--dry-run"}},
 		{"zsh: server add x --command c --e<TAB>", []string{"server", "add", "x", "--command", "c", "--e", "--generate-bash-completion"},
 			[]string{"--env", "--env-from"}, []string{"--command", "--url"}},
 		{"inject with the flag not last", []string{"inject", "--provider", "claude-code", "--servers", "x", "--generate-bash-completion", "--dry-run"},

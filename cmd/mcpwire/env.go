@@ -24,6 +24,9 @@ type Env struct {
 
 	configDir string
 	reg       *registry.Registry
+	// tree is the discovered project (workTree); saidProject is set once it was said.
+	tree        string
+	saidProject bool
 	// passthrough holds the arguments after "--" (session).
 	passthrough []string
 	dashdash    bool
@@ -54,7 +57,7 @@ func (e *Env) registry() (*registry.Registry, error) {
 	if e.reg != nil {
 		return e.reg, nil
 	}
-	cfg, err := layers.Resolve(e.Getenv, e.configDir, e.Home)
+	cfg, err := layers.Resolve(e.Getenv, e.configDir, e.Home, e.Cwd)
 	if err != nil {
 		return nil, err
 	}

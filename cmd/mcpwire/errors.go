@@ -68,7 +68,7 @@ func report(w io.Writer, err error) int {
 }
 
 // secretFlags may hold credentials: an error never quotes their values (R8).
-var secretFlags = map[string]bool{"env": true, "env-from": true, "header": true, "header-env": true, "bearer-env": true, "arg": true}
+var secretFlags = map[string]bool{"env": true, "env-plain": true, "env-from": true, "header": true, "header-env": true, "bearer-env": true, "arg": true}
 
 // usageError turns a flag-parsing error of the standard flag package into mcpwire's
 // wording (exit 2): flags are named as typed ("-v", not "--v"), and a bad value is
@@ -92,7 +92,8 @@ func (st *runState) usageError(c *cli.Context, err error, _ bool) error {
 		return "--" + name
 	}
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return usagef("unknown flag %s", show(strings.TrimLeft(name, "-")))
+		name = strings.TrimLeft(name, "-")
+		return withHint(usagef("unknown flag %s", show(name)), flagHint(name, flags))
 	}
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
 		return usagef("flag needs an argument: %s", show(strings.TrimLeft(name, "-")))

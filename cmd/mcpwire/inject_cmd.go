@@ -1,10 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -19,10 +16,10 @@ import (
 
 func selectionFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "provider", Usage: "client to write (see mcpwire providers)"},
+		listFlag("provider", "client to write (see mcpwire providers); repeat or a comma list for several, in one transaction"),
 		&cli.StringFlag{Name: "scope", Usage: "project or user (default: the provider's usual scope)"},
-		&cli.StringFlag{Name: "project", Usage: "project directory (default: the current directory)"},
-		listFlag("servers", "servers to write (comma list or repeat)"),
+		&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
+		listFlag("servers", "servers to write (comma list or repeat; not with --profile)"),
 		&cli.StringFlag{Name: "profile", Usage: "write a profile's servers and tool filters (__all__ = every server)"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print each destination and a diff; write nothing"},
 	}
@@ -65,9 +62,29 @@ func flagPolicy(c *cli.Context) (*policy.Level, error) {
 func provider(name string) (*providers.Provider, error) {
 	p, ok := providers.Get(name)
 	if !ok {
-		return nil, usagef("unknown provider %q (one of: %s)", name, strings.Join(providers.Names(), ", "))
+		return nil, unknownProvider(name)
 	}
 	return p, nil
+}
+
+// providerList resolves the names of inject's --provider (repeats and comma lists,
+// U2): each once, in the order given; an unknown one, or none without --all, is a
+// usage error (V2).
+func providerList(names []string, all bool) ([]*providers.Provider, error) {
+	if len(names) == 0 && !all {
+		return nil, unknownProvider("")
+	}
+	var out []*providers.Provider
+	for _, n := range names {
+		p, err := provider(n)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // scopeFlag reads --scope.
@@ -79,44 +96,19 @@ func scopeFlag(c *cli.Context) (providers.Scope, error) {
 	return s, nil
 }
 
-// project resolves --project (default: the working directory). An explicit one must
-// be an existing directory: a mistyped path must not become a new directory tree.
-func project(env *Env, c *cli.Context) (string, error) {
-	dir := projectDir(env, c)
-	if c.String("project") == "" {
-		return dir, nil
-	}
-	return dir, checkProjectDir(env, dir)
-}
-
-// checkProjectDir refuses a project directory that does not exist or is not a directory.
-func checkProjectDir(env *Env, dir string) error {
-	fi, err := env.FS.Stat(dir)
-	switch {
-	case err != nil && errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("project directory %s does not exist", dir)
-	case err != nil:
-		return err
-	case !fi.IsDir():
-		return fmt.Errorf("project directory %s is not a directory", dir)
-	}
-	return nil
-}
-
-// projectDir reads --project (default: the working directory), made absolute.
-func projectDir(env *Env, c *cli.Context) string {
-	p := c.String("project")
-	if p == "" {
-		return env.Cwd
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(env.Cwd, p)
-	}
-	return filepath.Clean(p)
-}
-
-// selection resolves --profile or --servers into server names and filters.
+// selection resolves --profile or --servers into server names and filters. Both
+// together are a usage error (U2); a name no layer defines is refused with a
+// suggestion (U1).
 func selection(c *cli.Context, reg *registry.Registry, required bool) (names []string, filters map[string]*registry.Filters, profile string, err error) {
+	return selectionOf(c, reg, required, true)
+}
+
+// selectionOf is selection; defined=false accepts --servers names no layer defines
+// (uninject removes entries of servers deleted from the registry).
+func selectionOf(c *cli.Context, reg *registry.Registry, required, defined bool) (names []string, filters map[string]*registry.Filters, profile string, err error) {
+	if c.IsSet("profile") && c.IsSet("servers") {
+		return nil, nil, "", usagef("--profile and --servers cannot be used together: a profile brings its own servers (add one to it with mcpwire profile edit NAME --add-server SERVER)")
+	}
 	if profile = c.String("profile"); profile != "" {
 		if profile == registry.AllServers {
 			return reg.ServerNames(), nil, profile, nil
@@ -128,6 +120,12 @@ func selection(c *cli.Context, reg *registry.Registry, required bool) (names []s
 		return r.Servers, r.Filters, profile, nil
 	}
 	if names = list(c, "servers"); len(names) > 0 {
+		if !defined {
+			return names, nil, "", nil
+		}
+		if err := reg.CheckServers(names, "servers not defined in any configuration layer"); err != nil {
+			return nil, nil, "", err
+		}
 		return names, nil, "", nil
 	}
 	if required {
@@ -156,17 +154,18 @@ func runInject(env *Env, c *cli.Context) error {
 	if all == c.IsSet("provider") {
 		return usagef("give exactly one of --provider NAME and --all")
 	}
-	var p *providers.Provider
-	if !all {
-		if p, err = provider(c.String("provider")); err != nil {
-			return err
-		}
+	ps, err := providerList(list(c, "provider"), all)
+	if err != nil {
+		return err
 	}
 	if c.Bool("ephemeral") {
 		if all {
 			return usagef("--ephemeral writes one provider's config; it cannot be used with --all")
 		}
-		return runEphemeral(env, c, p, flagLevel)
+		if len(ps) > 1 {
+			return usagef("--ephemeral writes one provider's config; give one --provider")
+		}
+		return runEphemeral(env, c, ps[0], flagLevel)
 	}
 	if c.IsSet("out") {
 		return usagef("--out needs --ephemeral")
@@ -177,6 +176,11 @@ func runInject(env *Env, c *cli.Context) error {
 	proj, err := project(env, c)
 	if err != nil {
 		return err
+	}
+	if !all {
+		if err := env.checkProject(proj, c.IsSet("project"), projectScopes(scope, ps...)); err != nil {
+			return err
+		}
 	}
 	reg, err := env.registry()
 	if err != nil {
@@ -189,26 +193,9 @@ func runInject(env *Env, c *cli.Context) error {
 		PolicyEnv: env.Getenv(policy.EnvVar), Force: c.Bool("force"), Env: env.pathEnv(proj), Warn: env.warn,
 		DryRun: dry, Ignored: gitIgnored(proj),
 	}
-	names, filters, profile, err := selection(c, reg, !all)
+	reqs, err := injectRequests(env, c, f, base, ps, all)
 	if err != nil {
 		return err
-	}
-	// Tool filters change only with --profile or --clear-tool-filters; otherwise the
-	// filters already written are kept (the request carries none).
-	base.Filters, base.Profile = filters, profile
-	base.KeepFilters = profile == "" && !c.Bool("clear-tool-filters")
-	if c.Bool("clear-tool-filters") {
-		base.Filters = nil
-	}
-	var reqs []render.Request
-	if all {
-		if reqs, err = allRequests(env, f, reg, base, names); err != nil {
-			return err
-		}
-	} else {
-		r := base
-		r.Provider, r.Servers = p, names
-		reqs = append(reqs, r)
 	}
 	var preps []*render.Prepared
 	for _, r := range reqs {
@@ -228,6 +215,31 @@ func runInject(env *Env, c *cli.Context) error {
 		printDiff(env, dr, reg)
 	}
 	return nil
+}
+
+// injectRequests builds one request per provider of --provider (U2: one
+// transaction), or those of --all, from base and the selection.
+func injectRequests(env *Env, c *cli.Context, f fsys.FS, base render.Request, ps []*providers.Provider, all bool) ([]render.Request, error) {
+	names, filters, profile, err := selection(c, base.Registry, !all)
+	if err != nil {
+		return nil, err
+	}
+	// Tool filters change only with --profile or --clear-tool-filters; otherwise the
+	// filters already written are kept (the request carries none).
+	base.Filters, base.Profile = filters, profile
+	base.KeepFilters = profile == "" && !c.Bool("clear-tool-filters")
+	if c.Bool("clear-tool-filters") {
+		base.Filters = nil
+	}
+	if all {
+		return allRequests(env, f, base.Registry, base, names)
+	}
+	reqs := make([]render.Request, len(ps))
+	for i, p := range ps {
+		reqs[i] = base
+		reqs[i].Provider, reqs[i].Servers = p, names
+	}
+	return reqs, nil
 }
 
 // allRequests builds the requests of inject --all: for every provider recorded in

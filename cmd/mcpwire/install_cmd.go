@@ -126,6 +126,9 @@ func runInstall(env *Env, c *cli.Context) error {
 	if effScope == "" {
 		effScope = p.DefaultScope
 	}
+	if err := env.checkProject(project, dir != "" || c.IsSet("project"), effScope); err != nil { // U4
+		return err
+	}
 	req := render.Request{
 		Registry: reg, Provider: p, Scope: scope, Project: project, Servers: names, Filters: filters, Profile: profile,
 		PolicyEnv: env.Getenv(policy.EnvVar), Force: c.Bool("force"), Env: env.pathEnv(project), Warn: env.warn,

@@ -74,6 +74,9 @@ func layersCommand(env *Env) *cli.Command {
 				if l.Write {
 					mark = "  (write layer)"
 				}
+				if l.Given != "" {
+					mark += "  (given as " + l.Given + ")"
+				}
 				printf(bw, "  %d. %s%s\n", i+1, l.Dir, mark)
 			}
 			if v.Floor != nil {

@@ -23,7 +23,8 @@ func probeCommand(env *Env) *cli.Command {
 			listFlag("servers", "servers to probe (comma list or repeat)"),
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "time each server has to start, initialize and list its tools"},
 			&cli.StringFlag{Name: "provider", Usage: "also check this provider's tool filters (default: key * only)"},
-			&cli.StringFlag{Name: "project", Usage: "project directory for ${project} and default working directory (default: the current directory)"},
+			&cli.BoolFlag{Name: "strict", Usage: "exit 1 when a tool filter pattern matches no tool of a server that answered (U8)"},
+			&cli.StringFlag{Name: "project", Usage: "project directory for ${project} and default working directory (default: the git work tree holding the current directory, else the current directory)"},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error { return runProbe(env, c) },
@@ -76,27 +77,12 @@ func runProbe(env *Env, c *cli.Context) error {
 	defer stop()
 	results := probeAll(ctx, env, servers, projectDir(env, c), timeout)
 
-	if c.Bool("json") {
-		if err := writeJSON(env.Stdout, results); err != nil {
-			return err
-		}
-	} else {
-		if len(results) == 0 {
-			printf(env.Stdout, "no servers to probe\n")
-		}
-		for _, r := range results {
-			switch {
-			case r.Error != "":
-				printf(env.Stdout, "%s: error: %s\n", r.Server, r.Error)
-			case len(r.Tools) == 0:
-				printf(env.Stdout, "%s: (no tools)\n", r.Server)
-			default:
-				printf(env.Stdout, "%s: %s\n", r.Server, strings.Join(r.Tools, ", "))
-			}
-		}
+	if err := printProbe(env, results, c.Bool("json")); err != nil {
+		return err
 	}
-	for _, w := range filterWarnings(filters, keys, names, results) {
-		env.warn(w)
+	issues := filterWarnings(filters, keys, names, results)
+	for _, is := range issues {
+		env.warn(is.warning)
 	}
 	var failed []string
 	for _, r := range results {
@@ -106,6 +92,44 @@ func runProbe(env *Env, c *cli.Context) error {
 	}
 	if len(failed) > 0 {
 		return fmt.Errorf("probe failed for %d of %d servers: %s", len(failed), len(results), strings.Join(failed, ", "))
+	}
+	if c.Bool("strict") && len(issues) > 0 {
+		return strictError(issues, profile)
+	}
+	return nil
+}
+
+// strictError is probe --strict's refusal (U8): the patterns that match no tool.
+func strictError(issues []filterIssue, profile string) error {
+	quoted := make([]string, len(issues))
+	for i, is := range issues {
+		quoted[i] = fmt.Sprintf("%q", is.pattern)
+	}
+	name := profile
+	if name == "" || name == registry.AllServers {
+		name = "PROFILE"
+	}
+	return withHint(fmt.Errorf("probe --strict: tool filter patterns that match no tool: %s", strings.Join(quoted, ", ")),
+		"the tools of each server are listed above; correct the patterns with mcpwire profile edit "+name+" --clear-tool-filters, then --tool-deny/--tool-allow SERVER__TOOL")
+}
+
+// printProbe prints each server's tools or error, or the results as JSON.
+func printProbe(env *Env, results []probeResult, asJSON bool) error {
+	if asJSON {
+		return writeJSON(env.Stdout, results)
+	}
+	if len(results) == 0 {
+		printf(env.Stdout, "no servers to probe\n")
+	}
+	for _, r := range results {
+		switch {
+		case r.Error != "":
+			printf(env.Stdout, "%s: error: %s\n", r.Server, r.Error)
+		case len(r.Tools) == 0:
+			printf(env.Stdout, "%s: (no tools)\n", r.Server)
+		default:
+			printf(env.Stdout, "%s: %s\n", r.Server, strings.Join(r.Tools, ", "))
+		}
 	}
 	return nil
 }

@@ -319,7 +319,7 @@ func TestFilterWarningsUnit(t *testing.T) {
 		"claude-code": {ToolAllow: []string{"s__zz", "s__b?"}},
 	}
 	results := []probeResult{{Server: "s", Tools: []string{"abc", "bc", "y"}}}
-	got := filterWarnings(filters, []string{"*", "claude-code"}, []string{"s"}, results)
+	got := warningsOf(filterWarnings(filters, []string{"*", "claude-code"}, []string{"s"}, results))
 	want := []string{
 		`probe: tool pattern "s__[" is not a valid glob; ignored`,
 		`probe: pattern "s__zz" matches no tool of s`,
@@ -328,8 +328,16 @@ func TestFilterWarningsUnit(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 	// a server with no tools: even SERVER__* matches nothing
-	got = filterWarnings(filters, []string{"*"}, []string{"s"}, []probeResult{{Server: "s", Tools: []string{}}})
+	got = warningsOf(filterWarnings(filters, []string{"*"}, []string{"s"}, []probeResult{{Server: "s", Tools: []string{}}}))
 	if len(got) != 5 {
 		t.Errorf("got %q", got)
 	}
+}
+
+func warningsOf(issues []filterIssue) []string {
+	out := make([]string, len(issues))
+	for i, is := range issues {
+		out[i] = is.warning
+	}
+	return out
 }

@@ -81,19 +81,9 @@ func providerKey(c *cli.Context) (string, error) {
 	}
 	n, ok := providers.Normalize(p)
 	if !ok {
-		return "", usagef("unknown provider %q (one of: *, %s)", p, strings.Join(providers.Names(), ", "))
+		return "", unknownProvider(p, registry.AllProviders)
 	}
 	return n, nil
-}
-
-// checkPatterns warns about filter patterns that can never match (F1).
-func checkPatterns(env *Env, patterns []string) {
-	for _, p := range patterns {
-		server, _, ok := strings.Cut(p, "__")
-		if !ok || server == "" || strings.ContainsAny(server, "*?[") {
-			env.warn(fmt.Sprintf("tool pattern %q is not SERVER__TOOL; it will be ignored", p))
-		}
-	}
 }
 
 func profileAdd(env *Env, c *cli.Context) error {
@@ -115,7 +105,6 @@ func profileAdd(env *Env, c *cli.Context) error {
 		Extends:     list(c, "extends"),
 	}
 	deny, allow := list(c, "tool-deny"), list(c, "tool-allow")
-	checkPatterns(env, append(append([]string{}, deny...), allow...))
 	if len(deny) > 0 || len(allow) > 0 {
 		p.ProviderOverrides = map[string]*registry.Filters{key: {ToolDeny: deny, ToolAllow: nilIfEmpty(allow)}}
 	}
@@ -159,7 +148,6 @@ func profileEdit(env *Env, c *cli.Context) error {
 	if len(e.AddServers)+len(e.RemoveServers)+len(e.ToolDeny)+len(e.ToolAllow) == 0 && !e.SetExtends && e.Description == nil && !e.ClearToolFilters {
 		return withHint(errNoUpdates, "give at least one of --add-server, --remove-server, --extends, --description, --tool-deny, --tool-allow, --clear-tool-filters")
 	}
-	checkPatterns(env, append(append([]string{}, e.ToolDeny...), e.ToolAllow...))
 	reg, err := env.registry()
 	if err != nil {
 		return err
@@ -252,7 +240,7 @@ func profileShow(env *Env, c *cli.Context) error {
 	name := c.Args().First()
 	p, ok := reg.Profile(name)
 	if !ok {
-		return fmt.Errorf("profile %q not found", name)
+		return reg.NoProfile(name)
 	}
 	origin := reg.ProfileOrigin(name)
 	if c.Bool("resolved") {
@@ -397,7 +385,7 @@ func profileExport(env *Env, c *cli.Context) error {
 		name := c.Args().First()
 		p, ok := reg.Profile(name)
 		if !ok {
-			return fmt.Errorf("profile %q not found", name)
+			return reg.NoProfile(name)
 		}
 		out[name] = p
 	} else {

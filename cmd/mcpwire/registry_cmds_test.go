@@ -41,6 +41,11 @@ func layeredEnv(t *testing.T, files map[string]string) (vars map[string]string, 
 		}
 	}
 	dirs := []string{filepath.Join(root, "org"), filepath.Join(root, "team"), filepath.Join(root, "me")}
+	for _, d := range dirs[:2] {
+		if err := os.MkdirAll(d, 0o755); err != nil { // lower layers must exist (L13)
+			t.Fatal(err)
+		}
+	}
 	return map[string]string{"AIWG_CONFIG_LAYERS": strings.Join(dirs, string(filepath.ListSeparator))}, root
 }
 
@@ -72,7 +77,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"server", "list", "extra"}, 2, "takes no arguments"},
 		{[]string{"server", "show"}, 2, "needs a server NAME"},
 		{[]string{"server", "remove", "a", "b"}, 2, "needs a server NAME"},
-		{[]string{"profile", "add", "p", "--provider", "nope"}, 2, `unknown provider "nope" (one of: *, claude-code`},
+		{[]string{"profile", "add", "p", "--provider", "nope"}, 2, "unknown provider \"nope\"\nmcpwire: hint: one of: *, claude-code"},
 		{[]string{"profile", "edit", "base", "--provider", "nope", "--tool-deny", "docs__x"}, 2, `unknown provider "nope"`},
 		{[]string{"profile", "show"}, 2, "needs a profile NAME"},
 		{[]string{"profile", "import"}, 2, "needs a FILE"},

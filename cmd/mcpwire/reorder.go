@@ -11,6 +11,7 @@ import (
 // first positional argument). A global flag (--config-dir) given after a subcommand
 // that does not define it moves in front of the first command name, so global flags
 // work anywhere before "--". Arguments after "--" are returned separately, untouched.
+// A single-value flag given twice with different values is a usage error (U2).
 // A flag that needs a value but ends the arguments is a usage error (it would
 // otherwise take the "--" put before the positional arguments as its value); a
 // value-taking flag right before "--" takes it as its value (--arg --).
@@ -18,7 +19,9 @@ func reorder(app *cli.App, args []string) (out []string, passthrough []string, d
 	flags := app.Flags
 	cmds := app.Commands
 	var global, path, flagArgs, positional []string
+	seen := flagValues{}
 	leading := true
+	group := "" // the command whose subcommand is expected next
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -32,12 +35,19 @@ func reorder(app *cli.App, args []string) (out []string, passthrough []string, d
 				set, own = app.Flags, &global
 			}
 			*own = append(*own, a)
-			if !strings.Contains(a, "=") && takesValue(set, a) {
+			value := "true"
+			if _, v, ok := strings.Cut(a, "="); ok {
+				value = v
+			} else if takesValue(set, a) {
 				if i+1 >= len(args) {
 					return nil, nil, false, usagef("flag needs an argument: %s", flagToken(a))
 				}
 				i++
 				*own = append(*own, args[i])
+				value = args[i]
+			}
+			if err := seen.add(lookupFlag(set, a), value); err != nil {
+				return nil, nil, false, err
 			}
 			continue
 		}
@@ -49,7 +59,12 @@ func reorder(app *cli.App, args []string) (out []string, passthrough []string, d
 				flagArgs = nil
 				flags = cmd.Flags
 				cmds = cmd.Subcommands
+				group = cmd.Name
 				continue
+			}
+			if len(cmds) > 0 {
+				// where a command is expected: say so before any flag problem
+				return nil, nil, false, unknownCommand(a, group, cmds)
 			}
 		}
 		leading = false
@@ -110,6 +125,38 @@ func defines(flags []cli.Flag, token string) bool { return lookupFlag(flags, tok
 func takesValue(flags []cli.Flag, token string) bool {
 	switch lookupFlag(flags, token).(type) {
 	case nil, *cli.BoolFlag:
+		return false
+	}
+	return true
+}
+
+// flagValues remembers the value each single-value flag was given, so that a second,
+// different value is a usage error rather than a silent choice (U2). List flags
+// (--servers, --env, --arg, …) take repeats.
+type flagValues map[cli.Flag]string
+
+func (fv flagValues) add(f cli.Flag, value string) error {
+	if f == nil || !singleValue(f) {
+		return nil
+	}
+	if old, ok := fv[f]; ok && old != value {
+		name := f.Names()[0]
+		return usagef("--%s is given twice with different values; give it once", name)
+	}
+	fv[f] = value
+	return nil
+}
+
+// singleValue reports whether a flag holds one value (a repeat replaces it) rather
+// than a list.
+func singleValue(f cli.Flag) bool {
+	switch f := f.(type) {
+	case *cli.GenericFlag:
+		switch f.Value.(type) {
+		case *listValue, *pairValue, *argValue:
+			return false
+		}
+	case *cli.StringSliceFlag, *cli.IntSliceFlag, *cli.Int64SliceFlag, *cli.Float64SliceFlag, *cli.UintSliceFlag, *cli.Uint64SliceFlag:
 		return false
 	}
 	return true

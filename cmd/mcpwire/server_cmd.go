@@ -9,33 +9,17 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func serverFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "type", Usage: "stdio, http or sse (default: stdio with --command, else http)"},
-		&cli.StringFlag{Name: "command", Usage: "program to start (stdio)"},
-		argFlag("arg", "one argument of the command (repeat for more)"),
-		pairFlag("env", `literal environment value K=V; repeat, or a comma list A=1,B=2 (never split when a value holds "=": DSN=host=db,user=me is one value)`),
-		pairFlag("env-from", "pass the client's variable VAR as the server's K: K=VAR"),
-		&cli.StringFlag{Name: "url", Usage: "absolute http(s) URL (http, sse)"},
-		pairFlag("header", `literal header K=V; repeat, or a comma list (never split when a value holds "=")`),
-		pairFlag("header-env", "header whose whole value comes from a variable: HEADER=VAR"),
-		&cli.StringFlag{Name: "bearer-env", Usage: "send Authorization: Bearer <value of VAR>"},
-		&cli.StringFlag{Name: "cwd", Usage: "working directory of the server (stdio)"},
-		&cli.StringFlag{Name: "description", Usage: "free text"},
-	}
-}
-
 func serverCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:  "server",
 		Usage: "define, change and list MCP servers",
 		Subcommands: []*cli.Command{
 			{
-				Name: "add", Usage: "define a server", ArgsUsage: "NAME", Flags: serverFlags(),
+				Name: "add", Usage: "define a server", ArgsUsage: "NAME [-- COMMAND ARG…]", Flags: serverFlags(),
 				Action: func(c *cli.Context) error { return serverAdd(env, c) },
 			},
 			{
-				Name: "update", Usage: "change the given fields of a server", ArgsUsage: "NAME", Flags: serverFlags(),
+				Name: "update", Usage: "change the given fields of a server", ArgsUsage: "NAME [-- COMMAND ARG…]", Flags: append(serverFlags(), updateFlags()...),
 				Action: func(c *cli.Context) error { return serverUpdate(env, c) },
 			},
 			{
@@ -54,90 +38,13 @@ func serverCommand(env *Env) *cli.Command {
 	}
 }
 
-// applyServerFlags copies the given flags into s and reports whether any was given.
-func applyServerFlags(c *cli.Context, s *registry.Server, update bool) (bool, error) {
-	if err := pairErr(c, "env", "env-from", "header", "header-env"); err != nil {
-		return false, err
-	}
-	given := false
-	str := func(name string, dst *string) {
-		if c.IsSet(name) {
-			*dst = c.String(name)
-			given = true
-		}
-	}
-	pair := func(name string, dst *map[string]string) {
-		if m, ok := pairs(c, name); ok {
-			*dst = m
-			given = true
-		}
-	}
-	oldType := s.Type
-	str("type", &s.Type)
-	str("command", &s.Command)
-	if c.IsSet("arg") {
-		s.Args = argList(c, "arg")
-		given = true
-	}
-	pair("env", &s.Env)
-	pair("env-from", &s.EnvFrom)
-	str("url", &s.URL)
-	pair("header", &s.Headers)
-	pair("header-env", &s.HeaderEnv)
-	str("bearer-env", &s.BearerEnv)
-	str("cwd", &s.Cwd)
-	str("description", &s.Description)
-	if !c.IsSet("type") {
-		switch {
-		case c.IsSet("command"):
-			s.Type = registry.Stdio
-		case c.IsSet("url") && (!update || oldType == registry.Stdio):
-			s.Type = registry.HTTP
-		}
-	}
-	if update && s.Type != oldType && (s.Type == registry.Stdio) != (oldType == registry.Stdio) {
-		// the other transport's fields go, unless this update gives them
-		if s.Remote() {
-			if !c.IsSet("command") {
-				s.Command = ""
-			}
-			if !c.IsSet("arg") {
-				s.Args = nil
-			}
-			if !c.IsSet("cwd") {
-				s.Cwd = ""
-			}
-			if !c.IsSet("env") {
-				s.Env = nil
-			}
-			if !c.IsSet("env-from") {
-				s.EnvFrom = nil
-			}
-		} else {
-			if !c.IsSet("url") {
-				s.URL = ""
-			}
-			if !c.IsSet("header") {
-				s.Headers = nil
-			}
-			if !c.IsSet("header-env") {
-				s.HeaderEnv = nil
-			}
-			if !c.IsSet("bearer-env") {
-				s.BearerEnv = ""
-			}
-		}
-	}
-	return given, nil
-}
-
 func serverAdd(env *Env, c *cli.Context) error {
 	reg, err := env.registryFor(c, 1, "a server NAME")
 	if err != nil {
 		return err
 	}
 	s := &registry.Server{Name: c.Args().First()}
-	if _, err := applyServerFlags(c, s, false); err != nil {
+	if _, err := applyServerFlags(env, c, s, false); err != nil {
 		return err
 	}
 	if err := reg.AddServer(s); err != nil {
@@ -155,17 +62,26 @@ func serverUpdate(env *Env, c *cli.Context) error {
 	name := c.Args().First()
 	cur, ok := reg.Server(name)
 	if !ok {
-		return fmt.Errorf("server %q not found", name)
+		return reg.NoServer(name)
 	}
-	probe := cur.Clone()
-	given, err := applyServerFlags(c, probe, true)
+	next := cur.Clone()
+	given, err := applyServerFlags(env, c, next, true)
 	if err != nil {
 		return err
 	}
 	if !given {
-		return withHint(errNoUpdates, "give at least one of --type, --command, --arg, --env, --env-from, --url, --header, --header-env, --bearer-env, --cwd, --description")
+		return withHint(errNoUpdates, "give at least one of --type, --command, --arg, -- COMMAND ARG…, --env, --env-plain, --env-from, --url, --header, --header-env, --bearer-env, --cwd, --description, --unset-env, --unset-header")
 	}
-	if err := reg.UpdateServer(name, func(s *registry.Server) { applyServerFlags(c, s, true) }); err != nil {
+	edit := func(s *registry.Server) { *s = *next.Clone() }
+	if c.Bool("dry-run") {
+		after, changed, err := reg.PreviewUpdate(name, edit)
+		if err != nil {
+			return err
+		}
+		printUpdatePreview(env, reg, cur, after, changed)
+		return nil
+	}
+	if err := reg.UpdateServer(name, edit); err != nil {
 		return err
 	}
 	if !reg.InWriteLayer(name) {
@@ -256,7 +172,7 @@ func serverShow(env *Env, c *cli.Context) error {
 	name := c.Args().First()
 	s, ok := reg.Server(name)
 	if !ok {
-		return fmt.Errorf("server %q not found", name)
+		return reg.NoServer(name)
 	}
 	v := viewServer(s, reg.ServerOrigin(name))
 	if c.Bool("json") {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,6 +19,7 @@ type serverView struct {
 	Command           string            `json:"command,omitempty"`
 	Args              []string          `json:"args,omitempty"`
 	EnvKeys           []string          `json:"envKeys,omitempty"`
+	PlainEnvKeys      []string          `json:"plainEnvKeys,omitempty"`
 	EnvFrom           map[string]string `json:"envFrom,omitempty"`
 	URL               string            `json:"url,omitempty"`
 	HeaderKeys        []string          `json:"headerKeys,omitempty"`
@@ -40,6 +42,7 @@ func viewServer(s *registry.Server, origin string) serverView {
 		Command:           policy.RedactText(s.Command),
 		Args:              policy.RedactArgs(s.Args),
 		EnvKeys:           s.EnvKeys(),
+		PlainEnvKeys:      keysOf(s.PlainEnvKeys()),
 		EnvFrom:           s.EnvFrom,
 		URL:               policy.RedactURL(s.URL),
 		HeaderKeys:        s.HeaderKeys(),
@@ -102,7 +105,14 @@ func (v serverView) write(w io.Writer) {
 	line("cwd", v.Cwd)
 	line("url", v.URL)
 	if len(v.EnvKeys) > 0 {
-		line("env", strings.Join(v.EnvKeys, ", ")+" (values hidden)")
+		keys := make([]string, len(v.EnvKeys))
+		for i, k := range v.EnvKeys {
+			if slices.Contains(v.PlainEnvKeys, k) {
+				k += " (plain)"
+			}
+			keys[i] = k
+		}
+		line("env", strings.Join(keys, ", ")+" (values hidden)")
 	}
 	line("envFrom", arrows(v.EnvFrom))
 	if len(v.HeaderKeys) > 0 {

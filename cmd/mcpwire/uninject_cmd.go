@@ -23,7 +23,7 @@ func uninjectFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "provider", Usage: "client to remove the servers from (see mcpwire providers)"},
 		&cli.StringFlag{Name: "scope", Usage: "project or user (default: the provider's usual scope)"},
-		&cli.StringFlag{Name: "project", Usage: "project directory (default: the current directory)"},
+		&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
 		listFlag("servers", "servers to remove (comma list or repeat)"),
 		&cli.StringFlag{Name: "profile", Usage: "remove a profile's servers (__all__ = every server)"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print each destination and a diff; change nothing"},
@@ -49,13 +49,16 @@ func runUninject(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	names, _, profile, err := selection(c, reg, true)
+	names, _, profile, err := selectionOf(c, reg, true, false)
 	if err != nil {
 		return err
 	}
 	f, dr := env.writeFS(c.Bool("dry-run"))
 	project, err := project(env, c)
 	if err != nil {
+		return err
+	}
+	if err := env.checkProject(project, c.IsSet("project"), projectScopes(scope, p)); err != nil {
 		return err
 	}
 	res, err := render.Uninject(f, render.Request{

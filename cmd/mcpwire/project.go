@@ -1,0 +1,124 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/urfave/cli/v2"
+)
+
+// project resolves --project (default: the discovered project, U4). An explicit one
+// must be an existing directory: a mistyped path must not become a new directory tree.
+func project(env *Env, c *cli.Context) (string, error) {
+	dir := projectDir(env, c)
+	if c.String("project") == "" {
+		return dir, nil
+	}
+	return dir, checkProjectDir(env, dir)
+}
+
+// checkProjectDir refuses a project directory that does not exist or is not a directory.
+func checkProjectDir(env *Env, dir string) error {
+	fi, err := env.FS.Stat(dir)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("project directory %s does not exist", dir)
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("project directory %s is not a directory", dir)
+	}
+	return nil
+}
+
+// projectDir reads --project, made absolute; without it, the root of the git work
+// tree holding the working directory, else the working directory (U4).
+func projectDir(env *Env, c *cli.Context) string {
+	p := c.String("project")
+	if p == "" {
+		return env.workTree()
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(env.Cwd, p)
+	}
+	return filepath.Clean(p)
+}
+
+// workTree returns the root of the git work tree holding the working directory: the
+// nearest directory, the working directory included, with a .git entry (a directory,
+// or a file in a linked work tree or submodule). Without one it is the working
+// directory. git is not run: a few Lstat calls, once per process.
+func (e *Env) workTree() string {
+	if e.tree != "" {
+		return e.tree
+	}
+	e.tree = e.Cwd
+	for dir := filepath.Clean(e.Cwd); ; dir = filepath.Dir(dir) {
+		if _, err := e.FS.Lstat(filepath.Join(dir, ".git")); err == nil {
+			e.tree = dir
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	return e.tree
+}
+
+// checkProject guards a command that writes a project-scope file (U4): unless the
+// directory was given explicitly (--project, install's DIR), the filesystem root and
+// the home directory are refused as a project; a project found above the working
+// directory is said on stdout. Other scopes need no project.
+func (e *Env) checkProject(dir string, explicit bool, scope providers.Scope) error {
+	if scope != providers.Project || explicit {
+		return nil
+	}
+	what := ""
+	switch {
+	case filepath.Dir(dir) == dir:
+		what = "the filesystem root"
+	case e.Home != "" && sameDir(e, dir, e.Home):
+		what = "your home directory"
+	}
+	if what != "" {
+		how := "the working directory"
+		if dir != filepath.Clean(e.Cwd) {
+			how = "the git work tree holding the working directory"
+		}
+		return withHint(fmt.Errorf("%s %s is %s, not a project: a project-scope file there would apply to everything below it", how, dir, what),
+			"run the command inside a project directory, or name one with --project DIR (--project "+dir+" writes there on purpose)")
+	}
+	if dir != filepath.Clean(e.Cwd) && !e.saidProject {
+		e.saidProject = true
+		printf(e.Stdout, "project: %s (the git work tree holding the working directory; --project DIR chooses another)\n", dir)
+	}
+	return nil
+}
+
+// sameDir reports whether two directories are the same, by path or by real path.
+func sameDir(e *Env, a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ra, err1 := e.FS.EvalSymlinks(a)
+	rb, err2 := e.FS.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}
+
+// projectScopes reports whether any of the providers writes its project-scope file
+// for the --scope given (their default scope when none is, V6).
+func projectScopes(scope providers.Scope, ps ...*providers.Provider) providers.Scope {
+	for _, p := range ps {
+		s := scope
+		if s == "" {
+			s = p.DefaultScope
+		}
+		if s == providers.Project {
+			return providers.Project
+		}
+	}
+	return scope
+}

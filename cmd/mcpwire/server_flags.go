@@ -1,0 +1,286 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/urfave/cli/v2"
+)
+
+func serverFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "type", Usage: "stdio, http or sse (default: stdio with --command or --, else http)"},
+		&cli.StringFlag{Name: "command", Usage: "program to start (stdio), one word; or give the command line after --"},
+		argFlag("arg", "one argument of the command (repeat for more)"),
+		pairFlag("env", `literal environment value K=V, kept out of committed project files; repeat, or a comma list A=1,B=2 (never split when a value holds "=": DSN=host=db,user=me is one value)`),
+		pairFlag("env-plain", "environment value K=V that is no secret (a path, a port, a flag): written into committed project files too (P11)"),
+		pairFlag("env-from", "pass the client's variable VAR as the server's K: K=VAR"),
+		&cli.StringFlag{Name: "url", Usage: "absolute http(s) URL (http, sse)"},
+		pairFlag("header", `literal header K=V; repeat, or a comma list (never split when a value holds "=")`),
+		pairFlag("header-env", "header whose whole value comes from a variable: HEADER=VAR"),
+		&cli.StringFlag{Name: "bearer-env", Usage: "send Authorization: Bearer <value of VAR>"},
+		&cli.StringFlag{Name: "cwd", Usage: "working directory of the server (stdio)"},
+		&cli.StringFlag{Name: "description", Usage: "free text"},
+	}
+}
+
+// updateFlags are server update's own flags, beyond serverFlags.
+func updateFlags() []cli.Flag {
+	return []cli.Flag{
+		listFlag("unset-env", "remove the server's environment variable K (from env, --env-plain and --env-from)"),
+		listFlag("unset-header", "remove the header K (from headers and --header-env; Authorization also drops --bearer-env)"),
+		&cli.BoolFlag{Name: "dry-run", Usage: "print the server before and after (values hidden); write nothing"},
+	}
+}
+
+// applyServerFlags copies the given flags, and the command line after "--" (U3),
+// into s and reports whether any was given.
+func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool) (bool, error) {
+	if err := pairErr(c, "env", "env-plain", "env-from", "header", "header-env"); err != nil {
+		return false, err
+	}
+	if err := checkCommandFlags(env, c); err != nil {
+		return false, err
+	}
+	given := false
+	str := func(name string, dst *string) {
+		if c.IsSet(name) {
+			*dst = c.String(name)
+			given = true
+		}
+	}
+	pair := func(name string, dst *map[string]string) {
+		if m, ok := pairs(c, name); ok {
+			*dst = m
+			given = true
+		}
+	}
+	oldType := s.Type
+	str("type", &s.Type)
+	str("command", &s.Command)
+	if c.IsSet("arg") {
+		s.Args = argList(c, "arg")
+		given = true
+	}
+	if env.dashdash {
+		s.Command, s.Args, given = env.passthrough[0], slices.Clone(env.passthrough[1:]), true
+	}
+	envGiven, err := applyEnv(c, s)
+	if err != nil {
+		return false, err
+	}
+	given = given || envGiven
+	pair("env-from", &s.EnvFrom)
+	str("url", &s.URL)
+	pair("header", &s.Headers)
+	pair("header-env", &s.HeaderEnv)
+	str("bearer-env", &s.BearerEnv)
+	str("cwd", &s.Cwd)
+	str("description", &s.Description)
+	if update {
+		unset, err := applyUnset(c, s)
+		if err != nil {
+			return false, err
+		}
+		given = given || unset
+	}
+	if !c.IsSet("type") {
+		switch {
+		case c.IsSet("command") || env.dashdash:
+			s.Type = registry.Stdio
+		case c.IsSet("url") && (!update || oldType == registry.Stdio):
+			s.Type = registry.HTTP
+		}
+	}
+	if update && s.Type != oldType && (s.Type == registry.Stdio) != (oldType == registry.Stdio) {
+		dropOtherTransport(env, c, s)
+	}
+	return given, nil
+}
+
+// checkCommandFlags refuses a command given two ways (-- and --command/--arg) and a
+// --command holding a whole command line (U3): both are usage errors.
+func checkCommandFlags(env *Env, c *cli.Context) error {
+	if env.dashdash {
+		if c.IsSet("command") || c.IsSet("arg") {
+			return usagef("give the command either after -- or with --command/--arg, not both")
+		}
+		if len(env.passthrough) == 0 {
+			return usagef("nothing after --: give the command and its arguments, as in %s NAME -- npx -y PACKAGE", commandPath(c))
+		}
+		return nil
+	}
+	if cmd := c.String("command"); strings.ContainsAny(cmd, " \t\r\n") {
+		shown := strings.Join(policy.RedactArgs(strings.Fields(cmd)), " ")
+		name := "NAME"
+		if c.NArg() > 0 {
+			name = c.Args().First()
+		}
+		return withHint(usagef("--command %q holds spaces: it names one program, not a command line", shown),
+			fmt.Sprintf("put the command and its arguments after --: %s %s -- %s", commandPath(c), name, shown),
+			"a program path that holds a space goes after -- too, quoted as one word")
+	}
+	return nil
+}
+
+// applyEnv applies --env and --env-plain (P11). The server's env has two parts: the
+// literal values (credentials, kept out of committed files) and the plain ones
+// (listed in plainEnv). --env replaces the literal part and --env-plain the plain
+// part; a key given to one leaves the other part. Given to both: a usage error.
+func applyEnv(c *cli.Context, s *registry.Server) (bool, error) {
+	lit, litGiven := pairs(c, "env")
+	plain, plainGiven := pairs(c, "env-plain")
+	if !litGiven && !plainGiven {
+		return false, nil
+	}
+	for k := range plain {
+		if _, both := lit[k]; both {
+			return false, usagef("%s is given to both --env and --env-plain; choose one", k)
+		}
+	}
+	isPlain := s.PlainEnvKeys()
+	out := map[string]string{}
+	for k, v := range s.Env {
+		keep := (isPlain[k] && !plainGiven) || (!isPlain[k] && !litGiven)
+		if _, moved := lit[k]; moved {
+			keep = false
+		}
+		if _, moved := plain[k]; moved {
+			keep = false
+		}
+		if keep {
+			out[k] = v
+		}
+	}
+	maps.Copy(out, lit)
+	maps.Copy(out, plain)
+	var plainKeys []string
+	for k := range out {
+		_, now := plain[k]
+		_, toLit := lit[k]
+		if now || (isPlain[k] && !plainGiven && !toLit) {
+			plainKeys = append(plainKeys, k)
+		}
+	}
+	slices.Sort(plainKeys)
+	s.Env, s.PlainEnv = nilIfNone(out), plainKeys
+	return true, nil
+}
+
+func nilIfNone(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// dropOtherTransport clears the fields of the transport a server update left,
+// unless this update gives them.
+func dropOtherTransport(env *Env, c *cli.Context, s *registry.Server) {
+	if s.Remote() {
+		if !c.IsSet("command") && !env.dashdash {
+			s.Command = ""
+		}
+		if !c.IsSet("arg") && !env.dashdash {
+			s.Args = nil
+		}
+		if !c.IsSet("cwd") {
+			s.Cwd = ""
+		}
+		if !c.IsSet("env") && !c.IsSet("env-plain") {
+			s.Env, s.PlainEnv = nil, nil
+		}
+		if !c.IsSet("env-from") {
+			s.EnvFrom = nil
+		}
+		return
+	}
+	if !c.IsSet("url") {
+		s.URL = ""
+	}
+	if !c.IsSet("header") {
+		s.Headers = nil
+	}
+	if !c.IsSet("header-env") {
+		s.HeaderEnv = nil
+	}
+	if !c.IsSet("bearer-env") {
+		s.BearerEnv = ""
+	}
+}
+
+// applyUnset applies server update's --unset-env and --unset-header (U3). A key the
+// same update also sets is a usage error; a key the server does not have is refused
+// naming the keys it has (names only, R8).
+func applyUnset(c *cli.Context, s *registry.Server) (bool, error) {
+	envKeys, headerKeys := list(c, "unset-env"), list(c, "unset-header")
+	for _, k := range envKeys {
+		for _, f := range []string{"env", "env-plain", "env-from"} {
+			if m, _ := pairs(c, f); m != nil {
+				if _, ok := m[k]; ok {
+					return false, usagef("--unset-env %s and --%s %s=… contradict each other", k, f, k)
+				}
+			}
+		}
+		_, inEnv := s.Env[k]
+		_, inFrom := s.EnvFrom[k]
+		if !inEnv && !inFrom {
+			return false, withHint(fmt.Errorf("--unset-env %s: server %q has no such environment variable", k, s.Name),
+				"its variables: "+orNone(append(s.EnvKeys(), keysOf(s.EnvFrom)...)))
+		}
+		delete(s.Env, k)
+		delete(s.EnvFrom, k)
+		s.PlainEnv = slices.DeleteFunc(s.PlainEnv, func(p string) bool { return p == k })
+	}
+	for _, k := range headerKeys {
+		for _, f := range []string{"header", "header-env"} {
+			if m, _ := pairs(c, f); m != nil && hasFold(keysOf(m), k) {
+				return false, usagef("--unset-header %s and --%s %s=… contradict each other", k, f, k)
+			}
+		}
+		bearer := strings.EqualFold(k, "Authorization") && s.BearerEnv != ""
+		if bearer && c.IsSet("bearer-env") {
+			return false, usagef("--unset-header %s and --bearer-env contradict each other", k)
+		}
+		if !hasFold(s.HeaderKeys(), k) && !hasFold(keysOf(s.HeaderEnv), k) && !bearer {
+			return false, withHint(fmt.Errorf("--unset-header %s: server %q sends no such header", k, s.Name),
+				"its headers: "+orNone(append(s.HeaderKeys(), keysOf(s.HeaderEnv)...)))
+		}
+		deleteFold(s.Headers, k)
+		deleteFold(s.HeaderEnv, k)
+		if bearer {
+			s.BearerEnv = ""
+		}
+	}
+	s.Env, s.EnvFrom, s.Headers, s.HeaderEnv = nilIfNone(s.Env), nilIfNone(s.EnvFrom), nilIfNone(s.Headers), nilIfNone(s.HeaderEnv)
+	if len(s.PlainEnv) == 0 {
+		s.PlainEnv = nil
+	}
+	return len(envKeys)+len(headerKeys) > 0, nil
+}
+
+// hasFold reports whether keys holds k, ignoring case (header names).
+func hasFold(keys []string, k string) bool {
+	return slices.ContainsFunc(keys, func(x string) bool { return strings.EqualFold(x, k) })
+}
+
+// deleteFold deletes every key of m equal to k ignoring case.
+func deleteFold(m map[string]string, k string) {
+	for x := range m {
+		if strings.EqualFold(x, k) {
+			delete(m, x)
+		}
+	}
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	slices.Sort(names)
+	return strings.Join(slices.Compact(names), ", ")
+}
