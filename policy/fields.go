@@ -36,9 +36,6 @@ func (v Violation) String() string { return v.Server + " (" + v.Field + ")" }
 
 var (
 	userinfoRE = lazyRegexp(`^[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]*)@`)
-	// referenceRE: ${VAR}, ${VAR:-} (an empty default only: ${VAR:-literal} carries
-	// the literal), ${env:VAR} and {env:VAR}, optionally after a scheme word.
-	referenceRE = lazyRegexp(`^(?:(?i:bearer|basic|token)\s+)?(?:\$\{[A-Za-z_][A-Za-z0-9_]*(?::-)?\}|\$\{env:[A-Za-z_][A-Za-z0-9_]*\}|\{env:[A-Za-z_][A-Za-z0-9_]*\})$`)
 )
 
 // HasUserinfo reports whether a URL carries userinfo (user:password@). It also finds

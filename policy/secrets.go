@@ -261,8 +261,8 @@ func textValue(s string, i int, name string) (finding, bool) {
 			}
 			end++
 		}
-	} else if rest := s[i:]; strings.HasPrefix(rest, "${") || strings.HasPrefix(rest, "{env:") {
-		end = i + strings.IndexByte(rest, '}') + 1 // a reference: kept
+	} else if n, ok := referenceAt(s[i:]); ok {
+		end = i + n // a reference: kept
 	} else {
 		for end < len(s) && !strings.ContainsRune(" \t\r\n\"'<>,;&)}]", rune(s[end])) {
 			end++
