@@ -183,31 +183,6 @@ func isURL(s string) bool {
 	return i > 0 && !strings.ContainsAny(s[:i], " \t/")
 }
 
-// walkStrings calls fn for every string value in m, at any depth, with its dotted
-// path (prefix.key.sub) and its own key, in sorted key order.
-func walkStrings(prefix string, m map[string]any, fn func(path, key, s string)) {
-	for _, k := range sortedKeys(m) {
-		walkValue(prefix+"."+k, k, m[k], fn)
-	}
-}
-
-func walkValue(path, key string, v any, fn func(path, key, s string)) {
-	switch x := v.(type) {
-	case string:
-		fn(path, key, x)
-	case map[string]any:
-		walkStrings(path, x, fn)
-	case []any:
-		for _, e := range x {
-			walkValue(path, key, e, fn)
-		}
-	case []string:
-		for _, e := range x {
-			fn(path, key, e)
-		}
-	}
-}
-
 // CheckProject returns every field that may not be written to a committed
 // project-scope file, whatever the policy (P7): literal env/header values, populated
 // auth/oauth fields (all but type), credential-bearing argument values (see
