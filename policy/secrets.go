@@ -179,6 +179,9 @@ func textValue(s string, i int, name string) (finding, bool) {
 	if m := schemeRE().FindStringIndex(s[i:]); m != nil {
 		i += m[1]
 	}
+	if quote == 0 && i < len(s) && (s[i] == '{' || s[i] == '[') {
+		return finding{}, false // an object or array follows a name: the name is a key
+	}
 	end := i
 	if quote != 0 {
 		for end < len(s) && s[end] != quote {

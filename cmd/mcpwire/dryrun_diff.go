@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/policy/redact"
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -29,7 +30,11 @@ func printRedactedDiff(env *Env, dr *fsys.DryRun, reg *registry.Registry) {
 		}
 		return true
 	}
-	r := redact.New()
+	var servers []string
+	for _, p := range providers.All() {
+		servers = append(servers, p.ServersKey)
+	}
+	r := redact.New(servers...)
 	for _, n := range reg.ServerNames() {
 		if s, ok := reg.Server(n); ok {
 			r.Server(policy.Fields{Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args,

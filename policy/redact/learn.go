@@ -159,6 +159,9 @@ func (l *learner[V]) path(names []string) (cred bool, key string) {
 				l.r.names[name] = k
 			}
 		}
+		if i := len(l.names); i > 0 && l.r.servers[l.names[i-1].norm] {
+			k.cred = false // a server's name
+		}
 		l.names = append(l.names, k)
 	}
 	cred = l.cred

@@ -31,11 +31,22 @@ type Redactor struct {
 	paths map[string]bool
 	// names caches what each member name says (see learner)
 	names map[string]nameKind
+	// servers are the normalised names of the members that hold servers
+	servers map[string]bool
 }
 
-// New returns a Redactor that knows no credential yet.
-func New() *Redactor {
-	return &Redactor{exact: map[string]string{}, anywhere: map[string]bool{}, paths: map[string]bool{}, names: map[string]nameKind{}}
+// New returns a Redactor that knows no credential yet. servers are the names of the
+// members under which client files keep their servers (the provider table's
+// ServersKey): the names of the members inside them are server names, which say
+// nothing about the values under them. A server called "token" or "auth" is not a
+// credential, and neither is its command.
+func New(servers ...string) *Redactor {
+	r := &Redactor{exact: map[string]string{}, anywhere: map[string]bool{}, paths: map[string]bool{},
+		names: map[string]nameKind{}, servers: map[string]bool{}}
+	for _, s := range servers {
+		r.servers[policy.NormName(s)] = true
+	}
+	return r
 }
 
 // DiffPath names a file of the diff: its header lines ("--- a/PATH", "+++ b/PATH")

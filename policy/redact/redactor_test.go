@@ -118,3 +118,47 @@ func TestRedactorKeepsDiffHeaders(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// spec: R8 — a server's name is never changed in a diff line, and never taken for a
+// credential's key: servers called pw, token, auth or pass keep their names and their
+// commands, and the credentials under them are still hidden. A key is kept even when
+// it equals a value hidden anywhere.
+func TestRedactorKeepsNames(t *testing.T) {
+	file := `{
+  "mcpServers": {
+    "pw": {"command": "run", "env": {"DB": "NAMESECRET1"}},
+    "token": {
+      "command": "run",
+      "args": ["--token", "NAMESECRET2"]
+    },
+    "auth": {"command": "run", "oauth": {"client_id": "NAMESECRET3"}}
+  },
+  "projects": {"/p": {"mcp_servers": {"pass": {"command": "run"}}}}
+}`
+	r := New("mcpServers", "mcp_servers")
+	r.File("/h/.claude.json", []byte(file))
+	r.addAnywhere("shared-name-1")
+	got := diffLines(r, file)
+	if strings.Contains(got, "SECRET") {
+		t.Errorf("diff shows a secret:\n%s", got)
+	}
+	for _, want := range []string{`"pw": {"command": "run", "env": {"DB": "REDACTED"}},`, `"token": {`, `"command": "run",`,
+		`"args": ["--token", "REDACTED"]`, `"auth": {"command": "run", "oauth": {"client_id": "REDACTED"}}`,
+		`"pass": {"command": "run"}`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diff lacks %s:\n%s", want, got)
+		}
+	}
+	for line, want := range map[string]string{
+		`+    "pw": {`:                     `+    "pw": {`,
+		`-pw = { command = "x" }`:          `-pw = { command = "x" }`,
+		`+[mcp_servers.token]`:             `+[mcp_servers.token]`,
+		`+  "shared-name-1": {`:            `+  "shared-name-1": {`,
+		`+  "x": "shared-name-1",`:         `+  "x": "REDACTED",`,
+		`+  "note": "shared-name-1 here",`: `+  "note": "REDACTED here",`,
+	} {
+		if got := r.Line(line); got != want {
+			t.Errorf("Line(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
