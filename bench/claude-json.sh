@@ -18,26 +18,27 @@ for i in 1 2; do
 done
 
 now() { date +%s%N; }
+# timed CMD...: run CMD under /usr/bin/time; sets ns (wall time) and rss (peak, bytes)
+timed() {
+  local t0 t1
+  t0=$(now)
+  /usr/bin/time -f '%M' -o "$work/rss" "$@" >/dev/null
+  t1=$(now)
+  ns=$(( t1 - t0 ))
+  rss=$(( $(cat "$work/rss") * 1024 ))
+}
 best_inject=0 best_rss=0
 for r in $(seq "$runs"); do
   s="bench$(( r % 2 + 1 ))"          # alternate, so every run rewrites the file
   "$work/mcpwire" uninject --provider claude-code --scope user --servers "bench1,bench2" >/dev/null 2>&1 || true
   sync
-  t0=$(now)
-  /usr/bin/time -f '%M' -o "$work/rss" "$work/mcpwire" inject --provider claude-code --scope user --servers "$s" >/dev/null
-  t1=$(now)
-  ns=$(( t1 - t0 ))
-  rss=$(( $(cat "$work/rss") * 1024 ))
+  timed "$work/mcpwire" inject --provider claude-code --scope user --servers "$s"
   if [ "$best_inject" = 0 ] || [ "$ns" -lt "$best_inject" ]; then best_inject=$ns; fi
   if [ "$rss" -gt "$best_rss" ]; then best_rss=$rss; fi
 done
 best_dry=0 dry_rss=0
 for r in $(seq "$runs"); do
-  t0=$(now)
-  /usr/bin/time -f '%M' -o "$work/rss" "$work/mcpwire" inject --provider claude-code --scope user --servers bench1 --dry-run >/dev/null
-  t1=$(now)
-  ns=$(( t1 - t0 ))
-  rss=$(( $(cat "$work/rss") * 1024 ))
+  timed "$work/mcpwire" inject --provider claude-code --scope user --servers bench1 --dry-run
   if [ "$best_dry" = 0 ] || [ "$ns" -lt "$best_dry" ]; then best_dry=$ns; fi
   if [ "$rss" -gt "$dry_rss" ]; then dry_rss=$rss; fi
 done
