@@ -44,8 +44,8 @@ func (r *Redactor) File(path string, data []byte) {
 // ~/.claude.json with one entry added is read once, not twice.
 func (r *Redactor) Change(path string, old, new []byte) {
 	if !strings.EqualFold(filepath.Ext(path), ".toml") {
-		o, oerr := jsonc.Parse(old)
-		n, nerr := jsonc.Parse(new)
+		o, oerr := jsonc.Parse(withoutBOM(old))
+		n, nerr := jsonc.Parse(withoutBOM(new))
 		if oerr == nil && nerr == nil {
 			learn[jsonc.Value](r, jsonReader{}, o.Root(), false, false, nil)
 			learn[pair](r, pairReader{}, pair{o.Root(), n.Root()}, false, false, pair.same)
@@ -60,13 +60,16 @@ func (r *Redactor) Change(path string, old, new []byte) {
 // userinfo, Bearer tokens) is left to line time, where only the printed lines are
 // searched: a JSON string never spans lines.
 func (r *Redactor) json(data []byte) bool {
-	doc, err := jsonc.Parse(data)
+	doc, err := jsonc.Parse(withoutBOM(data))
 	if err != nil {
 		return false
 	}
 	learn[jsonc.Value](r, jsonReader{}, doc.Root(), false, false, nil)
 	return true
 }
+
+// withoutBOM drops a UTF-8 byte order mark, which clients keep in front of JSON.
+func withoutBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) }
 
 // toml learns from a TOML document. Every string is also searched for URL userinfo
 // and the like, as a TOML string may span lines.

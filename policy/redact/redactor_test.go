@@ -162,3 +162,19 @@ func TestRedactorKeepsNames(t *testing.T) {
 		}
 	}
 }
+
+// spec: R8 — a JSON file with a byte order mark is read by its structure, like any
+// other: a value under env is hidden whole, whatever its key.
+func TestRedactorBOM(t *testing.T) {
+	file := "\xef\xbb\xbf" + `{"mcpServers": {"a": {"env": {"MODE": "BOMSECRET1"}}}}`
+	r := New("mcpServers")
+	r.File("/h/mcp.json", []byte(file))
+	if got := r.Line("+" + file); strings.Contains(got, "SECRET") {
+		t.Errorf("shown: %s", got)
+	}
+	r = New("mcpServers")
+	r.Change("/h/mcp.json", []byte("\xef\xbb\xbf{}"), []byte(file))
+	if got := r.Line("+" + file); strings.Contains(got, "SECRET") {
+		t.Errorf("shown after a change: %s", got)
+	}
+}
