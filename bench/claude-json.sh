@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Inject into a 50 MB ~/.claude.json: throughput, peak memory, and the ratio to cp
-# of the same file. Usage: bench/claude-json.sh [SIZE_MB] [RUNS]
+# of the same file; then the same inject with --dry-run (issue 11: peak memory at most
+# 3x the file). Usage: bench/claude-json.sh [SIZE_MB] [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-50}
@@ -17,18 +18,29 @@ for i in 1 2; do
 done
 
 now() { date +%s%N; }
+# timed CMD...: run CMD under /usr/bin/time; sets ns (wall time) and rss (peak, bytes)
+timed() {
+  local t0 t1
+  t0=$(now)
+  /usr/bin/time -f '%M' -o "$work/rss" "$@" >/dev/null
+  t1=$(now)
+  ns=$(( t1 - t0 ))
+  rss=$(( $(cat "$work/rss") * 1024 ))
+}
 best_inject=0 best_rss=0
 for r in $(seq "$runs"); do
   s="bench$(( r % 2 + 1 ))"          # alternate, so every run rewrites the file
   "$work/mcpwire" uninject --provider claude-code --scope user --servers "bench1,bench2" >/dev/null 2>&1 || true
   sync
-  t0=$(now)
-  /usr/bin/time -f '%M' -o "$work/rss" "$work/mcpwire" inject --provider claude-code --scope user --servers "$s" >/dev/null
-  t1=$(now)
-  ns=$(( t1 - t0 ))
-  rss=$(( $(cat "$work/rss") * 1024 ))
+  timed "$work/mcpwire" inject --provider claude-code --scope user --servers "$s"
   if [ "$best_inject" = 0 ] || [ "$ns" -lt "$best_inject" ]; then best_inject=$ns; fi
   if [ "$rss" -gt "$best_rss" ]; then best_rss=$rss; fi
+done
+best_dry=0 dry_rss=0
+for r in $(seq "$runs"); do
+  timed "$work/mcpwire" inject --provider claude-code --scope user --servers bench1 --dry-run
+  if [ "$best_dry" = 0 ] || [ "$ns" -lt "$best_dry" ]; then best_dry=$ns; fi
+  if [ "$rss" -gt "$dry_rss" ]; then dry_rss=$rss; fi
 done
 best_cp=0
 for r in $(seq "$runs"); do
@@ -37,11 +49,12 @@ for r in $(seq "$runs"); do
   ns=$(( t1 - t0 ))
   if [ "$best_cp" = 0 ] || [ "$ns" -lt "$best_cp" ]; then best_cp=$ns; fi
 done
-awk -v b="$bytes" -v i="$best_inject" -v c="$best_cp" -v m="$best_rss" 'BEGIN {
+awk -v b="$bytes" -v i="$best_inject" -v c="$best_cp" -v m="$best_rss" -v d="$best_dry" -v dm="$dry_rss" 'BEGIN {
   mb = b / 1e6
   printf "file:            %.1f MB\n", mb
   printf "inject (best):   %.1f ms, %.0f MB/s (target >= 150 MB/s)\n", i/1e6, mb/(i/1e9)
   printf "cp (best):       %.1f ms, %.0f MB/s\n", c/1e6, mb/(c/1e9)
   printf "inject / cp:     %.2fx the time of cp\n", i/c
   printf "peak RSS:        %.1f MB = %.2fx the file (target < 3x)\n", m/1e6, m/b
+  printf "dry run (best):  %.1f ms, peak RSS %.1f MB = %.2fx the file (target <= 3x)\n", d/1e6, dm/1e6, dm/b
 }'

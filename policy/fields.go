@@ -39,9 +39,6 @@ func (v Violation) String() string { return v.Server + " (" + v.Field + ")" }
 
 var (
 	userinfoRE = lazyRegexp(`^[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]*)@`)
-	// referenceRE: ${VAR}, ${VAR:-} (an empty default only: ${VAR:-literal} carries
-	// the literal), ${env:VAR} and {env:VAR}, optionally after a scheme word.
-	referenceRE = lazyRegexp(`^(?:(?i:bearer|basic|token)\s+)?(?:\$\{[A-Za-z_][A-Za-z0-9_]*(?::-)?\}|\$\{env:[A-Za-z_][A-Za-z0-9_]*\}|\{env:[A-Za-z_][A-Za-z0-9_]*\})$`)
 )
 
 // HasUserinfo reports whether a URL carries userinfo (user:password@). It also finds
@@ -187,31 +184,6 @@ func urlCredentials(u string, refused func(string) bool) []string {
 func isURL(s string) bool {
 	i := strings.Index(s, "://")
 	return i > 0 && !strings.ContainsAny(s[:i], " \t/")
-}
-
-// walkStrings calls fn for every string value in m, at any depth, with its dotted
-// path (prefix.key.sub) and its own key, in sorted key order.
-func walkStrings(prefix string, m map[string]any, fn func(path, key, s string)) {
-	for _, k := range sortedKeys(m) {
-		walkValue(prefix+"."+k, k, m[k], fn)
-	}
-}
-
-func walkValue(path, key string, v any, fn func(path, key, s string)) {
-	switch x := v.(type) {
-	case string:
-		fn(path, key, x)
-	case map[string]any:
-		walkStrings(path, x, fn)
-	case []any:
-		for _, e := range x {
-			walkValue(path, key, e, fn)
-		}
-	case []string:
-		for _, e := range x {
-			fn(path, key, e)
-		}
-	}
 }
 
 // CheckProject returns every field that may not be written to a committed

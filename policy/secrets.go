@@ -12,80 +12,6 @@ import (
 // Redacted replaces every credential value that is shown.
 const Redacted = "REDACTED"
 
-// NormName lowercases a key, flag or parameter name and drops '_', '-', '.' and
-// blanks, so that client_secret, clientSecret and CLIENT-SECRET compare equal.
-func NormName(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '_' || c == '-' || c == '.' || c == ' ' || c == '\t':
-			continue
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-// secretWords are the parts of a normalised name (see NormName) that mark its
-// value as a credential. A substring check, not a regular expression: it runs for
-// every argument of every server that is listed.
-var secretWords = []string{
-	"token", "apikey", "secret", "passwd", "password", "passphrase", "bearer", "credential",
-	"accesskey", "privatekey", "authkey", "subscriptionkey", "licensekey", "signingkey",
-	"masterkey", "sessionkey", "clientkey", "authorization", "cookie", "signature",
-}
-
-// secretWhole are names that mark a credential only as the whole (normalised) name:
-// --key, --pat, --pass, --auth, ?key=, ?sig=.
-var secretWhole = map[string]bool{"key": true, "pat": true, "pw": true, "pwd": true, "pass": true, "auth": true, "sig": true}
-
-// secretLast are last words (after '-', '_' or '.') that mark a credential:
-// GITHUB_PAT, DB_PASS, MYSQL_PWD.
-var secretLast = map[string]bool{"pat": true, "pw": true, "pwd": true, "pass": true}
-
-// notSecretSuffixes end names that hold something about a credential rather than
-// the credential: a file, a URL, a variable name, a type, a count (token_file,
-// tokenUrl, bearer_token_env_var, token_type, max_tokens).
-var notSecretSuffixes = []string{
-	"file", "files", "path", "dir", "url", "uri", "endpoint", "env", "envvar", "var", "vars", "name",
-	"type", "header", "tokens", "tokenizer", "count", "limit", "ttl", "expiry", "expires", "expiresat",
-	"expiresin", "length", "size", "helper", "command", "cmd",
-}
-
-// SecretName reports whether a key, flag or parameter name marks its value as a
-// credential: token, api_key, secret, password, bearer, credential, access/private
-// keys, Authorization, Cookie, and the whole names key, pat, pass, pwd, auth, sig.
-// Names about a credential (token_file, tokenUrl, token_type, max_tokens,
-// bearer_token_env_var) are not.
-func SecretName(name string) bool {
-	raw := strings.TrimLeft(name, "-")
-	n := NormName(raw)
-	if n == "" {
-		return false
-	}
-	if secretWhole[n] {
-		return true
-	}
-	for _, s := range notSecretSuffixes {
-		if strings.HasSuffix(n, s) {
-			return false
-		}
-	}
-	for _, w := range secretWords {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	if i := strings.LastIndexAny(raw, "-_."); i >= 0 {
-		return secretLast[strings.ToLower(raw[i+1:])]
-	}
-	return false
-}
-
 // finding is one credential value inside a string: its bounds and what names it
 // (a flag, a variable or header name, "Bearer", "url userinfo", "url query NAME").
 type finding struct {
@@ -253,6 +179,9 @@ func textValue(s string, i int, name string) (finding, bool) {
 	if m := schemeRE().FindStringIndex(s[i:]); m != nil {
 		i += m[1]
 	}
+	if quote == 0 && i < len(s) && (s[i] == '{' || s[i] == '[') {
+		return finding{}, false // an object or array follows a name: the name is a key
+	}
 	end := i
 	if quote != 0 {
 		for end < len(s) && s[end] != quote {
@@ -261,8 +190,8 @@ func textValue(s string, i int, name string) (finding, bool) {
 			}
 			end++
 		}
-	} else if rest := s[i:]; strings.HasPrefix(rest, "${") || strings.HasPrefix(rest, "{env:") {
-		end = i + strings.IndexByte(rest, '}') + 1 // a reference: kept
+	} else if n, ok := referenceAt(s[i:]); ok {
+		end = i + n // a reference: kept
 	} else {
 		for end < len(s) && !strings.ContainsRune(" \t\r\n\"'<>,;&)}]", rune(s[end])) {
 			end++

@@ -166,6 +166,12 @@ func TestRedactText(t *testing.T) {
 		"run --api-key XAPIKEY77 --verbose":                      "run --api-key REDACTED --verbose",
 		"token: ${TOKEN} and maxTokens: 4096, token_file=/run/t": "token: ${TOKEN} and maxTokens: 4096, token_file=/run/t",
 		"nothing to see here":                                    "nothing to see here",
+		// a credential name before an object or array is a key, not a value
+		`"pw": {"command": "x"}`:   `"pw": {"command": "x"}`,
+		`pw = { command = "x" }`:   `pw = { command = "x" }`,
+		`"token": ["a", "b"],`:     `"token": ["a", "b"],`,
+		`"pw": {`:                  `"pw": {`,
+		`"pw": "DBPASS99", "x": 1`: `"pw": "REDACTED", "x": 1`,
 	} {
 		got := RedactText(in)
 		if got != want {

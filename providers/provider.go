@@ -1,5 +1,7 @@
 package providers
 
+import "github.com/mcpwire/mcpwire/policy"
+
 // Provider is one client's table entry.
 type Provider struct {
 	// Name is the canonical name used in flags and registry keys.
@@ -123,29 +125,30 @@ const (
 	ShapeManual Shape = "manual"
 )
 
-// RefStyle is how a reference to an environment variable is written (V4).
+// RefStyle is how a reference to an environment variable is written (V4): the style
+// of a row of the policy's table of reference spellings (policy.Spellings), which
+// spells it. A client with a new spelling names the new row.
 type RefStyle string
 
 // Reference styles.
 const (
-	RefDollar    RefStyle = "${VAR}"
-	RefDollarEnv RefStyle = "${env:VAR}"
-	RefBraceEnv  RefStyle = "{env:VAR}"
-	RefNames     RefStyle = "variable names (env_vars, env_http_headers, bearer_token_env_var)"
-	RefNone      RefStyle = "none (references refused)"
+	RefDollar    RefStyle = policy.StyleDollar
+	RefDollarEnv RefStyle = policy.StyleDollarEnv
+	RefBraceEnv  RefStyle = policy.StyleBraceEnv
+	RefNames     RefStyle = policy.StyleNames
+	RefNone      RefStyle = policy.StyleNone
 )
 
 // Spell writes a reference to variable v, or "" when the style has no placeholder.
 func (r RefStyle) Spell(v string) string {
-	switch r {
-	case RefDollar:
-		return "${" + v + "}"
-	case RefDollarEnv:
-		return "${env:" + v + "}"
-	case RefBraceEnv:
-		return "{env:" + v + "}"
-	}
-	return ""
+	s, _ := policy.SpellingOf(string(r))
+	return s.Spell(v)
+}
+
+// RefersTo reports whether text holds a reference to variable v in this style.
+func (r RefStyle) RefersTo(text, v string) bool {
+	s, _ := policy.SpellingOf(string(r))
+	return s.RefersTo(text, v)
 }
 
 // RemoteSupport says which remote transports a client takes.

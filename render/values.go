@@ -221,11 +221,11 @@ func (t target) spellRemote(s *registry.Server, v *values, bad func(field, reaso
 		}
 	}
 	for _, vr := range p.ReservedRefs {
-		if refersTo(s.URL, vr) {
+		if p.Refs.RefersTo(s.URL, vr) {
 			bad("url", p.Display+" reads "+vr+" as empty in a remote server's URL and headers; reference another variable")
 		}
 		for _, h := range sortedKeys(s.Headers) {
-			if refersTo(s.Headers[h], vr) {
+			if p.Refs.RefersTo(s.Headers[h], vr) {
 				bad("headers."+h, p.Display+" reads "+vr+" as empty in a remote server's URL and headers; reference another variable")
 			}
 		}
@@ -242,10 +242,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// refersTo reports whether s holds the reference ${VAR} (or ${VAR:-default}) to v;
-// ${VAR_OTHER} is another variable.
-func refersTo(s, v string) bool {
-	return strings.Contains(s, "${"+v+"}") || strings.Contains(s, "${"+v+":-")
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/policy/redact"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
 )
@@ -22,7 +22,7 @@ func printManual(env *Env, p *providers.Provider, req render.Request) error {
 	redacted := false
 	for _, s := range steps {
 		// credentials are never printed (R8): the person types them from their own store
-		cmd, shown := manualRedact(s.Command, s.Args)
+		cmd, shown := redact.Launch(s.Command, s.Args)
 		redacted = redacted || cmd != s.Command || !slices.Equal(shown, s.Args)
 		args := "no args"
 		if len(shown) > 0 {
@@ -55,14 +55,4 @@ func quoteList(args []string) string {
 		}
 	}
 	return strings.Join(q, " ")
-}
-
-// manualRedact hides the credential values of a connector's command and arguments:
-// --token=…, --api-key …, Bearer …, URL userinfo and credential query parameters.
-func manualRedact(command string, args []string) (string, []string) {
-	shown := policy.RedactArgs(args)
-	for i, a := range shown {
-		shown[i] = policy.RedactText(a)
-	}
-	return policy.RedactText(command), shown
 }

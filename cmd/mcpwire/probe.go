@@ -10,12 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/policy/redact"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -52,8 +51,8 @@ type probeSpec struct {
 	url     string
 	headers http.Header
 	// secrets are values that are never printed: env and header values, URL
-	// userinfo, credential-bearing arguments. Longest first.
-	secrets []string
+	// userinfo, credential-bearing arguments
+	secrets redact.Values
 }
 
 // resolveProbe builds the spec of s. A referenced variable that is not set is an
@@ -70,41 +69,32 @@ func resolveProbe(s *registry.Server, getenv func(string) string, project string
 		return v, true
 	}
 	subst := func(v string) string { return strings.ReplaceAll(v, "${project}", project) }
-	var secrets []string
 	if sp.remote {
 		sp.url = s.URL
 		sp.headers = http.Header{}
 		for _, k := range keysOf(s.Headers) {
 			sp.headers.Set(k, s.Headers[k])
-			secrets = append(secrets, s.Headers[k])
+			sp.secrets.Add(s.Headers[k])
 		}
 		for _, h := range keysOf(s.HeaderEnv) {
 			if v, ok := lookup(s.HeaderEnv[h], "headerEnv "+h); ok {
 				sp.headers.Set(h, v)
-				secrets = append(secrets, v)
+				sp.secrets.Add(v)
 			}
 		}
 		if s.BearerEnv != "" {
 			if v, ok := lookup(s.BearerEnv, "bearerEnv"); ok {
 				sp.headers.Set("Authorization", "Bearer "+v)
-				secrets = append(secrets, v)
+				sp.secrets.Add(v)
 			}
 		}
-		secrets = append(secrets, urlSecrets(s.URL)...)
+		sp.secrets.AddURL(s.URL)
 	} else {
 		sp.command = subst(s.Command)
 		for _, a := range s.Args {
 			sp.args = append(sp.args, subst(a))
 		}
-		red := policy.RedactArgs(sp.args)
-		for i, a := range sp.args {
-			if red[i] != a {
-				secrets = append(secrets, a)
-				if _, v, ok := strings.Cut(a, "="); ok {
-					secrets = append(secrets, v)
-				}
-			}
-		}
+		sp.secrets.AddArgs(sp.args)
 		sp.dir = project
 		if cwd := subst(s.Cwd); cwd != "" {
 			sp.dir = cwd
@@ -115,12 +105,12 @@ func resolveProbe(s *registry.Server, getenv func(string) string, project string
 		for _, k := range keysOf(s.Env) {
 			v := subst(s.Env[k])
 			sp.env = append(sp.env, k+"="+v)
-			secrets = append(secrets, v)
+			sp.secrets.Add(v)
 		}
 		for _, k := range keysOf(s.EnvFrom) {
 			if v, ok := lookup(s.EnvFrom[k], "envFrom "+k); ok {
 				sp.env = append(sp.env, k+"="+v)
-				secrets = append(secrets, v)
+				sp.secrets.Add(v)
 			}
 		}
 	}
@@ -130,54 +120,14 @@ func resolveProbe(s *registry.Server, getenv func(string) string, project string
 	if len(missing) > 1 {
 		return nil, fmt.Errorf("environment variables not set: %s", strings.Join(missing, ", "))
 	}
-	for _, v := range secrets {
-		if len(v) >= minSecret {
-			sp.secrets = append(sp.secrets, v)
-		}
-	}
-	sort.SliceStable(sp.secrets, func(i, j int) bool { return len(sp.secrets[i]) > len(sp.secrets[j]) })
 	return sp, nil
-}
-
-// urlSecrets returns the userinfo of a URL and the values of the query parameters
-// policy.RedactURL hides, decoded and encoded: error texts quote URLs in other forms
-// (net/http shows the password as "***" but keeps the query).
-func urlSecrets(raw string) []string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	if u.User != nil {
-		out = append(out, u.User.String(), u.User.Username())
-		if pw, ok := u.User.Password(); ok {
-			out = append(out, pw)
-		}
-	}
-	red, err := url.Parse(policy.RedactURL(raw))
-	if err != nil {
-		return out
-	}
-	rq := red.Query()
-	for k, vs := range u.Query() {
-		for i, v := range vs {
-			if i >= len(rq[k]) || rq[k][i] != v {
-				out = append(out, v, url.QueryEscape(v))
-			}
-		}
-	}
-	return out
 }
 
 // redact makes a message printable: one line, no secret value, and every
 // credential-shaped value hidden (URL userinfo, credential query parameters, Bearer
-// tokens, password=…: policy.RedactText, through redactLine).
+// tokens, password=…).
 func (sp *probeSpec) redact(msg string) string {
-	if sp.url != "" {
-		msg = strings.ReplaceAll(msg, sp.url, policy.RedactURL(sp.url))
-	}
-	msg = redactLine(msg, sp.secrets)
-	return strings.Join(strings.Fields(msg), " ")
+	return strings.Join(strings.Fields(sp.secrets.Text(msg)), " ")
 }
 
 // probe connects to the server, runs initialize and tools/list (every page), and

@@ -341,3 +341,21 @@ func warningsOf(issues []filterIssue) []string {
 	}
 	return out
 }
+
+// spec: R8 — a stderr line is redacted whole before it is shortened, and a line
+// whose start fell out of the buffer is not shown.
+func TestProbeStderrRedactedBeforeCut(t *testing.T) {
+	sp := &probeSpec{}
+	line := strings.Repeat("a", 185) + " postgres://user:CUTSECRET" + strings.Repeat("x", 40) + "@h/db"
+	b := &tailBuffer{}
+	b.Write([]byte(line + "\n"))
+	got := shorten(sp.redact(b.lastLine()), stderrMax)
+	if strings.Contains(got, "CUTSEC") || strings.Contains(got, "xxxx") {
+		t.Errorf("shown: %q", got)
+	}
+	b = &tailBuffer{}
+	b.Write([]byte(strings.Repeat("s", tailMax+10)))
+	if got := b.lastLine(); got != "" {
+		t.Errorf("a cut line is shown: %d bytes", len(got))
+	}
+}

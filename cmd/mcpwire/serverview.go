@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/policy/redact"
 	"github.com/mcpwire/mcpwire/registry"
 )
 
@@ -36,11 +37,12 @@ type serverView struct {
 }
 
 func viewServer(s *registry.Server, origin string) serverView {
+	command, args := redact.Launch(s.Command, s.Args)
 	return serverView{
 		Name:              s.Name,
 		Type:              s.Type,
-		Command:           policy.RedactText(s.Command),
-		Args:              policy.RedactArgs(s.Args),
+		Command:           command,
+		Args:              args,
 		EnvKeys:           s.EnvKeys(),
 		PlainEnvKeys:      keysOf(s.PlainEnvKeys()),
 		EnvFrom:           s.EnvFrom,
@@ -64,7 +66,8 @@ func serverTarget(url, command string, args []string) string {
 	if url != "" {
 		return policy.RedactURL(url)
 	}
-	return joinTarget("", policy.RedactText(command), policy.RedactArgs(args))
+	command, shown := redact.Launch(command, args)
+	return joinTarget("", command, shown)
 }
 
 // joinTarget joins already redacted parts.

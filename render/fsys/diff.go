@@ -1,6 +1,7 @@
 package fsys
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -20,8 +21,18 @@ const (
 
 // writeHunks emits the @@ hunks of a unified diff turning a into b, one line per call.
 // A last line without a newline is followed by "\ No newline at end of file".
+//
+// Only the changed region is split into lines and diffed (see window): a small edit
+// of a 50 MB file costs a pass over its bytes, not a table of its lines (issue 11).
 func writeHunks(emit func(string), a, b []byte) {
-	al, bl := splitLines(a), splitLines(b)
+	lo, aHi, bHi := window(a, b)
+	skipped := bytes.Count(a[:lo], []byte{'\n'}) // lines before the window, the same on both sides
+	emitHunks(emit, splitLines(a[lo:aHi]), splitLines(b[lo:bHi]), skipped)
+}
+
+// emitHunks emits the hunks turning the lines al into bl; skipped is the number of
+// lines before them.
+func emitHunks(emit func(string), al, bl []string, skipped int) {
 	ops := lineOps(al, bl)
 	for start := 0; start < len(ops); {
 		// Find the next change.
@@ -43,9 +54,59 @@ func writeHunks(emit func(string), a, b []byte) {
 		}
 		lo := max(first-diffContext, start, 0)
 		hi := min(last+diffContext+1, len(ops))
-		emitHunk(emit, ops[lo:hi], al, bl)
+		emitHunk(emit, ops[lo:hi], al, bl, skipped)
 		start = hi
 	}
+}
+
+// window returns the part of a and b the hunks are made of, a[lo:aHi] and b[lo:bHi]:
+// the whole lines from diffContext lines before the first line that differs to
+// diffContext lines after the last one. The lines outside it are the same on both
+// sides and too far from a change to be shown, so diffing the window gives the hunks
+// of the whole files.
+func window(a, b []byte) (lo, aHi, bHi int) {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	pre := bytes.LastIndexByte(a[:n], '\n') + 1 // the start of the first line that differs
+	m := 0
+	for m < len(a)-pre && m < len(b)-pre && a[len(a)-1-m] == b[len(b)-1-m] {
+		m++
+	}
+	// The common suffix counts from a line start on both sides: else from the line
+	// after its first newline.
+	if sa, sb := len(a)-m, len(b)-m; !lineStart(a, sa, pre) || !lineStart(b, sb, pre) {
+		if j := bytes.IndexByte(a[sa:], '\n'); j >= 0 {
+			m -= j + 1
+		} else {
+			m = 0
+		}
+	}
+	return linesBack(a, pre, diffContext), linesOn(a, len(a)-m, diffContext), linesOn(b, len(b)-m, diffContext)
+}
+
+// lineStart reports whether offset i of x starts a line, the region starting at from.
+func lineStart(x []byte, i, from int) bool { return i == from || x[i-1] == '\n' }
+
+// linesBack returns the start of the line k lines before the line that starts at i.
+func linesBack(x []byte, i, k int) int {
+	for ; k > 0 && i > 0; k-- {
+		i = bytes.LastIndexByte(x[:i-1], '\n') + 1
+	}
+	return i
+}
+
+// linesOn returns the end of the k lines that start at the line start i.
+func linesOn(x []byte, i, k int) int {
+	for ; k > 0 && i < len(x); k-- {
+		j := bytes.IndexByte(x[i:], '\n')
+		if j < 0 {
+			return len(x)
+		}
+		i += j + 1
+	}
+	return i
 }
 
 // op is one line of an edit script: ' ' keeps a[a] (= b[b]), '-' deletes a[a],
@@ -55,7 +116,8 @@ type op struct {
 	a, b int
 }
 
-func emitHunk(emit func(string), ops []op, al, bl []string) {
+// emitHunk emits one hunk; skipped is the number of lines before al and bl.
+func emitHunk(emit func(string), ops []op, al, bl []string, skipped int) {
 	var na, nb int
 	for _, o := range ops {
 		if o.kind != '+' {
@@ -65,7 +127,7 @@ func emitHunk(emit func(string), ops []op, al, bl []string) {
 			nb++
 		}
 	}
-	emit(fmt.Sprintf("@@ -%s +%s @@", hunkRange(ops[0].a, na), hunkRange(ops[0].b, nb)))
+	emit(fmt.Sprintf("@@ -%s +%s @@", hunkRange(skipped+ops[0].a, na), hunkRange(skipped+ops[0].b, nb)))
 	for _, o := range ops {
 		line := ""
 		switch o.kind {

@@ -218,3 +218,42 @@ func BenchmarkDiff3MB(b *testing.B) {
 		writeHunks(func(string) {}, x, y)
 	}
 }
+
+// spec: W9
+// Diffing only the window around the changes gives the hunks of the whole files:
+// random edits (lines changed, added, removed, a last line without a newline) of
+// random files compared with the hunks of every line.
+func TestWriteHunksWindowIsWhole(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	for i := range 3000 {
+		al := randomLines(r, r.IntN(40), 1+r.IntN(6))
+		bl := append([]string(nil), al...)
+		for range 1 + r.IntN(3) {
+			k := r.IntN(len(bl) + 1)
+			switch r.IntN(3) {
+			case 0:
+				bl = append(bl[:k], append([]string{fmt.Sprintf("n%d\n", r.IntN(4))}, bl[k:]...)...)
+			case 1:
+				if k < len(bl) {
+					bl = append(bl[:k], bl[k+1:]...)
+				}
+			default:
+				if k < len(bl) {
+					bl[k] = fmt.Sprintf("c%d\n", r.IntN(3))
+				}
+			}
+		}
+		a, b := strings.Join(al, ""), strings.Join(bl, "")
+		if r.IntN(4) == 0 && len(b) > 0 {
+			b = b[:len(b)-1]
+		}
+		if r.IntN(4) == 0 && len(a) > 0 {
+			a = a[:len(a)-1]
+		}
+		var whole strings.Builder
+		emitHunks(func(l string) { whole.WriteString(l + "\n") }, splitLines([]byte(a)), splitLines([]byte(b)), 0)
+		if got := hunks(a, b); got != whole.String() {
+			t.Fatalf("case %d: %q -> %q\nwindow:\n%s\nwhole:\n%s", i, a, b, got, whole.String())
+		}
+	}
+}

@@ -42,7 +42,9 @@ type Intent struct {
 // wrapped FS, but what the dry run wrote, created or removed earlier is visible to
 // later reads, so a multi-step operation plans exactly as it would for real. Lock
 // creates nothing. Use [DryRun.Intents] and [DryRun.Diff] to report what would have
-// happened. A DryRun is not safe for concurrent use.
+// happened. A DryRun holds each version of a file once (see [DryRun.WriteFile]) and
+// diffs only the changed region of a file (see [DryRun.Diff]). A DryRun is not safe
+// for concurrent use.
 type DryRun struct {
 	base    FS
 	nodes   map[string]*node // the overlay: the current state of every touched path
@@ -76,7 +78,8 @@ func NewDryRun(base FS) *DryRun {
 	return &DryRun{base: base, nodes: map[string]*node{}, orig: map[string]*node{}}
 }
 
-// Intents returns the recorded writes, in order.
+// Intents returns the recorded writes, in order. Their bytes are the dry run's own:
+// the caller must not change them.
 func (d *DryRun) Intents() []Intent { return slices.Clone(d.intents) }
 
 // maxOverlayLinks bounds the symlinks followed through the overlay.
@@ -84,22 +87,44 @@ const maxOverlayLinks = 40
 
 // ReadFile returns the contents of the named file as the dry run sees it.
 func (d *DryRun) ReadFile(name string) ([]byte, error) {
+	data, overlay, err := d.read(name)
+	if overlay {
+		return bytes.Clone(data), err
+	}
+	return data, err
+}
+
+// read returns the contents of the named file as the dry run sees it, and whether
+// they are the dry run's own bytes (not a copy: the caller must not change them).
+func (d *DryRun) read(name string) (data []byte, overlay bool, err error) {
 	for range maxOverlayLinks {
 		n, ok := d.nodes[filepath.Clean(name)]
 		switch {
 		case !ok:
-			return d.base.ReadFile(name)
+			data, err := d.base.ReadFile(name)
+			return data, false, err
 		case n.kind == kindAbsent:
-			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+			return nil, false, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 		case n.kind == kindDir:
-			return nil, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
+			return nil, false, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
 		case n.kind == kindSymlink:
 			name = linkTarget(name, n.target)
 			continue
 		}
-		return bytes.Clone(n.data), nil
+		return n.data, true, nil
 	}
-	return nil, &fs.PathError{Op: "open", Path: name, Err: errTooManyLinks}
+	return nil, false, &fs.PathError{Op: "open", Path: name, Err: errTooManyLinks}
+}
+
+// sameContent reports whether name holds what want describes, as the dry run sees
+// it: a file the dry run has not touched is compared by the wrapped FS (streamed from
+// disk by [OS], not read whole).
+func (d *DryRun) sameContent(name string, want Snapshot) (bool, error) {
+	if _, ok := d.nodes[filepath.Clean(name)]; !ok {
+		return SameContent(d.base, name, want)
+	}
+	cur := d.snapshot(filepath.Clean(name))
+	return cur.Exists == want.Exists && bytes.Equal(cur.Data, want.Data), nil
 }
 
 // Lstat describes the named file without following a final symlink.
@@ -222,43 +247,57 @@ func (d *DryRun) evalSymlinks(name string, depth int) (string, error) {
 
 // WriteFile records a "write" after the checks the real write would make: the
 // destination is not a symlink, its directory exists, opts pass.
+//
+// The dry run keeps data, and the bytes of opts.Expect (what the file held before),
+// as they are, without a copy: a dry run over a 50 MB file holds each version once
+// (issue 11). The caller must not change them after the call; [Apply] never does.
 func (d *DryRun) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOptions) error {
 	p := filepath.Clean(name)
-	if err := d.writeChecks(p, opts); err != nil {
+	old, err := d.writeChecks(p, opts)
+	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
-	old := d.snapshot(p)
-	d.set(p, &node{kind: kindFile, data: bytes.Clone(data), mode: perm.Perm()})
-	d.intents = append(d.intents, Intent{Op: "write", Path: p, Data: bytes.Clone(data), Mode: perm, Old: old})
+	d.set(p, &node{kind: kindFile, data: data, mode: perm.Perm()}, old)
+	d.intents = append(d.intents, Intent{Op: "write", Path: p, Data: data, Mode: perm, Old: old})
 	return nil
 }
 
-func (d *DryRun) writeChecks(p string, opts *WriteOptions) error {
-	if fi, err := d.Lstat(p); err == nil {
+// writeChecks runs the checks of a write to p and returns what p holds before it:
+// the bytes of opts.Expect when they were checked, else p read.
+func (d *DryRun) writeChecks(p string, opts *WriteOptions) (*Snapshot, error) {
+	fi, err := d.Lstat(p)
+	if err == nil {
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			return ErrSymlink
+			return nil, ErrSymlink
 		}
 		if !fi.Mode().IsRegular() {
-			return ErrNotRegular
+			return nil, ErrNotRegular
 		}
 	} else if !IsNotExist(err) {
-		return err
+		return nil, err
 	}
 	if err := d.checkParent("open", p); err != nil {
-		return err
+		return nil, err
 	}
 	if opts != nil && opts.Check != nil {
 		if err := opts.Check(); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if opts != nil && opts.Expect != nil {
-		cur := d.snapshot(p)
-		if cur.Exists != opts.Expect.Exists || !bytes.Equal(cur.Data, opts.Expect.Data) {
-			return ErrChanged
-		}
+	if opts == nil || opts.Expect == nil {
+		return d.snapshot(p), nil
 	}
-	return nil
+	same, err := d.sameContent(p, *opts.Expect)
+	if err != nil {
+		return nil, err
+	}
+	if !same {
+		return nil, ErrChanged
+	}
+	if !opts.Expect.Exists {
+		return &Snapshot{}, nil
+	}
+	return &Snapshot{Exists: true, Data: opts.Expect.Data, Mode: fi.Mode().Perm()}, nil
 }
 
 // Mkdir records a "mkdir" of a directory that does not exist yet in an existing one.
@@ -270,7 +309,7 @@ func (d *DryRun) Mkdir(name string, perm fs.FileMode) error {
 	if err := d.checkParent("mkdir", p); err != nil {
 		return err
 	}
-	d.set(p, &node{kind: kindDir, mode: perm.Perm()})
+	d.set(p, &node{kind: kindDir, mode: perm.Perm()}, nil)
 	d.intents = append(d.intents, Intent{Op: "mkdir", Path: p, Mode: perm})
 	return nil
 }
@@ -318,7 +357,7 @@ func (d *DryRun) Remove(name string) error {
 	if !fi.Mode().IsRegular() {
 		old = nil
 	}
-	d.set(p, &node{kind: kindAbsent})
+	d.set(p, &node{kind: kindAbsent}, old)
 	d.intents = append(d.intents, Intent{Op: "remove", Path: p, Old: old})
 	return nil
 }
@@ -337,7 +376,7 @@ func (d *DryRun) Chmod(name string, perm fs.FileMode) error {
 			if fi.IsDir() {
 				n, old = &node{kind: kindDir, mode: perm.Perm()}, nil
 			}
-			d.set(p, n)
+			d.set(p, n, old)
 			d.intents = append(d.intents, Intent{Op: "chmod", Path: p, Mode: perm, Old: old})
 			return nil
 		}
@@ -359,7 +398,7 @@ func (d *DryRun) Symlink(oldname, newname string) error {
 	if err := d.checkParent("symlink", p); err != nil {
 		return err
 	}
-	d.set(p, &node{kind: kindSymlink, target: oldname, mode: 0o777})
+	d.set(p, &node{kind: kindSymlink, target: oldname, mode: 0o777}, nil)
 	d.intents = append(d.intents, Intent{Op: "symlink", Path: p, Target: oldname})
 	return nil
 }
@@ -381,23 +420,32 @@ func (d *DryRun) checkParent(op, p string) error {
 	return nil
 }
 
-// snapshot returns what p holds now, as the dry run sees it.
+// snapshot returns what p holds now, as the dry run sees it. Its bytes are the dry
+// run's own (see read).
 func (d *DryRun) snapshot(p string) *Snapshot {
 	fi, err := d.Lstat(p)
 	if err != nil || !fi.Mode().IsRegular() {
 		return &Snapshot{}
 	}
-	data, err := d.ReadFile(p)
+	data, _, err := d.read(p)
 	if err != nil {
 		return &Snapshot{}
 	}
 	return &Snapshot{Exists: true, Data: data, Mode: fi.Mode().Perm()}
 }
 
-// set changes p in the overlay, first remembering its original state.
-func (d *DryRun) set(p string, n *node) {
+// set changes p in the overlay, first remembering its original state: old, when the
+// caller has read p as a regular file or found it absent (nil: look it up).
+func (d *DryRun) set(p string, n *node, old *Snapshot) {
 	if _, ok := d.orig[p]; !ok {
-		d.orig[p] = d.current(p)
+		switch {
+		case old == nil:
+			d.orig[p] = d.current(p)
+		case old.Exists:
+			d.orig[p] = &node{kind: kindFile, data: old.Data, mode: old.Mode}
+		default:
+			d.orig[p] = &node{kind: kindAbsent}
+		}
 		d.order = append(d.order, p)
 	}
 	n.mtime = time.Now()

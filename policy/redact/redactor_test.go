@@ -1,4 +1,4 @@
-package main
+package redact
 
 import (
 	"strings"
@@ -6,10 +6,10 @@ import (
 )
 
 // diffLines feeds the lines of a file through the redactor, as the dry run's diff does.
-func diffLines(r *redactor, data string) string {
+func diffLines(r *Redactor, data string) string {
 	var out []string
 	for _, l := range strings.Split(data, "\n") {
-		out = append(out, r.line(" " + l)[1:]) // a context line
+		out = append(out, r.Line(" " + l)[1:]) // a context line
 	}
 	return strings.Join(out, "\n")
 }
@@ -29,8 +29,8 @@ func TestRedactorJSON(t *testing.T) {
   "primaryApiKey": "sk-ant-TOPSECRET9",
   "projects": {"/p": {"mcpServers": {"e": {"command": "npx mcp-remote https://u:CMDSECRET10@h/sse"}}}}
 }`
-	r := newRedactor()
-	r.addFile("/h/.claude.json", []byte(file))
+	r := New()
+	r.File("/h/.claude.json", []byte(file))
 	got := diffLines(r, file)
 	for _, s := range []string{"SECRET", "u0053ECRET"} {
 		if strings.Contains(got, s) {
@@ -56,8 +56,8 @@ http_headers = { Authorization = 'Bearer LITERALSECRET4' }
 bearer_token_env_var = "GITHUB_TOKEN"
 url = "https://h/mcp?api_key=QUERYSECRET5"
 `
-	r := newRedactor()
-	r.addFile("/h/.codex/config.toml", []byte(file))
+	r := New()
+	r.File("/h/.codex/config.toml", []byte(file))
 	got := diffLines(r, file)
 	if strings.Contains(got, "SECRET") {
 		t.Errorf("diff shows a secret:\n%s", got)
@@ -72,44 +72,26 @@ url = "https://h/mcp?api_key=QUERYSECRET5"
 // spec: R8 — a file that parses as neither JSON nor TOML is read line by line.
 func TestRedactorMalformed(t *testing.T) {
 	file := `{"mcpServers": {"a": {"env": {"API_TOKEN": "BROKENSECRET1"}, "url": "https://u:BROKENSECRET2@h"}` // unterminated
-	r := newRedactor()
-	r.addFile("/h/mcp.json", []byte(file))
+	r := New()
+	r.File("/h/mcp.json", []byte(file))
 	if got := diffLines(r, file); strings.Contains(got, "SECRET") {
 		t.Errorf("diff shows a secret: %s", got)
 	}
 }
 
-// spec: R8 — a stderr line is redacted whole before it is shortened, and a line
-// whose start fell out of the buffer is not shown.
-func TestProbeStderrRedactedBeforeCut(t *testing.T) {
-	sp := &probeSpec{}
-	line := strings.Repeat("a", 185) + " postgres://user:CUTSECRET" + strings.Repeat("x", 40) + "@h/db"
-	b := &tailBuffer{}
-	b.Write([]byte(line + "\n"))
-	got := shorten(sp.redact(b.lastLine()), stderrMax)
-	if strings.Contains(got, "CUTSEC") || strings.Contains(got, "xxxx") {
-		t.Errorf("shown: %q", got)
-	}
-	b = &tailBuffer{}
-	b.Write([]byte(strings.Repeat("s", tailMax+10)))
-	if got := b.lastLine(); got != "" {
-		t.Errorf("a cut line is shown: %d bytes", len(got))
-	}
-}
-
-// The walker never panics on a cut or malformed document: it reports false and the
-// file is read line by line instead.
+// A cut or malformed document is refused (json reports false) and the file is
+// read line by line instead.
 func TestRedactorTruncatedJSON(t *testing.T) {
 	doc := `{"a": {"env": {"K": "v\"1"}, "args": ["--token", "x", 1, {"b": [true, null]}], "n": -1.5e3}, "c": []}`
 	for i := 0; i < len(doc); i++ {
-		r := newRedactor()
-		if r.addJSON([]byte(doc[:i])) && i != len(doc) {
+		r := New()
+		if r.json([]byte(doc[:i])) && i != len(doc) {
 			t.Errorf("prefix %q parsed", doc[:i])
 		}
-		r.addFile("/x.json", []byte(doc[:i]))
+		r.File("/x.json", []byte(doc[:i]))
 	}
-	r := newRedactor()
-	if !r.addJSON([]byte(" \n" + doc + "\n")) {
+	r := New()
+	if !r.json([]byte(" \n" + doc + "\n")) {
 		t.Fatal("whole document refused")
 	}
 	if r.exact[`v"1`] != "REDACTED" || r.exact["x"] != "REDACTED" {
@@ -120,19 +102,79 @@ func TestRedactorTruncatedJSON(t *testing.T) {
 // The diff's own lines (file and hunk headers, mkdir, would also write) are printed
 // as they are, even when a hidden value is part of a path; file lines are redacted.
 func TestRedactorKeepsDiffHeaders(t *testing.T) {
-	r := newRedactor()
-	r.paths["home/me/repo/.mcp.json"] = true
+	r := New()
+	r.DiffPath("/home/me/repo/.mcp.json")
 	r.addCredential("/home/me/repo")
 	for _, l := range []string{"--- a/home/me/repo/.mcp.json", "+++ b/home/me/repo/.mcp.json", "--- /dev/null",
 		"@@ -1,2 +1,3 @@", "mkdir /home/me/repo/.cursor (0700)", "would also write /home/me/repo/.aiwg/x.json", "new file mode 0600"} {
-		if got := r.line(l); got != l {
+		if got := r.Line(l); got != l {
 			t.Errorf("line(%q) = %q", l, got)
 		}
 	}
-	if got := r.line(`+    "ROOT": "/home/me/repo"`); got != `+    "ROOT": "REDACTED"` {
+	if got := r.Line(`+    "ROOT": "/home/me/repo"`); got != `+    "ROOT": "REDACTED"` {
 		t.Errorf("file line: %q", got)
 	}
-	if got := r.line("--- a/home/other/.mcp.json"); got != "--- a/home/other/.mcp.json" {
+	if got := r.Line("--- a/home/other/.mcp.json"); got != "--- a/home/other/.mcp.json" {
 		t.Errorf("%q", got)
+	}
+}
+
+// spec: R8 — a server's name is never changed in a diff line, and never taken for a
+// credential's key: servers called pw, token, auth or pass keep their names and their
+// commands, and the credentials under them are still hidden. A key is kept even when
+// it equals a value hidden anywhere.
+func TestRedactorKeepsNames(t *testing.T) {
+	file := `{
+  "mcpServers": {
+    "pw": {"command": "run", "env": {"DB": "NAMESECRET1"}},
+    "token": {
+      "command": "run",
+      "args": ["--token", "NAMESECRET2"]
+    },
+    "auth": {"command": "run", "oauth": {"client_id": "NAMESECRET3"}}
+  },
+  "projects": {"/p": {"mcp_servers": {"pass": {"command": "run"}}}}
+}`
+	r := New("mcpServers", "mcp_servers")
+	r.File("/h/.claude.json", []byte(file))
+	r.addAnywhere("shared-name-1")
+	got := diffLines(r, file)
+	if strings.Contains(got, "SECRET") {
+		t.Errorf("diff shows a secret:\n%s", got)
+	}
+	for _, want := range []string{`"pw": {"command": "run", "env": {"DB": "REDACTED"}},`, `"token": {`, `"command": "run",`,
+		`"args": ["--token", "REDACTED"]`, `"auth": {"command": "run", "oauth": {"client_id": "REDACTED"}}`,
+		`"pass": {"command": "run"}`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diff lacks %s:\n%s", want, got)
+		}
+	}
+	for line, want := range map[string]string{
+		`+    "pw": {`:                     `+    "pw": {`,
+		`-pw = { command = "x" }`:          `-pw = { command = "x" }`,
+		`+[mcp_servers.token]`:             `+[mcp_servers.token]`,
+		`+  "shared-name-1": {`:            `+  "shared-name-1": {`,
+		`+  "x": "shared-name-1",`:         `+  "x": "REDACTED",`,
+		`+  "note": "shared-name-1 here",`: `+  "note": "REDACTED here",`,
+	} {
+		if got := r.Line(line); got != want {
+			t.Errorf("Line(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
+// spec: R8 — a JSON file with a byte order mark is read by its structure, like any
+// other: a value under env is hidden whole, whatever its key.
+func TestRedactorBOM(t *testing.T) {
+	file := "\xef\xbb\xbf" + `{"mcpServers": {"a": {"env": {"MODE": "BOMSECRET1"}}}}`
+	r := New("mcpServers")
+	r.File("/h/mcp.json", []byte(file))
+	if got := r.Line("+" + file); strings.Contains(got, "SECRET") {
+		t.Errorf("shown: %s", got)
+	}
+	r = New("mcpServers")
+	r.Change("/h/mcp.json", []byte("\xef\xbb\xbf{}"), []byte(file))
+	if got := r.Line("+" + file); strings.Contains(got, "SECRET") {
+		t.Errorf("shown after a change: %s", got)
 	}
 }

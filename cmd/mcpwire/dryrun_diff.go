@@ -1,0 +1,60 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/policy/redact"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// printRedactedDiff prints the dry run's diff of the client files (not mcpwire's own
+// records, which are listed by name), with every credential hidden (R8): the values
+// the registry holds, and every credential of every file the dry run touches, before
+// and after, whoever wrote it.
+func printRedactedDiff(env *Env, dr *fsys.DryRun, reg *registry.Registry) {
+	layer := reg.Set().Write().Dir
+	records := []string{filepath.Join(layer, render.OwnershipDir), filepath.Join(layer, render.PermissionsDir)}
+	include := func(p string) bool {
+		if p == layer {
+			return false
+		}
+		for _, r := range records {
+			if p == r || strings.HasPrefix(p, r+string(filepath.Separator)) {
+				return false
+			}
+		}
+		return true
+	}
+	var servers []string
+	for _, p := range providers.All() {
+		servers = append(servers, p.ServersKey)
+	}
+	r := redact.New(servers...)
+	for _, n := range reg.ServerNames() {
+		if s, ok := reg.Server(n); ok {
+			r.Server(policy.Fields{Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args,
+				Env: s.Env, Headers: s.Headers, Auth: s.Auth, OAuth: s.OAuth})
+		}
+	}
+	for _, in := range dr.Intents() {
+		r.DiffPath(in.Path)
+		if !include(in.Path) {
+			continue
+		}
+		old := in.Old != nil && in.Old.Exists
+		switch {
+		case old && in.Op == "write":
+			r.Change(in.Path, in.Old.Data, in.Data)
+		case old:
+			r.File(in.Path, in.Old.Data)
+		case in.Op == "write":
+			r.File(in.Path, in.Data)
+		}
+	}
+	printf(env.Stdout, "%s", dr.DiffOnly(r.Line, include))
+}

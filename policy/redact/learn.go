@@ -1,0 +1,249 @@
+package redact
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/pelletier/go-toml/v2"
+)
+
+// launchKeys hold argument lists or a command line.
+var launchKeys = map[string]bool{"args": true, "command": true, "cmd": true}
+
+// File learns the credentials of one version of a client file: JSON or JSONC, or
+// TOML (by extension, then by content). A file that parses as neither is read line
+// by line. A JSON file is read in place (render/jsonc): a 50 MB ~/.claude.json is
+// not decoded, and only the strings that are credentials are.
+func (r *Redactor) File(path string, data []byte) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return
+	}
+	parsers := []func([]byte) bool{r.json, r.toml}
+	if strings.EqualFold(filepath.Ext(path), ".toml") {
+		parsers = []func([]byte) bool{r.toml, r.json}
+	}
+	for _, p := range parsers {
+		if p(data) {
+			return
+		}
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		r.addText(line)
+		for _, v := range policy.TextSecrets(line) {
+			r.setExact(v, policy.Redacted)
+		}
+	}
+}
+
+// Change learns the credentials of two versions of a client file, before and after
+// a write. A JSON file's new version is read only where it differs from the old one:
+// a member written the same in both says the same in both, so a 50 MB
+// ~/.claude.json with one entry added is read once, not twice.
+func (r *Redactor) Change(path string, old, new []byte) {
+	if !strings.EqualFold(filepath.Ext(path), ".toml") {
+		o, oerr := jsonc.Parse(withoutBOM(old))
+		n, nerr := jsonc.Parse(withoutBOM(new))
+		if oerr == nil && nerr == nil {
+			learn[jsonc.Value](r, jsonReader{}, o.Root(), false, false, nil)
+			learn[pair](r, pairReader{}, pair{o.Root(), n.Root()}, false, false, pair.same)
+			return
+		}
+	}
+	r.File(path, old)
+	r.File(path, new)
+}
+
+// json learns from a JSON or JSONC document. Free text outside credentials (URL
+// userinfo, Bearer tokens) is left to line time, where only the printed lines are
+// searched: a JSON string never spans lines.
+func (r *Redactor) json(data []byte) bool {
+	doc, err := jsonc.Parse(withoutBOM(data))
+	if err != nil {
+		return false
+	}
+	learn[jsonc.Value](r, jsonReader{}, doc.Root(), false, false, nil)
+	return true
+}
+
+// withoutBOM drops a UTF-8 byte order mark, which clients keep in front of JSON.
+func withoutBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) }
+
+// toml learns from a TOML document. Every string is also searched for URL userinfo
+// and the like, as a TOML string may span lines.
+func (r *Redactor) toml(data []byte) bool {
+	var v map[string]any
+	if toml.Unmarshal(data, &v) != nil {
+		return false
+	}
+	learn[any](r, policy.Decoded{}, v, true, false, nil)
+	return true
+}
+
+// maxNames bounds the cache of what names say: the names that repeat (command, env,
+// display) come early, and the unique ones (the 35,000 project paths of a large
+// ~/.claude.json) are not worth holding.
+const maxNames = 4096
+
+// nameKind is what a member name says about the values under it.
+type nameKind struct {
+	name string // as written
+	norm string // policy.NormName
+	cred bool   // a credential map or a credential name: every string below is one
+}
+
+// learner records the credentials of one document as policy.Walk reads it: every
+// string under a member that holds credentials (env, headers, auth, … see
+// policy.CredentialMap) or has a credential name (clientSecret, primaryApiKey, …
+// policy.SecretName), at any depth and in any entry, except a "type"; the credential
+// arguments of argument lists and command lines; with text, the credential-shaped
+// parts of every other string.
+type learner[V any] struct {
+	r     *Redactor
+	rd    policy.Reader[V]
+	text  bool         // search every other string (see Redactor.toml)
+	cred  bool         // the whole document is credentials (a server's auth)
+	known func(V) bool // reports a value learnt already, skipped with what is inside it
+	names []nameKind   // what each name of the path to the current value says
+}
+
+func learn[V any](r *Redactor, rd policy.Reader[V], root V, text, cred bool, known func(V) bool) {
+	l := &learner[V]{r: r, rd: rd, text: text, cred: cred, known: known}
+	policy.Walk(rd, root, l.visit)
+}
+
+func (l *learner[V]) visit(names []string, inList bool, v V) bool {
+	if l.known != nil && l.known(v) {
+		return false
+	}
+	cred, key := l.path(names)
+	switch l.rd.Kind(v) {
+	case policy.KindList:
+		if launchKeys[key] && !cred {
+			var args []string
+			l.rd.Children(v, func(_ string, e V) {
+				if l.rd.Kind(e) == policy.KindString {
+					args = append(args, l.rd.Text(e))
+				}
+			})
+			l.r.addArgs(args)
+		}
+	case policy.KindString:
+		switch {
+		case cred && key != "type":
+			l.r.addCredential(l.rd.Text(v))
+		case launchKeys[key]:
+			if !inList { // the elements of an argument list are learnt with their list
+				l.r.addCommand(l.rd.Text(v))
+			}
+		case l.text:
+			l.r.addText(l.rd.Text(v))
+		}
+	}
+	return true
+}
+
+// path reports whether the value at names is under a member that holds
+// credentials, and the normalised name of its own member. What each name says is
+// kept for the next value, which shares most of its path.
+func (l *learner[V]) path(names []string) (cred bool, key string) {
+	n := 0
+	for n < len(names) && n < len(l.names) && l.names[n].name == names[n] {
+		n++
+	}
+	l.names = l.names[:n]
+	for _, name := range names[n:] {
+		k, ok := l.r.names[name]
+		if !ok {
+			k = nameKind{name: name, norm: policy.NormName(name), cred: policy.CredentialMap(name) || policy.SecretName(name)}
+			if len(l.r.names) < maxNames {
+				l.r.names[name] = k
+			}
+		}
+		if i := len(l.names); i > 0 && l.r.servers[l.names[i-1].norm] {
+			k.cred = false // a server's name
+		}
+		l.names = append(l.names, k)
+	}
+	cred = l.cred
+	for _, k := range l.names {
+		cred = cred || k.cred
+	}
+	if len(l.names) > 0 {
+		key = l.names[len(l.names)-1].norm
+	}
+	return cred, key
+}
+
+// jsonReader reads render/jsonc values for policy.Walk, in place.
+type jsonReader struct{}
+
+func (jsonReader) Kind(v jsonc.Value) policy.Kind {
+	switch v.Kind() {
+	case jsonc.String:
+		return policy.KindString
+	case jsonc.Array:
+		return policy.KindList
+	case jsonc.Object:
+		return policy.KindMap
+	}
+	return policy.KindOther
+}
+
+func (jsonReader) Children(v jsonc.Value, fn func(string, jsonc.Value)) {
+	if v.Kind() == jsonc.Array {
+		for e := range v.Elements() {
+			fn("", e)
+		}
+		return
+	}
+	for name, e := range v.Members() {
+		fn(name, e)
+	}
+}
+
+func (jsonReader) Text(v jsonc.Value) string { return v.String() }
+
+// pair is a value of a new version of a document with the value at the same place
+// in the old version (the zero Value when there is none).
+type pair struct{ old, new jsonc.Value }
+
+// same reports that the value is written the same in both versions.
+func (p pair) same() bool { return p.old.Kind() != jsonc.Invalid && p.old.Equal(p.new) }
+
+// pairReader reads the new version of a document in step with the old one: a
+// member with the old member of the same name, an element with the old element at
+// the same index.
+type pairReader struct{}
+
+func (pairReader) Kind(p pair) policy.Kind { return jsonReader{}.Kind(p.new) }
+
+func (pairReader) Text(p pair) string { return p.new.String() }
+
+func (pairReader) Children(p pair, fn func(string, pair)) {
+	if p.new.Kind() == jsonc.Array {
+		var olds []jsonc.Value
+		for e := range p.old.Elements() {
+			olds = append(olds, e)
+		}
+		i := 0
+		for e := range p.new.Elements() {
+			var o jsonc.Value
+			if i < len(olds) {
+				o = olds[i]
+			}
+			fn("", pair{o, e})
+			i++
+		}
+		return
+	}
+	olds := map[string]jsonc.Value{}
+	for name, e := range p.old.Members() {
+		olds[name] = e
+	}
+	for name, e := range p.new.Members() {
+		fn(name, pair{olds[name], e})
+	}
+}

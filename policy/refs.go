@@ -1,0 +1,115 @@
+package policy
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Spelling is one way a client file writes a reference to an environment variable
+// (V4). The table of spellings is the one place that knows them: the checks read it
+// (IsReference), the provider table names a row for each client and spells its
+// references with it (providers.RefStyle), and rendering asks it whether a value
+// refers to a variable (RefersTo). A new spelling is one row of the table.
+type Spelling struct {
+	// Style names the spelling, as `mcpwire providers` shows it.
+	Style string
+	// Open and Close surround the variable's name: "${" and "}". Both are empty when
+	// the client has no placeholder: it takes variable names in fields of their own,
+	// or no reference at all.
+	Open, Close string
+	// Default, when set, separates a default value inside the placeholder (":-" in
+	// ${VAR:-default}). Only an empty default leaves the value a reference: a
+	// non-empty one is a literal the client uses.
+	Default string
+}
+
+// The styles of the spellings in the table.
+const (
+	StyleDollar    = "${VAR}"
+	StyleDollarEnv = "${env:VAR}"
+	StyleBraceEnv  = "{env:VAR}"
+	StyleNames     = "variable names (env_vars, env_http_headers, bearer_token_env_var)"
+	StyleNone      = "none (references refused)"
+)
+
+// spellings is the table of reference spellings.
+var spellings = []Spelling{
+	{Style: StyleDollar, Open: "${", Close: "}", Default: ":-"},
+	{Style: StyleDollarEnv, Open: "${env:", Close: "}"},
+	{Style: StyleBraceEnv, Open: "{env:", Close: "}"},
+	{Style: StyleNames},
+	{Style: StyleNone},
+}
+
+// Spellings returns the table of reference spellings.
+func Spellings() []Spelling { return append([]Spelling(nil), spellings...) }
+
+// SpellingOf returns the row of the table with the given style.
+func SpellingOf(style string) (Spelling, bool) {
+	for _, s := range spellings {
+		if s.Style == style {
+			return s, true
+		}
+	}
+	return Spelling{}, false
+}
+
+// Spell writes a reference to variable v, or "" when the spelling has no placeholder.
+func (s Spelling) Spell(v string) string {
+	if s.Open == "" {
+		return ""
+	}
+	return s.Open + v + s.Close
+}
+
+// RefersTo reports whether text holds a reference to variable v in this spelling,
+// with or without a default (${VAR} or ${VAR:-x}); ${VAR_OTHER} is another variable.
+func (s Spelling) RefersTo(text, v string) bool {
+	if s.Open == "" {
+		return false
+	}
+	return strings.Contains(text, s.Open+v+s.Close) || s.Default != "" && strings.Contains(text, s.Open+v+s.Default)
+}
+
+// referenceAt reports whether s starts with a placeholder of some spelling (the
+// longest opening that matches), and the length of the placeholder through its
+// closing (0 when it is not closed).
+func referenceAt(s string) (n int, ok bool) { return referenceIn(spellings, s) }
+
+// referenceIn is referenceAt over a table.
+func referenceIn(table []Spelling, s string) (n int, ok bool) {
+	var best Spelling
+	for _, sp := range table {
+		if sp.Open != "" && len(sp.Open) > len(best.Open) && strings.HasPrefix(s, sp.Open) {
+			best = sp
+		}
+	}
+	if best.Open == "" {
+		return 0, false
+	}
+	if i := strings.Index(s[len(best.Open):], best.Close); i >= 0 {
+		return len(best.Open) + i + len(best.Close), true
+	}
+	return 0, true
+}
+
+// referenceRE matches a value that only refers to a variable, in any spelling of the
+// table, with an empty default at most, optionally after a scheme word.
+var referenceRE = sync.OnceValue(func() *regexp.Regexp { return referenceRegexp(spellings) })
+
+// referenceRegexp builds referenceRE from a table.
+func referenceRegexp(table []Spelling) *regexp.Regexp {
+	var alts []string
+	for _, sp := range table {
+		if sp.Open == "" {
+			continue
+		}
+		alt := regexp.QuoteMeta(sp.Open) + `[A-Za-z_][A-Za-z0-9_]*`
+		if sp.Default != "" {
+			alt += "(?:" + regexp.QuoteMeta(sp.Default) + ")?"
+		}
+		alts = append(alts, alt+regexp.QuoteMeta(sp.Close))
+	}
+	return regexp.MustCompile(`^(?:(?i:bearer|basic|token)\s+)?(?:` + strings.Join(alts, "|") + `)$`)
+}

@@ -1,0 +1,81 @@
+package policy
+
+import "testing"
+
+// spec: V4 P1 — the table of reference spellings drives spelling, IsReference,
+// RefersTo and the references kept in free text.
+func TestSpellings(t *testing.T) {
+	tests := []struct {
+		style, spelled string
+		refs, notRefs  []string
+		refersTo       []string // texts that refer to TOKEN
+	}{
+		{StyleDollar, "${TOKEN}", []string{"${TOKEN}", "${TOKEN:-}", "Bearer ${TOKEN}"}, []string{"${TOKEN:-x}", "$TOKEN", "${1X}"},
+			[]string{"https://h/${TOKEN}", "${TOKEN:-x}"}},
+		{StyleDollarEnv, "${env:TOKEN}", []string{"${env:TOKEN}", "token ${env:TOKEN}"}, []string{"${env:TOKEN:-}", "${env:}"},
+			[]string{"a${env:TOKEN}b"}},
+		{StyleBraceEnv, "{env:TOKEN}", []string{"{env:TOKEN}", "Basic {env:TOKEN}"}, []string{"{env:TOKEN", "{env:TOKEN:-}"},
+			[]string{"{env:TOKEN}"}},
+		{StyleNames, "", nil, []string{"TOKEN"}, nil},
+		{StyleNone, "", nil, nil, nil},
+	}
+	for _, tt := range tests {
+		sp, ok := SpellingOf(tt.style)
+		if !ok {
+			t.Fatalf("%s: no row", tt.style)
+		}
+		if got := sp.Spell("TOKEN"); got != tt.spelled {
+			t.Errorf("%s: Spell = %q, want %q", tt.style, got, tt.spelled)
+		}
+		for _, v := range tt.refs {
+			if !IsReference(v) {
+				t.Errorf("IsReference(%q) = false", v)
+			}
+		}
+		for _, v := range tt.notRefs {
+			if IsReference(v) {
+				t.Errorf("IsReference(%q) = true", v)
+			}
+		}
+		for _, text := range tt.refersTo {
+			if !sp.RefersTo(text, "TOKEN") || sp.RefersTo(text, "TOK") {
+				t.Errorf("%s: RefersTo(%q) wrong", tt.style, text)
+			}
+		}
+		if sp.RefersTo("${TOKEN_2} {env:TOKEN_2} ${env:TOKEN_2}", "TOKEN") {
+			t.Errorf("%s: another variable refers to TOKEN", tt.style)
+		}
+	}
+	if _, ok := SpellingOf("$VAR"); ok {
+		t.Error("unknown style found")
+	}
+	if got := RedactText("password: ${env:DB} token={env:T} auth=${A:-}"); got != "password: ${env:DB} token={env:T} auth=${A:-}" {
+		t.Errorf("references in text redacted: %q", got)
+	}
+}
+
+// spec: V4 — a new spelling (Continue's ${{ secrets.X }}) is one row of the table:
+// it is spelled, refers, counts as a reference and is kept in free text.
+func TestSpellingsNewRow(t *testing.T) {
+	row := Spelling{Style: "${{ secrets.VAR }}", Open: "${{ secrets.", Close: " }}"}
+	table := append(Spellings(), row)
+	if got := row.Spell("GH"); got != "${{ secrets.GH }}" {
+		t.Errorf("Spell = %q", got)
+	}
+	if !row.RefersTo("Bearer ${{ secrets.GH }}", "GH") {
+		t.Error("RefersTo")
+	}
+	re := referenceRegexp(table)
+	for v, want := range map[string]bool{"${{ secrets.GH }}": true, "Bearer ${{ secrets.GH }}": true, "${{ secrets.GH }": false, "${GH}": true} {
+		if got := re.MatchString(v); got != want {
+			t.Errorf("reference %q = %v, want %v", v, got, want)
+		}
+	}
+	if n, ok := referenceIn(table, "${{ secrets.GH }} rest"); !ok || n != len("${{ secrets.GH }}") {
+		t.Errorf("referenceIn = %d, %v", n, ok)
+	}
+	// without the row, "${" opens it and the first "}" closes it
+	if n, ok := referenceIn(spellings, "${{ secrets.GH }} rest"); !ok || n != len("${{ secrets.GH }") {
+		t.Errorf("without the row: %d, %v", n, ok)
+	}
+}
