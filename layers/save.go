@@ -160,10 +160,10 @@ func (d Delta) apply(path string, cur fsys.Snapshot) ([]byte, error) {
 		doc, err = jsonc.Parse(src)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("invalid JSON: %w", err)
+		return nil, fmt.Errorf("%s: invalid JSON: %w", path, err)
 	}
 	if doc.Root().Kind() != jsonc.Object {
-		return nil, errors.New("invalid JSON: the top level must be an object")
+		return nil, fmt.Errorf("%s: %w", path, jsonc.NotObject(doc.Root().Kind()))
 	}
 	coll := d.Kind.Collection()
 	// Check first what this process read against the file as it is now.

@@ -343,17 +343,23 @@ func TestSave(t *testing.T) {
 			t.Error(err)
 		}
 	})
+	// spec: L11
 	t.Run("a write layer file that became malformed is refused, unchanged", func(t *testing.T) {
-		root := t.TempDir()
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": {}}`})
-		set, _ := Load(fsys.NewOS(), cfgOf(root, "me"))
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": {`})
-		before := tree(t, root)
-		err := set.Save(addA)
-		if err == nil || !strings.Contains(err.Error(), "invalid JSON") {
-			t.Fatalf("err = %v", err)
+		for content, want := range map[string]string{
+			`{"servers": {`: "invalid JSON: line 1, column 14: unexpected end of input, expected an object key",
+			`[1]`:           "the top level must be an object, not an array",
+		} {
+			root := t.TempDir()
+			writeFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": {}}`})
+			set, _ := Load(fsys.NewOS(), cfgOf(root, "me"))
+			writeFiles(t, root, map[string]string{"me/mcp-servers.json": content})
+			before := tree(t, root)
+			err := set.Save(addA)
+			if path := filepath.Join(root, "me/mcp-servers.json"); err == nil || err.Error() != path+": "+want {
+				t.Fatalf("err = %v, want %s: %s", err, path, want)
+			}
+			sameTree(t, before, tree(t, root))
 		}
-		sameTree(t, before, tree(t, root))
 	})
 }
 
