@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -99,9 +100,10 @@ func readFile(f fsys.FS, dir string, kind Kind) (*File, error) {
 }
 
 // decode fills Top and Entries from JSONC bytes. Empty content (whitespace and
-// comments only) is an empty registry. The values are standard JSON sharing the
-// standardized copy of data.
+// comments only) is an empty registry; a leading byte order mark is allowed. The
+// values are standard JSON sharing the standardized copy of data.
 func (file *File) decode(data []byte) error {
+	data, _ = bytes.CutPrefix(data, []byte(jsonc.BOM))
 	doc, err := jsonc.Decode(data)
 	if errors.Is(err, jsonc.ErrEmpty) {
 		return nil

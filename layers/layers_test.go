@@ -161,6 +161,18 @@ func TestLoad(t *testing.T) {
 			t.Fatal("entries found in empty files")
 		}
 	})
+	t.Run("a byte order mark is allowed", func(t *testing.T) {
+		root := t.TempDir()
+		writeFiles(t, root, map[string]string{"me/mcp-servers.json": "\ufeff{\"servers\": {\"a\": {\"command\": \"x\"}}}",
+			"me/mcp-profiles.json": "\ufeff\n"})
+		s, err := Load(fsys.NewOS(), cfgOf(root, "me"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(s.Write().Servers.Entries["a"]); got != `{"command": "x"}` {
+			t.Fatalf("entry a = %q", got)
+		}
+	})
 	t.Run("null collection is empty", func(t *testing.T) {
 		root := t.TempDir()
 		writeFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": null}`})

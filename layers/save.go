@@ -118,7 +118,12 @@ func (s *Set) Save(deltas ...Delta) error {
 			Path:    file.Path,
 			DirPerm: DirMode,
 			Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+				var bom bool // a byte order mark is kept, as in client files
+				cur.Data, bom = bytes.CutPrefix(cur.Data, []byte(jsonc.BOM))
 				out, err := d.apply(file.Path, cur)
+				if bom && err == nil {
+					out = append([]byte(jsonc.BOM), out...)
+				}
 				return out, FileMode, false, err
 			},
 		})

@@ -361,6 +361,25 @@ func TestSave(t *testing.T) {
 			sameTree(t, before, tree(t, root))
 		}
 	})
+	t.Run("a byte order mark is kept", func(t *testing.T) {
+		root := t.TempDir()
+		orig := "\ufeff// mine\n{\"servers\": {\"b\": {\"command\": \"y\"}}}\n"
+		writeFiles(t, root, map[string]string{"me/mcp-servers.json": orig})
+		set, err := Load(fsys.NewOS(), cfgOf(root, "me"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := set.Save(addA); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(filepath.Join(root, "me/mcp-servers.json"))
+		if !strings.HasPrefix(string(b), "\ufeff// mine\n{") || strings.Count(string(b), "\ufeff") != 1 || !strings.Contains(string(b), `"a": {`) {
+			t.Errorf("got\n%q", b)
+		}
+		if len(set.Write().Servers.Entries) != 2 {
+			t.Errorf("in-memory entries %q", set.Write().Servers.Entries)
+		}
+	})
 }
 
 func mkdir(t *testing.T, p string) {
