@@ -300,16 +300,7 @@ func TestSave(t *testing.T) {
 		}
 	})
 	t.Run("a file holding only comments keeps them", func(t *testing.T) {
-		root := t.TempDir()
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": "// servers go here"})
-		set, err := Load(fsys.NewOS(), cfgOf(root, "me"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := set.Save(addA); err != nil {
-			t.Fatal(err)
-		}
-		b, _ := os.ReadFile(filepath.Join(root, "me/mcp-servers.json"))
+		set, b := saveAddA(t, "// servers go here")
 		if !strings.HasPrefix(string(b), "// servers go here\n") || !strings.Contains(string(b), `"a"`) {
 			t.Errorf("got\n%s", b)
 		}
@@ -362,17 +353,7 @@ func TestSave(t *testing.T) {
 		}
 	})
 	t.Run("a byte order mark is kept", func(t *testing.T) {
-		root := t.TempDir()
-		orig := "\ufeff// mine\n{\"servers\": {\"b\": {\"command\": \"y\"}}}\n"
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": orig})
-		set, err := Load(fsys.NewOS(), cfgOf(root, "me"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := set.Save(addA); err != nil {
-			t.Fatal(err)
-		}
-		b, _ := os.ReadFile(filepath.Join(root, "me/mcp-servers.json"))
+		set, b := saveAddA(t, "\ufeff// mine\n{\"servers\": {\"b\": {\"command\": \"y\"}}}\n")
 		if !strings.HasPrefix(string(b), "\ufeff// mine\n{") || strings.Count(string(b), "\ufeff") != 1 || !strings.Contains(string(b), `"a": {`) {
 			t.Errorf("got\n%q", b)
 		}
@@ -380,6 +361,26 @@ func TestSave(t *testing.T) {
 			t.Errorf("in-memory entries %q", set.Write().Servers.Entries)
 		}
 	})
+}
+
+// saveAddA saves addA into a write layer whose servers file holds content and
+// returns the set and the file's new bytes.
+func saveAddA(t *testing.T, content string) (*Set, []byte) {
+	t.Helper()
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"me/mcp-servers.json": content})
+	set, err := Load(fsys.NewOS(), cfgOf(root, "me"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := set.Save(addA); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "me/mcp-servers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set, b
 }
 
 func mkdir(t *testing.T, p string) {
