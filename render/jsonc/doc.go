@@ -12,6 +12,10 @@
 // (two spaces, four spaces or a tab), its line endings and its
 // trailing-comma style.
 //
+// Decode is the read-only mode, for files read far more often than edited:
+// the same validation and errors, and in the same pass the members of the
+// first two levels as standard JSON (Raw values), with no Doc to build.
+//
 // # Performance
 //
 // Parse is a hand-written validating scanner that allocates nothing per
