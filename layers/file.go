@@ -1,14 +1,15 @@
 package layers
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 
-	"github.com/mcpwire/mcpwire/internal/jsonscan"
 	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // Kind identifies one of the two registry files of a layer.
@@ -99,41 +100,40 @@ func readFile(f fsys.FS, dir string, kind Kind) (*File, error) {
 }
 
 // decode fills Top and Entries from JSONC bytes. Empty content (whitespace and
-// comments only) is an empty registry. The values are standard JSON sharing the
-// standardized copy of data.
+// comments only) is an empty registry; a leading byte order mark is allowed. The
+// values are standard JSON sharing the standardized copy of data.
 func (file *File) decode(data []byte) error {
-	doc, err := jsonscan.Scan(data)
-	if err == jsonscan.ErrEmpty {
+	data, _ = bytes.CutPrefix(data, []byte(jsonc.BOM))
+	doc, err := jsonc.Decode(data)
+	if errors.Is(err, jsonc.ErrEmpty) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("invalid JSON: %v", err)
+		return fmt.Errorf("invalid JSON: %w", err)
 	}
 	if doc.Members == nil {
-		return fmt.Errorf("invalid JSON: the top level must be an object, not %s", jsonscan.KindName(doc.Root))
+		return jsonc.NotObject(doc.Root.Kind())
 	}
 	coll := file.Kind.Collection()
-	var entries *jsonscan.Member
+	var entries *jsonc.RawMember
 	for i := range doc.Members {
 		m := &doc.Members[i]
-		k, _ := jsonscan.String(m.Name)
-		if k == coll {
+		if m.Name == coll {
 			entries = m // the last one wins, as in encoding/json
-			delete(file.Top, k)
+			delete(file.Top, m.Name)
 			continue
 		}
-		file.Top[k] = m.Value
+		file.Top[m.Name] = json.RawMessage(m.Value)
 	}
-	if entries == nil || jsonscan.IsNull(entries.Value) {
+	if entries == nil || entries.Value.IsNull() {
 		return nil
 	}
 	if entries.Members == nil {
-		return fmt.Errorf("%q must be an object, not %s", coll, jsonscan.KindName(entries.Value))
+		return jsonc.NotObject(entries.Value.Kind(), coll)
 	}
 	file.Entries = make(map[string]json.RawMessage, len(entries.Members))
 	for _, m := range entries.Members {
-		k, _ := jsonscan.String(m.Name)
-		file.Entries[k] = m.Value
+		file.Entries[m.Name] = json.RawMessage(m.Value)
 	}
 	return nil
 }

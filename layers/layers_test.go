@@ -164,6 +164,18 @@ func TestLoad(t *testing.T) {
 			t.Fatal("entries found in empty files")
 		}
 	})
+	t.Run("a byte order mark is allowed", func(t *testing.T) {
+		root := t.TempDir()
+		writeFiles(t, root, map[string]string{"me/mcp-servers.json": "\ufeff{\"servers\": {\"a\": {\"command\": \"x\"}}}",
+			"me/mcp-profiles.json": "\ufeff\n"})
+		s, err := Load(fsys.NewOS(), cfgOf(root, "me"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(s.Write().Servers.Entries["a"]); got != `{"command": "x"}` {
+			t.Fatalf("entry a = %q", got)
+		}
+	})
 	t.Run("null collection is empty", func(t *testing.T) {
 		root := t.TempDir()
 		writeFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": null}`})
@@ -179,11 +191,12 @@ func TestLoad(t *testing.T) {
 		{"garbage", `{"servers": {}} x`, "invalid JSON: line 1, column 17: invalid character 'x' after the top-level value"},
 		{"single quotes", `{'servers': {}}`, "invalid JSON: line 1, column 2"},
 		{"two trailing commas", `{"servers": {},,}`, "invalid JSON"},
-		{"unterminated comment", "{} /* x", "unterminated /* comment"},
+		{"unterminated comment", "{} /* x", "invalid JSON: line 1, column 4: unterminated comment"},
 		{"lone slash", `{"a": 1 / 2}`, "invalid JSON"},
-		{"bad escape", `{"a": "\x"}`, `invalid escape \x`},
+		{"bad escape", `{"a": "\x"}`, "invalid JSON: line 1, column 8: invalid escape sequence in string"},
 		{"control character", "{\"a\": \"x\ty\"}", "invalid control character"},
 		{"leading zero", `{"a": 01}`, "invalid number"},
+		{"byte order mark twice", "\ufeff\ufeff{}", "invalid JSON: line 1, column 1: invalid character U+FEFF (byte order mark), expected a value"},
 		{"array root", `[]`, "the top level must be an object, not an array"},
 		{"string root", `"x"`, "the top level must be an object, not a string"},
 		{"collection not an object", `{"servers": []}`, `"servers" must be an object, not an array`},

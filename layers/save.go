@@ -118,7 +118,12 @@ func (s *Set) Save(deltas ...Delta) error {
 			Path:    file.Path,
 			DirPerm: DirMode,
 			Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+				var bom bool // a byte order mark is kept, as in client files
+				cur.Data, bom = bytes.CutPrefix(cur.Data, []byte(jsonc.BOM))
 				out, err := d.apply(file.Path, cur)
+				if bom && err == nil {
+					out = append([]byte(jsonc.BOM), out...)
+				}
 				return out, FileMode, false, err
 			},
 		})
@@ -160,10 +165,10 @@ func (d Delta) apply(path string, cur fsys.Snapshot) ([]byte, error) {
 		doc, err = jsonc.Parse(src)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("invalid JSON: %w", err)
+		return nil, fmt.Errorf("%s: invalid JSON: %w", path, err)
 	}
 	if doc.Root().Kind() != jsonc.Object {
-		return nil, errors.New("invalid JSON: the top level must be an object")
+		return nil, fmt.Errorf("%s: %w", path, jsonc.NotObject(doc.Root().Kind()))
 	}
 	coll := d.Kind.Collection()
 	// Check first what this process read against the file as it is now.

@@ -307,16 +307,7 @@ func TestSave(t *testing.T) {
 		}
 	})
 	t.Run("a file holding only comments keeps them", func(t *testing.T) {
-		root := t.TempDir()
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": "// servers go here"})
-		set, err := Load(fsys.NewOS(), cfgOf(root, "me"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := set.Save(addA); err != nil {
-			t.Fatal(err)
-		}
-		b, _ := os.ReadFile(filepath.Join(root, "me/mcp-servers.json"))
+		set, b := saveAddA(t, "// servers go here")
 		if !strings.HasPrefix(string(b), "// servers go here\n") || !strings.Contains(string(b), `"a"`) {
 			t.Errorf("got\n%s", b)
 		}
@@ -350,18 +341,53 @@ func TestSave(t *testing.T) {
 			t.Error(err)
 		}
 	})
+	// spec: L11
 	t.Run("a write layer file that became malformed is refused, unchanged", func(t *testing.T) {
-		root := t.TempDir()
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": {}}`})
-		set, _ := Load(fsys.NewOS(), cfgOf(root, "me"))
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": {`})
-		before := tree(t, root)
-		err := set.Save(addA)
-		if err == nil || !strings.Contains(err.Error(), "invalid JSON") {
-			t.Fatalf("err = %v", err)
+		for content, want := range map[string]string{
+			`{"servers": {`: "invalid JSON: line 1, column 14: unexpected end of input, expected an object key",
+			`[1]`:           "the top level must be an object, not an array",
+		} {
+			root := t.TempDir()
+			writeFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": {}}`})
+			set, _ := Load(fsys.NewOS(), cfgOf(root, "me"))
+			writeFiles(t, root, map[string]string{"me/mcp-servers.json": content})
+			before := tree(t, root)
+			err := set.Save(addA)
+			if path := filepath.Join(root, "me/mcp-servers.json"); err == nil || err.Error() != path+": "+want {
+				t.Fatalf("err = %v, want %s: %s", err, path, want)
+			}
+			sameTree(t, before, tree(t, root))
 		}
-		sameTree(t, before, tree(t, root))
 	})
+	t.Run("a byte order mark is kept", func(t *testing.T) {
+		set, b := saveAddA(t, "\ufeff// mine\n{\"servers\": {\"b\": {\"command\": \"y\"}}}\n")
+		if !strings.HasPrefix(string(b), "\ufeff// mine\n{") || strings.Count(string(b), "\ufeff") != 1 || !strings.Contains(string(b), `"a": {`) {
+			t.Errorf("got\n%q", b)
+		}
+		if len(set.Write().Servers.Entries) != 2 {
+			t.Errorf("in-memory entries %q", set.Write().Servers.Entries)
+		}
+	})
+}
+
+// saveAddA saves addA into a write layer whose servers file holds content and
+// returns the set and the file's new bytes.
+func saveAddA(t *testing.T, content string) (*Set, []byte) {
+	t.Helper()
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"me/mcp-servers.json": content})
+	set, err := Load(fsys.NewOS(), cfgOf(root, "me"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := set.Save(addA); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "me/mcp-servers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set, b
 }
 
 func mkdir(t *testing.T, p string) {

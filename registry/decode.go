@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mcpwire/mcpwire/internal/jsonscan"
+	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // The decoders below read one entry of a layer file in a single pass over its
@@ -14,19 +14,22 @@ import (
 // found, never a value.
 
 type fieldError struct {
-	field, want string
-	got         []byte
+	field, want string // field is empty for the entry itself
+	got         jsonc.Raw
 }
 
 func (e *fieldError) Error() string {
-	return fmt.Sprintf("%s: must be %s, not %s", e.field, e.want, jsonscan.KindName(e.got))
+	if e.field == "" {
+		return fmt.Sprintf("must be %s, not %s", e.want, e.got.Kind().Noun())
+	}
+	return fmt.Sprintf("%s: must be %s, not %s", e.field, e.want, e.got.Kind().Noun())
 }
 
-func decodeString(field string, v []byte, dst *string) error {
-	if jsonscan.IsNull(v) {
+func decodeString(field string, v jsonc.Raw, dst *string) error {
+	if v.IsNull() {
 		return nil
 	}
-	s, ok := jsonscan.String(v)
+	s, ok := v.Text()
 	if !ok {
 		return &fieldError{field, "a string", v}
 	}
@@ -34,14 +37,14 @@ func decodeString(field string, v []byte, dst *string) error {
 	return nil
 }
 
-func decodeStrings(field string, v []byte, dst *[]string) error {
-	if jsonscan.IsNull(v) {
+func decodeStrings(field string, v jsonc.Raw, dst *[]string) error {
+	if v.IsNull() {
 		return nil
 	}
 	out := []string{}
 	var err error
-	ok := jsonscan.Elements(v, func(e []byte) bool {
-		s, ok := jsonscan.String(e)
+	ok := v.Elements(func(e jsonc.Raw) bool {
+		s, ok := e.Text()
 		if !ok {
 			err = &fieldError{fmt.Sprintf("%s[%d]", field, len(out)), "a string", e}
 			return false
@@ -59,15 +62,14 @@ func decodeStrings(field string, v []byte, dst *[]string) error {
 	return nil
 }
 
-func decodeStringMap(field string, v []byte, dst *map[string]string) error {
-	if jsonscan.IsNull(v) {
+func decodeStringMap(field string, v jsonc.Raw, dst *map[string]string) error {
+	if v.IsNull() {
 		return nil
 	}
 	out := map[string]string{}
 	var err error
-	ok := jsonscan.Members(v, func(name, e []byte) bool {
-		k, _ := jsonscan.String(name)
-		s, ok := jsonscan.String(e)
+	ok := v.Members(func(k string, e jsonc.Raw) bool {
+		s, ok := e.Text()
 		if !ok {
 			err = &fieldError{field + "." + k, "a string", e}
 			return false
@@ -85,23 +87,23 @@ func decodeStringMap(field string, v []byte, dst *map[string]string) error {
 	return nil
 }
 
-func decodeAnyMap(field string, v []byte, dst *map[string]any) error {
-	if jsonscan.IsNull(v) {
+func decodeAnyMap(field string, v jsonc.Raw, dst *map[string]any) error {
+	if v.IsNull() {
 		return nil
 	}
-	if jsonscan.Kind(v) != '{' {
+	if v.Kind() != jsonc.Object {
 		return &fieldError{field, "an object", v}
 	}
 	var m map[string]any
 	if err := json.Unmarshal(v, &m); err != nil {
-		return fmt.Errorf("%s: %v", field, err)
+		return fmt.Errorf("%s: %w", field, err)
 	}
 	*dst = m
 	return nil
 }
 
-func rawValue(v []byte) json.RawMessage {
-	if jsonscan.IsNull(v) {
+func rawValue(v jsonc.Raw) json.RawMessage {
+	if v.IsNull() {
 		return nil
 	}
 	return json.RawMessage(v)
@@ -111,8 +113,7 @@ func rawValue(v []byte) json.RawMessage {
 func decodeServer(raw []byte, s *Server) error {
 	*s = Server{}
 	var err error
-	ok := jsonscan.Members(raw, func(name, v []byte) bool {
-		key, _ := jsonscan.String(name)
+	ok := jsonc.Raw(raw).Members(func(key string, v jsonc.Raw) bool {
 		switch key {
 		case "name":
 			err = decodeString(key, v, &s.Name)
@@ -139,11 +140,11 @@ func decodeServer(raw []byte, s *Server) error {
 		case "cwd":
 			err = decodeString(key, v, &s.Cwd)
 		case "enabled":
-			switch jsonscan.Kind(v) {
-			case 't', 'f':
-				b := jsonscan.Kind(v) == 't'
+			switch v.Kind() {
+			case jsonc.Bool:
+				b := v[0] == 't' // Members gives each value without surrounding space
 				s.Enabled = &b
-			case 'n':
+			case jsonc.Null:
 			default:
 				err = &fieldError{key, "a boolean", v}
 			}
@@ -172,7 +173,7 @@ func decodeServer(raw []byte, s *Server) error {
 		return err == nil
 	})
 	if !ok {
-		return fmt.Errorf("must be an object, not %s", jsonscan.KindName(raw))
+		return &fieldError{"", "an object", raw}
 	}
 	return err
 }
@@ -181,8 +182,7 @@ func decodeServer(raw []byte, s *Server) error {
 func decodeProfile(raw []byte, p *Profile) error {
 	*p = Profile{}
 	var err error
-	ok := jsonscan.Members(raw, func(name, v []byte) bool {
-		key, _ := jsonscan.String(name)
+	ok := jsonc.Raw(raw).Members(func(key string, v jsonc.Raw) bool {
 		switch key {
 		case "name":
 			err = decodeString(key, v, &p.Name)
@@ -207,7 +207,7 @@ func decodeProfile(raw []byte, p *Profile) error {
 		return err == nil
 	})
 	if !ok {
-		return fmt.Errorf("must be an object, not %s", jsonscan.KindName(raw))
+		return &fieldError{"", "an object", raw}
 	}
 	if err != nil {
 		return err
@@ -216,19 +216,17 @@ func decodeProfile(raw []byte, p *Profile) error {
 	return nil
 }
 
-func decodeOverrides(v []byte, dst *map[string]*Filters) error {
+func decodeOverrides(v jsonc.Raw, dst *map[string]*Filters) error {
 	const field = "providerOverrides"
-	if jsonscan.IsNull(v) {
+	if v.IsNull() {
 		return nil
 	}
 	out := map[string]*Filters{}
 	var err error
-	ok := jsonscan.Members(v, func(name, fv []byte) bool {
-		key, _ := jsonscan.String(name)
+	ok := v.Members(func(key string, fv jsonc.Raw) bool {
 		f := &Filters{}
 		prefix := field + "." + key
-		if !jsonscan.IsNull(fv) && !jsonscan.Members(fv, func(n, lv []byte) bool {
-			k, _ := jsonscan.String(n)
+		if !fv.IsNull() && !fv.Members(func(k string, lv jsonc.Raw) bool {
 			switch k {
 			case "toolDeny":
 				err = decodeStrings(prefix+"."+k, lv, &f.ToolDeny)

@@ -136,14 +136,14 @@ func (e *permEdit) recordUnchanged(cur fsys.Snapshot) bool {
 // validateSettings checks the settings root, permissions and its rule arrays (C2).
 func validateSettings(path string, doc *jsonc.Doc) ([]string, error) {
 	if doc.Root().Kind() != jsonc.Object {
-		return nil, fmt.Errorf("%s: the top level must be an object, not %s", path, doc.Root().Kind())
+		return nil, fmt.Errorf("%s: %w", path, jsonc.NotObject(doc.Root().Kind()))
 	}
 	perm, ok := doc.Lookup("permissions")
 	if !ok {
 		return nil, nil
 	}
 	if perm.Kind() != jsonc.Object {
-		return nil, fmt.Errorf("%s: \"permissions\" must be an object, not %s", path, perm.Kind())
+		return nil, fmt.Errorf("%s: %w", path, jsonc.NotObject(perm.Kind(), "permissions"))
 	}
 	var deny []string
 	for _, k := range []string{"allow", "deny", "ask", "additionalDirectories"} {

@@ -135,11 +135,11 @@ func (e *fileEdit) applyJSON(cur fsys.Snapshot) ([]byte, error) {
 		return nil, fmt.Errorf("%s: invalid JSON: %w", e.path, err)
 	}
 	if doc.Root().Kind() != jsonc.Object {
-		return nil, fmt.Errorf("%s: the top level must be an object, not %s", e.path, doc.Root().Kind())
+		return nil, fmt.Errorf("%s: %w", e.path, jsonc.NotObject(doc.Root().Kind()))
 	}
 	key := e.p.ServersKey
 	if v, ok := doc.Lookup(key); ok && v.Kind() != jsonc.Object {
-		return nil, fmt.Errorf("%s: %q must be an object, not %s", e.path, key, v.Kind())
+		return nil, fmt.Errorf("%s: %w", e.path, jsonc.NotObject(v.Kind(), key))
 	}
 	var foreignNames []string
 	for _, ne := range e.set {
@@ -237,7 +237,7 @@ func geminiUnlisted(doc *jsonc.Doc, set []namedEntry) []string {
 func (e *fileEdit) mergeKept(doc *jsonc.Doc, name string, existing jsonc.Value) error {
 	key := e.p.ServersKey
 	if existing.Kind() != jsonc.Object {
-		return fmt.Errorf("%s: %s.%s must be an object, not %s", e.path, key, name, existing.Kind())
+		return fmt.Errorf("%s: %w", e.path, jsonc.NotObject(existing.Kind(), key, name))
 	}
 	sf := e.filters.of(name)
 	if sf == nil {
@@ -310,7 +310,7 @@ func (e *fileEdit) applyTools(doc *jsonc.Doc) error {
 		return nil
 	}
 	if v, ok := doc.Lookup("tools"); ok && v.Kind() != jsonc.Object {
-		return fmt.Errorf("%s: \"tools\" must be an object, not %s", e.path, v.Kind())
+		return fmt.Errorf("%s: %w", e.path, jsonc.NotObject(v.Kind(), "tools"))
 	}
 	for _, m := range e.tools {
 		raw, _ := marshal(m.Value)

@@ -81,14 +81,14 @@ func legacyTarget(f fsys.FS, path, project string) (t fsys.Target, ok bool, err 
 				return nil, 0, false, fmt.Errorf("%s: invalid JSON: %w", path, err)
 			}
 			if doc.Root().Kind() != jsonc.Object {
-				return nil, 0, false, fmt.Errorf("%s: the top level must be an object, not %s", path, doc.Root().Kind())
+				return nil, 0, false, fmt.Errorf("%s: %w", path, jsonc.NotObject(doc.Root().Kind()))
 			}
 			servers, ok := doc.Lookup("mcpServers")
 			if !ok {
 				return cur.Data, cur.Mode.Perm(), false, nil
 			}
 			if servers.Kind() != jsonc.Object {
-				return nil, 0, false, fmt.Errorf("%s: \"mcpServers\" must be an object, not %s", path, servers.Kind())
+				return nil, 0, false, fmt.Errorf("%s: %w", path, jsonc.NotObject(servers.Kind(), "mcpServers"))
 			}
 			entry, ok := servers.Member(BuiltinName)
 			if !ok || !legacyBuiltin(entry.JSON()) {

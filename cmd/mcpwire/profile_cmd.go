@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/tailscale/hujson"
+	"github.com/mcpwire/mcpwire/render/jsonc"
 	"github.com/urfave/cli/v2"
 )
 
@@ -332,44 +332,48 @@ func profileImport(env *Env, c *cli.Context) error {
 }
 
 // decodeImport accepts {"profiles": {…}} (with or without apiVersion/kind) or a bare
-// map of profiles.
+// map of profiles, in JSONC, after an optional byte order mark.
 func decodeImport(data []byte) (map[string]*registry.Profile, error) {
-	std, err := hujson.Standardize(bytes.Clone(data))
+	data, _ = bytes.CutPrefix(data, []byte(jsonc.BOM))
+	doc, err := jsonc.Decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "hujson: "))
+		return nil, fmt.Errorf("invalid JSON: %w", err)
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(std, &top); err != nil || top == nil {
-		return nil, fmt.Errorf("invalid JSON: the top level must be an object")
+	if doc.Members == nil {
+		return nil, jsonc.NotObject(doc.Root.Kind())
 	}
-	body := std
-	if raw, ok := top["profiles"]; ok && wrapperOnly(top) {
-		body = raw
-	}
-	var raws map[string]json.RawMessage
-	if err := json.Unmarshal(body, &raws); err != nil || raws == nil {
-		return nil, fmt.Errorf("\"profiles\" must be an object of profiles")
+	raws := doc.Members
+	if wrapped := wrapper(doc.Members); wrapped != nil {
+		if wrapped.Members == nil {
+			return nil, jsonc.NotObject(wrapped.Value.Kind(), "profiles")
+		}
+		raws = wrapped.Members
 	}
 	out := make(map[string]*registry.Profile, len(raws))
-	for n, raw := range raws {
+	for _, m := range raws { // the last of a name wins, as in encoding/json
 		p := &registry.Profile{}
-		if err := json.Unmarshal(raw, p); err != nil {
-			return nil, fmt.Errorf("profile %q: %v", n, err)
+		if err := json.Unmarshal(m.Value, p); err != nil {
+			return nil, fmt.Errorf("profile %q: %w", m.Name, err)
 		}
-		out[n] = p
+		out[m.Name] = p
 	}
 	return out, nil
 }
 
-func wrapperOnly(top map[string]json.RawMessage) bool {
-	for k := range top {
-		switch k {
-		case "profiles", "apiVersion", "kind", "credentialPolicy":
+// wrapper returns the last "profiles" member when the top level holds it and
+// nothing but the other members of a registry file, else nil.
+func wrapper(top []jsonc.RawMember) *jsonc.RawMember {
+	var profiles *jsonc.RawMember
+	for i, m := range top {
+		switch m.Name {
+		case "profiles":
+			profiles = &top[i]
+		case "apiVersion", "kind", "credentialPolicy":
 		default:
-			return false
+			return nil
 		}
 	}
-	return true
+	return profiles
 }
 
 func profileExport(env *Env, c *cli.Context) error {

@@ -12,6 +12,10 @@
 // (two spaces, four spaces or a tab), its line endings and its
 // trailing-comma style.
 //
+// Decode is the read-only mode, for files read far more often than edited:
+// the same validation and errors, and in the same pass the members of the
+// first two levels as standard JSON (Raw values), with no Doc to build.
+//
 // # Performance
 //
 // Parse is a hand-written validating scanner that allocates nothing per
@@ -66,18 +70,28 @@ type Doc struct {
 // that matches ErrEmpty. A root value that is not an object is accepted;
 // callers check Root().Kind().
 func Parse(data []byte) (*Doc, error) {
-	var spans []span
-	start, end, serr := scan(data, 0, &spans)
+	var rec record
+	start, end, err := scanDocument(data, &rec)
+	if err != nil {
+		return nil, err
+	}
+	return &Doc{data: data, start: start, end: end, spans: rec.members}, nil
+}
+
+// scanDocument validates data as one JSONC document, recording into rec as
+// scan does, and returns the root value's [start, end) offsets.
+func scanDocument(data []byte, rec *record) (start, end int, err error) {
+	start, end, serr := scan(data, 0, rec)
 	if serr == nil {
 		var i int
-		if i, serr = skipSpace(data, end); serr == nil && i < len(data) {
+		if i, serr = skipSpace(data, end, rec); serr == nil && i < len(data) {
 			serr = errAt(i, "invalid character %s after the top-level value", describe(data, i))
 		}
 	}
 	if serr != nil {
-		return nil, syntaxError(data, serr)
+		return 0, 0, syntaxError(data, serr)
 	}
-	return &Doc{data: data, start: start, end: end, spans: spans}, nil
+	return start, end, nil
 }
 
 // rootObject returns the root object, materialising its members on first

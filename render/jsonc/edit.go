@@ -14,9 +14,9 @@ var errEmptyPath = errors.New("empty path: the root cannot be set or deleted")
 // encoding/json produces). Each element of path is a member name, as is.
 //
 // Objects missing on the way are created. If the root or a value on the
-// way is not an object, Set returns an error that matches ErrNotObject and
-// names the path, e.g. `"/mcpServers" is not an object`, and changes
-// nothing.
+// way is not an object, Set returns a *NotObjectError (which matches
+// ErrNotObject), e.g. `"mcpServers" must be an object, not an array`, and
+// changes nothing.
 //
 // If value is not valid JSON, Set returns an error and changes nothing.
 //
@@ -40,7 +40,7 @@ func (d *Doc) Set(path []string, value []byte) error {
 	}
 	o := d.rootObject()
 	if o == nil {
-		return &notObjectError{}
+		return NotObject(d.Root().Kind())
 	}
 	for i, name := range path {
 		k := o.find(name)
@@ -52,8 +52,10 @@ func (d *Doc) Set(path []string, value []byte) error {
 			d.replace(o, k, value)
 			return nil
 		}
-		if o = d.child(o, k); o == nil {
-			return &notObjectError{path: path[:i+1]}
+		if c := d.child(o, k); c != nil {
+			o = c
+		} else {
+			return NotObject(o.members[k].val.Kind(), path[:i+1]...)
 		}
 	}
 	panic("unreachable")
@@ -65,23 +67,25 @@ func (d *Doc) Set(path []string, value []byte) error {
 // object used trailing commas. An object left empty becomes {} (unless it
 // holds comments that belong to no member). If the name occurs more than
 // once in its object, every occurrence is removed. If the root or a value
-// on the way is not an object, Delete returns an error that matches
-// ErrNotObject and changes nothing.
+// on the way is not an object, Delete returns a *NotObjectError and changes
+// nothing.
 func (d *Doc) Delete(path []string) (bool, error) {
 	if len(path) == 0 {
 		return false, errEmptyPath
 	}
 	o := d.rootObject()
 	if o == nil {
-		return false, &notObjectError{}
+		return false, NotObject(d.Root().Kind())
 	}
 	for i, name := range path[:len(path)-1] {
 		k := o.find(name)
 		if k < 0 {
 			return false, nil
 		}
-		if o = d.child(o, k); o == nil {
-			return false, &notObjectError{path: path[:i+1]}
+		if c := d.child(o, k); c != nil {
+			o = c
+		} else {
+			return false, NotObject(o.members[k].val.Kind(), path[:i+1]...)
 		}
 	}
 	found := false

@@ -388,13 +388,13 @@ func TestEditErrors(t *testing.T) {
 		notObj  bool
 		deleted bool
 	}{
-		{name: "set under scalar", in: `{"mcpServers": 3}`, path: []string{"mcpServers", "x"}, value: `1`, want: `"/mcpServers" is not an object`, notObj: true},
-		{name: "set under array", in: `{"a": {"b": []}}`, path: []string{"a", "b", "c"}, value: `1`, want: `"/a/b" is not an object`, notObj: true},
-		{name: "set escapes pointer", in: `{"a/b~": 1}`, path: []string{"a/b~", "c"}, value: `1`, want: `"/a~1b~0" is not an object`, notObj: true},
-		{name: "set on array root", in: `[1]`, path: []string{"a"}, value: `1`, want: "the root value is not an object", notObj: true},
-		{name: "set on string root", in: `"s"`, path: []string{"a"}, value: `1`, want: "the root value is not an object", notObj: true},
-		{name: "delete under scalar", in: `{"a": "s"}`, path: []string{"a", "b"}, want: `"/a" is not an object`, notObj: true},
-		{name: "delete on array root", in: `[]`, path: []string{"a"}, want: "the root value is not an object", notObj: true},
+		{name: "set under scalar", in: `{"mcpServers": 3}`, path: []string{"mcpServers", "x"}, value: `1`, want: `"mcpServers" must be an object, not a number`, notObj: true},
+		{name: "set under array", in: `{"a": {"b": []}}`, path: []string{"a", "b", "c"}, value: `1`, want: `"a"."b" must be an object, not an array`, notObj: true},
+		{name: "set quotes names", in: `{"a/b~": 1}`, path: []string{"a/b~", "c"}, value: `1`, want: `"a/b~" must be an object, not a number`, notObj: true},
+		{name: "set on array root", in: `[1]`, path: []string{"a"}, value: `1`, want: "the top level must be an object, not an array", notObj: true},
+		{name: "set on string root", in: `"s"`, path: []string{"a"}, value: `1`, want: "the top level must be an object, not a string", notObj: true},
+		{name: "delete under scalar", in: `{"a": "s"}`, path: []string{"a", "b"}, want: `"a" must be an object, not a string`, notObj: true},
+		{name: "delete on array root", in: `[]`, path: []string{"a"}, want: "the top level must be an object, not an array", notObj: true},
 		{name: "invalid value", in: `{}`, path: []string{"a"}, value: `{a:1}`, want: "invalid JSON value"},
 		{name: "value with comment", in: `{}`, path: []string{"a"}, value: `1 // c`, want: "invalid JSON value"},
 		{name: "empty set path", in: `{}`, path: nil, value: `1`, want: "empty path"},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -11,9 +12,15 @@ import (
 // that holds no value at all: empty, or only whitespace and comments.
 var ErrEmpty = errors.New("empty document")
 
-// ErrNotObject is matched (with errors.Is) by the errors Set and Delete
-// return when the root or an element of the path is not an object.
+// ErrNotObject is matched (with errors.Is) by a *NotObjectError, which Set
+// and Delete return when the root or an element of the path is not an
+// object.
 var ErrNotObject = errors.New("not an object")
+
+// BOM is the UTF-8 byte order mark some editors put at the start of a file.
+// JSON forbids it and Parse and Decode refuse it: a caller that accepts it
+// takes it off before reading and puts it back when writing.
+const BOM = "\ufeff"
 
 // SyntaxError describes malformed input. Its message has the form
 // "line L, column C: problem"; lines and columns count from 1 and columns
@@ -61,27 +68,37 @@ func syntaxError(data []byte, e *scanError) *SyntaxError {
 	return &SyntaxError{Line: line, Column: col, Offset: off, Problem: e.msg, err: e.err}
 }
 
-// notObjectError reports that the value at a path is not an object.
-type notObjectError struct {
-	path []string
+// NotObjectError reports a value that must be an object and is not, worded
+// "the top level must be an object, not an array" or `"mcpServers" must be
+// an object, not a string`. It matches ErrNotObject.
+type NotObjectError struct {
+	// Path holds the member names from the root to the value; it is empty
+	// for the top level.
+	Path []string
+	// Got is the kind of the value found.
+	Got Kind
 }
 
-func (e *notObjectError) Error() string {
-	if len(e.path) == 0 {
-		return "the root value is not an object"
+// NotObject returns the error for the value at path (none: the top level),
+// found to be of kind got where an object is required.
+func NotObject(got Kind, path ...string) error {
+	return &NotObjectError{Path: path, Got: got}
+}
+
+// Error implements error.
+func (e *NotObjectError) Error() string {
+	if len(e.Path) == 0 {
+		return "the top level must be an object, not " + e.Got.Noun()
 	}
-	return fmt.Sprintf("%q is not an object", pointer(e.path))
-}
-
-func (e *notObjectError) Is(target error) bool { return target == ErrNotObject }
-
-// pointer renders a path as a JSON pointer (RFC 6901) for messages.
-func pointer(path []string) string {
 	var b strings.Builder
-	for _, p := range path {
-		b.WriteByte('/')
-		p = strings.ReplaceAll(p, "~", "~0")
-		b.WriteString(strings.ReplaceAll(p, "/", "~1"))
+	for k, name := range e.Path {
+		if k > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(strconv.Quote(name))
 	}
-	return b.String()
+	return b.String() + " must be an object, not " + e.Got.Noun()
 }
+
+// Is reports whether target is ErrNotObject.
+func (e *NotObjectError) Is(target error) bool { return target == ErrNotObject }

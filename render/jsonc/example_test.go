@@ -65,3 +65,28 @@ func ExampleDoc_Lookup() {
 	// Output:
 	// object {"url":"https://x"} [url]
 }
+
+func ExampleDecode() {
+	d, err := jsonc.Decode([]byte(`{
+  // mine
+  "servers": {"gh": {"command": "gh-mcp", "args": ["stdio",]}},
+}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, m := range d.Members {
+		for _, entry := range m.Members {
+			fmt.Printf("%s.%s = %s\n", m.Name, entry.Name, entry.Value)
+			entry.Value.Members(func(name string, v jsonc.Raw) bool {
+				s, isString := v.Text()
+				fmt.Println(" ", name, v.Kind(), s, isString)
+				return true
+			})
+		}
+	}
+	// Output:
+	// servers.gh = {"command": "gh-mcp", "args": ["stdio" ]}
+	//   command string gh-mcp true
+	//   args array  false
+}

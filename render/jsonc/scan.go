@@ -18,6 +18,26 @@ const maxDepth = 1000
 // token (quotes included) and its value, both as [start, end) offsets.
 type span struct {
 	keyStart, keyEnd, valStart, valEnd int
+	// in decode mode, the members of a root member's object value are
+	// record.inner[first:end]
+	first, end int
+}
+
+// record is what scan records besides validating: the members of a root
+// object and, in decode mode (deep), the members of their object values
+// and the text that standard JSON does not have.
+type record struct {
+	members []span // members of the root object
+	deep    bool   // decode mode: fill inner and blanks too
+	inner   []span // members of the root members' object values, in order
+	blanks  []int  // [start, end) pairs of comments and trailing commas
+}
+
+// blank notes, in decode mode, text that standard JSON does not have.
+func (r *record) blank(start, end int) {
+	if r != nil && r.deep {
+		r.blanks = append(r.blanks, start, end)
+	}
 }
 
 // scanner states.
@@ -39,13 +59,14 @@ var strStop = func() (t [256]bool) {
 
 // scan validates one JSONC value that starts at or after offset i of data,
 // after optional whitespace and comments. It does not look past the value's
-// end. It returns the value's [start, end) offsets. If members is not nil
-// and the value is an object, the spans of the object's direct members are
-// appended to *members. scan allocates nothing else: it records no
-// structure below the first level.
-func scan(data []byte, i int, members *[]span) (start, end int, serr *scanError) {
+// end. It returns the value's [start, end) offsets. If rec is not nil and
+// the value is an object, the spans of the object's direct members are
+// appended to rec.members, and in decode mode the spans of their own
+// members to rec.inner. scan allocates nothing else: it records no
+// structure below the first level (the second in decode mode).
+func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 	n := len(data)
-	if i, serr = skipSpace(data, i); serr != nil {
+	if i, serr = skipSpace(data, i, rec); serr != nil {
 		return 0, 0, serr
 	}
 	if i >= n {
@@ -55,13 +76,14 @@ func scan(data []byte, i int, members *[]span) (start, end int, serr *scanError)
 
 	var stack [maxDepth]byte // '{' or '[' for each open container
 	depth := 0
-	rec := false // record members of the outermost object
+	recording := false // record members of the outermost object
+	deep := rec != nil && rec.deep
 	state := stValue
 	for {
 		// Skip whitespace and comments; the common case stays inline.
 		i = skipWS(data, i)
 		if i < n && data[i] == '/' {
-			if i, serr = skipSpace(data, i); serr != nil {
+			if i, serr = skipSpace(data, i, rec); serr != nil {
 				return 0, 0, serr
 			}
 		}
@@ -81,7 +103,7 @@ func scan(data []byte, i int, members *[]span) (start, end int, serr *scanError)
 			}
 			ke := i
 			if i = skipWS(data, i); i < n && data[i] == '/' {
-				if i, serr = skipSpace(data, i); serr != nil {
+				if i, serr = skipSpace(data, i, rec); serr != nil {
 					return 0, 0, serr
 				}
 			}
@@ -92,12 +114,16 @@ func scan(data []byte, i int, members *[]span) (start, end int, serr *scanError)
 				return 0, 0, errAt(i, "expected ':' after object key, found %s", describe(data, i))
 			}
 			if i = skipWS(data, i+1); i < n && data[i] == '/' {
-				if i, serr = skipSpace(data, i); serr != nil {
+				if i, serr = skipSpace(data, i, rec); serr != nil {
 					return 0, 0, serr
 				}
 			}
-			if rec && depth == 1 {
-				*members = append(*members, span{keyStart: ks, keyEnd: ke, valStart: i})
+			if recording {
+				if depth == 1 {
+					rec.members = append(rec.members, span{keyStart: ks, keyEnd: ke, valStart: i, first: len(rec.inner)})
+				} else if depth == 2 && deep {
+					rec.inner = append(rec.inner, span{keyStart: ks, keyEnd: ke, valStart: i})
+				}
 			}
 			state = stValue
 			continue
@@ -112,13 +138,13 @@ func scan(data []byte, i int, members *[]span) (start, end int, serr *scanError)
 				if depth == maxDepth {
 					return 0, 0, errAt(i, "nesting depth exceeds %d", maxDepth)
 				}
-				if depth == 0 && c == '{' && members != nil {
-					rec = true
+				if depth == 0 && c == '{' && rec != nil {
+					recording = true
 				}
 				stack[depth] = c
 				depth++
 				if i = skipWS(data, i+1); i < n && data[i] == '/' {
-					if i, serr = skipSpace(data, i); serr != nil {
+					if i, serr = skipSpace(data, i, rec); serr != nil {
 						return 0, 0, serr
 					}
 				}
@@ -155,12 +181,14 @@ func scan(data []byte, i int, members *[]span) (start, end int, serr *scanError)
 			top := stack[depth-1]
 			switch c {
 			case ',':
+				comma := i
 				if i = skipWS(data, i+1); i < n && data[i] == '/' {
-					if i, serr = skipSpace(data, i); serr != nil {
+					if i, serr = skipSpace(data, i, rec); serr != nil {
 						return 0, 0, serr
 					}
 				}
 				if i < n && data[i] == top+2 { // trailing comma
+					rec.blank(comma, comma+1)
 					i++
 					depth--
 					break
@@ -186,8 +214,13 @@ func scan(data []byte, i int, members *[]span) (start, end int, serr *scanError)
 		if depth == 0 {
 			return start, i, nil
 		}
-		if rec && depth == 1 {
-			(*members)[len(*members)-1].valEnd = i
+		if recording {
+			if depth == 1 {
+				m := &rec.members[len(rec.members)-1]
+				m.valEnd, m.end = i, len(rec.inner)
+			} else if depth == 2 && deep && stack[1] == '{' {
+				rec.inner[len(rec.inner)-1].valEnd = i
+			}
 		}
 		state = stAfter
 	}
@@ -235,8 +268,9 @@ func skipWSLoop(data []byte, i int) int {
 }
 
 // skipSpace skips whitespace and comments from offset i and returns the
-// offset of the next other byte (or len(data)).
-func skipSpace(data []byte, i int) (int, *scanError) {
+// offset of the next other byte (or len(data)). In decode mode the comments
+// are noted in rec.
+func skipSpace(data []byte, i int, rec *record) (int, *scanError) {
 	n := len(data)
 	for i < n {
 		switch data[i] {
@@ -247,6 +281,7 @@ func skipSpace(data []byte, i int) (int, *scanError) {
 			if serr != nil {
 				return i, serr
 			}
+			rec.blank(i, end)
 			i = end
 		default:
 			return i, nil

@@ -27,6 +27,35 @@ func (k Kind) String() string {
 	return kindNames[k]
 }
 
+var kindNouns = [...]string{"nothing", "null", "a boolean", "a number", "a string", "an array", "an object"}
+
+// Noun returns the kind as messages name it: "an object", "a boolean",
+// "null"; "nothing" for Invalid.
+func (k Kind) Noun() string {
+	if k < 0 || int(k) >= len(kindNouns) {
+		return kindNouns[Invalid]
+	}
+	return kindNouns[k]
+}
+
+// kindOf returns the Kind of the value whose text starts with c.
+func kindOf(c byte) Kind {
+	switch c {
+	case '{':
+		return Object
+	case '[':
+		return Array
+	case '"':
+		return String
+	case 't', 'f':
+		return Bool
+	case 'n':
+		return Null
+	default:
+		return Number
+	}
+}
+
 // Value is a read-only view of one value of a Doc. A Value obtained before
 // an edit of the Doc must not be used after it.
 type Value struct {
@@ -42,20 +71,7 @@ func (v Value) Kind() Kind {
 	if len(v.raw) == 0 {
 		return Invalid
 	}
-	switch v.raw[0] {
-	case '{':
-		return Object
-	case '[':
-		return Array
-	case '"':
-		return String
-	case 't', 'f':
-		return Bool
-	case 'n':
-		return Null
-	default:
-		return Number
-	}
+	return kindOf(v.raw[0])
 }
 
 // JSON returns v as compact standard JSON: comments, trailing commas and
@@ -174,11 +190,11 @@ func (v Value) spans() ([]span, bool) {
 	if v.Kind() != Object {
 		return nil, false
 	}
-	var spans []span
-	if _, _, err := scan(v.raw, 0, &spans); err != nil {
+	var rec record
+	if _, _, err := scan(v.raw, 0, &rec); err != nil {
 		panic("jsonc: internal error: rescanning a valid value: " + err.msg)
 	}
-	return spans, true
+	return rec.members, true
 }
 
 // String returns the decoded text of a String value. For other kinds it
@@ -213,9 +229,9 @@ func commentEnd(raw []byte, i int) int {
 }
 
 // stringEnd returns the offset just after the string starting at raw[i] in
-// already validated text.
+// already validated text (len(raw) if it has no end).
 func stringEnd(raw []byte, i int) int {
-	for i++; ; i++ {
+	for i++; i < len(raw); i++ {
 		switch raw[i] {
 		case '\\':
 			i++
@@ -223,4 +239,5 @@ func stringEnd(raw []byte, i int) int {
 			return i + 1
 		}
 	}
+	return len(raw)
 }
