@@ -63,7 +63,7 @@ func (v Value) elements(yield func(Value) bool) {
 // next returns the offset of the first byte at or after i of validated text
 // that is not whitespace or part of a comment.
 func next(raw []byte, i int) int {
-	i, _ = skipSpace(raw, i)
+	i, _ = skipSpace(raw, i, nil)
 	return i
 }
 
