@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +23,9 @@ const (
 	// Support; Windows %APPDATA% (else ~/AppData/Roaming); elsewhere $XDG_CONFIG_HOME,
 	// else ~/.config.
 	AppData Base = "app-data"
+	// LocalAppData is Windows' %LOCALAPPDATA% (else ~/AppData/Local). Other systems
+	// have none: only a Packaged directory for Windows uses it.
+	LocalAppData Base = "local-app-data"
 )
 
 // Dest is where one client file lives.
@@ -35,6 +39,55 @@ type Dest struct {
 	Dir  []string
 	// Files are candidate names: the first that exists is used, else Files[0].
 	Files []string
+	// Packaged are directories a packaged build of the client (Microsoft Store/MSIX)
+	// keeps its own copy of the file in. They come before the default directory but
+	// are used only where the file exists; a relocation variable that is set turns
+	// them off.
+	Packaged []Packaged
+}
+
+// Packaged is the directory a packaged build keeps its files in on one OS:
+// Base/Parent…/NAME/Sub…, NAME a directory whose name matches Pattern (the
+// package's name with its publisher id, Claude_pzs8sxrjxfjjc). Finding NAME needs
+// the filesystem, so providers describes it as a Glob and the caller lists Parent.
+type Packaged struct {
+	GOOS    string
+	Base    Base
+	Parent  []string
+	Pattern string // a filepath.Match pattern for one directory name
+	Sub     []string
+}
+
+// Glob is a candidate path with one wildcard directory: Dir/NAME/Rest…, where NAME
+// matches Pattern.
+type Glob struct {
+	Dir     string
+	Pattern string
+	Rest    []string
+}
+
+// Path returns the candidate for the directory name.
+func (g Glob) Path(name string) string {
+	return filepath.Join(append([]string{g.Dir, name}, g.Rest...)...)
+}
+
+// String shows the candidate with its pattern in place of the name.
+func (g Glob) String() string { return g.Path(g.Pattern) }
+
+// Match reports whether a directory name in Dir is one of g's.
+func (g Glob) Match(name string) bool {
+	ok, err := filepath.Match(g.Pattern, name)
+	return err == nil && ok && name != "." && name != ".."
+}
+
+// Matches reports whether path is one of g's candidates.
+func (g Glob) Matches(path string) bool {
+	rel, err := filepath.Rel(g.Dir, filepath.Clean(path))
+	if err != nil {
+		return false
+	}
+	name, rest, _ := strings.Cut(rel, string(filepath.Separator))
+	return g.Match(name) && rest == filepath.Join(g.Rest...)
 }
 
 // PathEnv is what resolving a path may look at: no I/O.
@@ -58,12 +111,42 @@ func (d *Dest) Candidates(in PathEnv) ([]string, error) {
 	return out, nil
 }
 
+// Globs returns the packaged candidates of a destination on in.GOOS, preferred
+// first; each is used only where its file exists. None when a relocation variable
+// is set.
+func (d *Dest) Globs(in PathEnv) ([]Glob, error) {
+	getenv := in.env()
+	if len(d.Packaged) == 0 || d.Env != "" && strings.TrimSpace(getenv(d.Env)) != "" {
+		return nil, nil
+	}
+	var out []Glob
+	for _, pk := range d.Packaged {
+		if pk.GOOS != in.GOOS {
+			continue
+		}
+		base, err := (&Dest{Base: pk.Base}).base(in, getenv)
+		if err != nil {
+			return nil, err
+		}
+		dir := filepath.Join(append([]string{base}, pk.Parent...)...)
+		for _, f := range d.Files {
+			out = append(out, Glob{Dir: dir, Pattern: pk.Pattern, Rest: append(slices.Clone(pk.Sub), f)})
+		}
+	}
+	return out, nil
+}
+
+// env returns in.Getenv, or a lookup that finds nothing.
+func (in PathEnv) env() func(string) string {
+	if in.Getenv == nil {
+		return func(string) string { return "" }
+	}
+	return in.Getenv
+}
+
 // Directory returns the directory of a destination.
 func (d *Dest) Directory(in PathEnv) (string, error) {
-	getenv := in.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
+	getenv := in.env()
 	if d.Env != "" {
 		if v := strings.TrimSpace(getenv(d.Env)); v != "" {
 			if !filepath.IsAbs(v) {
@@ -110,6 +193,14 @@ func (d *Dest) base(in PathEnv, getenv func(string) string) (string, error) {
 			return filepath.Join(in.Home, "AppData", "Roaming"), nil
 		}
 		return xdgConfig(in, getenv), nil
+	case LocalAppData:
+		if in.GOOS != "windows" {
+			return "", fmt.Errorf("%%LOCALAPPDATA%% exists only on Windows, not on %s", in.GOOS)
+		}
+		if v := getenv("LOCALAPPDATA"); v != "" {
+			return v, nil
+		}
+		return filepath.Join(in.Home, "AppData", "Local"), nil
 	}
 	return "", fmt.Errorf("unknown base %q", d.Base)
 }
@@ -122,12 +213,18 @@ func xdgConfig(in PathEnv, getenv func(string) string) string {
 }
 
 // Variables names the environment variables that relocate a destination on goos, in
-// the order they are consulted (V1): the client's own variable, then the base
-// directory's (XDG_CONFIG_HOME, or APPDATA on Windows). HOME is implied.
+// the order they are consulted (V1): the client's own variable, then a packaged
+// build's (LOCALAPPDATA on Windows), then the base directory's (XDG_CONFIG_HOME, or
+// APPDATA on Windows). HOME is implied.
 func (d *Dest) Variables(goos string) []string {
 	var out []string
 	if d.Env != "" {
 		out = append(out, d.Env)
+	}
+	for _, pk := range d.Packaged {
+		if pk.GOOS == goos && pk.Base == LocalAppData && !slices.Contains(out, "LOCALAPPDATA") {
+			out = append(out, "LOCALAPPDATA")
+		}
 	}
 	switch {
 	case d.Base == XDGConfig, d.Base == AppData && goos != "darwin" && goos != "windows":

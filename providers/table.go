@@ -18,7 +18,11 @@ var table = []*Provider{
 	},
 	{
 		Name: "claude-desktop", Display: "Claude Desktop", DefaultScope: User,
-		User:   &Dest{Base: AppData, Dir: []string{"Claude"}, Files: []string{"claude_desktop_config.json"}},
+		// The Microsoft Store (MSIX) build reads a virtualised copy in its package
+		// directory when one exists there; the classic %APPDATA% file otherwise.
+		User: &Dest{Base: AppData, Dir: []string{"Claude"}, Files: []string{"claude_desktop_config.json"},
+			Packaged: []Packaged{{GOOS: "windows", Base: LocalAppData, Parent: []string{"Packages"}, Pattern: "Claude_*",
+				Sub: []string{"LocalCache", "Roaming", "Claude"}}}},
 		Format: JSON, ServersKey: "mcpServers", Shape: ShapePlain, Refs: RefNone,
 		Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
 	},
@@ -44,7 +48,7 @@ var table = []*Provider{
 	{
 		Name: "vscode", Display: "VS Code", DefaultScope: Project,
 		Project: &Dest{Base: ProjectDir, Dir: []string{".vscode"}, Files: []string{"mcp.json"}},
-		User:    &Dest{Base: AppData, Dir: []string{"Code", "User"}, Files: []string{"mcp.json"}},
+		User:    &Dest{Env: "VSCODE_APPDATA", EnvDir: []string{"Code", "User"}, Base: AppData, Dir: []string{"Code", "User"}, Files: []string{"mcp.json"}},
 		Format:  JSONC, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefDollarEnv,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}",
 	},

@@ -30,110 +30,152 @@ func (e *MissingBaseError) Error() string {
 	return fmt.Sprintf("Profile %q extends %q, which is not defined in any configuration layer.", e.Profile, e.Base)
 }
 
-// Resolve returns the merged view of a profile after extends. Resolved bases are
-// remembered until the registry changes, so resolving every profile costs time
-// linear in the size of the results, however long the chains (Q4). The result is
-// the caller's to change.
+// Resolve returns the merged view of a profile after extends. It walks the
+// profile's extends closure once, each profile in it once, so its time and memory
+// are linear in the profiles and list entries the closure holds, however long or
+// branched the chains (Q4). The result is the caller's to change.
 func (r *Registry) Resolve(name string) (*Resolved, error) {
 	if _, ok := r.Profile(name); !ok {
 		return nil, r.NoProfile(name)
 	}
 	if r.resolver == nil {
-		r.resolver = &resolver{get: r.Profile, memo: map[string]*Resolved{}, allServers: r.ServerNames}
+		r.resolver = &resolver{get: r.Profile, allServers: r.ServerNames}
 	}
-	res, err := r.resolver.resolve(name, nil)
-	if err != nil {
-		return nil, err
-	}
-	return res.clone(), nil
+	return r.resolver.resolve(name)
 }
 
-// clone returns a deep copy.
-func (res *Resolved) clone() *Resolved {
-	out := &Resolved{Name: res.Name, Servers: append([]string(nil), res.Servers...), Filters: make(map[string]*Filters, len(res.Filters))}
-	for k, f := range res.Filters {
-		out.Filters[k] = &Filters{ToolDeny: append([]string(nil), f.ToolDeny...), ToolAllow: cloneAllow(f.ToolAllow), Extra: f.Extra}
-	}
-	return out
-}
-
-// resolver walks extends depth-first with memoisation, so long chains stay linear.
+// resolver resolves profiles of one registry state.
 type resolver struct {
 	get        func(string) (*Profile, bool)
-	memo       map[string]*Resolved
 	allServers func() []string
-	all        []string
+	all        []string // allServers(), fetched once
 }
 
-func (rs *resolver) resolve(name string, stack []string) (*Resolved, error) {
-	if done, ok := rs.memo[name]; ok {
-		return done, nil
+// walk is one depth-first walk of extends closures: bases in order before the
+// profile that names them (post-order), each profile once. Nothing is copied per
+// level, so a chain of any depth costs memory linear in its size (issue 11).
+type walk struct {
+	get     func(string) (*Profile, bool)
+	stack   []string       // the profiles being walked, outermost first
+	onStack map[string]int // index in stack
+	done    map[string]bool
+	visit   func(*Profile) // called in post-order; nil when only checking
+}
+
+func newWalk(get func(string) (*Profile, bool), done map[string]bool, visit func(*Profile)) *walk {
+	return &walk{get: get, onStack: map[string]int{}, done: done, visit: visit}
+}
+
+// from walks name's closure, reporting the first cycle (R5) or missing base.
+func (w *walk) from(name string) error {
+	if i, ok := w.onStack[name]; ok {
+		return &CycleError{Path: append(slices.Clone(w.stack[i:]), name)}
 	}
-	for i, s := range stack {
-		if s == name {
-			path := append(append([]string{}, stack[i:]...), name)
-			return nil, &CycleError{Path: path}
+	if w.done[name] {
+		return nil
+	}
+	p, _ := w.get(name)
+	w.onStack[name] = len(w.stack)
+	w.stack = append(w.stack, name)
+	for _, base := range p.Extends {
+		if _, ok := w.get(base); !ok {
+			return &MissingBaseError{Profile: name, Base: base}
+		}
+		if err := w.from(base); err != nil {
+			return err
 		}
 	}
-	p, _ := rs.get(name)
-	stack = append(stack, name)
+	w.stack = w.stack[:len(w.stack)-1]
+	delete(w.onStack, name)
+	w.done[name] = true
+	if w.visit != nil {
+		w.visit(p)
+	}
+	return nil
+}
+
+// resolve merges name's closure (R4): servers and deny lists in the order of first
+// appearance in the post-order walk (bases first, no duplicates), and per provider
+// key the allow list of the most-derived profile that sets one (see mostDerivedAllow).
+func (rs *resolver) resolve(name string) (*Resolved, error) {
 	out := &Resolved{Name: name, Filters: map[string]*Filters{}}
-	seen := map[string]bool{}
-	addServers := func(list []string) {
-		for _, s := range list {
-			if s == AllServers {
-				if rs.all == nil {
-					rs.all = rs.allServers()
-				}
-				addAll := rs.all
-				for _, a := range addAll {
-					if !seen[a] {
-						seen[a] = true
-						out.Servers = append(out.Servers, a)
-					}
-				}
+	seenServer := map[string]bool{}
+	seenDeny := map[string]map[string]bool{}
+	add := func(s string) {
+		if !seenServer[s] {
+			seenServer[s] = true
+			out.Servers = append(out.Servers, s)
+		}
+	}
+	visit := func(p *Profile) {
+		for _, s := range p.Servers {
+			if s != AllServers {
+				add(s)
 				continue
 			}
-			if !seen[s] {
-				seen[s] = true
-				out.Servers = append(out.Servers, s)
+			if rs.all == nil {
+				rs.all = rs.allServers()
+			}
+			for _, a := range rs.all {
+				add(a)
+			}
+		}
+		for k, f := range p.ProviderOverrides {
+			if f == nil {
+				continue
+			}
+			acc := out.Filters[k]
+			if acc == nil {
+				acc = &Filters{}
+				out.Filters[k] = acc
+				seenDeny[k] = map[string]bool{}
+			}
+			for _, d := range f.ToolDeny {
+				if !seenDeny[k][d] {
+					seenDeny[k][d] = true
+					acc.ToolDeny = append(acc.ToolDeny, d)
+				}
 			}
 		}
 	}
-	for _, base := range p.Extends {
-		if _, ok := rs.get(base); !ok {
-			return nil, &MissingBaseError{Profile: name, Base: base}
-		}
-		b, err := rs.resolve(base, stack)
-		if err != nil {
-			return nil, err
-		}
-		addServers(b.Servers)
-		for k, f := range b.Filters {
-			out.Filters[k] = mergeFilters(out.Filters[k], f)
-		}
+	if err := newWalk(rs.get, map[string]bool{}, visit).from(name); err != nil {
+		return nil, err
 	}
-	addServers(p.Servers)
-	for k, f := range p.ProviderOverrides {
-		if f != nil {
-			out.Filters[k] = mergeFilters(out.Filters[k], f)
-		}
-	}
-	rs.memo[name] = out
+	rs.mostDerivedAllow(name, out.Filters)
 	return out, nil
 }
 
-// mergeFilters applies derived on top of base: deny lists are unioned, a set allow
-// list replaces the base's (R4).
-func mergeFilters(base, derived *Filters) *Filters {
-	if base == nil {
-		return &Filters{ToolDeny: append([]string(nil), derived.ToolDeny...), ToolAllow: cloneAllow(derived.ToolAllow)}
+// mostDerivedAllow sets each key's allow list (R4). A profile's allow list for a key
+// is its own when it sets one, else that of its last base that has one, recursively:
+// the first set list met when walking the closure profile first, bases last to first
+// (the reverse of the post-order walk). A profile met a second time this way was met
+// at a later position of the post-order already, so it is skipped: each profile once.
+func (rs *resolver) mostDerivedAllow(name string, filters map[string]*Filters) {
+	missing := 0
+	for _, f := range filters {
+		f.ToolAllow = nil
+		missing++
 	}
-	out := &Filters{ToolDeny: union(base.ToolDeny, derived.ToolDeny), ToolAllow: cloneAllow(base.ToolAllow)}
-	if derived.ToolAllow != nil {
-		out.ToolAllow = cloneAllow(derived.ToolAllow)
+	set := map[string]bool{}
+	seen := map[string]bool{}
+	stack := []string{name}
+	for len(stack) > 0 && missing > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		p, _ := rs.get(n)
+		for k, f := range p.ProviderOverrides {
+			if f != nil && f.ToolAllow != nil && !set[k] {
+				set[k] = true
+				filters[k].ToolAllow = cloneAllow(f.ToolAllow)
+				missing--
+			}
+		}
+		stack = append(stack, p.Extends...) // popped last to first
 	}
-	return out
 }
 
 func cloneAllow(a []string) []string {
@@ -143,15 +185,15 @@ func cloneAllow(a []string) []string {
 	return append([]string{}, a...)
 }
 
-// checkGraph resolves the named profiles and returns one error naming every broken
-// extends chain (R6): each cycle once (a -> b -> a, not also b -> a -> b) and each
-// missing base once. Resolved bases are shared between names, so checking every
-// profile is linear.
-func checkGraph(names []string, get func(string) (*Profile, bool), all func() []string) error {
-	rs := &resolver{get: get, memo: map[string]*Resolved{}, allServers: all}
+// checkGraph checks the extends chains of the named profiles and returns one error
+// naming every broken chain (R6): each cycle once (a -> b -> a, not also b -> a -> b)
+// and each missing base once. Profiles found sound are not walked again, so checking
+// every profile is linear in the profiles and their extends.
+func checkGraph(names []string, get func(string) (*Profile, bool), _ func() []string) error {
+	sound := map[string]bool{}
 	var errs []error
 	for _, n := range names {
-		if _, err := rs.resolve(n, nil); err != nil {
+		if err := newWalk(get, sound, nil).from(n); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -24,7 +24,7 @@ type Registry struct {
 
 	floor    policy.Floor
 	personal *policy.Level
-	// resolver remembers resolved profiles until the next merge.
+	// resolver resolves profiles until the next merge (it keeps the server list).
 	resolver *resolver
 
 	// Warn receives warnings (without the "WARNING " prefix). Nil discards them.

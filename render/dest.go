@@ -43,8 +43,18 @@ func resolveScope(p *providers.Provider, s providers.Scope) (providers.Scope, er
 	return s, nil
 }
 
-// choosePath picks the first existing candidate, else the first one.
+// choosePath picks a packaged build's existing file (Claude Desktop's MSIX copy),
+// else the first existing candidate, else the first one.
 func choosePath(f fsys.FS, d *providers.Dest, env providers.PathEnv) (string, error) {
+	globs, err := d.Globs(env)
+	if err != nil {
+		return "", err
+	}
+	for _, g := range globs {
+		if p := existingMatch(f, g); p != "" {
+			return p, nil
+		}
+	}
 	cands, err := d.Candidates(env)
 	if err != nil {
 		return "", err
@@ -55,6 +65,24 @@ func choosePath(f fsys.FS, d *providers.Dest, env providers.PathEnv) (string, er
 		}
 	}
 	return cands[0], nil
+}
+
+// existingMatch returns g's first existing file, directories taken in name order,
+// or "" when there is none.
+func existingMatch(f fsys.FS, g providers.Glob) string {
+	entries, err := f.ReadDir(g.Dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !g.Match(e.Name()) {
+			continue
+		}
+		if _, err := f.Lstat(g.Path(e.Name())); err == nil {
+			return g.Path(e.Name())
+		}
+	}
+	return ""
 }
 
 // Destination returns the server file a provider uses for a scope.
@@ -176,6 +204,13 @@ func ScopeOf(p *providers.Provider, dest string, env providers.PathEnv) (scope p
 		if cands, err := p.User.Candidates(env); err == nil {
 			for _, c := range cands {
 				if samePath(dest, c) {
+					return providers.User, "", true
+				}
+			}
+		}
+		if globs, err := p.User.Globs(env); err == nil {
+			for _, g := range globs {
+				if g.Matches(dest) {
 					return providers.User, "", true
 				}
 			}

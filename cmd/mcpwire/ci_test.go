@@ -9,7 +9,9 @@ import (
 
 // TestCIRunsTheREADMECommand keeps the promise of Q1: the test command README.md
 // gives is exactly what .ci/run runs, and .ci/run also runs the conformance suite
-// with the command README.md documents for it (Q3), and runs go vet. Plain `go test ./...` needs only
+// with the command README.md documents for it (Q3), and runs go vet and staticcheck
+// for Linux, macOS and Windows and the race detector on the write path (issue 15).
+// Plain `go test ./...` needs only
 // Go: the conformance tests sit behind a build tag.
 //
 // spec: Q1 Q3
@@ -51,8 +53,14 @@ func TestCIRunsTheREADMECommand(t *testing.T) {
 		}
 	}
 	// vet, of the tagless packages and of the conformance suite (which go vet ./...
-	// does not see without its tag)
-	for _, w := range []string{"go vet ./...", "go vet -tags conformance ./conformance/..."} {
+	// does not see without its tag), for every supported system (issue 15); staticcheck
+	// at a pinned version; the race detector on the write path and the locks
+	for _, w := range []string{"go vet ./...", "go vet -tags conformance ./conformance/...",
+		"GOOS=darwin go vet ./...", "GOOS=darwin go vet -tags conformance ./conformance/...", "GOOS=windows go vet ./...",
+		`GOBIN=$staticcheck_bin go install honnef.co/go/tools/cmd/staticcheck@v0.8.2`,
+		`"$staticcheck_bin/staticcheck" ./...`, `"$staticcheck_bin/staticcheck" -tags conformance ./conformance/...`,
+		`GOOS=darwin "$staticcheck_bin/staticcheck" ./...`, `GOOS=windows "$staticcheck_bin/staticcheck" ./...`,
+		"go test -race ./render/fsys/ ./render/ ./layers/", "go test -race -run 'Concurrent' ./cmd/mcpwire/"} {
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(w) + `$`).Match(ci) {
 			t.Errorf(".ci/run does not run `%s`", w)
 		}

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
@@ -135,8 +133,10 @@ func snapshot(ts *testscript.TestScript, roots []string) map[string]string {
 
 var inodes sync.Map
 
-// cmdInode records a file's inode and mtime, or asserts they did not change:
-// "inode save FILE" then "inode same FILE" (W6).
+// cmdInode records a file's identity and mtime, or asserts they did not
+// change: "inode save FILE" then "inode same FILE" (W6). The identity is
+// os.SameFile's (inode and device on Unix, volume serial and file index on
+// Windows), so the check runs on every OS.
 func cmdInode(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: inode save|same FILE")
@@ -144,18 +144,21 @@ func cmdInode(ts *testscript.TestScript, neg bool, args []string) {
 	p := ts.MkAbs(args[1])
 	fi, err := os.Stat(p)
 	ts.Check(err)
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		ts.Fatalf("no inode on this platform")
-	}
-	id := fmt.Sprintf("%d/%d", st.Ino, fi.ModTime().UnixNano())
+	// Windows reads the file index lazily, from the path, on the first
+	// SameFile: compare fi with itself now so the saved one is this file's.
+	_ = os.SameFile(fi, fi)
 	switch args[0] {
 	case "save":
-		inodes.Store(p, id)
+		inodes.Store(p, fi)
 	case "same":
-		old, _ := inodes.Load(p)
-		if (old == id) == neg {
-			ts.Fatalf("%s: inode/mtime %v, saved %v", args[1], id, old)
+		v, ok := inodes.Load(p)
+		if !ok {
+			ts.Fatalf("inode same %s: no inode save before", args[1])
+		}
+		old := v.(os.FileInfo)
+		same := os.SameFile(old, fi) && old.ModTime().Equal(fi.ModTime())
+		if same == neg {
+			ts.Fatalf("%s: file identity/mtime %v, saved %v (same: %v)", args[1], fi.ModTime(), old.ModTime(), same)
 		}
 	default:
 		ts.Fatalf("usage: inode save|same FILE")

@@ -114,11 +114,20 @@ func providersCommand(env *Env) *cli.Command {
 	}
 }
 
-// candidates shows a destination's candidate paths, or why it cannot be resolved.
+// candidates shows a destination's candidate paths, or why it cannot be resolved: a
+// packaged build's (Claude Desktop's MSIX copy, used when it exists) first.
 func candidates(d *providers.Dest, pe providers.PathEnv) string {
 	c, err := d.Candidates(pe)
 	if err != nil {
 		return "(" + err.Error() + ")"
 	}
-	return strings.Join(c, " | ")
+	globs, err := d.Globs(pe)
+	if err != nil {
+		return "(" + err.Error() + ")"
+	}
+	var out []string
+	for _, g := range globs {
+		out = append(out, g.String()+" (when it exists)")
+	}
+	return strings.Join(append(out, c...), " | ")
 }

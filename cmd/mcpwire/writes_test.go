@@ -49,6 +49,25 @@ func procEnv(home string) []string {
 	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "TMPDIR="+os.TempDir())
 }
 
+// childCoverDir is the GOCOVERDIR setting of a child that may run as another user:
+// under go test -cover a directory anyone may write (else the child's coverage
+// emitter adds errors to the stderr a test compares), and nothing otherwise.
+func childCoverDir(t *testing.T) []string {
+	t.Helper()
+	if os.Getenv("GOCOVERDIR") == "" {
+		return nil
+	}
+	dir, err := os.MkdirTemp("", "mcpwire-cover-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"GOCOVERDIR=" + dir}
+}
+
 // writeRegistry writes a registry with the servers s01…sNN into home/.aiwg.
 func writeRegistry(t *testing.T, home string, n int, profiles string) {
 	t.Helper()
@@ -402,6 +421,7 @@ func TestOwnershipDirUnwritable(t *testing.T) {
 				}
 				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 			}
+			cmd.Env = append(cmd.Env, childCoverDir(t)...)
 			if err := os.Chmod(ro, 0o500); err != nil {
 				t.Fatal(err)
 			}

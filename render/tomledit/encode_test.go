@@ -95,13 +95,17 @@ func TestFormatFloat(t *testing.T) {
 			t.Errorf("formatFloat(%v) = %q, want %q", in, got, want)
 		}
 	}
+	// negative zero keeps its sign (a map key -0 would equal 0)
+	if got := formatFloat(math.Copysign(0, -1)); got != "-0.0" {
+		t.Errorf("formatFloat(-0) = %q, want %q", got, "-0.0")
+	}
 	if got := formatFloat(math.NaN()); got != "nan" {
 		t.Errorf("formatFloat(NaN) = %q", got)
 	}
 }
 
 func TestTableRoundTrip(t *testing.T) {
-	values := []any{"s", "", "a\x00b\u2028\"\\", true, 0, -7, int64(math.MinInt64), 0.5, 1e300, 5e-324, -0.0,
+	values := []any{"s", "", "a\x00b\u2028\"\\", true, 0, -7, int64(math.MinInt64), 0.5, 1e300, 5e-324, math.Copysign(0, -1),
 		[]string{"a", "b"}, []string{}, Inline{{"K", "v"}, {"k.2", "w"}}, uint8(7), float32(0.25)}
 	var kvs []KV
 	for i, v := range values {
@@ -115,7 +119,7 @@ func TestTableRoundTrip(t *testing.T) {
 	want := map[string]any{
 		"k": "s", "kx": "", "kxx": "a\x00b\u2028\"\\", "kxxx": true, "kxxxx": int64(0), "kxxxxx": int64(-7),
 		"kxxxxxx": int64(math.MinInt64), "kxxxxxxx": 0.5, "kxxxxxxxx": 1e300, "kxxxxxxxxx": 5e-324,
-		"kxxxxxxxxxx": -0.0, "kxxxxxxxxxxx": []any{"a", "b"}, "kxxxxxxxxxxxx": []any{},
+		"kxxxxxxxxxx": math.Copysign(0, -1), "kxxxxxxxxxxx": []any{"a", "b"}, "kxxxxxxxxxxxx": []any{},
 		"kxxxxxxxxxxxxx": map[string]any{"K": "v", "k.2": "w"}, "kxxxxxxxxxxxxxx": int64(7), "kxxxxxxxxxxxxxxx": 0.25,
 	}
 	if !equal(srv, want) {

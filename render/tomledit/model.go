@@ -53,7 +53,8 @@ func clone(v any) any {
 	return v
 }
 
-// equal compares decoded values; unlike reflect.DeepEqual it treats NaN as equal to NaN.
+// equal compares decoded values; unlike reflect.DeepEqual it treats NaN as equal to NaN,
+// and unlike == it tells -0 from 0.
 func equal(a, b any) bool {
 	return equalValue(reflect.ValueOf(a), reflect.ValueOf(b))
 }
@@ -74,7 +75,7 @@ func equalValue(a, b reflect.Value) bool {
 	switch a.Kind() {
 	case reflect.Float32, reflect.Float64:
 		x, y := a.Float(), b.Float()
-		return x == y || math.IsNaN(x) && math.IsNaN(y)
+		return x == y && math.Signbit(x) == math.Signbit(y) || math.IsNaN(x) && math.IsNaN(y)
 	case reflect.Map:
 		if a.Len() != b.Len() {
 			return false

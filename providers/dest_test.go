@@ -1,0 +1,351 @@
+package providers
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// testRoot is an absolute root on the machine running the test, so that variables
+// set to paths under it pass the absolute-path check on every OS.
+func testRoot() string {
+	if runtime.GOOS == "windows" {
+		return `C:\`
+	}
+	return "/"
+}
+
+// expand turns a slash-separated template into a path: "~" is the home directory,
+// "P" the project, "X" $XDG_CONFIG_HOME, "A" %APPDATA%, "L" %LOCALAPPDATA%, "R" the
+// client's relocation variable; anything else is under testRoot.
+func expand(tmpl string) string {
+	root := testRoot()
+	first, rest, _ := strings.Cut(tmpl, "/")
+	base := map[string]string{
+		"~": filepath.Join(root, "home", "u"), "P": filepath.Join(root, "work", "repo"),
+		"X": filepath.Join(root, "xdg"), "A": filepath.Join(root, "roaming"),
+		"L": filepath.Join(root, "local"), "R": filepath.Join(root, "reloc"),
+	}[first]
+	if base == "" {
+		return filepath.Join(root, filepath.FromSlash(tmpl))
+	}
+	return filepath.Join(base, filepath.FromSlash(rest))
+}
+
+// osEnv is an environment given as NAME=TEMPLATE pairs (see expand).
+func osEnv(goos string, pairs ...string) PathEnv {
+	vars := map[string]string{}
+	for _, kv := range pairs {
+		k, v, _ := strings.Cut(kv, "=")
+		if v != "" && !strings.HasPrefix(v, " ") && v != "relative" {
+			v = expand(v)
+		}
+		vars[k] = v
+	}
+	return PathEnv{GOOS: goos, Home: expand("~"), Project: expand("P"), Getenv: func(k string) string { return vars[k] }}
+}
+
+// destCase is one destination on one OS in one environment.
+type destCase struct {
+	goos, dest string   // dest: "provider/scope", or "provider/scope/settings"
+	env        []string // NAME=TEMPLATE
+	want       []string // candidate templates; nil: resolving fails
+}
+
+// defaults is every destination on every OS with nothing set but the home directory
+// (the completeness check below fails when a provider or scope has no row).
+var defaults = []destCase{
+	// Linux: XDG for the app-data clients
+	{"linux", "claude-code/project", nil, []string{"P/.mcp.json"}},
+	{"linux", "claude-code/project/settings", nil, []string{"P/.claude/settings.local.json"}},
+	{"linux", "claude-code/user", nil, []string{"~/.claude.json"}},
+	{"linux", "claude-code/user/settings", nil, []string{"~/.claude/settings.json"}},
+	{"linux", "claude-desktop/user", nil, []string{"~/.config/Claude/claude_desktop_config.json"}},
+	{"linux", "codex/user", nil, []string{"~/.codex/config.toml"}},
+	{"linux", "cursor/project", nil, []string{"P/.cursor/mcp.json"}},
+	{"linux", "cursor/user", nil, []string{"~/.cursor/mcp.json"}},
+	{"linux", "windsurf/user", nil, []string{"~/.codeium/windsurf/mcp_config.json"}},
+	{"linux", "vscode/project", nil, []string{"P/.vscode/mcp.json"}},
+	{"linux", "vscode/user", nil, []string{"~/.config/Code/User/mcp.json"}},
+	{"linux", "opencode/project", nil, []string{"P/opencode.json", "P/opencode.jsonc"}},
+	{"linux", "opencode/user", nil, []string{"~/.config/opencode/opencode.json", "~/.config/opencode/opencode.jsonc"}},
+	{"linux", "factory/project", nil, []string{"P/.factory/mcp.json"}},
+	{"linux", "factory/user", nil, []string{"~/.factory/mcp.json"}},
+	{"linux", "antigravity/project", nil, []string{"P/.agents/mcp_config.json"}},
+	{"linux", "antigravity/user", nil, []string{"~/.gemini/config/mcp_config.json"}},
+	{"linux", "warp/project", nil, []string{"P/.warp/.mcp.json"}},
+	{"linux", "warp/user", nil, []string{"~/.warp/.mcp.json"}},
+	{"linux", "omp/project", nil, []string{"P/.omp/mcp.json"}},
+	{"linux", "omp/user", nil, []string{"~/.omp/agent/mcp.json"}},
+	{"linux", "grok-build/project", nil, []string{"P/.grok/config.toml"}},
+	{"linux", "grok-build/user", nil, []string{"~/.grok/config.toml"}},
+	{"linux", "gemini-cli/project", nil, []string{"P/.gemini/settings.json"}},
+	{"linux", "gemini-cli/user", nil, []string{"~/.gemini/settings.json"}},
+	{"linux", "runwield/project", nil, []string{"P/.wld/mcp.json"}},
+	{"linux", "runwield/user", nil, []string{"~/.wld/mcp.json"}},
+	// macOS: ~/Library/Application Support for the app-data clients; opencode keeps ~/.config
+	{"darwin", "claude-code/project", nil, []string{"P/.mcp.json"}},
+	{"darwin", "claude-code/project/settings", nil, []string{"P/.claude/settings.local.json"}},
+	{"darwin", "claude-code/user", nil, []string{"~/.claude.json"}},
+	{"darwin", "claude-code/user/settings", nil, []string{"~/.claude/settings.json"}},
+	{"darwin", "claude-desktop/user", nil, []string{"~/Library/Application Support/Claude/claude_desktop_config.json"}},
+	{"darwin", "codex/user", nil, []string{"~/.codex/config.toml"}},
+	{"darwin", "cursor/project", nil, []string{"P/.cursor/mcp.json"}},
+	{"darwin", "cursor/user", nil, []string{"~/.cursor/mcp.json"}},
+	{"darwin", "windsurf/user", nil, []string{"~/.codeium/windsurf/mcp_config.json"}},
+	{"darwin", "vscode/project", nil, []string{"P/.vscode/mcp.json"}},
+	{"darwin", "vscode/user", nil, []string{"~/Library/Application Support/Code/User/mcp.json"}},
+	{"darwin", "opencode/project", nil, []string{"P/opencode.json", "P/opencode.jsonc"}},
+	{"darwin", "opencode/user", nil, []string{"~/.config/opencode/opencode.json", "~/.config/opencode/opencode.jsonc"}},
+	{"darwin", "factory/project", nil, []string{"P/.factory/mcp.json"}},
+	{"darwin", "factory/user", nil, []string{"~/.factory/mcp.json"}},
+	{"darwin", "antigravity/project", nil, []string{"P/.agents/mcp_config.json"}},
+	{"darwin", "antigravity/user", nil, []string{"~/.gemini/config/mcp_config.json"}},
+	{"darwin", "warp/project", nil, []string{"P/.warp/.mcp.json"}},
+	{"darwin", "warp/user", nil, []string{"~/.warp/.mcp.json"}},
+	{"darwin", "omp/project", nil, []string{"P/.omp/mcp.json"}},
+	{"darwin", "omp/user", nil, []string{"~/.omp/agent/mcp.json"}},
+	{"darwin", "grok-build/project", nil, []string{"P/.grok/config.toml"}},
+	{"darwin", "grok-build/user", nil, []string{"~/.grok/config.toml"}},
+	{"darwin", "gemini-cli/project", nil, []string{"P/.gemini/settings.json"}},
+	{"darwin", "gemini-cli/user", nil, []string{"~/.gemini/settings.json"}},
+	{"darwin", "runwield/project", nil, []string{"P/.wld/mcp.json"}},
+	{"darwin", "runwield/user", nil, []string{"~/.wld/mcp.json"}},
+	// Windows: %USERPROFILE% is the home; app data in ~/AppData/Roaming when APPDATA is unset
+	{"windows", "claude-code/project", nil, []string{"P/.mcp.json"}},
+	{"windows", "claude-code/project/settings", nil, []string{"P/.claude/settings.local.json"}},
+	{"windows", "claude-code/user", nil, []string{"~/.claude.json"}},
+	{"windows", "claude-code/user/settings", nil, []string{"~/.claude/settings.json"}},
+	{"windows", "claude-desktop/user", nil, []string{"~/AppData/Roaming/Claude/claude_desktop_config.json"}},
+	{"windows", "codex/user", nil, []string{"~/.codex/config.toml"}},
+	{"windows", "cursor/project", nil, []string{"P/.cursor/mcp.json"}},
+	{"windows", "cursor/user", nil, []string{"~/.cursor/mcp.json"}},
+	{"windows", "windsurf/user", nil, []string{"~/.codeium/windsurf/mcp_config.json"}},
+	{"windows", "vscode/project", nil, []string{"P/.vscode/mcp.json"}},
+	{"windows", "vscode/user", nil, []string{"~/AppData/Roaming/Code/User/mcp.json"}},
+	{"windows", "opencode/project", nil, []string{"P/opencode.json", "P/opencode.jsonc"}},
+	{"windows", "opencode/user", nil, []string{"~/.config/opencode/opencode.json", "~/.config/opencode/opencode.jsonc"}},
+	{"windows", "factory/project", nil, []string{"P/.factory/mcp.json"}},
+	{"windows", "factory/user", nil, []string{"~/.factory/mcp.json"}},
+	{"windows", "antigravity/project", nil, []string{"P/.agents/mcp_config.json"}},
+	{"windows", "antigravity/user", nil, []string{"~/.gemini/config/mcp_config.json"}},
+	{"windows", "warp/project", nil, []string{"P/.warp/.mcp.json"}},
+	{"windows", "warp/user", nil, []string{"~/.warp/.mcp.json"}},
+	{"windows", "omp/project", nil, []string{"P/.omp/mcp.json"}},
+	{"windows", "omp/user", nil, []string{"~/.omp/agent/mcp.json"}},
+	{"windows", "grok-build/project", nil, []string{"P/.grok/config.toml"}},
+	{"windows", "grok-build/user", nil, []string{"~/.grok/config.toml"}},
+	{"windows", "gemini-cli/project", nil, []string{"P/.gemini/settings.json"}},
+	{"windows", "gemini-cli/user", nil, []string{"~/.gemini/settings.json"}},
+	{"windows", "runwield/project", nil, []string{"P/.wld/mcp.json"}},
+	{"windows", "runwield/user", nil, []string{"~/.wld/mcp.json"}},
+}
+
+// relocated is the base directories' and the clients' own variables, per OS: each
+// moves exactly the files it names and is ignored where the client does not read it.
+var relocated = []destCase{
+	// XDG_CONFIG_HOME: Linux app data, and opencode on every OS
+	{"linux", "claude-desktop/user", []string{"XDG_CONFIG_HOME=X"}, []string{"X/Claude/claude_desktop_config.json"}},
+	{"linux", "vscode/user", []string{"XDG_CONFIG_HOME=X"}, []string{"X/Code/User/mcp.json"}},
+	{"linux", "opencode/user", []string{"XDG_CONFIG_HOME=X"}, []string{"X/opencode/opencode.json", "X/opencode/opencode.jsonc"}},
+	{"linux", "vscode/user", []string{"XDG_CONFIG_HOME=relative"}, []string{"~/.config/Code/User/mcp.json"}},
+	{"linux", "claude-desktop/user", []string{"APPDATA=A", "LOCALAPPDATA=L"}, []string{"~/.config/Claude/claude_desktop_config.json"}},
+	{"darwin", "claude-desktop/user", []string{"XDG_CONFIG_HOME=X", "APPDATA=A"}, []string{"~/Library/Application Support/Claude/claude_desktop_config.json"}},
+	{"darwin", "vscode/user", []string{"XDG_CONFIG_HOME=X"}, []string{"~/Library/Application Support/Code/User/mcp.json"}},
+	{"darwin", "opencode/user", []string{"XDG_CONFIG_HOME=X"}, []string{"X/opencode/opencode.json", "X/opencode/opencode.jsonc"}},
+	{"windows", "opencode/user", []string{"XDG_CONFIG_HOME=X", "APPDATA=A"}, []string{"X/opencode/opencode.json", "X/opencode/opencode.jsonc"}},
+	// %APPDATA% on Windows only; empty is unset
+	{"windows", "claude-desktop/user", []string{"APPDATA=A", "XDG_CONFIG_HOME=X"}, []string{"A/Claude/claude_desktop_config.json"}},
+	{"windows", "claude-desktop/user", []string{"APPDATA="}, []string{"~/AppData/Roaming/Claude/claude_desktop_config.json"}},
+	{"windows", "vscode/user", []string{"APPDATA=A"}, []string{"A/Code/User/mcp.json"}},
+	{"windows", "cursor/user", []string{"APPDATA=A", "LOCALAPPDATA=L"}, []string{"~/.cursor/mcp.json"}},
+	// the clients' own variables, on every OS
+	{"linux", "claude-code/user", []string{"CLAUDE_CONFIG_DIR=R"}, []string{"R/.claude.json"}},
+	{"darwin", "claude-code/user/settings", []string{"CLAUDE_CONFIG_DIR=R"}, []string{"R/settings.json"}},
+	{"windows", "claude-code/user", []string{"CLAUDE_CONFIG_DIR=R"}, []string{"R/.claude.json"}},
+	{"windows", "claude-code/project", []string{"CLAUDE_CONFIG_DIR=R"}, []string{"P/.mcp.json"}},
+	{"linux", "codex/user", []string{"CODEX_HOME=R"}, []string{"R/config.toml"}},
+	{"darwin", "codex/user", []string{"CODEX_HOME=R"}, []string{"R/config.toml"}},
+	{"windows", "codex/user", []string{"CODEX_HOME=R"}, []string{"R/config.toml"}},
+	{"linux", "codex/user", []string{"CODEX_HOME=relative"}, nil},
+	{"linux", "codex/user", []string{"CODEX_HOME=/"}, nil},
+	{"linux", "codex/user", []string{"CODEX_HOME=  "}, []string{"~/.codex/config.toml"}},
+	{"linux", "gemini-cli/user", []string{"GEMINI_CLI_HOME=R"}, []string{"R/.gemini/settings.json"}},
+	{"windows", "gemini-cli/user", []string{"GEMINI_CLI_HOME=R"}, []string{"R/.gemini/settings.json"}},
+	{"darwin", "gemini-cli/project", []string{"GEMINI_CLI_HOME=R"}, []string{"P/.gemini/settings.json"}},
+	{"linux", "grok-build/user", []string{"GROK_HOME=R"}, []string{"R/config.toml"}},
+	{"windows", "grok-build/user", []string{"GROK_HOME=R"}, []string{"R/config.toml"}},
+	{"linux", "omp/user", []string{"PI_CODING_AGENT_DIR=R"}, []string{"R/mcp.json"}},
+	{"darwin", "omp/user", []string{"PI_CODING_AGENT_DIR=R"}, []string{"R/mcp.json"}},
+	{"linux", "vscode/user", []string{"VSCODE_APPDATA=R", "XDG_CONFIG_HOME=X"}, []string{"R/Code/User/mcp.json"}},
+	{"darwin", "vscode/user", []string{"VSCODE_APPDATA=R"}, []string{"R/Code/User/mcp.json"}},
+	{"windows", "vscode/user", []string{"VSCODE_APPDATA=R", "APPDATA=A"}, []string{"R/Code/User/mcp.json"}},
+	{"windows", "vscode/project", []string{"VSCODE_APPDATA=R"}, []string{"P/.vscode/mcp.json"}},
+}
+
+// lookupDest finds "provider/scope[/settings]".
+func lookupDest(t *testing.T, key string) *Dest {
+	t.Helper()
+	parts := strings.Split(key, "/")
+	p, ok := Get(parts[0])
+	if !ok {
+		t.Fatalf("no provider %s", parts[0])
+	}
+	d := p.Dest(Scope(parts[1]))
+	if len(parts) == 3 {
+		d = p.Settings[Scope(parts[1])]
+	}
+	if d == nil {
+		t.Fatalf("%s: no destination", key)
+	}
+	return d
+}
+
+// TestDestinationsPerOS resolves every provider's files for every scope on Linux,
+// macOS and Windows, with nothing set and with each variable that moves them: the
+// home directory, XDG_CONFIG_HOME, ~/Library/Application Support, %APPDATA% with
+// its ~/AppData/Roaming fallback, and the clients' own CLAUDE_CONFIG_DIR,
+// CODEX_HOME, GEMINI_CLI_HOME, GROK_HOME, PI_CODING_AGENT_DIR and VSCODE_APPDATA.
+// The rules are pure data, so every OS is resolved whatever machine runs the test.
+//
+// spec: V1 V3 V6 I1
+func TestDestinationsPerOS(t *testing.T) {
+	covered := map[string]bool{}
+	for _, c := range append(slices.Clone(defaults), relocated...) {
+		if c.env == nil {
+			covered[c.goos+" "+c.dest] = true
+		}
+		t.Run(fmt.Sprintf("%s/%s/%s", c.goos, c.dest, strings.Join(c.env, ",")), func(t *testing.T) {
+			got, err := lookupDest(t, c.dest).Candidates(osEnv(c.goos, c.env...))
+			if c.want == nil {
+				if err == nil {
+					t.Fatalf("resolved to %q; want an error", got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, w := range c.want {
+				want = append(want, expand(w))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("candidates %q, want %q", got, want)
+			}
+		})
+	}
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		for _, p := range All() {
+			for _, s := range p.Scopes() {
+				for _, key := range []string{p.Name + "/" + string(s), p.Name + "/" + string(s) + "/settings"} {
+					if strings.HasSuffix(key, "/settings") && p.Settings[s] == nil {
+						continue
+					}
+					if !covered[goos+" "+key] {
+						t.Errorf("%s on %s: no row in the defaults table", key, goos)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDestinationVariables pins, per OS, the variables `mcpwire providers` names
+// for each relocatable file, in the order they are consulted (V1).
+//
+// spec: V1
+func TestDestinationVariables(t *testing.T) {
+	cases := []struct {
+		goos, dest string
+		want       []string
+	}{
+		{"linux", "claude-code/user", []string{"CLAUDE_CONFIG_DIR"}},
+		{"windows", "claude-code/user/settings", []string{"CLAUDE_CONFIG_DIR"}},
+		{"linux", "claude-desktop/user", []string{"XDG_CONFIG_HOME"}},
+		{"darwin", "claude-desktop/user", nil},
+		{"windows", "claude-desktop/user", []string{"LOCALAPPDATA", "APPDATA"}},
+		{"linux", "codex/user", []string{"CODEX_HOME"}},
+		{"linux", "vscode/user", []string{"VSCODE_APPDATA", "XDG_CONFIG_HOME"}},
+		{"darwin", "vscode/user", []string{"VSCODE_APPDATA"}},
+		{"windows", "vscode/user", []string{"VSCODE_APPDATA", "APPDATA"}},
+		{"darwin", "opencode/user", []string{"XDG_CONFIG_HOME"}},
+		{"windows", "opencode/user", []string{"XDG_CONFIG_HOME"}},
+		{"windows", "omp/user", []string{"PI_CODING_AGENT_DIR"}},
+		{"darwin", "grok-build/user", []string{"GROK_HOME"}},
+		{"windows", "gemini-cli/user", []string{"GEMINI_CLI_HOME"}},
+		{"windows", "cursor/user", nil},
+		{"linux", "cursor/project", nil},
+	}
+	for _, c := range cases {
+		if got := lookupDest(t, c.dest).Variables(c.goos); !slices.Equal(got, c.want) {
+			t.Errorf("%s on %s: variables %q, want %q", c.dest, c.goos, got, c.want)
+		}
+	}
+}
+
+// TestClaudeDesktopPackaged: on Windows the Microsoft Store (MSIX) build's copy,
+// %LOCALAPPDATA%\Packages\Claude_<id>\LocalCache\Roaming\Claude\…, is a candidate
+// before the classic %APPDATA% file (the caller uses it only where it exists);
+// LOCALAPPDATA falls back to ~/AppData/Local; other systems have none.
+//
+// spec: I1 V1
+func TestClaudeDesktopPackaged(t *testing.T) {
+	d := lookupDest(t, "claude-desktop/user")
+	const file = "claude_desktop_config.json"
+	for _, c := range []struct {
+		goos string
+		env  []string
+		dir  string // "" = no packaged candidate
+	}{
+		{"windows", []string{"LOCALAPPDATA=L"}, "L/Packages"},
+		{"windows", nil, "~/AppData/Local/Packages"},
+		{"windows", []string{"LOCALAPPDATA=", "APPDATA=A"}, "~/AppData/Local/Packages"},
+		{"linux", []string{"LOCALAPPDATA=L"}, ""},
+		{"darwin", []string{"LOCALAPPDATA=L"}, ""},
+	} {
+		globs, err := d.Globs(osEnv(c.goos, c.env...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.dir == "" {
+			if len(globs) != 0 {
+				t.Errorf("%s: packaged candidates %v, want none", c.goos, globs)
+			}
+			continue
+		}
+		want := Glob{Dir: expand(c.dir), Pattern: "Claude_*", Rest: []string{"LocalCache", "Roaming", "Claude", file}}
+		if len(globs) != 1 || globs[0].Dir != want.Dir || globs[0].Pattern != want.Pattern || !slices.Equal(globs[0].Rest, want.Rest) {
+			t.Errorf("%s %v: globs %+v, want [%+v]", c.goos, c.env, globs, want)
+		}
+	}
+	g := Glob{Dir: expand("L/Packages"), Pattern: "Claude_*", Rest: []string{"LocalCache", "Roaming", "Claude", file}}
+	if got, want := g.String(), expand("L/Packages/Claude_*/LocalCache/Roaming/Claude/"+file); got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	for path, want := range map[string]bool{
+		expand("L/Packages/Claude_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/" + file): true,
+		expand("L/Packages/Claude_/LocalCache/Roaming/Claude/" + file):              true,
+		expand("L/Packages/Other_pzs8sxrjxfjjc/LocalCache/Roaming/Claude/" + file):  false,
+		expand("L/Packages/Claude_x/LocalCache/Roaming/Claude/other.json"):          false,
+		expand("L/Packages/Claude_x/y/LocalCache/Roaming/Claude/" + file):           false,
+		expand("L/Packages/Claude_x/../Claude_y/LocalCache/Roaming/Claude/" + file): true,
+		expand("A/Claude/" + file): false,
+	} {
+		if got := g.Matches(path); got != want {
+			t.Errorf("Matches(%s) = %v, want %v", path, got, want)
+		}
+	}
+	// a relocation variable turns packaged candidates off (none has one today: a
+	// Dest built here shows the rule)
+	withEnv := &Dest{Env: "OWN_DIR", Base: AppData, Files: []string{file}, Packaged: d.Packaged}
+	if globs, _ := withEnv.Globs(osEnv("windows", "OWN_DIR=R")); len(globs) != 0 {
+		t.Errorf("packaged candidates %v with the relocation variable set", globs)
+	}
+	if globs, _ := withEnv.Globs(osEnv("windows")); len(globs) != 1 {
+		t.Errorf("packaged candidates %v without the relocation variable", globs)
+	}
+}
