@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // PermissionsDir is the write-layer directory of Claude deny-rule ownership records (C3).
@@ -62,7 +62,7 @@ func denyDigest(deny []string) string {
 	if deny == nil {
 		deny = []string{}
 	}
-	b, _ := marshal(deny)
+	b, _ := format.Marshal(deny)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
@@ -133,16 +133,13 @@ func (e *permEdit) recordUnchanged(cur fsys.Snapshot) bool {
 	return cur.Exists == e.recExists && (!cur.Exists || bytes.Equal(cur.Data, e.recRaw))
 }
 
-// validateSettings checks the settings root, permissions and its rule arrays (C2).
-func validateSettings(path string, doc *jsonc.Doc) ([]string, error) {
-	if doc.Root().Kind() != jsonc.Object {
-		return nil, fmt.Errorf("%s: the top level must be an object, not %s", path, doc.Root().Kind())
-	}
+// validateSettings checks the settings' permissions and its rule arrays (C2).
+func validateSettings(path string, doc format.Document) ([]string, error) {
 	perm, ok := doc.Lookup("permissions")
 	if !ok {
 		return nil, nil
 	}
-	if perm.Kind() != jsonc.Object {
+	if perm.Kind() != format.KindObject {
 		return nil, fmt.Errorf("%s: \"permissions\" must be an object, not %s", path, perm.Kind())
 	}
 	var deny []string
@@ -165,8 +162,8 @@ func validateSettings(path string, doc *jsonc.Doc) ([]string, error) {
 // stringArray decodes an array whose every element is a string. (Decoding straight
 // into []string would accept null elements as "", and writing the array back would
 // then turn the person's null into "".)
-func stringArray(v jsonc.Value) ([]string, bool) {
-	if v.Kind() != jsonc.Array {
+func stringArray(v format.Value) ([]string, bool) {
+	if v.Kind() != format.KindArray {
 		return nil, false
 	}
 	var raw []any
@@ -248,13 +245,9 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 		}
 	}
 	e.active = e.sidecar || e.record != nil || len(want) > 0
-	bom, src := splitBOM(cur.Data)
-	if !cur.Exists || len(bytes.TrimSpace(src)) == 0 {
-		src = emptyJSON
-	}
-	doc, err := jsonc.Parse(src)
+	doc, err := format.ParseJSON(e.path, cur.Data, cur.Exists)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: invalid JSON: %w", e.path, err)
+		return nil, false, err
 	}
 	current, err := validateSettings(e.path, doc)
 	if err != nil {
@@ -273,11 +266,11 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 	if e.deny == nil {
 		e.deny = []string{}
 	}
-	raw, _ := marshal(e.deny)
-	if err := doc.Set([]string{"permissions", "deny"}, raw); err != nil {
-		return nil, false, fmt.Errorf("%s: %w", e.path, err)
+	if err := doc.Set([]string{"permissions", "deny"}, e.deny); err != nil {
+		return nil, false, err
 	}
-	return withBOM(bom, doc.Bytes()), true, nil
+	out, err := doc.Bytes()
+	return out, true, err
 }
 
 // record returns the record after the edit.

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
-	"github.com/mcpwire/mcpwire/render/tomledit"
 )
 
 // RuntimeDir is the directory of Codex runtime homes inside the Codex home (X1).
@@ -79,20 +79,30 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	doc, err := tomledit.Parse(base)
+	doc, err := format.Parse(p.Format, global, base, true)
+	var pe *format.ParseError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("%s: invalid TOML, runtime home not updated: %w", global, pe.Err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: invalid TOML, runtime home not updated: %w", global, err)
+		return nil, err
 	}
-	if err := doc.StripTree(p.ServersKey); err != nil {
-		return nil, fmt.Errorf("%s: %w", global, err)
+	if _, err := doc.Delete([]string{p.ServersKey}); err != nil {
+		return nil, err
 	}
-	edit := &fileEdit{p: p, path: cfg}
+	es, err := doc.Entries(format.Container{Path: []string{p.ServersKey}})
+	if err != nil {
+		return nil, err
+	}
 	for _, e := range entries {
-		if err := doc.ReplaceServer(p.ServersKey, e.name, edit.tomlBlock(e.name, e.toml, doc.Newline())); err != nil {
-			return nil, fmt.Errorf("%s: %w", cfg, err)
+		if _, err := es.Set(e.name, e.entry); err != nil {
+			return nil, err
 		}
 	}
-	content := doc.Bytes()
+	content, err := doc.Bytes()
+	if err != nil {
+		return nil, err
+	}
 	check := func() error { return checkRealPath(f, roles, home, cfg) }
 	if err := check(); err != nil {
 		return nil, err

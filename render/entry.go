@@ -3,15 +3,16 @@ package render
 import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // disabled reports whether the registry switches the server off.
 func disabled(s *registry.Server) bool { return s.Enabled != nil && !*s.Enabled }
 
 // jsonEntry builds one server's entry for a JSON or JSONC client file (V3, F3).
-func (t target) jsonEntry(s *registry.Server, v values, sf *serverFilters) object {
+func (t target) jsonEntry(s *registry.Server, v values, sf *serverFilters) format.Object {
 	p := t.p
-	var e object
+	var e format.Object
 	remote := s.Remote()
 	urlKey := p.URLKey
 	if urlKey == "" {
@@ -20,40 +21,40 @@ func (t target) jsonEntry(s *registry.Server, v values, sf *serverFilters) objec
 	switch p.Shape {
 	case providers.ShapeOpencode:
 		if remote {
-			e = object{{"type", "remote"}, {"url", v.URL}}
+			e = format.Object{{Key: "type", Value: "remote"}, {Key: "url", Value: v.URL}}
 			if len(v.Headers) > 0 {
-				e.set("headers", v.Headers)
+				e.Set("headers", v.Headers)
 			}
 		} else {
-			e = object{{"type", "local"}, {"command", append([]string{v.Command}, v.Args...)}}
+			e = format.Object{{Key: "type", Value: "local"}, {Key: "command", Value: append([]string{v.Command}, v.Args...)}}
 			if len(v.Env) > 0 {
-				e.set("environment", v.Env)
+				e.Set("environment", v.Env)
 			}
 			if v.Cwd != "" {
-				e.set("cwd", v.Cwd)
+				e.Set("cwd", v.Cwd)
 			}
 		}
 	case providers.ShapeVSCode:
 		if remote {
-			e = object{{"type", s.Type}}
+			e = format.Object{{Key: "type", Value: s.Type}}
 		} else {
-			e = object{{"type", "stdio"}}
+			e = format.Object{{Key: "type", Value: "stdio"}}
 		}
 		e = t.launch(e, s, v, "url")
 	case providers.ShapeClaude, providers.ShapeOMP:
 		if remote {
-			e = object{{"type", s.Type}}
+			e = format.Object{{Key: "type", Value: s.Type}}
 		}
 		e = t.launch(e, s, v, "url")
 		if p.Shape == providers.ShapeOMP {
 			if s.Timeout != nil {
-				e.set("timeout", s.Timeout)
+				e.Set("timeout", s.Timeout)
 			}
 			if len(s.Auth) > 0 {
-				e.set("auth", s.Auth)
+				e.Set("auth", s.Auth)
 			}
 			if len(s.OAuth) > 0 {
-				e.set("oauth", s.OAuth)
+				e.Set("oauth", s.OAuth)
 			}
 		}
 	case providers.ShapeFactory:
@@ -61,17 +62,17 @@ func (t target) jsonEntry(s *registry.Server, v values, sf *serverFilters) objec
 		if remote {
 			typ = s.Type
 		}
-		e = t.launch(object{{"type", typ}}, s, v, "url")
-		e.set("disabled", disabled(s) || (sf != nil && sf.DenyAll))
+		e = t.launch(format.Object{{Key: "type", Value: typ}}, s, v, "url")
+		e.Set("disabled", disabled(s) || (sf != nil && sf.DenyAll))
 	case providers.ShapeGemini:
 		if remote && s.Type == registry.HTTP {
 			urlKey = "httpUrl"
 		}
-		var head object
+		var head format.Object
 		if remote && s.Type == registry.SSE {
 			// Gemini CLI 0.61 takes a bare "url" for streamable HTTP; SSE needs the type
 			// (found by the conformance suite).
-			head = object{{"type", "sse"}}
+			head = format.Object{{Key: "type", Value: "sse"}}
 		}
 		e = t.launch(head, s, v, urlKey)
 	default: // ShapePlain
@@ -83,11 +84,11 @@ func (t target) jsonEntry(s *registry.Server, v values, sf *serverFilters) objec
 }
 
 // launch adds the launch members: command, args, env, cwd or the URL and headers.
-func (t target) launch(e object, s *registry.Server, v values, urlKey string) object {
+func (t target) launch(e format.Object, s *registry.Server, v values, urlKey string) format.Object {
 	if s.Remote() {
-		e.set(urlKey, v.URL)
+		e.Set(urlKey, v.URL)
 		if len(v.Headers) > 0 {
-			e.set("headers", v.Headers)
+			e.Set("headers", v.Headers)
 		}
 		return e
 	}
@@ -95,20 +96,20 @@ func (t target) launch(e object, s *registry.Server, v values, urlKey string) ob
 	if args == nil {
 		args = []string{}
 	}
-	e.set("command", v.Command)
-	e.set("args", args)
+	e.Set("command", v.Command)
+	e.Set("args", args)
 	if len(v.Env) > 0 {
-		e.set("env", v.Env)
+		e.Set("env", v.Env)
 	}
 	if v.Cwd != "" && t.p.CwdKey != "" {
-		e.set(t.p.CwdKey, v.Cwd)
+		e.Set(t.p.CwdKey, v.Cwd)
 	}
 	return e
 }
 
 // switchOff writes a disabled registry server (or a whole-server deny where the client
 // has a switch).
-func (t target) switchOff(e *object, s *registry.Server, sf *serverFilters) {
+func (t target) switchOff(e *format.Object, s *registry.Server, sf *serverFilters) {
 	off := disabled(s)
 	if sf != nil && sf.DenyAll && t.p.DisableWhole {
 		off = true
@@ -118,25 +119,25 @@ func (t target) switchOff(e *object, s *registry.Server, sf *serverFilters) {
 	}
 	switch t.p.Switch {
 	case "enabled":
-		e.set("enabled", false)
+		e.Set("enabled", false)
 	case "disabled":
-		e.set("disabled", true)
+		e.Set("disabled", true)
 	}
 }
 
 // filterMembers adds the per-server tool filter members (F3).
-func (t target) filterMembers(e *object, sf *serverFilters) {
+func (t target) filterMembers(e *format.Object, sf *serverFilters) {
 	if sf == nil {
 		return
 	}
 	switch t.p.Deny {
 	case providers.DenyDisabledTools:
 		if names, _ := exact(sf.Deny); len(names) > 0 {
-			e.set("disabledTools", names)
+			e.Set("disabledTools", names)
 		}
 	case providers.DenyGemini:
 		if names, _ := exact(sf.Deny); len(names) > 0 {
-			e.set("excludeTools", names)
+			e.Set("excludeTools", names)
 		}
 	}
 	if t.p.Allow == providers.AllowGemini && sf.Allow != nil {
@@ -144,6 +145,6 @@ func (t target) filterMembers(e *object, sf *serverFilters) {
 		if names == nil {
 			names = []string{}
 		}
-		e.set("includeTools", names)
+		e.Set("includeTools", names)
 	}
 }

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
@@ -93,13 +93,13 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		return nil, err
 	}
 	res := &EphemeralResult{Provider: p.Name, Written: written}
-	doc := object{{p.ServersKey, entriesObject(entries)}}
+	doc := format.Object{{Key: p.ServersKey, Value: entriesObject(entries)}}
 	if p.Deny == providers.DenyOpencode {
 		if tools := opencodeTools(filters); len(tools) > 0 {
-			doc = append(doc, member{"tools", tools})
+			doc = append(doc, format.Member{Key: "tools", Value: tools})
 		}
 	}
-	content, err := indentJSON(doc)
+	content, err := format.Indent(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -191,8 +191,8 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 	} else if !fsys.IsNotExist(err) {
 		return nil, err
 	}
-	body := object{{"permissions", object{{"deny", rules}}}}
-	content, err := indentJSON(body)
+	body := format.Object{{Key: "permissions", Value: format.Object{{Key: "deny", Value: rules}}}}
+	content, err := format.Indent(body)
 	if err != nil {
 		return nil, err
 	}
@@ -219,26 +219,12 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 }
 
 // entriesObject collects rendered entries into one servers object.
-func entriesObject(entries []namedEntry) object {
-	o := make(object, 0, len(entries))
+func entriesObject(entries []namedEntry) format.Object {
+	o := make(format.Object, 0, len(entries))
 	for _, e := range entries {
-		o = append(o, member{e.name, e.entry})
+		o = append(o, format.Member{Key: e.name, Value: e.entry})
 	}
 	return o
-}
-
-// indentJSON encodes v with two-space indentation and a final newline.
-func indentJSON(v any) ([]byte, error) {
-	raw, err := marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if err := jsonIndent(&buf, raw); err != nil {
-		return nil, err
-	}
-	buf.WriteByte('\n')
-	return buf.Bytes(), nil
 }
 
 // tempDir is $TMPDIR of the request's environment ("" lets the FS choose).

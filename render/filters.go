@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // serverFilters are the tool filters of one injected server for one provider.
@@ -221,26 +222,26 @@ func providerWarnings(p *providers.Provider, fs *filterSet, injected []string) {
 // opencodeTools renders filters as opencode's top-level tools map (F3): for each
 // allowlist server "<server>_*": false first, then the deny keys (false), then the
 // allowed tools (true). A key both allowed and denied stays denied.
-func opencodeTools(fs *filterSet) object {
-	var wild, deny, allow object
+func opencodeTools(fs *filterSet) format.Object {
+	var wild, deny, allow format.Object
 	denied := map[string]bool{}
 	for _, n := range sortedKeys(fs.servers) {
 		sf := fs.servers[n]
 		if sf.Allow != nil {
-			wild.set(n+"_*", false)
+			wild.Set(n+"_*", false)
 			denied[n+"_*"] = true
 		}
 	}
 	for _, n := range sortedKeys(fs.servers) {
 		sf := fs.servers[n]
 		if sf.DenyAll && !denied[n+"_*"] {
-			deny.set(n+"_*", false)
+			deny.Set(n+"_*", false)
 			denied[n+"_*"] = true
 		}
 		for _, t := range sf.Deny {
 			k := n + "_" + t
 			if !denied[k] {
-				deny.set(k, false)
+				deny.Set(k, false)
 				denied[k] = true
 			}
 		}
@@ -248,7 +249,7 @@ func opencodeTools(fs *filterSet) object {
 	for _, n := range sortedKeys(fs.servers) {
 		for _, t := range fs.servers[n].Allow {
 			if k := n + "_" + t; !denied[k] {
-				allow.set(k, true)
+				allow.Set(k, true)
 			}
 		}
 	}

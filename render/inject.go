@@ -252,7 +252,7 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *fil
 		}
 		ne := namedEntry{name: s.Name}
 		if t.p.Format == providers.TOML {
-			ne.toml = t.tomlEntry(s, v, fs.of(s.Name))
+			ne.entry = t.tomlEntry(s, v, fs.of(s.Name))
 		} else {
 			ne.entry = t.jsonEntry(s, v, fs.of(s.Name))
 		}
@@ -484,13 +484,7 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 		DirPerm: dirMode(scope),
 		Check:   parentCheck(f, scope, r.Project, edit.path),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-			var out []byte
-			var err error
-			if edit.p.Format == providers.TOML {
-				out, err = edit.applyTOML(cur)
-			} else {
-				out, err = edit.applyJSON(cur)
-			}
+			out, err := edit.apply(cur)
 			return out, fileMode(scope, cur, private, false), false, err
 		},
 	}

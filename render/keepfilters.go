@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // An injection without tool-filter information (inject --all, or --servers without a
@@ -44,82 +44,50 @@ func off(key string, v any) bool {
 	return false
 }
 
-// carryJSON adds the filter members of the existing entry to a new JSON entry that
-// has none of its own.
-func carryJSON(p *providers.Provider, entry object, existing jsonc.Value) object {
+// carry adds the filter members of the existing entry to a new entry that has none
+// of its own. A JSON entry takes the switch member first, then the filter members; a
+// Codex table the filter members, then the switch as its last key.
+func carry(p *providers.Provider, entry format.Object, existing format.Value) format.Object {
 	keys, sw := filterKeys(p)
-	if len(keys) == 0 || existing.Kind() != jsonc.Object {
+	if len(keys) == 0 || existing.Kind() != format.KindObject {
 		return entry
 	}
 	out := slices.Clone(entry)
-	if sw != "" {
-		if v, ok := existing.Member(sw); ok {
-			var cur any
-			if json.Unmarshal(v.JSON(), &cur) == nil && off(sw, cur) {
-				if now, ok := out.get(sw); !ok || !off(sw, now) {
-					out.set(sw, cur)
-				}
-			}
-		}
+	switchLast := p.Format == providers.TOML
+	if sw != "" && !switchLast {
+		out = carrySwitch(out, existing, sw)
 	}
 	for _, k := range keys {
-		if _, mine := out.get(k); mine {
+		if _, mine := out.Get(k); mine {
 			continue
 		}
 		if v, ok := existing.Member(k); ok {
-			out.set(k, json.RawMessage(v.JSON()))
-		}
-	}
-	return out
-}
-
-// carryTOML adds the filter keys of the existing server table to a new Codex table
-// that has none of its own.
-func carryTOML(p *providers.Provider, kvs []tomlKV, existing map[string]any) []tomlKV {
-	keys, sw := filterKeys(p)
-	if len(keys) == 0 || existing == nil {
-		return kvs
-	}
-	has := func(k string) (any, bool) {
-		for _, kv := range kvs {
-			if kv.Key == k {
-				return kv.Value, true
+			if c, ok := v.Carry(); ok {
+				out = append(out, format.Member{Key: k, Value: c})
 			}
 		}
-		return nil, false
 	}
-	out := slices.Clone(kvs)
-	for _, k := range keys {
-		if _, mine := has(k); mine {
-			continue
-		}
-		if names, ok := stringList(existing[k]); ok {
-			out = append(out, tomlKV{Key: k, Value: names})
-		}
-	}
-	if sw != "" && off(sw, existing[sw]) {
-		if now, ok := has(sw); !ok || !off(sw, now) {
-			out = slices.DeleteFunc(out, func(kv tomlKV) bool { return kv.Key == sw })
-			out = append(out, tomlKV{Key: sw, Value: existing[sw]})
-		}
+	if sw != "" && switchLast {
+		out = carrySwitch(out, existing, sw)
 	}
 	return out
 }
 
-// stringList returns a decoded TOML array of strings; anything else is not a filter
-// mcpwire wrote and is not carried.
-func stringList(v any) ([]string, bool) {
-	list, ok := v.([]any)
+// carrySwitch keeps a server switched off when the existing entry's switch member
+// says it is and the new entry does not: with its old value, last unless the new entry
+// has the member already.
+func carrySwitch(out format.Object, existing format.Value, sw string) format.Object {
+	v, ok := existing.Member(sw)
 	if !ok {
-		return nil, false
+		return out
 	}
-	out := make([]string, len(list))
-	for i, x := range list {
-		s, ok := x.(string)
-		if !ok {
-			return nil, false
-		}
-		out[i] = s
+	var cur any
+	if json.Unmarshal(v.JSON(), &cur) != nil || !off(sw, cur) {
+		return out
 	}
-	return out, true
+	if now, ok := out.Get(sw); ok && off(sw, now) {
+		return out
+	}
+	out.Set(sw, cur)
+	return out
 }

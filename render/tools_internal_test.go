@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
@@ -17,10 +18,10 @@ import (
 func TestToolWarningNamesHeldKeys(t *testing.T) {
 	p, _ := providers.Get("opencode")
 	path := "/p/opencode.json"
-	rec := &ownRecord{Entries: map[string]string{toolEntry + "c_*": digest([]byte("false"))}}
-	e := &fileEdit{p: p, path: path, record: rec, tools: object{{"a_*", false}, {"b_*", false}, {"c_*", true}}}
+	rec := &ownRecord{Entries: map[string]string{toolEntry + "c_*": format.Digest([]byte("false"))}}
+	e := &fileEdit{p: p, path: path, record: rec, tools: format.Object{{Key: "a_*", Value: false}, {Key: "b_*", Value: false}, {Key: "c_*", Value: true}}}
 	src := "{\n  \"tools\": {\"a_*\": true, \"b_*\": false, \"c_*\": false, \"x\": true}\n}\n"
-	out, err := e.applyJSON(fsys.Snapshot{Exists: true, Data: []byte(src)})
+	out, err := e.apply(fsys.Snapshot{Exists: true, Data: []byte(src)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // ProjectVar is the placeholder for the project directory in args, env values and cwd
@@ -20,12 +21,12 @@ type values struct {
 	Command string
 	Args    []string
 	Cwd     string
-	Env     object
+	Env     format.Object
 	URL     string
-	Headers object
+	Headers format.Object
 	// Codex spells references by name.
 	EnvVars        []string
-	EnvHTTPHeaders object
+	EnvHTTPHeaders format.Object
 	BearerVar      string
 }
 
@@ -180,7 +181,7 @@ func (t target) spellLaunch(s *registry.Server, v *values, bad func(field, reaso
 		}
 	}
 	if len(env) > 0 {
-		v.Env = sortedObject(env)
+		v.Env = format.Sorted(env)
 	}
 }
 
@@ -204,7 +205,7 @@ func (t target) spellRemote(s *registry.Server, v *values, bad func(field, reaso
 		case providers.RefNone:
 			noRefs("headerEnv." + h)
 		case providers.RefNames:
-			v.EnvHTTPHeaders = append(v.EnvHTTPHeaders, member{h, vr})
+			v.EnvHTTPHeaders = append(v.EnvHTTPHeaders, format.Member{Key: h, Value: vr})
 		default:
 			headers[h] = p.Refs.Spell(vr)
 		}
@@ -231,7 +232,7 @@ func (t target) spellRemote(s *registry.Server, v *values, bad func(field, reaso
 		}
 	}
 	if len(headers) > 0 {
-		v.Headers = sortedObject(headers)
+		v.Headers = format.Sorted(headers)
 	}
 }
 

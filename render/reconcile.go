@@ -1,0 +1,223 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/format"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// namedEntry is one server entry to write.
+type namedEntry struct {
+	name  string
+	entry format.Object
+}
+
+// fileEdit is the change to one client file: entries to write or remove, with the
+// ownership record that says which existing entries are mcpwire's (C6).
+type fileEdit struct {
+	p      *providers.Provider
+	path   string
+	set    []namedEntry
+	remove []string
+	// tools are opencode's top-level tool keys, moved after existing keys in order.
+	tools format.Object
+	// filters per server, for merging into kept Antigravity entries.
+	filters *filterSet
+	record  *ownRecord
+	force   bool
+	// keepFilters carries the filter members of rewritten entries over (KeepFilters).
+	keepFilters bool
+
+	// Results of the last edit.
+	wrote   map[string]string // name → digest of what was written
+	dropped []string          // names removed
+	kept    []string          // warnings about entries left in place
+	// forget are record entries other than servers to drop (opencode tool keys);
+	// keptTools are mcpwire's tool keys left in place because they changed.
+	forget, keptTools []string
+	// heldTools are opencode tool keys the profile sets that the file already has with
+	// another value, which mcpwire did not write (or that changed since): left as
+	// they are (see toolWarning).
+	heldTools []string
+	// unlisted are servers written that Gemini CLI's mcp.allowed/mcp.excluded keep
+	// from starting (see unlistedWarning).
+	unlisted []string
+}
+
+// ownership says how an existing entry stands.
+type ownership int
+
+const (
+	owned     ownership = iota // written by mcpwire and unchanged since
+	identical                  // not mcpwire's, but exactly what mcpwire would write
+	foreign                    // not mcpwire's, or changed since mcpwire wrote it
+)
+
+// ownerRule is how one ownership mode (C6) treats the entries already in a file.
+type ownerRule struct {
+	// framed: only an entry inside its frame lines can be mcpwire's (Grok Build).
+	framed bool
+	// strict: a foreign entry is refused even with --force (OMP).
+	strict bool
+	// keep: an entry mcpwire does not own keeps its launch configuration, and only the
+	// profile's filters are merged into it (Antigravity).
+	keep bool
+}
+
+// owners are the ownership modes; the default (OwnerForce) replaces a foreign entry
+// only with --force.
+var owners = map[providers.OwnerMode]ownerRule{
+	providers.OwnerForce:        {},
+	providers.OwnerStrict:       {strict: true},
+	providers.OwnerMarkers:      {framed: true},
+	providers.OwnerKeepExisting: {keep: true},
+}
+
+// standing says how an existing entry stands: its digest against the ownership
+// record and against the digest of what would be written ("" when nothing would).
+func (e *fileEdit) standing(rule ownerRule, name string, cur format.Entry, newDigest string) ownership {
+	d := cur.Digest()
+	st := foreign
+	switch {
+	case e.record != nil && e.record.Entries[name] == d:
+		st = owned
+	case d == newDigest:
+		st = identical
+	}
+	if rule.framed && !cur.Framed() {
+		return foreign // outside its frame lines, an entry is never mcpwire's
+	}
+	return st
+}
+
+// foreignError is a same-named entry mcpwire did not write (C6).
+type foreignError struct {
+	path   string
+	names  []string
+	strict bool
+}
+
+func (e *foreignError) Error() string {
+	if e.strict {
+		return fmt.Sprintf("%s: %s is operator-owned or modified; choose a different name", e.path, strings.Join(e.names, ", "))
+	}
+	return fmt.Sprintf("%s already has entries mcpwire did not write or that changed since it wrote them: %s", e.path, strings.Join(e.names, ", "))
+}
+
+func (e *foreignError) Hints() []string {
+	if e.strict {
+		return nil
+	}
+	return []string{"add --force to replace them, or give the servers other names"}
+}
+
+// container is where the provider's file keeps its servers.
+func (e *fileEdit) container() format.Container {
+	c := format.Container{Path: []string{e.p.ServersKey}}
+	if owners[e.p.Owner].framed {
+		c.Frame = &format.Frame{Start: markerStart, End: markerEnd}
+	}
+	return c
+}
+
+// apply edits a client file, in any format: the entries of the edit are reconciled
+// with the entries in the file, and only they change (W1).
+func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
+	e.wrote, e.dropped, e.kept, e.forget, e.keptTools, e.heldTools = map[string]string{}, nil, nil, nil, nil, nil
+	e.unlisted = nil
+	if err := e.reloadRecord(); err != nil {
+		return nil, err
+	}
+	doc, err := format.Parse(e.p.Format, e.path, cur.Data, cur.Exists)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := doc.Entries(e.container())
+	if err != nil {
+		return nil, err
+	}
+	if err := e.reconcile(entries); err != nil {
+		return nil, err
+	}
+	if err := e.applyTools(doc); err != nil {
+		return nil, err
+	}
+	if err := e.dropTools(doc, entries); err != nil {
+		return nil, err
+	}
+	if e.p.Shape == providers.ShapeGemini {
+		e.unlisted = geminiUnlisted(doc, e.set)
+	}
+	return doc.Bytes()
+}
+
+// reconcile is the one ownership loop (C6) of every format: each entry to write is
+// written when the file has none of that name, mcpwire owns the one there, or --force
+// takes a foreign one over; an identical one is left as it is; every foreign one is
+// refused together. Each entry to remove goes only when mcpwire owns it.
+func (e *fileEdit) reconcile(es format.Entries) error {
+	rule := owners[e.p.Owner]
+	var foreignNames []string
+	for _, ne := range e.set {
+		entry := ne.entry
+		existing, has := es.Get(ne.name)
+		if has && e.keepFilters {
+			entry = carry(e.p, entry, existing)
+		}
+		newDigest, err := es.Digest(ne.name, entry)
+		if err != nil {
+			return err
+		}
+		if has {
+			st := e.standing(rule, ne.name, existing, newDigest)
+			if rule.keep && st != owned {
+				// kept as it is; one mcpwire wrote and nobody changed is updated like
+				// anywhere else, so that its record follows
+				if err := e.mergeKept(es, ne.name, existing); err != nil {
+					return err
+				}
+				continue
+			}
+			switch st {
+			case identical:
+				continue
+			case foreign:
+				if rule.strict || !e.force {
+					foreignNames = append(foreignNames, ne.name)
+					continue
+				}
+			}
+			if e.p.UnionDisabled {
+				if entry, err = unionDisabled(e.path, e.p.ServersKey, ne.name, existing, entry); err != nil {
+					return err
+				}
+			}
+		}
+		d, err := es.Set(ne.name, entry)
+		if err != nil {
+			return err
+		}
+		e.wrote[ne.name] = d
+	}
+	if len(foreignNames) > 0 {
+		return &foreignError{path: e.path, names: foreignNames, strict: rule.strict}
+	}
+	for _, name := range e.remove {
+		existing, has := es.Get(name)
+		if !has {
+			continue
+		}
+		if e.standing(rule, name, existing, "") != owned {
+			e.kept = append(e.kept, name)
+			continue
+		}
+		if err := es.Delete(name); err != nil {
+			return err
+		}
+		e.dropped = append(e.dropped, name)
+	}
+	return nil
+}
