@@ -158,6 +158,20 @@ const (
 	RemoteHTTPAndSSE RemoteSupport = "stdio, http, sse"
 )
 
+// Takes reports whether the client takes servers of a transport ("stdio", "http",
+// "sse") (V7).
+func (r RemoteSupport) Takes(transport string) bool {
+	switch transport {
+	case "stdio":
+		return true
+	case "http":
+		return r == RemoteHTTP || r == RemoteHTTPAndSSE
+	case "sse":
+		return r == RemoteHTTPAndSSE
+	}
+	return false
+}
+
 // DenyStyle is how toolDeny is rendered (F3).
 type DenyStyle string
 

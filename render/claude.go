@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
@@ -188,7 +189,7 @@ func (e *permEdit) compute(current, want []string) {
 	rec := e.record
 	var tracked []string
 	if rec != nil {
-		tracked = appendNew(slices.Clone(rec.DenyAdded), rec.DenyPreserved)
+		tracked = dialect.AppendNew(slices.Clone(rec.DenyAdded), rec.DenyPreserved)
 	}
 	deny := slices.Clone(current)
 	var added, preserved, warn []string
@@ -240,7 +241,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 		want = slices.Clone(want)
 		for _, r := range e.record.DenyAdded {
 			if !slices.Contains(e.prepared, r) {
-				want = appendNew(want, []string{r})
+				want = dialect.AppendNew(want, []string{r})
 			}
 		}
 	}

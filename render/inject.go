@@ -13,6 +13,7 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
@@ -202,7 +203,7 @@ func builtinShape(s *registry.Server) bool {
 // field and reason (never a value).
 type RenderError struct {
 	Provider string
-	Problems []problem
+	Problems []dialect.Problem
 }
 
 func (e *RenderError) Error() string {
@@ -215,61 +216,57 @@ func (e *RenderError) Error() string {
 
 // plan renders the selected servers for the target. Servers that cannot be rendered
 // are refused together, or skipped with a warning under SkipUnsupported.
-func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *filterSet, []string, error) {
+func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *dialect.FilterSet, []string, error) {
+	p := t.P
 	var names []string
 	for _, s := range servers {
 		names = append(names, s.Name)
 	}
-	fs := effectiveFilters(r.Filters, t.p.Name, names)
+	fs := dialect.Effective(r.Filters, p.Name, names)
 	var entries []namedEntry
 	var written []string
-	var probs []problem
+	var probs []dialect.Problem
 	for _, s := range servers {
-		v, ps := t.spell(s)
+		v, ps := dialect.Spell(t.Target, t.d, s)
 		if len(ps) > 0 {
 			// a transport the client cannot take is skipped under --all (V7), whatever
 			// else is wrong with the server there
-			if i := slices.IndexFunc(ps, func(p problem) bool { return p.Field == "type" }); r.SkipUnsupported && i >= 0 {
-				r.warn(fmt.Sprintf("%s: skipped: %s", t.p.Name, ps[i]))
+			if i := slices.IndexFunc(ps, func(p dialect.Problem) bool { return p.Field == "type" }); r.SkipUnsupported && i >= 0 {
+				r.warn(fmt.Sprintf("%s: skipped: %s", p.Name, ps[i]))
 				continue
 			}
 			probs = append(probs, ps...)
 			continue
 		}
-		if disabled(s) && t.p.Switch == "" {
+		if dialect.Disabled(s) && p.Switch == "" {
 			if t.off != nil {
 				*t.off = append(*t.off, s.Name) // Prepare removes mcpwire's entry, and says so
 			} else {
-				r.warn(offWarning(t.p, s.Name) + "; not written")
+				r.warn(offWarning(p, s.Name) + "; not written")
 			}
 			continue
 		}
 		if ign := ignoredFields(s); len(ign) > 0 {
-			r.warn(ignoredWarning(t.p, s, ign))
+			r.warn(ignoredWarning(p, s, ign))
 		}
-		if s.Cwd != "" && !s.Remote() && t.p.CwdKey == "" {
-			r.warn(fmt.Sprintf("%s: %s does not start servers in a working directory from its config; cwd of %s not written", t.p.Name, t.p.Display, s.Name))
+		if s.Cwd != "" && !s.Remote() && p.CwdKey == "" {
+			r.warn(fmt.Sprintf("%s: %s does not start servers in a working directory from its config; cwd of %s not written", p.Name, p.Display, s.Name))
 		}
-		ne := namedEntry{name: s.Name}
-		if t.p.Format == providers.TOML {
-			ne.entry = t.tomlEntry(s, v, fs.of(s.Name))
-		} else {
-			ne.entry = t.jsonEntry(s, v, fs.of(s.Name))
-		}
-		entries = append(entries, ne)
+		entries = append(entries, namedEntry{name: s.Name, entry: t.d.Entry(s, &v, fs.Of(s.Name))})
 		written = append(written, s.Name)
 	}
 	if len(probs) > 0 {
-		return nil, nil, nil, &RenderError{Provider: t.p.Display, Problems: probs}
+		return nil, nil, nil, &RenderError{Provider: p.Display, Problems: probs}
 	}
-	if t.p.Allow == providers.AllowRefused {
-		if ap := fs.allowPatterns(); len(ap) > 0 {
-			return nil, nil, nil, fmt.Errorf("%s has no restrict-only allowlist, so toolAllow cannot be applied: %s", t.p.Display, strings.Join(ap, ", "))
+	spec := t.d.Filters()
+	if spec.AllowRefused {
+		if ap := fs.AllowPatterns(); len(ap) > 0 {
+			return nil, nil, nil, fmt.Errorf("%s has no restrict-only allowlist, so toolAllow cannot be applied: %s", p.Display, strings.Join(ap, ", "))
 		}
 	}
-	providerWarnings(t.p, fs, written)
-	for _, w := range fs.warnings {
-		r.warn(t.p.Name + ": " + w)
+	spec.Warnings(p.Display, fs, written)
+	for _, w := range fs.Warnings {
+		r.warn(p.Name + ": " + w)
 	}
 	return entries, fs, written, nil
 }
@@ -326,7 +323,8 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 		return nil, err
 	}
 	prep.Result.Destination = path
-	t := target{p: p, scope: scope, project: r.Project, off: &prep.off}
+	t := newTarget(p, scope, r.Project, false)
+	t.off = &prep.off
 	entries, filters, written, err := r.plan(t, servers)
 	if err != nil {
 		return nil, err
@@ -341,7 +339,7 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 			}
 		}
 	}
-	edit := &fileEdit{p: p, path: path, set: entries, remove: prep.off, filters: filters, force: r.Force, keepFilters: r.KeepFilters}
+	edit := &fileEdit{p: p, d: t.d, path: path, set: entries, remove: prep.off, filters: filters, force: r.Force, keepFilters: r.KeepFilters}
 	prep.edit = edit
 	if p.Deny == providers.DenyOpencode {
 		edit.tools = opencodeTools(filters)
@@ -526,5 +524,5 @@ func (r *Request) standalone(ephemeral bool) (target, []*registry.Server, error)
 	if err := r.checkPolicy(servers, providers.User, true); err != nil {
 		return target{}, nil, err
 	}
-	return target{p: r.Provider, scope: providers.User, project: r.Project, ephemeral: ephemeral}, servers, nil
+	return newTarget(r.Provider, providers.User, r.Project, ephemeral), servers, nil
 }

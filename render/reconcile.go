@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
@@ -19,13 +20,14 @@ type namedEntry struct {
 // ownership record that says which existing entries are mcpwire's (C6).
 type fileEdit struct {
 	p      *providers.Provider
+	d      dialect.Dialect
 	path   string
 	set    []namedEntry
 	remove []string
 	// tools are opencode's top-level tool keys, moved after existing keys in order.
 	tools format.Object
 	// filters per server, for merging into kept Antigravity entries.
-	filters *filterSet
+	filters *dialect.FilterSet
 	record  *ownRecord
 	force   bool
 	// keepFilters carries the filter members of rewritten entries over (KeepFilters).
@@ -114,6 +116,12 @@ func (e *foreignError) Hints() []string {
 	return []string{"add --force to replace them, or give the servers other names"}
 }
 
+// Grok Build marker comments around every block mcpwire writes (C6).
+const (
+	markerStart = "# >>> mcpwire-managed: "
+	markerEnd   = "# <<< mcpwire-managed: "
+)
+
 // container is where the provider's file keeps its servers.
 func (e *fileEdit) container() format.Container {
 	c := format.Container{Path: []string{e.p.ServersKey}}
@@ -165,7 +173,7 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 		entry := ne.entry
 		existing, has := es.Get(ne.name)
 		if has && e.keepFilters {
-			entry = carry(e.p, entry, existing)
+			entry = e.d.Filters().Carry(entry, existing)
 		}
 		newDigest, err := es.Digest(ne.name, entry)
 		if err != nil {

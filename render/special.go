@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 )
 
@@ -42,17 +43,17 @@ func (e *fileEdit) mergeKept(es format.Entries, name string, existing format.Val
 	if existing.Kind() != format.KindObject {
 		return fmt.Errorf("%s: %s.%s must be an object, not %s", e.path, key, name, existing.Kind())
 	}
-	sf := e.filters.of(name)
+	sf := e.filters.Of(name)
 	if sf == nil {
 		return nil
 	}
-	tools, _ := exact(sf.Deny)
+	tools, _ := dialect.Exact(sf.Deny)
 	if len(tools) > 0 {
 		merged, err := existingTools(e.path, key, name, existing)
 		if err != nil {
 			return err
 		}
-		if err := es.SetMember(name, "disabledTools", appendNew(merged, tools)); err != nil {
+		if err := es.SetMember(name, "disabledTools", dialect.AppendNew(merged, tools)); err != nil {
 			return err
 		}
 	}
@@ -88,7 +89,7 @@ func unionDisabled(path, key, name string, existing format.Value, entry format.O
 	}
 	cur, _ := entry.Get("disabledTools")
 	tools, _ := cur.([]string)
-	merged := appendNew(slices.Clone(old), tools)
+	merged := dialect.AppendNew(slices.Clone(old), tools)
 	e := slices.Clone(entry)
 	e.Set("disabledTools", merged)
 	return e, nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
@@ -38,7 +39,7 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		res.Absent = slices.Clone(r.Servers)
 		return res, nil
 	}
-	edit := &fileEdit{p: p, path: path, remove: r.Servers}
+	edit := &fileEdit{p: p, d: dialect.For(p), path: path, remove: r.Servers}
 	targets, err := r.fileTargets(f, edit, scope)
 	if err != nil {
 		return nil, err
