@@ -116,17 +116,11 @@ func (e *foreignError) Hints() []string {
 	return []string{"add --force to replace them, or give the servers other names"}
 }
 
-// Grok Build marker comments around every block mcpwire writes (C6).
-const (
-	markerStart = "# >>> mcpwire-managed: "
-	markerEnd   = "# <<< mcpwire-managed: "
-)
-
 // container is where the provider's file keeps its servers.
 func (e *fileEdit) container() format.Container {
 	c := format.Container{Path: []string{e.p.ServersKey}}
-	if owners[e.p.Owner].framed {
-		c.Frame = &format.Frame{Start: markerStart, End: markerEnd}
+	if f, ok := e.d.(dialect.Framer); ok && owners[e.p.Owner].framed {
+		c.Frame = f.Frame()
 	}
 	return c
 }

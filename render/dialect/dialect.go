@@ -128,7 +128,9 @@ type RuntimeHome struct {
 }
 
 // shapes builds the dialect of each entry shape.
-var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{}
+var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
+	providers.ShapeGrok: newGrok,
+}
 
 // For returns the dialect of a provider.
 func For(p *providers.Provider) Dialect {

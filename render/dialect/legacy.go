@@ -190,12 +190,8 @@ func (d legacy) tomlEntry(s *registry.Server, v *Values, sf *ServerFilters) form
 	add := func(k string, val any) { kvs = append(kvs, format.Member{Key: k, Value: val}) }
 	if s.Remote() {
 		add("url", v.URL)
-		hk := "http_headers"
-		if d.p.Shape == providers.ShapeGrok {
-			hk = "headers"
-		}
 		if len(v.Headers) > 0 {
-			add(hk, v.Headers)
+			add("http_headers", v.Headers)
 		}
 		if len(v.EnvHTTPHeaders) > 0 {
 			add("env_http_headers", v.EnvHTTPHeaders)
