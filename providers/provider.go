@@ -37,6 +37,9 @@ type Provider struct {
 	// Switch is how a disabled server is written: "enabled" (enabled: false),
 	// "disabled" (disabled: true), or "" when the client has no per-server switch.
 	Switch string
+	// Binary is the client's command, where mcpwire starts it or prints how to (C5,
+	// X1, session); "" when it does not.
+	Binary string
 	// Ephemeral says whether a standalone per-run file works (C5).
 	Ephemeral bool
 	// WorkspaceVar is the client's workspace-folder variable, used for ${project} in

@@ -10,7 +10,7 @@ var table = []*Provider{
 		User:    &Dest{Env: "CLAUDE_CONFIG_DIR", Base: Home, Files: []string{".claude.json"}},
 		Format:  JSON, ServersKey: "mcpServers", Shape: ShapeClaude, Refs: RefDollar,
 		Remote: RemoteHTTPAndSSE, Deny: DenyClaudeSettings, Allow: AllowRefused,
-		Ephemeral: true, ReservedRefs: []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "NPM_TOKEN"},
+		Binary: "claude", Ephemeral: true, ReservedRefs: []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "NPM_TOKEN"},
 		Settings: map[Scope]*Dest{
 			Project: {Base: ProjectDir, Dir: []string{".claude"}, Files: []string{"settings.local.json"}},
 			User:    {Env: "CLAUDE_CONFIG_DIR", Base: Home, Dir: []string{".claude"}, Files: []string{"settings.json"}},
@@ -26,7 +26,7 @@ var table = []*Provider{
 		Name: "codex", Display: "Codex CLI", DefaultScope: User,
 		User:   &Dest{Env: "CODEX_HOME", Base: Home, Dir: []string{".codex"}, Files: []string{"config.toml"}},
 		Format: TOML, ServersKey: "mcp_servers", Switch: "enabled", Shape: ShapeCodex, Refs: RefNames,
-		Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyCodex, Allow: AllowCodex, Ephemeral: true,
+		Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyCodex, Allow: AllowCodex, Binary: "codex", Ephemeral: true,
 	},
 	{
 		Name: "cursor", Display: "Cursor", DefaultScope: Project,
@@ -53,7 +53,7 @@ var table = []*Provider{
 		Project: &Dest{Base: ProjectDir, Files: []string{"opencode.json", "opencode.jsonc"}},
 		User:    &Dest{Base: XDGConfig, Dir: []string{"opencode"}, Files: []string{"opencode.json", "opencode.jsonc"}},
 		Format:  JSONC, ServersKey: "mcp", Switch: "enabled", Shape: ShapeOpencode, Refs: RefBraceEnv,
-		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyOpencode, Allow: AllowOpencode, Ephemeral: true,
+		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyOpencode, Allow: AllowOpencode, Binary: "opencode", Ephemeral: true,
 	},
 	{
 		Name: "factory", Display: "Factory Droid", DefaultScope: User,

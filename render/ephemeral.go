@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
@@ -43,24 +44,11 @@ func (e *EphemeralResult) LaunchArgs() []string {
 func (e *EphemeralResult) LaunchLine() string {
 	switch e.Provider {
 	case "claude-code":
-		line := "claude"
-		for _, a := range e.LaunchArgs() {
-			line += " " + shellQuote(a)
-		}
-		return line
+		return dialect.Launch{Binary: "claude", Args: e.LaunchArgs()}.String()
 	case "opencode":
-		return "OPENCODE_CONFIG=" + shellQuote(e.Out) + " opencode"
+		return dialect.Launch{Env: []string{"OPENCODE_CONFIG", e.Out}, Binary: "opencode"}.String()
 	}
 	return ""
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,=@%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // SidecarPath returns the deny-rule sidecar of an ephemeral output: run.json →
@@ -78,10 +66,10 @@ func SidecarPath(out string) string {
 // the policy refuses (P6) or a Claude toolAllow is present.
 func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 	p := r.Provider
-	if !p.Ephemeral || p.Format == providers.TOML {
-		if p.Shape == providers.ShapeCodex {
-			return nil, fmt.Errorf("codex ephemeral output is a runtime home: use mcpwire session --provider codex --profile NAME")
-		}
+	if _, ok := dialect.For(p).(dialect.RuntimeHomer); ok {
+		return nil, fmt.Errorf("%s ephemeral output is a runtime home: use mcpwire session --provider %s --profile NAME", p.Name, p.Name)
+	}
+	if !p.Ephemeral {
 		return nil, fmt.Errorf("%s files cannot stand alone, so --ephemeral is not supported; inject into its file instead", p.Display)
 	}
 	t, servers, err := r.standalone(true)

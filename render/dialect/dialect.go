@@ -18,6 +18,8 @@
 package dialect
 
 import (
+	"strings"
+
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -116,6 +118,28 @@ type Launch struct {
 	Exact bool
 }
 
+// String is the launch as a person types it in a POSIX shell.
+func (l Launch) String() string {
+	var parts []string
+	for i := 0; i+1 < len(l.Env); i += 2 {
+		parts = append(parts, l.Env[i]+"="+shellQuote(l.Env[i+1]))
+	}
+	parts = append(parts, l.Binary)
+	for _, a := range l.Args {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,=@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // RuntimeHome is the layout of a client's runtime home (X1).
 type RuntimeHome struct {
 	// Linked are entries of the client's own home a runtime home shares by symlink
@@ -129,7 +153,8 @@ type RuntimeHome struct {
 
 // shapes builds the dialect of each entry shape.
 var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
-	providers.ShapeGrok: newGrok,
+	providers.ShapeGrok:  newGrok,
+	providers.ShapeCodex: newCodex,
 }
 
 // For returns the dialect of a provider.

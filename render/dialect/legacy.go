@@ -11,14 +11,8 @@ type legacy struct{ p *providers.Provider }
 
 // Entry renders one server's entry.
 func (d legacy) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
-	if d.p.Format == providers.TOML {
-		return d.tomlEntry(s, v, sf)
-	}
 	return d.jsonEntry(s, v, sf)
 }
-
-// refsByName: Codex passes references by name.
-func (d legacy) refsByName() bool { return d.p.Refs == providers.RefNames }
 
 // Filters says which filters the client takes (F3).
 func (d legacy) Filters() FilterSpec {
@@ -31,8 +25,6 @@ func (d legacy) Filters() FilterSpec {
 		DenyAll:    p.Deny == providers.DenyClaudeSettings || p.Deny == providers.DenyOpencode || p.Deny == providers.DenyCodex || p.DisableWhole,
 	}
 	switch p.Deny {
-	case providers.DenyCodex:
-		spec.Members, spec.Switch, spec.SwitchLast = []string{"enabled_tools", "disabled_tools"}, "enabled", true
 	case providers.DenyDisabledTools:
 		spec.Members = []string{"disabledTools"}
 		if p.DisableWhole {
@@ -182,56 +174,4 @@ func (d legacy) filterMembers(e *format.Object, sf *ServerFilters) {
 		}
 		e.Set("includeTools", names)
 	}
-}
-
-// tomlEntry builds one server's table for Codex or Grok Build (V3, V4, F3).
-func (d legacy) tomlEntry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
-	var kvs format.Object
-	add := func(k string, val any) { kvs = append(kvs, format.Member{Key: k, Value: val}) }
-	if s.Remote() {
-		add("url", v.URL)
-		if len(v.Headers) > 0 {
-			add("http_headers", v.Headers)
-		}
-		if len(v.EnvHTTPHeaders) > 0 {
-			add("env_http_headers", v.EnvHTTPHeaders)
-		}
-		if v.BearerVar != "" {
-			add("bearer_token_env_var", v.BearerVar)
-		}
-	} else {
-		args := v.Args
-		if args == nil {
-			args = []string{}
-		}
-		add("command", v.Command)
-		add("args", args)
-		if len(v.Env) > 0 {
-			add("env", v.Env)
-		}
-		if len(v.EnvVars) > 0 {
-			add("env_vars", v.EnvVars)
-		}
-		if v.Cwd != "" && d.p.CwdKey != "" {
-			add(d.p.CwdKey, v.Cwd)
-		}
-	}
-	off := Disabled(s)
-	if sf != nil && d.p.Deny == providers.DenyCodex {
-		off = off || sf.DenyAll
-		if sf.Allow != nil {
-			names, _ := Exact(sf.Allow)
-			if names == nil {
-				names = []string{}
-			}
-			add("enabled_tools", names)
-		}
-		if names, _ := Exact(sf.Deny); len(names) > 0 {
-			add("disabled_tools", names)
-		}
-	}
-	if off {
-		add("enabled", false)
-	}
-	return kvs
 }

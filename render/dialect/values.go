@@ -71,9 +71,6 @@ func TakesRefs(p *providers.Provider, d Dialect) bool {
 
 // refsByName reports whether the dialect takes references by name.
 func refsByName(d Dialect) bool {
-	if l, ok := d.(legacy); ok {
-		return l.refsByName()
-	}
 	_, byName := d.(NamedRefs)
 	return byName
 }

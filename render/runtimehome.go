@@ -6,12 +6,12 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
-// RuntimeDir is the directory of Codex runtime homes inside the Codex home (X1).
+// RuntimeDir is the directory of runtime homes inside a client's home (X1).
 const RuntimeDir = "roles-runtime"
 
 // ValidRuntimeName reports whether name may name a Codex runtime home (X1): the
@@ -28,21 +28,21 @@ func ValidRuntimeName(name string) bool {
 	return true
 }
 
-// linkedFromGlobal are the entries of the global Codex home a runtime home shares by
-// symlink when they exist; auth.json and config.toml stay per runtime home.
-var linkedFromGlobal = []string{"history.jsonl", "sessions"}
-
-// RuntimeResult describes a Codex runtime home.
+// RuntimeResult describes a runtime home.
 type RuntimeResult struct {
-	// Home is <CODEX_HOME or ~/.codex>/roles-runtime/<name>.
+	// Home is <client home>/roles-runtime/<name> (CODEX_HOME or ~/.codex for Codex).
 	Home string
-	// Config is Home/config.toml.
+	// Config is the runtime home's config file.
 	Config  string
 	Written []string
+	// Launch starts the client in the runtime home.
+	Launch dialect.Launch
+	// Line is Launch as the person types it: the variable naming the home only.
+	Line dialect.Launch
 }
 
-// LaunchLine is the command that starts Codex with the runtime home.
-func (r *RuntimeResult) LaunchLine() string { return "CODEX_HOME=" + shellQuote(r.Home) + " codex" }
+// LaunchLine is the command that starts the client with the runtime home.
+func (r *RuntimeResult) LaunchLine() string { return r.Line.String() }
 
 // RuntimeHome builds the Codex runtime home of one profile (X1): a 0700 directory
 // whose 0600 config.toml is the global config.toml without its whole mcp_servers
@@ -55,9 +55,11 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 		return nil, fmt.Errorf("invalid runtime home name %q: use lowercase letters, digits and '-'", name)
 	}
 	p := r.Provider
-	if p.Shape != providers.ShapeCodex {
-		return nil, fmt.Errorf("runtime homes are for codex, not %s", p.Name)
+	rh, ok := dialect.For(p).(dialect.RuntimeHomer)
+	if !ok {
+		return nil, fmt.Errorf("%s has no runtime homes", p.Name)
 	}
+	spec := rh.RuntimeHome()
 	t, servers, err := r.standalone(false)
 	if err != nil {
 		return nil, err
@@ -66,15 +68,20 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	codexHome, err := p.User.Directory(r.Env)
+	clientHome, err := p.User.Directory(r.Env)
 	if err != nil {
 		return nil, err
 	}
-	global := filepath.Join(codexHome, "config.toml")
-	roles := filepath.Join(codexHome, RuntimeDir)
+	global := filepath.Join(clientHome, p.User.Files[0])
+	roles := filepath.Join(clientHome, RuntimeDir)
 	home := filepath.Join(roles, name)
-	cfg := filepath.Join(home, "config.toml")
+	cfg := filepath.Join(home, p.User.Files[0])
 	res := &RuntimeResult{Home: home, Config: cfg, Written: written}
+	res.Launch = dialect.Launch{Binary: p.Binary}
+	for _, k := range spec.Env {
+		res.Launch.Env = append(res.Launch.Env, k, home)
+	}
+	res.Line = dialect.Launch{Env: []string{spec.LineEnv, home}, Binary: p.Binary}
 	base, err := f.ReadFile(global)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -118,8 +125,8 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 			return nil, err
 		}
 	}
-	for _, n := range linkedFromGlobal {
-		src, dst := filepath.Join(codexHome, n), filepath.Join(home, n)
+	for _, n := range spec.Linked {
+		src, dst := filepath.Join(clientHome, n), filepath.Join(home, n)
 		if _, err := f.Lstat(src); err != nil {
 			continue
 		}
