@@ -23,6 +23,8 @@ type EphemeralResult struct {
 	// Dir is the temporary directory created when no --out was given.
 	Dir     string
 	Written []string
+	// Launch starts the client on Out; nil when mcpwire knows no way to.
+	Launch *dialect.Launch
 }
 
 // LaunchArgs are the client's arguments for the ephemeral output: what session runs,
@@ -45,8 +47,9 @@ func (e *EphemeralResult) LaunchLine() string {
 	switch e.Provider {
 	case "claude-code":
 		return dialect.Launch{Binary: "claude", Args: e.LaunchArgs()}.String()
-	case "opencode":
-		return dialect.Launch{Env: []string{"OPENCODE_CONFIG", e.Out}, Binary: "opencode"}.String()
+	}
+	if e.Launch != nil {
+		return e.Launch.String()
 	}
 	return ""
 }
@@ -82,10 +85,9 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 	}
 	res := &EphemeralResult{Provider: p.Name, Written: written}
 	doc := format.Object{{Key: p.ServersKey, Value: entriesObject(entries)}}
-	if p.Deny == providers.DenyOpencode {
-		if tools := opencodeTools(filters); len(tools) > 0 {
-			doc = append(doc, format.Member{Key: "tools", Value: tools})
-		}
+	d := dialect.For(p)
+	if sa, ok := d.(dialect.Standaloner); ok {
+		doc = sa.Standalone(doc, filters)
 	}
 	content, err := format.Indent(doc)
 	if err != nil {
@@ -141,6 +143,10 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 			f.Remove(res.Dir)
 		}
 		return nil, err
+	}
+	if l, ok := d.(dialect.Launcher); ok {
+		launch := l.Launch(res.Out, res.Settings)
+		res.Launch = &launch
 	}
 	return res, nil
 }

@@ -341,9 +341,6 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	}
 	edit := &fileEdit{p: p, d: t.d, path: path, set: entries, remove: prep.off, filters: filters, force: r.Force, keepFilters: r.KeepFilters}
 	prep.edit = edit
-	if p.Deny == providers.DenyOpencode {
-		edit.tools = opencodeTools(filters)
-	}
 	if p.GitIgnored && scope == providers.Project && r.Ignored != nil {
 		if err := r.Ignored(path); err != nil {
 			return nil, err
@@ -392,7 +389,7 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 	for _, p := range preps {
 		p.offWarnings()
 		if p.edit != nil {
-			for _, w := range []string{p.edit.toolWarning(), p.edit.unlistedWarning()} {
+			for _, w := range append(slices.Clone(p.edit.notes), p.edit.unlistedWarning()) {
 				if w != "" {
 					p.warn(w)
 				}

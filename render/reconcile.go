@@ -24,9 +24,8 @@ type fileEdit struct {
 	path   string
 	set    []namedEntry
 	remove []string
-	// tools are opencode's top-level tool keys, moved after existing keys in order.
-	tools format.Object
-	// filters per server, for merging into kept Antigravity entries.
+	// filters per server, for merging into kept Antigravity entries and for the
+	// dialect's edits beyond the entries.
 	filters *dialect.FilterSet
 	record  *ownRecord
 	force   bool
@@ -37,13 +36,10 @@ type fileEdit struct {
 	wrote   map[string]string // name → digest of what was written
 	dropped []string          // names removed
 	kept    []string          // warnings about entries left in place
-	// forget are record entries other than servers to drop (opencode tool keys);
-	// keptTools are mcpwire's tool keys left in place because they changed.
-	forget, keptTools []string
-	// heldTools are opencode tool keys the profile sets that the file already has with
-	// another value, which mcpwire did not write (or that changed since): left as
-	// they are (see toolWarning).
-	heldTools []string
+	// forget are record entries other than servers to drop (a dialect's own, such as
+	// opencode's tools keys); notes are the dialect's warnings, said once the file is
+	// written.
+	forget, notes []string
 	// unlisted are servers written that Gemini CLI's mcp.allowed/mcp.excluded keep
 	// from starting (see unlistedWarning).
 	unlisted []string
@@ -128,8 +124,7 @@ func (e *fileEdit) container() format.Container {
 // apply edits a client file, in any format: the entries of the edit are reconciled
 // with the entries in the file, and only they change (W1).
 func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
-	e.wrote, e.dropped, e.kept, e.forget, e.keptTools, e.heldTools = map[string]string{}, nil, nil, nil, nil, nil
-	e.unlisted = nil
+	e.wrote, e.dropped, e.kept, e.forget, e.notes, e.unlisted = map[string]string{}, nil, nil, nil, nil, nil
 	if err := e.reloadRecord(); err != nil {
 		return nil, err
 	}
@@ -144,16 +139,33 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err := e.reconcile(entries); err != nil {
 		return nil, err
 	}
-	if err := e.applyTools(doc); err != nil {
-		return nil, err
-	}
-	if err := e.dropTools(doc, entries); err != nil {
+	if err := e.editFile(doc, entries); err != nil {
 		return nil, err
 	}
 	if e.p.Shape == providers.ShapeGemini {
 		e.unlisted = geminiUnlisted(doc, e.set)
 	}
 	return doc.Bytes()
+}
+
+// editFile lets the dialect edit the file beyond its entries (opencode's tools map).
+func (e *fileEdit) editFile(doc format.Document, es format.Entries) error {
+	fe, ok := e.d.(dialect.FileEditor)
+	if !ok {
+		return nil
+	}
+	st := &dialect.FileState{Path: e.path, Filters: e.filters, Dropped: e.dropped, Wrote: e.wrote}
+	for _, ne := range e.set {
+		st.Set = append(st.Set, ne.name)
+	}
+	if e.record != nil {
+		st.Record = e.record.Entries
+	}
+	if err := fe.EditFile(doc, es, st); err != nil {
+		return err
+	}
+	e.forget, e.notes = st.Forget, st.Warnings
+	return nil
 }
 
 // reconcile is the one ownership loop (C6) of every format: each entry to write is

@@ -10,10 +10,6 @@ import (
 	"github.com/mcpwire/mcpwire/render/format"
 )
 
-// toolEntry prefixes the ownership-record entries of opencode's top-level tool keys
-// (server names cannot contain ':').
-const toolEntry = "tools:"
-
 // geminiUnlisted names the servers Gemini CLI will not start although they are in the
 // file: missing from a non-empty mcp.allowed list, or named in mcp.excluded.
 func geminiUnlisted(doc format.Document, set []namedEntry) []string {
@@ -93,95 +89,6 @@ func unionDisabled(path, key, name string, existing format.Value, entry format.O
 	e := slices.Clone(entry)
 	e.Set("disabledTools", merged)
 	return e, nil
-}
-
-// applyTools moves mcpwire's opencode tool keys after the existing keys, in order
-// (opencode uses the last matching rule).
-//
-// A key the person already had is never mcpwire's (as with Claude's deny rules, C4).
-// With the value the profile wants, it is moved after the existing keys like
-// mcpwire's own (its value stays; uninject leaves it). With another value mcpwire
-// never changes it, since uninject could not give that value back: it stays where
-// it is, and toolWarning names it (the profile's filter is then not applied for it).
-// A key mcpwire wrote that changed since is the person's in the same way.
-func (e *fileEdit) applyTools(doc format.Document) error {
-	if len(e.tools) == 0 {
-		return nil
-	}
-	if v, ok := doc.Lookup("tools"); ok && v.Kind() != format.KindObject {
-		return fmt.Errorf("%s: \"tools\" must be an object, not %s", e.path, v.Kind())
-	}
-	for _, m := range e.tools {
-		raw, _ := format.Marshal(m.Value)
-		cur, had := doc.Lookup("tools", m.Key)
-		mine := !had || e.record != nil && e.record.Entries[toolEntry+m.Key] == format.Digest(cur.JSON())
-		if !mine && format.Digest(cur.JSON()) != format.Digest(raw) {
-			e.heldTools = append(e.heldTools, m.Key)
-			continue
-		}
-		if _, err := doc.Delete([]string{"tools", m.Key}); err != nil {
-			return err
-		}
-		if err := doc.Set([]string{"tools", m.Key}, m.Value); err != nil {
-			return err
-		}
-		if mine {
-			e.wrote[toolEntry+m.Key] = format.Digest(raw)
-		}
-	}
-	return nil
-}
-
-// toolWarning names the opencode tool keys applyTools left as they are because their
-// value is the person's; "" when there are none.
-func (e *fileEdit) toolWarning() string {
-	if len(e.heldTools) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s: left tools keys %s in %s as they are: mcpwire did not write them, or they changed since it wrote them, so the profile's filter for them is not applied; change or remove them by hand if you want it",
-		e.p.Name, strings.Join(e.heldTools, ", "), e.path)
-}
-
-// dropTools removes the opencode tool keys mcpwire wrote for the servers removed by
-// this edit, when nobody changed them (C6). A key belongs to the server with the
-// longest name it starts with (<server>_), among the servers removed and those still
-// in the file.
-func (e *fileEdit) dropTools(doc format.Document, es format.Entries) error {
-	if len(e.dropped) == 0 || e.record == nil {
-		return nil
-	}
-	servers := append(slices.Clone(e.dropped), es.Names()...)
-	var keys []string
-	for entry := range e.record.Entries {
-		if k, ok := strings.CutPrefix(entry, toolEntry); ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		owner := ""
-		for _, s := range servers {
-			if strings.HasPrefix(k, s+"_") && len(s) > len(owner) {
-				owner = s
-			}
-		}
-		if !slices.Contains(e.dropped, owner) {
-			continue
-		}
-		cur, has := doc.Lookup("tools", k)
-		switch {
-		case !has:
-		case format.Digest(cur.JSON()) != e.record.Entries[toolEntry+k]:
-			e.keptTools = append(e.keptTools, k)
-			continue
-		default:
-			if _, err := doc.Delete([]string{"tools", k}); err != nil {
-				return err
-			}
-		}
-		e.forget = append(e.forget, toolEntry+k)
-	}
-	return nil
 }
 
 // unlistedWarning names the servers written that the file's own mcp.allowed or

@@ -78,8 +78,8 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	for _, n := range res.Kept {
 		r.warn(fmt.Sprintf("%s: left %s in %s: mcpwire did not write it, or it changed since mcpwire wrote it", p.Name, n, path))
 	}
-	if len(edit.keptTools) > 0 {
-		r.warn(fmt.Sprintf("%s: left tool keys %s in %s: they changed since mcpwire wrote them", p.Name, strings.Join(edit.keptTools, ", "), path))
+	for _, w := range edit.notes {
+		r.warn(w)
 	}
 	if perm != nil {
 		if w := perm.warning(); w != "" {

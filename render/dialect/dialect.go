@@ -153,8 +153,9 @@ type RuntimeHome struct {
 
 // shapes builds the dialect of each entry shape.
 var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
-	providers.ShapeGrok:  newGrok,
-	providers.ShapeCodex: newCodex,
+	providers.ShapeGrok:     newGrok,
+	providers.ShapeCodex:    newCodex,
+	providers.ShapeOpencode: newOpencode,
 }
 
 // For returns the dialect of a provider.
