@@ -389,10 +389,8 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 	for _, p := range preps {
 		p.offWarnings()
 		if p.edit != nil {
-			for _, w := range append(slices.Clone(p.edit.notes), p.edit.unlistedWarning()) {
-				if w != "" {
-					p.warn(w)
-				}
+			for _, w := range p.edit.notes {
+				p.warn(w)
 			}
 		}
 		if p.perm != nil && p.perm.active {

@@ -40,9 +40,6 @@ type fileEdit struct {
 	// opencode's tools keys); notes are the dialect's warnings, said once the file is
 	// written.
 	forget, notes []string
-	// unlisted are servers written that Gemini CLI's mcp.allowed/mcp.excluded keep
-	// from starting (see unlistedWarning).
-	unlisted []string
 }
 
 // ownership says how an existing entry stands.
@@ -124,7 +121,7 @@ func (e *fileEdit) container() format.Container {
 // apply edits a client file, in any format: the entries of the edit are reconciled
 // with the entries in the file, and only they change (W1).
 func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
-	e.wrote, e.dropped, e.kept, e.forget, e.notes, e.unlisted = map[string]string{}, nil, nil, nil, nil, nil
+	e.wrote, e.dropped, e.kept, e.forget, e.notes = map[string]string{}, nil, nil, nil, nil
 	if err := e.reloadRecord(); err != nil {
 		return nil, err
 	}
@@ -141,9 +138,6 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	}
 	if err := e.editFile(doc, entries); err != nil {
 		return nil, err
-	}
-	if e.p.Shape == providers.ShapeGemini {
-		e.unlisted = geminiUnlisted(doc, e.set)
 	}
 	return doc.Bytes()
 }

@@ -1,36 +1,12 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 )
-
-// geminiUnlisted names the servers Gemini CLI will not start although they are in the
-// file: missing from a non-empty mcp.allowed list, or named in mcp.excluded.
-func geminiUnlisted(doc format.Document, set []namedEntry) []string {
-	list := func(name string) ([]string, bool) {
-		v, ok := doc.Lookup("mcp", name)
-		var out []string
-		if !ok || v.Kind() != format.KindArray || json.Unmarshal(v.JSON(), &out) != nil {
-			return nil, false
-		}
-		return out, true
-	}
-	allowed, hasAllowed := list("allowed")
-	excluded, _ := list("excluded")
-	var out []string
-	for _, ne := range set {
-		if (hasAllowed && len(allowed) > 0 && !slices.Contains(allowed, ne.name)) || slices.Contains(excluded, ne.name) {
-			out = append(out, ne.name)
-		}
-	}
-	return out
-}
 
 // mergeKept merges the profile's filters into an existing Antigravity entry, keeping
 // its launch configuration (C6).
@@ -89,15 +65,4 @@ func unionDisabled(path, key, name string, existing format.Value, entry format.O
 	e := slices.Clone(entry)
 	e.Set("disabledTools", merged)
 	return e, nil
-}
-
-// unlistedWarning names the servers written that the file's own mcp.allowed or
-// mcp.excluded lists keep Gemini CLI from starting; mcpwire does not edit those lists,
-// which are the person's choice.
-func (e *fileEdit) unlistedWarning() string {
-	if len(e.unlisted) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s: %s will not start: %s lists mcp.allowed without them, or names them in mcp.excluded; edit those lists if you want them",
-		e.p.Name, strings.Join(e.unlisted, ", "), e.path)
 }

@@ -156,6 +156,7 @@ var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
 	providers.ShapeGrok:     newGrok,
 	providers.ShapeCodex:    newCodex,
 	providers.ShapeOpencode: newOpencode,
+	providers.ShapeGemini:   newGemini,
 }
 
 // For returns the dialect of a provider.
