@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -27,31 +26,22 @@ type EphemeralResult struct {
 	Launch *dialect.Launch
 }
 
-// LaunchArgs are the client's arguments for the ephemeral output: what session runs,
-// and what LaunchLine prints. Claude Code gets --strict-mcp-config so that it loads
-// exactly these servers, none of the person's other MCP configs; it comes last, which
-// also ends --mcp-config's list of files before any argument of the person's.
+// LaunchArgs are the client's arguments for the ephemeral output, before the
+// person's: what session runs, and what LaunchLine prints.
 func (e *EphemeralResult) LaunchArgs() []string {
-	if e.Provider != "claude-code" {
+	if e.Launch == nil {
 		return nil
 	}
-	args := []string{"--mcp-config", e.Out}
-	if e.Settings != "" {
-		args = append(args, "--settings", e.Settings)
-	}
-	return append(args, "--strict-mcp-config")
+	return e.Launch.Args
 }
 
-// LaunchLine is the command that starts the client with the ephemeral output.
+// LaunchLine is the command that starts the client with the ephemeral output; ""
+// when mcpwire knows none.
 func (e *EphemeralResult) LaunchLine() string {
-	switch e.Provider {
-	case "claude-code":
-		return dialect.Launch{Binary: "claude", Args: e.LaunchArgs()}.String()
+	if e.Launch == nil {
+		return ""
 	}
-	if e.Launch != nil {
-		return e.Launch.String()
-	}
-	return ""
+	return e.Launch.String()
 }
 
 // SidecarPath returns the deny-rule sidecar of an ephemeral output: run.json →
@@ -122,8 +112,8 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		}
 		targets[0], outRec = outT, []fsys.Target{recT}
 	}
-	if p.Deny == providers.DenyClaudeSettings {
-		if rules := claudeRules(filters); len(rules) > 0 {
+	if dr, ok := d.(dialect.DenyRuler); ok {
+		if rules := dr.DenyRules(filters); len(rules) > 0 {
 			side := SidecarPath(out)
 			st, err := r.sidecarTargets(f, out, side, rules, res.Dir == "")
 			if err != nil {

@@ -358,8 +358,8 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 			prep.targets = append([]fsys.Target{prep.targets[0], lt}, prep.targets[1:]...)
 		}
 	}
-	if p.Deny == providers.DenyClaudeSettings && !r.KeepFilters {
-		perm, targets, err := r.settingsTargets(f, scope, claudeRules(filters))
+	if dr, ok := t.d.(dialect.DenyRuler); ok && !r.KeepFilters {
+		perm, targets, err := r.settingsTargets(f, scope, dr.DenyRules(filters))
 		if err != nil {
 			return nil, err
 		}

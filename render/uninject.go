@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
@@ -39,13 +38,14 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		res.Absent = slices.Clone(r.Servers)
 		return res, nil
 	}
-	edit := &fileEdit{p: p, d: dialect.For(p), path: path, remove: r.Servers}
+	d := dialect.For(p)
+	edit := &fileEdit{p: p, d: d, path: path, remove: r.Servers}
 	targets, err := r.fileTargets(f, edit, scope)
 	if err != nil {
 		return nil, err
 	}
 	var perm *permEdit
-	if p.Deny == providers.DenyClaudeSettings {
+	if dr, ok := d.(dialect.DenyRuler); ok {
 		var st []fsys.Target
 		perm, st, err = r.settingsTargets(f, scope, nil)
 		if err != nil {
@@ -56,7 +56,7 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		} else {
 			added := perm.record.DenyAdded
 			perm.keepOnly = true
-			perm.wantFn = func() []string { return withoutServers(added, edit.dropped) }
+			perm.wantFn = func() []string { return withoutServers(dr, added, edit.dropped) }
 			targets = append([]fsys.Target{targets[0]}, append(st, targets[1:]...)...)
 		}
 	}
@@ -95,13 +95,12 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 }
 
 // withoutServers drops the deny rules that belong to the named servers.
-func withoutServers(rules, servers []string) []string {
+func withoutServers(dr dialect.DenyRuler, rules, servers []string) []string {
 	var out []string
 	for _, rule := range rules {
 		drop := false
 		for _, s := range servers {
-			prefix := claudeServer(s)
-			if rule == prefix || strings.HasPrefix(rule, prefix+"__") {
+			if dr.Owns(rule, s) {
 				drop = true
 				break
 			}

@@ -157,6 +157,7 @@ var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
 	providers.ShapeCodex:    newCodex,
 	providers.ShapeOpencode: newOpencode,
 	providers.ShapeGemini:   newGemini,
+	providers.ShapeClaude:   newClaude,
 }
 
 // For returns the dialect of a provider.
