@@ -158,6 +158,8 @@ var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
 	providers.ShapeOpencode: newOpencode,
 	providers.ShapeGemini:   newGemini,
 	providers.ShapeClaude:   newClaude,
+	providers.ShapeOMP:      newOMP,
+	providers.ShapeVSCode:   newVSCode,
 }
 
 // For returns the dialect of a provider.
