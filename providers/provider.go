@@ -75,10 +75,14 @@ func (p *Provider) Dest(s Scope) *Dest {
 	return nil
 }
 
-// Scopes lists the scopes the client has a destination for.
 // Aliases returns the provider's aliases.
 func (p *Provider) Aliases() []string { return Aliases(p.Name) }
 
+// Manual reports whether the client has no config file mcpwire can write: its
+// servers are added by hand (ChatGPT Desktop's connectors).
+func (p *Provider) Manual() bool { return p.Project == nil && p.User == nil }
+
+// Scopes lists the scopes the client has a destination for.
 func (p *Provider) Scopes() []Scope {
 	var out []Scope
 	for _, s := range []Scope{Project, User} {

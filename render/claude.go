@@ -149,7 +149,7 @@ func validateSettings(path string, doc format.Document) ([]string, error) {
 		if !ok {
 			continue
 		}
-		list, ok := stringArray(v)
+		list, ok := format.Strings(v)
 		if !ok {
 			return nil, fmt.Errorf("%s: \"permissions.%s\" must be an array of strings", path, k)
 		}
@@ -158,28 +158,6 @@ func validateSettings(path string, doc format.Document) ([]string, error) {
 		}
 	}
 	return deny, nil
-}
-
-// stringArray decodes an array whose every element is a string. (Decoding straight
-// into []string would accept null elements as "", and writing the array back would
-// then turn the person's null into "".)
-func stringArray(v format.Value) ([]string, bool) {
-	if v.Kind() != format.KindArray {
-		return nil, false
-	}
-	var raw []any
-	if json.Unmarshal(v.JSON(), &raw) != nil {
-		return nil, false
-	}
-	out := make([]string, len(raw))
-	for i, x := range raw {
-		s, ok := x.(string)
-		if !ok {
-			return nil, false
-		}
-		out[i] = s
-	}
-	return out, true
 }
 
 // compute applies the ownership algorithm of C4 to the current deny array. Only rules

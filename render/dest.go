@@ -205,7 +205,7 @@ func ScopeOf(p *providers.Provider, dest string, env providers.PathEnv) (scope p
 // client's user-scope file written as a project file. It also sets r.Env.Project.
 func (r *Request) destination(f fsys.FS) (providers.Scope, string, error) {
 	p := r.Provider
-	if p.Shape == providers.ShapeManual {
+	if p.Manual() {
 		return "", "", &ManualError{Provider: p}
 	}
 	scope, err := resolveScope(p, r.Scope)

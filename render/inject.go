@@ -155,7 +155,7 @@ func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope,
 // when it has one, and references only where the client can spell them.
 func (r *Request) projectHint() string {
 	p := r.Provider
-	refs := p.Refs != providers.RefNone
+	refs := dialect.TakesRefs(p, dialect.For(p))
 	var user string
 	if d := p.User; d != nil {
 		if paths, err := d.Candidates(r.Env); err == nil {

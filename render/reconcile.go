@@ -184,8 +184,10 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 			if rule.keep && st != owned {
 				// kept as it is; one mcpwire wrote and nobody changed is updated like
 				// anywhere else, so that its record follows
-				if err := e.mergeKept(es, ne.name, existing); err != nil {
-					return err
+				if k, ok := e.d.(dialect.Keeper); ok {
+					if err := k.MergeKept(e.path, es, ne.name, existing, e.filters.Of(ne.name)); err != nil {
+						return err
+					}
 				}
 				continue
 			}
@@ -198,8 +200,8 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 					continue
 				}
 			}
-			if e.p.UnionDisabled {
-				if entry, err = unionDisabled(e.path, e.p.ServersKey, ne.name, existing, entry); err != nil {
+			if u, ok := e.d.(dialect.Updater); ok {
+				if entry, err = u.Update(e.path, ne.name, existing, entry); err != nil {
 					return err
 				}
 			}

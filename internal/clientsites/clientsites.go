@@ -149,8 +149,17 @@ func (v *vocabulary) naming(e ast.Expr) string {
 // fileSites returns the branch sites of one file: every ==/!= with a client operand,
 // and every switch with a client case (one site per switch).
 func fileSites(path, rel string, voc *vocabulary) ([]Site, error) {
+	return parse(path, nil, rel, voc)
+}
+
+// fileSitesSource is fileSites of source text.
+func fileSitesSource(src, rel string, voc *vocabulary) ([]Site, error) {
+	return parse(rel, src, rel, voc)
+}
+
+func parse(path string, src any, rel string, voc *vocabulary) ([]Site, error) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, nil, 0)
+	f, err := parser.ParseFile(fset, path, src, 0)
 	if err != nil {
 		return nil, err
 	}

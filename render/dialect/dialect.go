@@ -160,12 +160,17 @@ var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
 	providers.ShapeClaude:   newClaude,
 	providers.ShapeOMP:      newOMP,
 	providers.ShapeVSCode:   newVSCode,
+	providers.ShapeFactory:  newFactory,
+	providers.ShapePlain:    newPlain,
+	providers.ShapeManual:   newManual,
 }
 
-// For returns the dialect of a provider.
+// For returns the dialect of a provider. Every shape of the table has one (a test
+// says so), so a missing one is a programming error.
 func For(p *providers.Provider) Dialect {
-	if mk, ok := shapes[p.Shape]; ok {
-		return mk(p)
+	mk, ok := shapes[p.Shape]
+	if !ok {
+		panic("dialect: no dialect for shape " + string(p.Shape) + " (" + p.Name + ")")
 	}
-	return legacy{p: p}
+	return mk(p)
 }

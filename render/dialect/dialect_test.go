@@ -12,11 +12,11 @@ import (
 // spec: V1 C6
 func TestEveryShapeHasADialect(t *testing.T) {
 	for _, p := range providers.All() {
-		d := For(p)
-		if _, ok := d.(legacy); ok {
-			t.Logf("%s: shape %s still renders through the legacy adapter", p.Name, p.Shape)
+		if _, ok := shapes[p.Shape]; !ok {
+			t.Errorf("%s: no dialect for shape %q", p.Name, p.Shape)
 			continue
 		}
+		d := For(p)
 		if _, framed := d.(Framer); framed != (p.Owner == providers.OwnerMarkers) {
 			t.Errorf("%s: ownership mode %q, and the dialect frames entries: %v", p.Name, p.Owner, framed)
 		}

@@ -9,6 +9,7 @@
 package format
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -99,6 +100,28 @@ type Entry interface {
 	Digest() string
 	// Framed reports whether the entry sits inside the container's frame lines.
 	Framed() bool
+}
+
+// Strings decodes an array whose every element is a string. (Decoding straight into
+// []string would accept null elements as "", and writing the array back would then
+// turn the person's null into "".)
+func Strings(v Value) ([]string, bool) {
+	if v.Kind() != KindArray {
+		return nil, false
+	}
+	var raw []any
+	if json.Unmarshal(v.JSON(), &raw) != nil {
+		return nil, false
+	}
+	out := make([]string, len(raw))
+	for i, x := range raw {
+		s, ok := x.(string)
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
 }
 
 // parsers opens a file per format. data is the file's content; exists is false for a

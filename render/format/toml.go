@@ -166,7 +166,7 @@ func (v tomlValue) Kind() Kind {
 	switch v.v.(type) {
 	case map[string]any:
 		return KindObject
-	case []any:
+	case []any, []map[string]any:
 		return KindArray
 	case string:
 		return String
@@ -212,21 +212,7 @@ func (v tomlValue) Keys() []string {
 }
 
 // Carry writes back an array of strings only: anything else mcpwire did not write.
-func (v tomlValue) Carry() (any, bool) {
-	list, ok := v.v.([]any)
-	if !ok {
-		return nil, false
-	}
-	out := make([]string, len(list))
-	for i, x := range list {
-		s, ok := x.(string)
-		if !ok {
-			return nil, false
-		}
-		out[i] = s
-	}
-	return out, true
-}
+func (v tomlValue) Carry() (any, bool) { return Strings(v) }
 
 // tomlEntry is a server table.
 type tomlEntry struct {
