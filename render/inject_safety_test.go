@@ -287,7 +287,7 @@ func TestKeepFilters(t *testing.T) {
 				before[f] = read(t, f)
 			}
 			r := w.request(name, "", "", first.Written...)
-			r.KeepFilters = true
+			r.Inject.KeepFilters = true
 			res, err := render.Inject(fsys.NewOS(), r)
 			if err != nil {
 				t.Fatal(err)
@@ -312,7 +312,7 @@ func TestKeepFilters(t *testing.T) {
 			}
 			hasFilters := first.Settings != "" || string(bare.normalize(read(t, plain.Destination))) != string(w.normalize(filtered))
 			// without KeepFilters (--clear-tool-filters): the filters are removed
-			r.KeepFilters = false
+			r.Inject.KeepFilters = false
 			if _, err := render.Inject(fsys.NewOS(), r); err != nil {
 				t.Fatal(err)
 			}

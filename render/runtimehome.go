@@ -68,7 +68,7 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	clientHome, err := p.User.Directory(r.Env)
+	clientHome, err := p.User.Directory(r.pathEnv())
 	if err != nil {
 		return nil, err
 	}

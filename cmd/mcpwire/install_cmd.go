@@ -128,11 +128,13 @@ func runInstall(env *Env, c *cli.Context) error {
 	}
 	req := render.Request{
 		Registry: reg, Provider: p, Scope: scope, Project: project, Servers: names, Filters: filters, Profile: profile,
-		PolicyEnv: env.Getenv(policy.EnvVar), Force: c.Bool("force"), Env: env.pathEnv(project), Warn: env.warn,
-		DryRun: c.Bool("dry-run"), Ignored: gitIgnored(project),
-		// as with inject, tool filters change only with --profile: installing the
-		// built-in entry (or --servers) keeps the deny rules a profile wrote
-		KeepFilters: profile == "",
+		PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn, DryRun: c.Bool("dry-run"),
+		Inject: render.InjectOptions{
+			Force: c.Bool("force"), Ignored: gitIgnored(project),
+			// as with inject, tool filters change only with --profile: installing the
+			// built-in entry (or --servers) keeps the deny rules a profile wrote
+			KeepFilters: profile == "",
+		},
 	}
 	if len(names) == 0 {
 		b := builtin(env, effScope)
@@ -144,8 +146,8 @@ func runInstall(env *Env, c *cli.Context) error {
 		}
 		req.Servers = []string{b.Name}
 		if _, defined := reg.Server(b.Name); !defined { // a registry "aiwg" replaces the built-in entry (I2)
-			req.Extra = []*registry.Server{b}
-			req.Exempt = map[string]map[string]bool{b.Name: {"AIWG_ROOT": true}} // P8: this key, this entry only
+			req.Install = render.InstallOptions{Extra: []*registry.Server{b},
+				Exempt: map[string]map[string]bool{b.Name: {"AIWG_ROOT": true}}} // P8: this key, this entry only
 		}
 	}
 	if p.Shape == providers.ShapeManual {
@@ -153,10 +155,10 @@ func runInstall(env *Env, c *cli.Context) error {
 	}
 	if (p.Name == "claude-code" || p.Name == "claude-desktop") && slices.Contains(req.Servers, render.BuiltinName) {
 		// the legacy entry moves only when an aiwg entry is installed in its place (I4)
-		req.Legacy = filepath.Join(project, ".claude", "settings.local.json")
+		req.Install.Legacy = filepath.Join(project, ".claude", "settings.local.json")
 	}
 	f, dr := env.writeFS(req.DryRun)
-	migrate := req.Legacy != "" && render.LegacyEntry(env.FS, req.Legacy)
+	migrate := req.Install.Legacy != "" && render.LegacyEntry(env.FS, req.Install.Legacy)
 	res, err := render.Inject(f, req)
 	if err != nil {
 		return err
@@ -167,7 +169,7 @@ func runInstall(env *Env, c *cli.Context) error {
 		if req.DryRun {
 			verb = "would move"
 		}
-		printf(env.Stdout, "%s: %s the legacy %q entry out of %s\n", p.Name, verb, render.BuiltinName, req.Legacy)
+		printf(env.Stdout, "%s: %s the legacy %q entry out of %s\n", p.Name, verb, render.BuiltinName, req.Install.Legacy)
 	}
 	if p.Name == "claude-desktop" && !req.DryRun && slices.Contains(res.Changed, res.Destination) {
 		printf(env.Stdout, "restart Claude Desktop to load the change (quit it completely, then reopen)\n")
