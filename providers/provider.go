@@ -53,6 +53,33 @@ type Provider struct {
 	PrivateMode bool
 	// GitIgnored: a project file is used only when git ignores it.
 	GitIgnored bool
+	// Install is how install treats the client beyond writing its file (I1-I5); nil
+	// when nothing more.
+	Install *Install
+	// Sources are where the entry's facts come from: documentation addresses and
+	// repository paths (V8; reference/providers.md has the detail).
+	Sources []string
+	// Conformance: the conformance suite installs the client and checks what mcpwire
+	// writes with the client's own commands (Q3, Q5).
+	Conformance bool
+}
+
+// Install is what install does for a client beyond writing its file.
+type Install struct {
+	// OneFile: the client has one file whatever --scope says (Claude Desktop's
+	// platform file, I1), so install ignores the scope.
+	OneFile bool
+	// Restart, when set, is how to restart the client, said after install changed its
+	// file: the client reads it only when it starts.
+	Restart string
+	// Legacy is a file where older tools wrote the built-in entry, which install moves
+	// out when it writes that entry (I4).
+	Legacy *Dest
+	// BareDefault: install without a target (deprecated, I3) writes this client...
+	BareDefault bool
+	// Inside are variables set when mcpwire runs inside this client: ...unless one of
+	// them is set, or --scope user is given, which picks this client instead.
+	Inside []string
 }
 
 // Scope is where a client file lives.

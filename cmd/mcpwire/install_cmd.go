@@ -32,9 +32,6 @@ func installCommand(env *Env) *cli.Command {
 	}
 }
 
-// claudeCodeEnv are the variables that say mcpwire runs inside Claude Code (I3).
-var claudeCodeEnv = []string{"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_DESKTOP_APP_VERSION"}
-
 // installTarget picks the target: the positional one, or for a bare install the
 // deprecated default (I3).
 func installTarget(env *Env, c *cli.Context) (target, dir string, err error) {
@@ -61,17 +58,7 @@ func installTarget(env *Env, c *cli.Context) (target, dir string, err error) {
 	if target != "" {
 		return target, dir, nil
 	}
-	target = "claude-desktop"
-	why := "no Claude Code environment found"
-	if c.String("scope") == string(providers.User) {
-		target, why = "claude-code", "--scope user"
-	}
-	for _, k := range claudeCodeEnv {
-		if env.Getenv(k) != "" {
-			target, why = "claude-code", k+" is set"
-			break
-		}
-	}
+	target, why := providers.BareTarget(c.String("scope") == string(providers.User), env.Getenv)
 	env.warn(fmt.Sprintf("install without a target is deprecated; installing into %s (%s); name the target: mcpwire install %s", target, why, target))
 	return target, dir, nil
 }
@@ -99,8 +86,8 @@ func runInstall(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if p.Name == "claude-desktop" {
-		scope = "" // Desktop has one platform file, whatever the scope (I1)
+	if p.Install != nil && p.Install.OneFile {
+		scope = "" // one file, whatever the scope (I1)
 	}
 	if dir != "" && c.IsSet("project") {
 		return usagef("give the project directory once: as PROJECT-DIR or with --project")
@@ -138,7 +125,7 @@ func runInstall(env *Env, c *cli.Context) error {
 	}
 	if len(names) == 0 {
 		b := builtin(env, effScope)
-		if p.Shape == providers.ShapeManual && b.Env != nil {
+		if p.Manual() && b.Env != nil {
 			// a connector takes a command and arguments only; AIWG_ROOT is a convenience
 			// aiwg can do without, so it is left out rather than refusing the install
 			env.warn(fmt.Sprintf("%s: %s connectors take only a command and arguments; AIWG_ROOT is not passed to the %s connector", p.Name, p.Display, b.Name))
@@ -150,12 +137,14 @@ func runInstall(env *Env, c *cli.Context) error {
 				Exempt: map[string]map[string]bool{b.Name: {"AIWG_ROOT": true}}} // P8: this key, this entry only
 		}
 	}
-	if p.Shape == providers.ShapeManual {
+	if p.Manual() {
 		return printManual(env, p, req)
 	}
-	if (p.Name == "claude-code" || p.Name == "claude-desktop") && slices.Contains(req.Servers, render.BuiltinName) {
+	if p.Install != nil && p.Install.Legacy != nil && slices.Contains(req.Servers, render.BuiltinName) {
 		// the legacy entry moves only when an aiwg entry is installed in its place (I4)
-		req.Install.Legacy = filepath.Join(project, ".claude", "settings.local.json")
+		if paths, err := p.Install.Legacy.Candidates(env.pathEnv(project)); err == nil {
+			req.Install.Legacy = paths[0]
+		}
 	}
 	f, dr := env.writeFS(req.DryRun)
 	migrate := req.Install.Legacy != "" && render.LegacyEntry(env.FS, req.Install.Legacy)
@@ -171,8 +160,8 @@ func runInstall(env *Env, c *cli.Context) error {
 		}
 		printf(env.Stdout, "%s: %s the legacy %q entry out of %s\n", p.Name, verb, render.BuiltinName, req.Install.Legacy)
 	}
-	if p.Name == "claude-desktop" && !req.DryRun && slices.Contains(res.Changed, res.Destination) {
-		printf(env.Stdout, "restart Claude Desktop to load the change (quit it completely, then reopen)\n")
+	if p.Install != nil && p.Install.Restart != "" && !req.DryRun && slices.Contains(res.Changed, res.Destination) {
+		printf(env.Stdout, "restart %s to load the change (%s)\n", p.Display, p.Install.Restart)
 	}
 	if dr != nil {
 		printDiff(env, dr, reg)

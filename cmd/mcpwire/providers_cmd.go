@@ -26,6 +26,10 @@ type providerView struct {
 	ToolDeny   string            `json:"toolDeny"`
 	ToolAllow  string            `json:"toolAllow"`
 	Ephemeral  bool              `json:"ephemeral"`
+	// Sources are where the entry's facts come from; Conformance says whether the
+	// conformance suite checks the client (V8).
+	Sources     []string `json:"sources"`
+	Conformance bool     `json:"conformance"`
 }
 
 func providersCommand(env *Env) *cli.Command {
@@ -44,7 +48,7 @@ func providersCommand(env *Env) *cli.Command {
 					Name: p.Name, Display: p.Display, Aliases: p.Aliases(), DefaultScope: string(p.DefaultScope),
 					Destinations: map[string]string{}, Variables: map[string][]string{}, Format: string(p.Format), ServersKey: p.ServersKey,
 					Transports: string(p.Remote), References: string(p.Refs), ToolDeny: string(p.Deny),
-					ToolAllow: string(p.Allow), Ephemeral: p.Ephemeral,
+					ToolAllow: string(p.Allow), Ephemeral: p.Ephemeral, Sources: p.Sources, Conformance: p.Conformance,
 				}
 				if v.Aliases == nil {
 					v.Aliases = []string{}
@@ -103,15 +107,20 @@ func providersCommand(env *Env) *cli.Command {
 				}
 				printf(bw, "  refs:    %s\n", v.References)
 				printf(bw, "  filters: deny %s; allow %s\n", v.ToolDeny, v.ToolAllow)
-				eph := "no"
-				if v.Ephemeral {
-					eph = "yes"
-				}
-				printf(bw, "  ephemeral: %s\n", eph)
+				printf(bw, "  ephemeral: %s\n", yesNo(v.Ephemeral))
+				printf(bw, "  conformance: %s\n", yesNo(v.Conformance))
+				printf(bw, "  sources: %s\n", strings.Join(v.Sources, "; "))
 			}
 			return bw.Flush()
 		},
 	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }
 
 // candidates shows a destination's candidate paths, or why it cannot be resolved.

@@ -147,7 +147,8 @@ func (v *vocabulary) naming(e ast.Expr) string {
 }
 
 // fileSites returns the branch sites of one file: every ==/!= with a client operand,
-// and every switch with a client case (one site per switch).
+// every switch with a client case (one site per switch), and every other use of a
+// client's name as a string literal (What starts with "name ").
 func fileSites(path, rel string, voc *vocabulary) ([]Site, error) {
 	return parse(path, nil, rel, voc)
 }
@@ -164,6 +165,7 @@ func parse(path string, src any, rel string, voc *vocabulary) ([]Site, error) {
 		return nil, err
 	}
 	var out []Site
+	counted := map[token.Pos]bool{} // literals of a switch's cases, counted with it
 	add := func(pos token.Pos, what string) {
 		out = append(out, Site{File: rel, Line: fset.Position(pos).Line, What: what})
 	}
@@ -176,6 +178,11 @@ func parse(path string, src any, rel string, voc *vocabulary) ([]Site, error) {
 			if w := voc.naming(n.X) + voc.naming(n.Y); w != "" {
 				add(n.Pos(), w)
 			}
+			return false // its literals are counted as the comparison
+		case *ast.BasicLit:
+			if name, ok := stringLit(n); ok && voc.names[name] && !counted[n.Pos()] {
+				out = append(out, Site{File: rel, Line: fset.Position(n.Pos()).Line, What: "name " + strconv.Quote(name)})
+			}
 		case *ast.SwitchStmt:
 			var what []string
 			for _, st := range n.Body.List {
@@ -187,6 +194,11 @@ func parse(path string, src any, rel string, voc *vocabulary) ([]Site, error) {
 			}
 			if len(what) > 0 {
 				add(n.Pos(), "switch "+strings.Join(what, ", "))
+				for _, st := range n.Body.List {
+					for _, e := range st.(*ast.CaseClause).List {
+						counted[e.Pos()] = true
+					}
+				}
 			}
 		}
 		return true
