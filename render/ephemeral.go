@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -74,26 +75,16 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		return nil, err
 	}
 	res := &EphemeralResult{Provider: p.Name, Written: written}
-	doc := format.Object{{Key: p.ServersKey, Value: entriesObject(entries)}}
 	d := dialect.For(p)
-	if sa, ok := d.(dialect.Standaloner); ok {
-		doc = sa.Standalone(doc, filters)
-	}
-	content, err := format.Indent(doc)
+	content, err := standaloneFile(p, d, entries, filters)
 	if err != nil {
 		return nil, err
 	}
 	if out == "" {
-		dir, err := f.MkdirTemp(r.tempDir(), "mcpwire-")
-		if err != nil {
+		if res.Dir, err = f.MkdirTemp(r.tempDir(), "mcpwire-"); err != nil {
 			return nil, err
 		}
-		res.Dir = dir
-		name := r.Profile
-		if name == "" || name == "__all__" {
-			name = "custom"
-		}
-		out = filepath.Join(dir, name+"-"+p.Name+".json")
+		out = filepath.Join(res.Dir, r.outName())
 	}
 	res.Out = out
 	targets := []fsys.Target{{
@@ -139,6 +130,26 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		res.Launch = &launch
 	}
 	return res, nil
+}
+
+// standaloneFile is the content of a standalone file: the servers key with the
+// entries, and what else the dialect adds.
+func standaloneFile(p *providers.Provider, d dialect.Dialect, entries []namedEntry, filters *dialect.FilterSet) ([]byte, error) {
+	doc := format.Object{{Key: p.ServersKey, Value: entriesObject(entries)}}
+	if sa, ok := d.(dialect.Standaloner); ok {
+		doc = sa.Standalone(doc, filters)
+	}
+	return format.Indent(doc)
+}
+
+// outName is the file name of an ephemeral output in a temporary directory:
+// <profile|custom>-<provider>.json.
+func (r *Request) outName() string {
+	name := r.Profile
+	if name == "" || name == "__all__" {
+		name = "custom"
+	}
+	return name + "-" + r.Provider.Name + ".json"
 }
 
 // sidecarTargets returns the sidecar and its record. The sidecar must be absent or an

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -44,9 +45,9 @@ type RuntimeResult struct {
 // LaunchLine is the command that starts the client with the runtime home.
 func (r *RuntimeResult) LaunchLine() string { return r.Line.String() }
 
-// RuntimeHome builds the Codex runtime home of one profile (X1): a 0700 directory
-// whose 0600 config.toml is the global config.toml without its whole mcp_servers
-// subtree, followed by the profile's servers and filters. The name is checked before
+// RuntimeHome builds the runtime home of one profile (X1, Codex's): a 0700 directory
+// whose 0600 config file is the client's own without its whole servers subtree,
+// followed by the profile's servers and filters. The name is checked before
 // any filesystem access; the policy (P6) and every server are checked before anything
 // is created; a malformed global config fails closed and leaves the previous runtime
 // config as it was.
@@ -82,6 +83,34 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 		res.Launch.Env = append(res.Launch.Env, k, home)
 	}
 	res.Line = dialect.Launch{Env: []string{spec.LineEnv, home}, Binary: p.Binary}
+	content, err := runtimeConfig(f, p, global, entries)
+	if err != nil {
+		return nil, err
+	}
+	check := func() error { return checkRealPath(f, roles, home, cfg) }
+	if err := check(); err != nil {
+		return nil, err
+	}
+	if _, err := fsys.Apply(f, []fsys.Target{{
+		Path: cfg, DirPerm: 0o700, Check: check,
+		Edit: func(fsys.Snapshot) ([]byte, fs.FileMode, bool, error) { return content, 0o600, false, nil },
+	}}); err != nil {
+		return nil, err
+	}
+	if fi, err := f.Lstat(home); err == nil && fi.Mode().Perm() != 0o700 {
+		if err := f.Chmod(home, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	if err := linkShared(f, clientHome, home, spec.Linked); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// runtimeConfig is the client's own config file without its servers, then the
+// profile's entries. A malformed config fails closed.
+func runtimeConfig(f fsys.FS, p *providers.Provider, global string, entries []namedEntry) ([]byte, error) {
 	base, err := f.ReadFile(global)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -106,26 +135,13 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 			return nil, err
 		}
 	}
-	content, err := doc.Bytes()
-	if err != nil {
-		return nil, err
-	}
-	check := func() error { return checkRealPath(f, roles, home, cfg) }
-	if err := check(); err != nil {
-		return nil, err
-	}
-	if _, err := fsys.Apply(f, []fsys.Target{{
-		Path: cfg, DirPerm: 0o700, Check: check,
-		Edit: func(fsys.Snapshot) ([]byte, fs.FileMode, bool, error) { return content, 0o600, false, nil },
-	}}); err != nil {
-		return nil, err
-	}
-	if fi, err := f.Lstat(home); err == nil && fi.Mode().Perm() != 0o700 {
-		if err := f.Chmod(home, 0o700); err != nil {
-			return nil, err
-		}
-	}
-	for _, n := range spec.Linked {
+	return doc.Bytes()
+}
+
+// linkShared links the entries of the client's home a runtime home shares, when they
+// exist and the runtime home has none of its own.
+func linkShared(f fsys.FS, clientHome, home string, linked []string) error {
+	for _, n := range linked {
 		src, dst := filepath.Join(clientHome, n), filepath.Join(home, n)
 		if _, err := f.Lstat(src); err != nil {
 			continue
@@ -134,10 +150,10 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 			continue // already linked, or the runtime home has its own
 		}
 		if err := f.Symlink(src, dst); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return res, nil
+	return nil
 }
 
 // checkRealPath refuses symlinks at roles-runtime, the profile directory and its

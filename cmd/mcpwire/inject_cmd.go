@@ -210,6 +210,18 @@ func runInject(env *Env, c *cli.Context) error {
 		r.Provider, r.Servers = p, names
 		reqs = append(reqs, r)
 	}
+	if err := writeAll(env, f, reqs, dry); err != nil {
+		return err
+	}
+	if dry {
+		printDiff(env, dr, reg)
+	}
+	return nil
+}
+
+// writeAll prepares every request, writes them as one transaction (W7), and says what
+// each did.
+func writeAll(env *Env, f fsys.FS, reqs []render.Request, dry bool) error {
 	var preps []*render.Prepared
 	for _, r := range reqs {
 		prep, err := render.Prepare(f, r)
@@ -223,9 +235,6 @@ func runInject(env *Env, c *cli.Context) error {
 	}
 	for _, prep := range preps {
 		reportInject(env, prep.Result, dry)
-	}
-	if dry {
-		printDiff(env, dr, reg)
 	}
 	return nil
 }

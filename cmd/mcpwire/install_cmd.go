@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/urfave/cli/v2"
 )
 
@@ -124,18 +125,7 @@ func runInstall(env *Env, c *cli.Context) error {
 		},
 	}
 	if len(names) == 0 {
-		b := builtin(env, effScope)
-		if p.Manual() && b.Env != nil {
-			// a connector takes a command and arguments only; AIWG_ROOT is a convenience
-			// aiwg can do without, so it is left out rather than refusing the install
-			env.warn(fmt.Sprintf("%s: %s connectors take only a command and arguments; AIWG_ROOT is not passed to the %s connector", p.Name, p.Display, b.Name))
-			b.Env = nil
-		}
-		req.Servers = []string{b.Name}
-		if _, defined := reg.Server(b.Name); !defined { // a registry "aiwg" replaces the built-in entry (I2)
-			req.Install = render.InstallOptions{Extra: []*registry.Server{b},
-				Exempt: map[string]map[string]bool{b.Name: {"AIWG_ROOT": true}}} // P8: this key, this entry only
-		}
+		installBuiltin(env, &req, effScope)
 	}
 	if p.Manual() {
 		return printManual(env, p, req)
@@ -147,6 +137,19 @@ func runInstall(env *Env, c *cli.Context) error {
 		}
 	}
 	f, dr := env.writeFS(req.DryRun)
+	if err := writeInstall(env, f, req); err != nil {
+		return err
+	}
+	if dr != nil {
+		printDiff(env, dr, reg)
+	}
+	return nil
+}
+
+// writeInstall injects the request and says what happened: the legacy entry moved
+// (I4), and how to restart a client that reads its file only when it starts.
+func writeInstall(env *Env, f fsys.FS, req render.Request) error {
+	p := req.Provider
 	migrate := req.Install.Legacy != "" && render.LegacyEntry(env.FS, req.Install.Legacy)
 	res, err := render.Inject(f, req)
 	if err != nil {
@@ -163,10 +166,25 @@ func runInstall(env *Env, c *cli.Context) error {
 	if p.Install != nil && p.Install.Restart != "" && !req.DryRun && slices.Contains(res.Changed, res.Destination) {
 		printf(env.Stdout, "restart %s to load the change (%s)\n", p.Display, p.Install.Restart)
 	}
-	if dr != nil {
-		printDiff(env, dr, reg)
-	}
 	return nil
+}
+
+// installBuiltin makes the request install the built-in entry (I2), unless the
+// registry defines a server of its name, which replaces it.
+func installBuiltin(env *Env, req *render.Request, scope providers.Scope) {
+	p := req.Provider
+	b := builtin(env, scope)
+	if p.Manual() && b.Env != nil {
+		// a connector takes a command and arguments only; AIWG_ROOT is a convenience
+		// aiwg can do without, so it is left out rather than refusing the install
+		env.warn(fmt.Sprintf("%s: %s connectors take only a command and arguments; AIWG_ROOT is not passed to the %s connector", p.Name, p.Display, b.Name))
+		b.Env = nil
+	}
+	req.Servers = []string{b.Name}
+	if _, defined := req.Registry.Server(b.Name); !defined { // a registry "aiwg" replaces the built-in entry (I2)
+		req.Install = render.InstallOptions{Extra: []*registry.Server{b},
+			Exempt: map[string]map[string]bool{b.Name: {"AIWG_ROOT": true}}} // P8: this key, this entry only
+	}
 }
 
 // absDir makes a positional directory absolute against the working directory.
