@@ -3,6 +3,7 @@ package dialect
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -151,6 +152,10 @@ type FilterSpec struct {
 	Members    []string
 	Switch     string
 	SwitchLast bool
+	// Defaults are the values Entry gives a filter member when the profile has no
+	// filter for the server (Copilot CLI's tools ["*"]); under KeepFilters the member in
+	// the file replaces them.
+	Defaults map[string]any
 }
 
 // Warnings warns once per injection about the filters the client cannot express, or
@@ -230,12 +235,12 @@ func (spec FilterSpec) Carry(entry format.Object, existing format.Value) format.
 		out = carrySwitch(out, existing, spec.Switch)
 	}
 	for _, k := range spec.Members {
-		if _, mine := out.Get(k); mine {
+		if v, mine := out.Get(k); mine && !spec.isDefault(k, v) {
 			continue
 		}
 		if v, ok := existing.Member(k); ok {
 			if c, ok := v.Carry(); ok {
-				out = append(out, format.Member{Key: k, Value: c})
+				out.Set(k, c)
 			}
 		}
 	}
@@ -243,6 +248,12 @@ func (spec FilterSpec) Carry(entry format.Object, existing format.Value) format.
 		out = carrySwitch(out, existing, spec.Switch)
 	}
 	return out
+}
+
+// isDefault reports whether v is what Entry writes for member k without a filter.
+func (spec FilterSpec) isDefault(k string, v any) bool {
+	d, ok := spec.Defaults[k]
+	return ok && reflect.DeepEqual(d, v)
 }
 
 // carrySwitch keeps a server switched off when the existing entry's switch member says
