@@ -19,11 +19,7 @@ type claude struct{ p *providers.Provider }
 func newClaude(p *providers.Provider) Dialect { return claude{p} }
 
 func (d claude) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
-	var e format.Object
-	if s.Remote() {
-		e = format.Object{{Key: memberType, Value: s.Type}}
-	}
-	e = launch(d.p, e, s, v, memberURL)
+	e := typedLaunch(d.p, s, v)
 	switchOff(d.p, &e, s, sf)
 	return e
 }

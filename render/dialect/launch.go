@@ -41,6 +41,15 @@ func launch(p *providers.Provider, e format.Object, s *registry.Server, v *Value
 	return e
 }
 
+// typedLaunch is Claude Code's launch members: "type" first on a remote entry only.
+func typedLaunch(p *providers.Provider, s *registry.Server, v *Values) format.Object {
+	var e format.Object
+	if s.Remote() {
+		e = format.Object{{Key: memberType, Value: s.Type}}
+	}
+	return launch(p, e, s, v, memberURL)
+}
+
 // urlKey is the member holding a remote server's URL.
 func urlKey(p *providers.Provider) string {
 	if p.URLKey == "" {

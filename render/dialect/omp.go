@@ -15,11 +15,7 @@ type omp struct{ p *providers.Provider }
 func newOMP(p *providers.Provider) Dialect { return omp{p} }
 
 func (d omp) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
-	var e format.Object
-	if s.Remote() {
-		e = format.Object{{Key: memberType, Value: s.Type}}
-	}
-	e = launch(d.p, e, s, v, memberURL)
+	e := typedLaunch(d.p, s, v)
 	if s.Timeout != nil {
 		e.Set("timeout", s.Timeout)
 	}
