@@ -153,6 +153,9 @@ const (
 	ShapeCodex Shape = "codex"
 	// ShapeGrok: TOML [mcp_servers.NAME] in marker comments.
 	ShapeGrok Shape = "grok"
+	// ShapeCopilot: {type:"local",command,args,env} and {type,url,headers}, with a per-server
+	// tools allowlist (GitHub Copilot CLI).
+	ShapeCopilot Shape = "copilot"
 	// ShapeManual: no file; mcpwire prints the steps.
 	ShapeManual Shape = "manual"
 )
@@ -229,6 +232,7 @@ const (
 	AllowCodex    AllowStyle = "enabled_tools"
 	AllowOpencode AllowStyle = "tools map SERVER_*: false then SERVER_TOOL: true"
 	AllowGemini   AllowStyle = "includeTools"
+	AllowTools    AllowStyle = "tools (exact names; [\"*\"] for all)"
 )
 
 // OwnerMode is how a same-named entry mcpwire did not write is treated (C6).

@@ -129,6 +129,14 @@ var table = []*Provider{
 		Sources: []string{"gandazgul/runwield docs/mcp.md", "gandazgul/runwield docs/settings.md"},
 	},
 	{
+		Name: "copilot-cli", Display: "GitHub Copilot CLI", DefaultScope: User,
+		User:   &Dest{Env: "COPILOT_HOME", Base: Home, Dir: []string{".copilot"}, Files: []string{"mcp-config.json"}},
+		Format: JSON, ServersKey: "mcpServers", Shape: ShapeCopilot, Refs: RefDollar,
+		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowTools, Binary: "copilot",
+		Sources: []string{"docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers",
+			"github/copilot-cli#1091", "copilot 1.0.102 tested (reference/clients-wave2.md)"},
+	},
+	{
 		Name: "chatgpt-desktop", Display: "ChatGPT Desktop", DefaultScope: User,
 		Shape: ShapeManual, Refs: RefNone, Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
 		Sources: []string{"a server's setup guide: Settings → Connectors → Advanced → Developer mode (shared/seeds/001)"},

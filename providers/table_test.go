@@ -78,7 +78,7 @@ func TestTableInvariants(t *testing.T) {
 	}
 	// V2: the aliases the spec names
 	for a, n := range map[string]string{"claude": "claude-code", "openai": "codex", "agy": "antigravity", "oh-my-pi": "omp",
-		"factory-ai": "factory", "devin": "windsurf", "cascade": "windsurf", "copilot": "vscode"} {
+		"factory-ai": "factory", "devin": "windsurf", "cascade": "windsurf", "code": "vscode", "copilot": "copilot-cli"} {
 		if p, ok := Get(a); !ok || p.Name != n {
 			t.Errorf("alias %s does not name %s", a, n)
 		}

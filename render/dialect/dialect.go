@@ -163,6 +163,7 @@ var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
 	providers.ShapeFactory:  newFactory,
 	providers.ShapePlain:    newPlain,
 	providers.ShapeManual:   newManual,
+	providers.ShapeCopilot:  newCopilot,
 }
 
 // For returns the dialect of a provider. Every shape of the table has one (a test
