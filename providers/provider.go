@@ -39,6 +39,9 @@ type Provider struct {
 	// Switch is how a disabled server is written: "enabled" (enabled: false),
 	// "disabled" (disabled: true), or "" when the client has no per-server switch.
 	Switch string
+	// Binary is the client's command, where mcpwire starts it or prints how to (C5,
+	// X1, session); "" when it does not.
+	Binary string
 	// Ephemeral says whether a standalone per-run file works (C5).
 	Ephemeral bool
 	// WorkspaceVar is the client's workspace-folder variable, used for ${project} in
@@ -52,6 +55,33 @@ type Provider struct {
 	PrivateMode bool
 	// GitIgnored: a project file is used only when git ignores it.
 	GitIgnored bool
+	// Install is how install treats the client beyond writing its file (I1-I5); nil
+	// when nothing more.
+	Install *Install
+	// Sources are where the entry's facts come from: documentation addresses and
+	// repository paths (V8; reference/providers.md has the detail).
+	Sources []string
+	// Conformance: the conformance suite installs the client and checks what mcpwire
+	// writes with the client's own commands (Q3, Q5).
+	Conformance bool
+}
+
+// Install is what install does for a client beyond writing its file.
+type Install struct {
+	// OneFile: the client has one file whatever --scope says (Claude Desktop's
+	// platform file, I1), so install ignores the scope.
+	OneFile bool
+	// Restart, when set, is how to restart the client, said after install changed its
+	// file: the client reads it only when it starts.
+	Restart string
+	// Legacy is a file where older tools wrote the built-in entry, which install moves
+	// out when it writes that entry (I4).
+	Legacy *Dest
+	// BareDefault: install without a target (deprecated, I3) writes this client...
+	BareDefault bool
+	// Inside are variables set when mcpwire runs inside this client: ...unless one of
+	// them is set, or --scope user is given, which picks this client instead.
+	Inside []string
 }
 
 // Scope is where a client file lives.
@@ -74,10 +104,14 @@ func (p *Provider) Dest(s Scope) *Dest {
 	return nil
 }
 
-// Scopes lists the scopes the client has a destination for.
 // Aliases returns the provider's aliases.
 func (p *Provider) Aliases() []string { return Aliases(p.Name) }
 
+// Manual reports whether the client has no config file mcpwire can write: its
+// servers are added by hand (ChatGPT Desktop's connectors).
+func (p *Provider) Manual() bool { return p.Project == nil && p.User == nil }
+
+// Scopes lists the scopes the client has a destination for.
 func (p *Provider) Scopes() []Scope {
 	var out []Scope
 	for _, s := range []Scope{Project, User} {
@@ -121,6 +155,9 @@ const (
 	ShapeCodex Shape = "codex"
 	// ShapeGrok: TOML [mcp_servers.NAME] in marker comments.
 	ShapeGrok Shape = "grok"
+	// ShapeCopilot: {type:"local",command,args,env} and {type,url,headers}, with a per-server
+	// tools allowlist (GitHub Copilot CLI).
+	ShapeCopilot Shape = "copilot"
 	// ShapeManual: no file; mcpwire prints the steps.
 	ShapeManual Shape = "manual"
 )
@@ -161,6 +198,20 @@ const (
 	RemoteHTTPAndSSE RemoteSupport = "stdio, http, sse"
 )
 
+// Takes reports whether the client takes servers of a transport ("stdio", "http",
+// "sse") (V7).
+func (r RemoteSupport) Takes(transport string) bool {
+	switch transport {
+	case "stdio":
+		return true
+	case "http":
+		return r == RemoteHTTP || r == RemoteHTTPAndSSE
+	case "sse":
+		return r == RemoteHTTPAndSSE
+	}
+	return false
+}
+
 // DenyStyle is how toolDeny is rendered (F3).
 type DenyStyle string
 
@@ -184,6 +235,7 @@ const (
 	AllowCodex    AllowStyle = "enabled_tools"
 	AllowOpencode AllowStyle = "tools map SERVER_*: false then SERVER_TOOL: true"
 	AllowGemini   AllowStyle = "includeTools"
+	AllowTools    AllowStyle = "tools (exact names; [\"*\"] for all)"
 )
 
 // OwnerMode is how a same-named entry mcpwire did not write is treated (C6).

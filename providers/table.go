@@ -1,8 +1,8 @@
 package providers
 
-// table lists every provider in display order (V1, V3). Sources for each entry are in
-// ../shared/reference/providers.md; the conformance suite checks the installable ones
-// against the real clients.
+// table lists every provider in display order (V1, V3). Each entry names its sources
+// (the detail is in ../shared/reference/providers.md) and whether the conformance suite
+// checks it against the real client.
 var table = []*Provider{
 	{
 		Name: "claude-code", Display: "Claude Code", DefaultScope: Project,
@@ -10,11 +10,16 @@ var table = []*Provider{
 		User:    &Dest{Env: "CLAUDE_CONFIG_DIR", Base: Home, Files: []string{".claude.json"}},
 		Format:  JSON, ServersKey: "mcpServers", Shape: ShapeClaude, Refs: RefDollar,
 		Remote: RemoteHTTPAndSSE, Deny: DenyClaudeSettings, Allow: AllowRefused,
-		Ephemeral: true, ReservedRefs: []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "NPM_TOKEN"},
+		Binary: "claude", Ephemeral: true, ReservedRefs: []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "NPM_TOKEN"},
 		Settings: map[Scope]*Dest{
 			Project: {Base: ProjectDir, Dir: []string{".claude"}, Files: []string{"settings.local.json"}},
 			User:    {Env: "CLAUDE_CONFIG_DIR", Base: Home, Dir: []string{".claude"}, Files: []string{"settings.json"}},
 		},
+		Install: &Install{Legacy: &Dest{Base: ProjectDir, Dir: []string{".claude"}, Files: []string{"settings.local.json"}},
+			Inside: []string{"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_DESKTOP_APP_VERSION"}},
+		Sources: []string{"code.claude.com/docs/en/mcp", "code.claude.com/docs/en/permissions", "code.claude.com/docs/en/settings",
+			"github.com/anthropics/claude-code/issues/48448"},
+		Conformance: true,
 	},
 	{
 		Name: "claude-desktop", Display: "Claude Desktop", DefaultScope: User,
@@ -25,12 +30,18 @@ var table = []*Provider{
 				Sub: []string{"LocalCache", "Roaming", "Claude"}}}},
 		Format: JSON, ServersKey: "mcpServers", Shape: ShapePlain, Refs: RefNone,
 		Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
+		Install: &Install{OneFile: true, Restart: "quit it completely, then reopen", BareDefault: true,
+			Legacy: &Dest{Base: ProjectDir, Dir: []string{".claude"}, Files: []string{"settings.local.json"}}},
+		Sources: []string{"modelcontextprotocol/modelcontextprotocol docs/docs/develop/connect-local-servers.mdx",
+			"support.claude.com/en/articles/11503834"},
 	},
 	{
 		Name: "codex", Display: "Codex CLI", DefaultScope: User,
 		User:   &Dest{Env: "CODEX_HOME", Base: Home, Dir: []string{".codex"}, Files: []string{"config.toml"}},
 		Format: TOML, ServersKey: "mcp_servers", Switch: "enabled", Shape: ShapeCodex, Refs: RefNames,
-		Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyCodex, Allow: AllowCodex, Ephemeral: true,
+		Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyCodex, Allow: AllowCodex, Binary: "codex", Ephemeral: true,
+		Sources:     []string{"openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex docs/config.md", "developers.openai.com/codex/config-reference"},
+		Conformance: true,
 	},
 	{
 		Name: "cursor", Display: "Cursor", DefaultScope: Project,
@@ -38,12 +49,14 @@ var table = []*Provider{
 		User:    &Dest{Base: Home, Dir: []string{".cursor"}, Files: []string{"mcp.json"}},
 		Format:  JSON, ServersKey: "mcpServers", Shape: ShapePlain, Refs: RefDollarEnv,
 		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}",
+		Sources: []string{"cursor.com/docs/context/mcp", "docs.cursor.com/context/model-context-protocol"},
 	},
 	{
 		Name: "windsurf", Display: "Windsurf", DefaultScope: User,
 		User:   &Dest{Base: Home, Dir: []string{".codeium", "windsurf"}, Files: []string{"mcp_config.json"}},
 		Format: JSON, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapePlain, URLKey: "serverUrl", Refs: RefDollarEnv,
 		Remote: RemoteHTTPAndSSE, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true,
+		Sources: []string{"docs.windsurf.com/windsurf/cascade/mcp", "dyoshikawa/rulesync src/features/mcp/windsurf-mcp.ts"},
 	},
 	{
 		Name: "vscode", Display: "VS Code", DefaultScope: Project,
@@ -51,13 +64,16 @@ var table = []*Provider{
 		User:    &Dest{Env: "VSCODE_APPDATA", EnvDir: []string{"Code", "User"}, Base: AppData, Dir: []string{"Code", "User"}, Files: []string{"mcp.json"}},
 		Format:  JSONC, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefDollarEnv,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}",
+		Sources: []string{"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md"},
 	},
 	{
 		Name: "opencode", Display: "opencode", DefaultScope: Project,
 		Project: &Dest{Base: ProjectDir, Files: []string{"opencode.json", "opencode.jsonc"}},
 		User:    &Dest{Base: XDGConfig, Dir: []string{"opencode"}, Files: []string{"opencode.json", "opencode.jsonc"}},
 		Format:  JSONC, ServersKey: "mcp", Switch: "enabled", Shape: ShapeOpencode, Refs: RefBraceEnv,
-		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyOpencode, Allow: AllowOpencode, Ephemeral: true,
+		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyOpencode, Allow: AllowOpencode, Binary: "opencode", Ephemeral: true,
+		Sources:     []string{"anomalyco/opencode packages/web/src/content/docs/mcp-servers.mdx", "anomalyco/opencode packages/web/src/content/docs/config.mdx"},
+		Conformance: true,
 	},
 	{
 		Name: "factory", Display: "Factory Droid", DefaultScope: User,
@@ -65,6 +81,7 @@ var table = []*Provider{
 		User:    &Dest{Base: Home, Dir: []string{".factory"}, Files: []string{"mcp.json"}},
 		Format:  JSON, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapeFactory, Refs: RefDollar,
 		Remote: RemoteHTTP, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true, UnionDisabled: true, DisableWhole: true,
+		Sources: []string{"Factory-AI/factory docs/cli/configuration/mcp.mdx", "docs.factory.ai/user-guides/factory-bridge/model-context-protocol"},
 	},
 	{
 		Name: "antigravity", Display: "Google Antigravity", DefaultScope: Project,
@@ -72,6 +89,7 @@ var table = []*Provider{
 		User:    &Dest{Base: Home, Dir: []string{".gemini", "config"}, Files: []string{"mcp_config.json"}},
 		Format:  JSON, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapePlain, URLKey: "serverUrl", Refs: RefNone,
 		Remote: RemoteHTTPAndSSE, Deny: DenyDisabledTools, Allow: AllowNone, UnionDisabled: true, DisableWhole: true, Owner: OwnerKeepExisting,
+		Sources: []string{"dyoshikawa/rulesync src/features/mcp/antigravity-mcp.ts", "dyoshikawa/rulesync src/constants/antigravity-paths.ts"},
 	},
 	{
 		Name: "warp", Display: "Warp", DefaultScope: User,
@@ -79,6 +97,7 @@ var table = []*Provider{
 		User:    &Dest{Base: Home, Dir: []string{".warp"}, Files: []string{".mcp.json"}},
 		Format:  JSON, ServersKey: "mcpServers", Shape: ShapePlain, Refs: RefNone,
 		Remote: RemoteHTTPAndSSE, CwdKey: "working_directory", Deny: DenyNone, Allow: AllowNone,
+		Sources: []string{"docs.warp.dev/agents/capabilities/mcp", "dyoshikawa/rulesync src/features/mcp/warp-mcp.ts"},
 	},
 	{
 		Name: "omp", Display: "oh-my-pi", DefaultScope: Project,
@@ -86,6 +105,7 @@ var table = []*Provider{
 		User:    &Dest{Env: "PI_CODING_AGENT_DIR", Base: Home, Dir: []string{".omp", "agent"}, Files: []string{"mcp.json"}},
 		Format:  JSON, ServersKey: "mcpServers", Switch: "enabled", Shape: ShapeOMP, Refs: RefDollar,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Owner: OwnerStrict,
+		Sources: []string{"can1357/oh-my-pi docs/mcp-config.md"},
 	},
 	{
 		Name: "grok-build", Display: "Grok Build", DefaultScope: Project,
@@ -93,6 +113,7 @@ var table = []*Provider{
 		User:    &Dest{Env: "GROK_HOME", Base: Home, Dir: []string{".grok"}, Files: []string{"config.toml"}},
 		Format:  TOML, ServersKey: "mcp_servers", Switch: "enabled", Shape: ShapeGrok, Refs: RefDollar,
 		Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone, Owner: OwnerMarkers,
+		Sources: []string{"docs.x.ai/build/features/mcp-servers", "docs.x.ai/build/settings/reference"},
 	},
 	{
 		Name: "gemini-cli", Display: "Gemini CLI", DefaultScope: Project,
@@ -100,6 +121,8 @@ var table = []*Provider{
 		User:    &Dest{Env: "GEMINI_CLI_HOME", EnvDir: []string{".gemini"}, Base: Home, Dir: []string{".gemini"}, Files: []string{"settings.json"}},
 		Format:  JSONC, ServersKey: "mcpServers", Shape: ShapeGemini, Refs: RefDollar,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyGemini, Allow: AllowGemini, Ephemeral: true,
+		Sources:     []string{"google-gemini/gemini-cli docs/tools/mcp-server.md", "google-gemini/gemini-cli docs/reference/configuration.md"},
+		Conformance: true,
 	},
 	{
 		Name: "runwield", Display: "RunWield", DefaultScope: Project,
@@ -107,10 +130,20 @@ var table = []*Provider{
 		User:    &Dest{Base: Home, Dir: []string{".wld"}, Files: []string{"mcp.json"}},
 		Format:  JSONC, ServersKey: "mcpServers", Switch: "enabled", Shape: ShapePlain, Refs: RefNone,
 		Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone, PrivateMode: true, GitIgnored: true,
+		Sources: []string{"gandazgul/runwield docs/mcp.md", "gandazgul/runwield docs/settings.md"},
+	},
+	{
+		Name: "copilot-cli", Display: "GitHub Copilot CLI", DefaultScope: User,
+		User:   &Dest{Env: "COPILOT_HOME", Base: Home, Dir: []string{".copilot"}, Files: []string{"mcp-config.json"}},
+		Format: JSON, ServersKey: "mcpServers", Shape: ShapeCopilot, Refs: RefDollar,
+		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowTools, Binary: "copilot",
+		Sources: []string{"docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers",
+			"github/copilot-cli#1091", "copilot 1.0.102 tested (reference/clients-wave2.md)"},
 	},
 	{
 		Name: "chatgpt-desktop", Display: "ChatGPT Desktop", DefaultScope: User,
 		Shape: ShapeManual, Refs: RefNone, Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
+		Sources: []string{"a server's setup guide: Settings → Connectors → Advanced → Developer mode (shared/seeds/001)"},
 	},
 }
 

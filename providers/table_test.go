@@ -52,6 +52,12 @@ func TestTableInvariants(t *testing.T) {
 		if p.DisableWhole && p.Switch == "" {
 			t.Errorf("%s: SERVER__* switches the server off, but it has no switch", p.Name)
 		}
+		if len(p.Sources) == 0 {
+			t.Errorf("%s: no sources (V8)", p.Name)
+		}
+		if in := p.Install; in != nil && in.Legacy != nil && (in.Legacy.Base != ProjectDir || len(in.Legacy.Files) == 0) {
+			t.Errorf("%s: the legacy file must be a project file", p.Name)
+		}
 	}
 	for a, n := range aliases {
 		if _, dup := seen[a]; dup {
@@ -70,7 +76,7 @@ func TestTableInvariants(t *testing.T) {
 	}
 	// V2: the aliases the spec names
 	for a, n := range map[string]string{"claude": "claude-code", "openai": "codex", "agy": "antigravity", "oh-my-pi": "omp",
-		"factory-ai": "factory", "devin": "windsurf", "cascade": "windsurf", "copilot": "vscode"} {
+		"factory-ai": "factory", "devin": "windsurf", "cascade": "windsurf", "code": "vscode", "copilot": "copilot-cli"} {
 		if p, ok := Get(a); !ok || p.Name != n {
 			t.Errorf("alias %s does not name %s", a, n)
 		}
@@ -95,6 +101,32 @@ func TestTableInvariants(t *testing.T) {
 	for _, n := range []string{"codex", "windsurf", "factory", "warp", "claude-desktop"} {
 		if p, _ := Get(n); p.DefaultScope != User {
 			t.Errorf("%s: default scope %s, want user", n, p.DefaultScope)
+		}
+	}
+}
+
+// spec: I3 (install without a target: deprecated, and which client it picks)
+func TestBareTarget(t *testing.T) {
+	env := func(k, v string) func(string) string {
+		return func(x string) string {
+			if x == k {
+				return v
+			}
+			return ""
+		}
+	}
+	for _, tc := range []struct {
+		user      bool
+		getenv    func(string) string
+		name, why string
+	}{
+		{false, env("", ""), "claude-desktop", "no Claude Code environment found"},
+		{true, env("", ""), "claude-code", "--scope user"},
+		{false, env("CLAUDECODE", "1"), "claude-code", "CLAUDECODE is set"},
+		{true, env("CLAUDE_CODE_ENTRYPOINT", "cli"), "claude-code", "CLAUDE_CODE_ENTRYPOINT is set"},
+	} {
+		if name, why := BareTarget(tc.user, tc.getenv); name != tc.name || why != tc.why {
+			t.Errorf("BareTarget(%v) = %s, %s; want %s, %s", tc.user, name, why, tc.name, tc.why)
 		}
 	}
 }

@@ -10,8 +10,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // PermissionsDir is the write-layer directory of Claude deny-rule ownership records (C3).
@@ -62,7 +64,7 @@ func denyDigest(deny []string) string {
 	if deny == nil {
 		deny = []string{}
 	}
-	b, _ := marshal(deny)
+	b, _ := format.Marshal(deny)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
@@ -133,16 +135,13 @@ func (e *permEdit) recordUnchanged(cur fsys.Snapshot) bool {
 	return cur.Exists == e.recExists && (!cur.Exists || bytes.Equal(cur.Data, e.recRaw))
 }
 
-// validateSettings checks the settings root, permissions and its rule arrays (C2).
-func validateSettings(path string, doc *jsonc.Doc) ([]string, error) {
-	if doc.Root().Kind() != jsonc.Object {
-		return nil, fmt.Errorf("%s: %w", path, jsonc.NotObject(doc.Root().Kind()))
-	}
+// validateSettings checks the settings' permissions and its rule arrays (C2).
+func validateSettings(path string, doc format.Document) ([]string, error) {
 	perm, ok := doc.Lookup("permissions")
 	if !ok {
 		return nil, nil
 	}
-	if perm.Kind() != jsonc.Object {
+	if perm.Kind() != format.KindObject {
 		return nil, fmt.Errorf("%s: %w", path, jsonc.NotObject(perm.Kind(), "permissions"))
 	}
 	var deny []string
@@ -151,7 +150,7 @@ func validateSettings(path string, doc *jsonc.Doc) ([]string, error) {
 		if !ok {
 			continue
 		}
-		list, ok := stringArray(v)
+		list, ok := format.Strings(v)
 		if !ok {
 			return nil, fmt.Errorf("%s: \"permissions.%s\" must be an array of strings", path, k)
 		}
@@ -162,28 +161,6 @@ func validateSettings(path string, doc *jsonc.Doc) ([]string, error) {
 	return deny, nil
 }
 
-// stringArray decodes an array whose every element is a string. (Decoding straight
-// into []string would accept null elements as "", and writing the array back would
-// then turn the person's null into "".)
-func stringArray(v jsonc.Value) ([]string, bool) {
-	if v.Kind() != jsonc.Array {
-		return nil, false
-	}
-	var raw []any
-	if json.Unmarshal(v.JSON(), &raw) != nil {
-		return nil, false
-	}
-	out := make([]string, len(raw))
-	for i, x := range raw {
-		s, ok := x.(string)
-		if !ok {
-			return nil, false
-		}
-		out[i] = s
-	}
-	return out, true
-}
-
 // compute applies the ownership algorithm of C4 to the current deny array. Only rules
 // that become preserved in this run are warned about: those already preserved were
 // named by an earlier run.
@@ -191,7 +168,7 @@ func (e *permEdit) compute(current, want []string) {
 	rec := e.record
 	var tracked []string
 	if rec != nil {
-		tracked = appendNew(slices.Clone(rec.DenyAdded), rec.DenyPreserved)
+		tracked = dialect.AppendNew(slices.Clone(rec.DenyAdded), rec.DenyPreserved)
 	}
 	deny := slices.Clone(current)
 	var added, preserved, warn []string
@@ -243,18 +220,14 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 		want = slices.Clone(want)
 		for _, r := range e.record.DenyAdded {
 			if !slices.Contains(e.prepared, r) {
-				want = appendNew(want, []string{r})
+				want = dialect.AppendNew(want, []string{r})
 			}
 		}
 	}
 	e.active = e.sidecar || e.record != nil || len(want) > 0
-	bom, src := splitBOM(cur.Data)
-	if !cur.Exists || len(bytes.TrimSpace(src)) == 0 {
-		src = emptyJSON
-	}
-	doc, err := jsonc.Parse(src)
+	doc, err := format.ParseJSON(e.path, cur.Data, cur.Exists)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: invalid JSON: %w", e.path, err)
+		return nil, false, err
 	}
 	current, err := validateSettings(e.path, doc)
 	if err != nil {
@@ -273,11 +246,11 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 	if e.deny == nil {
 		e.deny = []string{}
 	}
-	raw, _ := marshal(e.deny)
-	if err := doc.Set([]string{"permissions", "deny"}, raw); err != nil {
-		return nil, false, fmt.Errorf("%s: %w", e.path, err)
+	if err := doc.Set([]string{"permissions", "deny"}, e.deny); err != nil {
+		return nil, false, err
 	}
-	return withBOM(bom, doc.Bytes()), true, nil
+	out, err := doc.Bytes()
+	return out, true, err
 }
 
 // record returns the record after the edit.

@@ -237,23 +237,23 @@ func ScopeOf(p *providers.Provider, dest string, env providers.PathEnv) (scope p
 
 // destination returns the scope and the file a request writes: the explicit or the
 // provider's default scope (V6), the first existing candidate file, and never the
-// client's user-scope file written as a project file. It also sets r.Env.Project.
+// client's user-scope file written as a project file.
 func (r *Request) destination(f fsys.FS) (providers.Scope, string, error) {
 	p := r.Provider
-	if p.Shape == providers.ShapeManual {
+	if p.Manual() {
 		return "", "", &ManualError{Provider: p}
 	}
 	scope, err := resolveScope(p, r.Scope)
 	if err != nil {
 		return "", "", err
 	}
-	r.Env.Project = r.Project
-	path, err := choosePath(f, p.Dest(scope), r.Env)
+	env := r.pathEnv()
+	path, err := choosePath(f, p.Dest(scope), env)
 	if err != nil {
 		return "", "", err
 	}
 	if scope == providers.Project {
-		if err := checkNotUserFile(p, path, r.Env); err != nil {
+		if err := checkNotUserFile(p, path, env); err != nil {
 			return "", "", err
 		}
 	}

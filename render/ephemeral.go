@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
@@ -22,45 +23,26 @@ type EphemeralResult struct {
 	// Dir is the temporary directory created when no --out was given.
 	Dir     string
 	Written []string
+	// Launch starts the client on Out; nil when mcpwire knows no way to.
+	Launch *dialect.Launch
 }
 
-// LaunchArgs are the client's arguments for the ephemeral output: what session runs,
-// and what LaunchLine prints. Claude Code gets --strict-mcp-config so that it loads
-// exactly these servers, none of the person's other MCP configs; it comes last, which
-// also ends --mcp-config's list of files before any argument of the person's.
+// LaunchArgs are the client's arguments for the ephemeral output, before the
+// person's: what session runs, and what LaunchLine prints.
 func (e *EphemeralResult) LaunchArgs() []string {
-	if e.Provider != "claude-code" {
+	if e.Launch == nil {
 		return nil
 	}
-	args := []string{"--mcp-config", e.Out}
-	if e.Settings != "" {
-		args = append(args, "--settings", e.Settings)
-	}
-	return append(args, "--strict-mcp-config")
+	return e.Launch.Args
 }
 
-// LaunchLine is the command that starts the client with the ephemeral output.
+// LaunchLine is the command that starts the client with the ephemeral output; ""
+// when mcpwire knows none.
 func (e *EphemeralResult) LaunchLine() string {
-	switch e.Provider {
-	case "claude-code":
-		line := "claude"
-		for _, a := range e.LaunchArgs() {
-			line += " " + shellQuote(a)
-		}
-		return line
-	case "opencode":
-		return "OPENCODE_CONFIG=" + shellQuote(e.Out) + " opencode"
+	if e.Launch == nil {
+		return ""
 	}
-	return ""
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,=@%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return e.Launch.String()
 }
 
 // SidecarPath returns the deny-rule sidecar of an ephemeral output: run.json →
@@ -78,10 +60,10 @@ func SidecarPath(out string) string {
 // the policy refuses (P6) or a Claude toolAllow is present.
 func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 	p := r.Provider
-	if !p.Ephemeral || p.Format == providers.TOML {
-		if p.Shape == providers.ShapeCodex {
-			return nil, fmt.Errorf("codex ephemeral output is a runtime home: use mcpwire session --provider codex --profile NAME")
-		}
+	if _, ok := dialect.For(p).(dialect.RuntimeHomer); ok {
+		return nil, fmt.Errorf("%s ephemeral output is a runtime home: use mcpwire session --provider %s --profile NAME", p.Name, p.Name)
+	}
+	if !p.Ephemeral {
 		return nil, fmt.Errorf("%s files cannot stand alone, so --ephemeral is not supported; inject into its file instead", p.Display)
 	}
 	t, servers, err := r.standalone(true)
@@ -93,27 +75,16 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		return nil, err
 	}
 	res := &EphemeralResult{Provider: p.Name, Written: written}
-	doc := object{{p.ServersKey, entriesObject(entries)}}
-	if p.Deny == providers.DenyOpencode {
-		if tools := opencodeTools(filters); len(tools) > 0 {
-			doc = append(doc, member{"tools", tools})
-		}
-	}
-	content, err := indentJSON(doc)
+	d := dialect.For(p)
+	content, err := standaloneFile(p, d, entries, filters)
 	if err != nil {
 		return nil, err
 	}
 	if out == "" {
-		dir, err := f.MkdirTemp(r.tempDir(), "mcpwire-")
-		if err != nil {
+		if res.Dir, err = f.MkdirTemp(r.tempDir(), "mcpwire-"); err != nil {
 			return nil, err
 		}
-		res.Dir = dir
-		name := r.Profile
-		if name == "" || name == "__all__" {
-			name = "custom"
-		}
-		out = filepath.Join(dir, name+"-"+p.Name+".json")
+		out = filepath.Join(res.Dir, r.outName())
 	}
 	res.Out = out
 	targets := []fsys.Target{{
@@ -132,8 +103,8 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		}
 		targets[0], outRec = outT, []fsys.Target{recT}
 	}
-	if p.Deny == providers.DenyClaudeSettings {
-		if rules := claudeRules(filters); len(rules) > 0 {
+	if dr, ok := d.(dialect.DenyRuler); ok {
+		if rules := dr.DenyRules(filters); len(rules) > 0 {
 			side := SidecarPath(out)
 			st, err := r.sidecarTargets(f, out, side, rules, res.Dir == "")
 			if err != nil {
@@ -154,7 +125,31 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		}
 		return nil, err
 	}
+	if l, ok := d.(dialect.Launcher); ok {
+		launch := l.Launch(res.Out, res.Settings)
+		res.Launch = &launch
+	}
 	return res, nil
+}
+
+// standaloneFile is the content of a standalone file: the servers key with the
+// entries, and what else the dialect adds.
+func standaloneFile(p *providers.Provider, d dialect.Dialect, entries []namedEntry, filters *dialect.FilterSet) ([]byte, error) {
+	doc := format.Object{{Key: p.ServersKey, Value: entriesObject(entries)}}
+	if sa, ok := d.(dialect.Standaloner); ok {
+		doc = sa.Standalone(doc, filters)
+	}
+	return format.Indent(doc)
+}
+
+// outName is the file name of an ephemeral output in a temporary directory:
+// <profile|custom>-<provider>.json.
+func (r *Request) outName() string {
+	name := r.Profile
+	if name == "" || name == "__all__" {
+		name = "custom"
+	}
+	return name + "-" + r.Provider.Name + ".json"
 }
 
 // sidecarTargets returns the sidecar and its record. The sidecar must be absent or an
@@ -191,8 +186,8 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 	} else if !fsys.IsNotExist(err) {
 		return nil, err
 	}
-	body := object{{"permissions", object{{"deny", rules}}}}
-	content, err := indentJSON(body)
+	body := format.Object{{Key: "permissions", Value: format.Object{{Key: "deny", Value: rules}}}}
+	content, err := format.Indent(body)
 	if err != nil {
 		return nil, err
 	}
@@ -219,26 +214,12 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 }
 
 // entriesObject collects rendered entries into one servers object.
-func entriesObject(entries []namedEntry) object {
-	o := make(object, 0, len(entries))
+func entriesObject(entries []namedEntry) format.Object {
+	o := make(format.Object, 0, len(entries))
 	for _, e := range entries {
-		o = append(o, member{e.name, e.entry})
+		o = append(o, format.Member{Key: e.name, Value: e.entry})
 	}
 	return o
-}
-
-// indentJSON encodes v with two-space indentation and a final newline.
-func indentJSON(v any) ([]byte, error) {
-	raw, err := marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if err := jsonIndent(&buf, raw); err != nil {
-		return nil, err
-	}
-	buf.WriteByte('\n')
-	return buf.Bytes(), nil
 }
 
 // tempDir is $TMPDIR of the request's environment ("" lets the FS choose).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
@@ -104,11 +105,11 @@ func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []na
 	}
 	nr := &outRecord{Destination: canon, Provider: r.Provider.Name, Entries: map[string]string{}, Ephemeral: true, ContentDigest: contentDigest(content)}
 	for _, e := range entries {
-		raw, err := marshal(e.entry)
+		raw, err := format.Marshal(e.entry)
 		if err != nil {
 			return fsys.Target{}, fsys.Target{}, err
 		}
-		nr.Entries[e.name] = digest(raw)
+		nr.Entries[e.name] = format.Digest(raw)
 	}
 	body := nr.encode()
 	recT := fsys.Target{

@@ -57,7 +57,7 @@ func TestExemptOnlyBuiltinEntry(t *testing.T) {
 				}
 			}
 			r := w.request("claude-code", providers.User, "", c.servers...)
-			r.Policy, r.Extra, r.Exempt = &none, c.extra, c.exempt
+			r.Policy, r.Install.Extra, r.Install.Exempt = &none, c.extra, c.exempt
 			expectExemption(t, r, filepath.Dir(w.home), c.want)
 		})
 	}

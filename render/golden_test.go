@@ -175,44 +175,37 @@ type goldenCase struct {
 	tools []string
 }
 
-var goldenCases = []goldenCase{
-	{fixture: "claude-code.mcp.json", settings: "claude-code.settings.local.json", settingsGolden: "claude-code.settings.local.json"},
-	{fixture: "claude-code.claude.json", settingsGolden: "claude-code.user.settings.json"},
-	{fixture: "claude-desktop.claude_desktop_config.json"},
-	{fixture: "codex.config.toml"},
-	{fixture: "cursor.mcp.json"},
-	{fixture: "windsurf.mcp_config.json"},
-	{fixture: "vscode.mcp.json"},
-	{fixture: "opencode.opencode.jsonc", tools: []string{"github_*", "notes_purge_*", "tickets_delete_ticket", "github_get_file_contents", "github_search_*"}},
-	{fixture: "factory.mcp.json"},
-	{fixture: "antigravity.mcp_config.json"},
-	{fixture: "warp.mcp.json"},
-	{fixture: "omp.mcp.json"},
-	{fixture: "grok-build.config.toml"},
-	{fixture: "gemini-cli.settings.json"},
+// goldenExtras are the fixtures whose injection also writes outside the servers key:
+// Claude Code's settings files, opencode's top-level tools map.
+var goldenExtras = map[string]goldenCase{
+	"claude-code.mcp.json":    {settings: "claude-code.settings.local.json", settingsGolden: "claude-code.settings.local.json"},
+	"claude-code.claude.json": {settingsGolden: "claude-code.user.settings.json"},
+	"opencode.opencode.jsonc": {tools: []string{"github_*", "notes_purge_*", "tickets_delete_ticket", "github_get_file_contents", "github_search_*"}},
 }
 
-// TestGoldenInject injects each fixture's profile into every provider of the core set,
-// each at the scope its fixture stands for (the provider's default scope, and Claude
-// Code's user file too), and pins the result, the warnings and that nothing outside
-// mcpwire's entries changed. A second injection writes nothing.
+// TestGoldenInject injects each fixture's profile into every provider of the table that
+// has a file, each at the scope its fixture stands for (the provider's default scope,
+// and Claude Code's user file too), and pins the result, the warnings and that nothing
+// outside mcpwire's entries changed. A second injection writes nothing. A provider
+// without a fixture fails: every client with a file has a golden.
 //
 // spec: V1 V3 V4 V6 R10 F1 F2 F3 F4 W1 W6 C1 C2 C6
 func TestGoldenInject(t *testing.T) {
-	seen := map[string]bool{}
-	for _, gc := range goldenCases {
-		fx, ok := fixtures.Lookup(gc.fixture)
-		if !ok {
-			t.Fatalf("no fixture %s", gc.fixture)
+	for _, p := range providers.All() {
+		var cases []goldenCase
+		for _, fx := range fixtures.All() {
+			if fx.Provider == p.Name && fx.Role == fixtures.Servers {
+				gc := goldenExtras[fx.Name]
+				gc.fixture = fx.Name
+				cases = append(cases, gc)
+			}
 		}
-		seen[fx.Provider] = true
-		t.Run(gc.fixture, func(t *testing.T) { runGolden(t, gc, fx) })
-	}
-	// every provider of the core set has a golden (V3)
-	for _, n := range []string{"claude-code", "claude-desktop", "codex", "cursor", "windsurf", "vscode", "opencode",
-		"factory", "antigravity", "warp", "omp", "grok-build", "gemini-cli"} {
-		if !seen[n] {
-			t.Errorf("no golden case for %s", n)
+		if len(cases) == 0 && len(p.Scopes()) > 0 {
+			t.Errorf("no golden fixture for %s", p.Name)
+		}
+		for _, gc := range cases {
+			fx, _ := fixtures.Lookup(gc.fixture)
+			t.Run(gc.fixture, func(t *testing.T) { runGolden(t, gc, fx) })
 		}
 	}
 }

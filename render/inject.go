@@ -10,274 +10,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
-
-// Request is one injection of servers into one provider's file.
-type Request struct {
-	Registry *registry.Registry
-	Provider *providers.Provider
-	// Scope is "" for the provider's default (V6).
-	Scope providers.Scope
-	// Project is the absolute project directory.
-	Project string
-	// Servers are the names to inject, in order.
-	Servers []string
-	// Filters are the profile's resolved tool filters (nil without a profile).
-	Filters map[string]*registry.Filters
-	// Profile names the profile, for messages.
-	Profile string
-	// Policy is the level asked for by a flag; nil uses the registry's (P10: the floor
-	// applies either way).
-	Policy *policy.Level
-	// PolicyEnv is AIWG_MCP_CREDENTIAL_POLICY.
-	PolicyEnv string
-	// Force takes over same-named entries mcpwire did not write (C6).
-	Force bool
-	// KeepFilters: the request carries no tool-filter information (inject --all, or
-	// --servers without a profile), so the filters already written are kept: Claude
-	// deny rules are not touched and rewritten entries keep their filter members.
-	KeepFilters bool
-	// SkipUnsupported skips servers the client cannot take, with a warning, instead of
-	// refusing (inject --all, V7).
-	SkipUnsupported bool
-	// Env locates home-relative files.
-	Env providers.PathEnv
-	// Exempt names env keys that are not credentials, per server (P8). It is honoured
-	// only for the built-in aiwg entry supplied through Extra, and only for AIWG_ROOT:
-	// any other server or key is checked like everything else.
-	Exempt map[string]map[string]bool
-	// Warn receives warnings.
-	Warn func(string)
-	// DryRun skips the registry's injection records.
-	DryRun bool
-	// Extra are servers that are not in the registry (install's built-in entry); a
-	// registry server of the same name wins.
-	Extra []*registry.Server
-	// Legacy, when set, is a Claude settings file whose legacy built-in entry moves to
-	// the destination in the same transaction (I4).
-	Legacy string
-	// Ignored checks that a project file is ignored by git (RunWield).
-	Ignored func(path string) error
-}
-
-// Result says what an injection did.
-type Result struct {
-	Provider    string
-	Scope       providers.Scope
-	Destination string
-	// Written are the servers written (or already up to date).
-	Written []string
-	// Changed lists the files that changed.
-	Changed []string
-	// Removed are entries mcpwire wrote earlier and removed because the registry now
-	// disables the server and the client has no per-server switch.
-	Removed []string
-	// Settings is the Claude settings file holding deny rules, when one was written.
-	Settings string
-	// Notes are lines for the person (not warnings).
-	Notes []string
-}
-
-func (r *Request) warn(msg string) {
-	if r.Warn != nil {
-		r.Warn(msg)
-	}
-}
-
-// selected returns the registry servers of the request, refusing unknown names.
-func (r *Request) selected() ([]*registry.Server, error) {
-	var out []*registry.Server
-	var missing []string
-	for _, n := range r.Servers {
-		s, ok := r.Registry.Server(n)
-		for _, x := range r.Extra {
-			if !ok && x.Name == n {
-				s, ok = x, true
-			}
-		}
-		if !ok {
-			missing = append(missing, n)
-			continue
-		}
-		out = append(out, s)
-	}
-	if len(missing) > 0 {
-		what := "servers not defined in any configuration layer"
-		if r.Profile != "" {
-			what = fmt.Sprintf("profile %q names servers not defined in any configuration layer", r.Profile)
-		}
-		return nil, fmt.Errorf("%s: %s", what, strings.Join(missing, ", "))
-	}
-	return out, nil
-}
-
-// checkPolicy applies the effective credential policy (P1, P3, P6) and, for project
-// scope, the committed-file rule (P7), to the selected servers only (P9).
-func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope, ephemeral bool) error {
-	level, err := r.Registry.EffectivePolicy(r.PolicyEnv, r.Policy)
-	if err != nil {
-		return err
-	}
-	var vs []policy.Violation
-	for _, s := range servers {
-		vs = append(vs, policy.Check(level, r.fields(s))...)
-	}
-	if len(vs) > 0 {
-		hint := "reference variables instead of literal values (server update NAME --env-from K=VAR, --header-env H=VAR, --bearer-env VAR), or choose another profile"
-		if level >= policy.None {
-			hint = "credential policy none refuses references too: choose servers that need no credentials, or another profile"
-		}
-		return &policy.Error{Rule: fmt.Sprintf("credential policy %q", level), Violations: vs, Hint: hint, More: policy.PlainHint(vs)}
-	}
-	if scope != providers.Project || ephemeral {
-		return nil
-	}
-	if r.Provider.GitIgnored && r.Ignored != nil {
-		// RunWield reads its project file only when git ignores it, and mcpwire checks
-		// that before writing: the file is never committed, so P7 does not apply.
-		return nil
-	}
-	for _, s := range servers {
-		vs = append(vs, policy.CheckProject(r.fields(s))...)
-	}
-	if len(vs) == 0 {
-		return nil
-	}
-	return &policy.Error{Rule: "project scope (a committed file)", Violations: vs, Hint: r.projectHint(), More: policy.PlainHint(vs)}
-}
-
-// projectHint is the advice of a P7 refusal: the client's private user-scope file
-// when it has one, and references only where the client can spell them.
-func (r *Request) projectHint() string {
-	p := r.Provider
-	refs := p.Refs != providers.RefNone
-	var user string
-	if d := p.User; d != nil {
-		if paths, err := d.Candidates(r.Env); err == nil {
-			user = paths[0]
-		}
-	}
-	switch {
-	case user != "" && refs:
-		return "write them to " + p.Display + "'s private file instead: --scope user (" + user + "), or reference variables with --env-from K=VAR / --header-env H=VAR"
-	case user != "":
-		return "write them to " + p.Display + "'s private file instead: --scope user (" + user + ")"
-	case refs:
-		return "keep secrets out of committed files: reference variables with server update NAME --env-from K=VAR or --header-env H=VAR"
-	}
-	return "keep these servers out of " + p.Display + "'s project file: it is committed, and " + p.Display + " has no private file"
-}
-
-func (r *Request) fields(s *registry.Server) policy.Fields {
-	return policy.Fields{
-		Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
-		HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv,
-		Auth: s.Auth, OAuth: s.OAuth, ExemptEnv: r.exempt(s), PlainEnv: s.PlainEnvKeys(),
-	}
-}
-
-// exemptKey is the one env key P8 exempts, on the built-in entry only.
-const exemptKey = "AIWG_ROOT"
-
-// exempt returns the env keys of s that are not credentials (P8): AIWG_ROOT, when
-// the request exempts it and s is the built-in aiwg entry supplied through Extra (a
-// registry server of that name replaces the built-in entry and is never exempt).
-func (r *Request) exempt(s *registry.Server) map[string]bool {
-	if !r.Exempt[s.Name][exemptKey] || !builtinShape(s) || !slices.Contains(r.Extra, s) {
-		return nil
-	}
-	return map[string]bool{exemptKey: true}
-}
-
-// builtinShape reports whether s is the built-in entry: aiwg → aiwg mcp serve (I2).
-func builtinShape(s *registry.Server) bool {
-	return s.Name == BuiltinName && !s.Remote() && s.Command == "aiwg" && slices.Equal(s.Args, []string{"mcp", "serve"})
-}
-
-// RenderError lists every server that cannot be rendered for a client, with the
-// field and reason (never a value).
-type RenderError struct {
-	Provider string
-	Problems []problem
-}
-
-func (e *RenderError) Error() string {
-	parts := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
-		parts[i] = p.String()
-	}
-	return fmt.Sprintf("cannot write for %s: %s", e.Provider, strings.Join(parts, "; "))
-}
-
-// plan renders the selected servers for the target. Servers that cannot be rendered
-// are refused together, or skipped with a warning under SkipUnsupported.
-func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *filterSet, []string, error) {
-	var names []string
-	for _, s := range servers {
-		names = append(names, s.Name)
-	}
-	if t.p.Deny == providers.DenyClaudeSettings {
-		if err := claudeCollisions(names); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	fs := effectiveFilters(r.Filters, t.p.Name, names)
-	var entries []namedEntry
-	var written []string
-	var probs []problem
-	for _, s := range servers {
-		v, ps := t.spell(s)
-		if len(ps) > 0 {
-			// a transport the client cannot take is skipped under --all (V7), whatever
-			// else is wrong with the server there
-			if i := slices.IndexFunc(ps, func(p problem) bool { return p.Field == "type" }); r.SkipUnsupported && i >= 0 {
-				r.warn(fmt.Sprintf("%s: skipped: %s", t.p.Name, ps[i]))
-				continue
-			}
-			probs = append(probs, ps...)
-			continue
-		}
-		if disabled(s) && t.p.Switch == "" {
-			if t.off != nil {
-				*t.off = append(*t.off, s.Name) // Prepare removes mcpwire's entry, and says so
-			} else {
-				r.warn(offWarning(t.p, s.Name) + "; not written")
-			}
-			continue
-		}
-		if ign := ignoredFields(s); len(ign) > 0 {
-			r.warn(ignoredWarning(t.p, s, ign))
-		}
-		if s.Cwd != "" && !s.Remote() && t.p.CwdKey == "" {
-			r.warn(fmt.Sprintf("%s: %s does not start servers in a working directory from its config; cwd of %s not written", t.p.Name, t.p.Display, s.Name))
-		}
-		ne := namedEntry{name: s.Name}
-		if t.p.Format == providers.TOML {
-			ne.toml = t.tomlEntry(s, v, fs.of(s.Name))
-		} else {
-			ne.entry = t.jsonEntry(s, v, fs.of(s.Name))
-		}
-		entries = append(entries, ne)
-		written = append(written, s.Name)
-	}
-	if len(probs) > 0 {
-		return nil, nil, nil, &RenderError{Provider: t.p.Display, Problems: probs}
-	}
-	if t.p.Allow == providers.AllowRefused {
-		if ap := fs.allowPatterns(); len(ap) > 0 {
-			return nil, nil, nil, fmt.Errorf("%s has no restrict-only allowlist, so toolAllow cannot be applied: %s", t.p.Display, strings.Join(ap, ", "))
-		}
-	}
-	providerWarnings(t.p, fs, written)
-	for _, w := range fs.warnings {
-		r.warn(t.p.Name + ": " + w)
-	}
-	return entries, fs, written, nil
-}
 
 // Prepared is an injection checked and planned, ready to be written.
 type Prepared struct {
@@ -331,13 +68,14 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 		return nil, err
 	}
 	prep.Result.Destination = path
-	t := target{p: p, scope: scope, project: r.Project, off: &prep.off}
+	t := newTarget(p, scope, r.Project, false)
+	t.off = &prep.off
 	entries, filters, written, err := r.plan(t, servers)
 	if err != nil {
 		return nil, err
 	}
 	prep.Result.Written = written
-	if t.absoluteProject() && !(p.GitIgnored && r.Ignored != nil) {
+	if t.absoluteProject() && !(p.GitIgnored && r.Inject.Ignored != nil) {
 		// said when the file changes (Commit), not on every run that leaves it as it is
 		for _, s := range servers {
 			if fields := t.projectFields(s); len(fields) > 0 && slices.Contains(written, s.Name) {
@@ -346,21 +84,18 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 			}
 		}
 	}
-	edit := &fileEdit{p: p, path: path, set: entries, remove: prep.off, filters: filters, force: r.Force, keepFilters: r.KeepFilters}
+	edit := &fileEdit{p: p, d: t.d, path: path, set: entries, remove: prep.off, filters: filters, force: r.Inject.Force, keepFilters: r.Inject.KeepFilters}
 	prep.edit = edit
-	if p.Deny == providers.DenyOpencode {
-		edit.tools = opencodeTools(filters)
-	}
-	if p.GitIgnored && scope == providers.Project && r.Ignored != nil {
-		if err := r.Ignored(path); err != nil {
+	if p.GitIgnored && scope == providers.Project && r.Inject.Ignored != nil {
+		if err := r.Inject.Ignored(path); err != nil {
 			return nil, err
 		}
 	}
 	if prep.targets, err = r.fileTargets(f, edit, scope); err != nil {
 		return nil, err
 	}
-	if r.Legacy != "" {
-		lt, ok, err := legacyTarget(f, r.Legacy, r.Project)
+	if r.Install.Legacy != "" {
+		lt, ok, err := legacyTarget(f, r.Install.Legacy, r.Project)
 		if err != nil {
 			return nil, err
 		}
@@ -368,8 +103,8 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 			prep.targets = append([]fsys.Target{prep.targets[0], lt}, prep.targets[1:]...)
 		}
 	}
-	if p.Deny == providers.DenyClaudeSettings && !r.KeepFilters {
-		perm, targets, err := r.settingsTargets(f, scope, claudeRules(filters))
+	if dr, ok := t.d.(dialect.DenyRuler); ok && !r.Inject.KeepFilters {
+		perm, targets, err := r.settingsTargets(f, scope, dr.DenyRules(filters))
 		if err != nil {
 			return nil, err
 		}
@@ -399,10 +134,8 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 	for _, p := range preps {
 		p.offWarnings()
 		if p.edit != nil {
-			for _, w := range []string{p.edit.toolWarning(), p.edit.unlistedWarning()} {
-				if w != "" {
-					p.warn(w)
-				}
+			for _, w := range p.edit.notes {
+				p.warn(w)
 			}
 		}
 		if p.perm != nil && p.perm.active {
@@ -489,13 +222,7 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 		DirPerm: dirMode(scope),
 		Check:   parentCheck(f, scope, r.Project, edit.path),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-			var out []byte
-			var err error
-			if edit.p.Format == providers.TOML {
-				out, err = edit.applyTOML(cur)
-			} else {
-				out, err = edit.applyJSON(cur)
-			}
+			out, err := edit.apply(cur)
 			return out, fileMode(scope, cur, private, false), false, err
 		},
 	}
@@ -512,7 +239,7 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 
 // settingsTargets returns the Claude settings file and deny-record targets (C2, C3).
 func (r *Request) settingsTargets(f fsys.FS, scope providers.Scope, want []string) (*permEdit, []fsys.Target, error) {
-	path, err := choosePath(f, r.Provider.Settings[scope], r.Env)
+	path, err := choosePath(f, r.Provider.Settings[scope], r.pathEnv())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -522,20 +249,4 @@ func (r *Request) settingsTargets(f fsys.FS, scope providers.Scope, want []strin
 		mode:    func(cur fsys.Snapshot) fs.FileMode { return fileMode(scope, cur, false, true) },
 	}
 	return permTargets(f, r.Registry.Set().Write().Dir, path, want, ss)
-}
-
-// standalone selects and checks the servers of output that is not a client's shared
-// file — ephemeral output, a Codex runtime home, steps printed for a person: the
-// credential policy applies (P6), the committed-file rule does not, and ${project}
-// is the absolute project directory.
-func (r *Request) standalone(ephemeral bool) (target, []*registry.Server, error) {
-	r.Env.Project = r.Project
-	servers, err := r.selected()
-	if err != nil {
-		return target{}, nil, err
-	}
-	if err := r.checkPolicy(servers, providers.User, true); err != nil {
-		return target{}, nil, err
-	}
-	return target{p: r.Provider, scope: providers.User, project: r.Project, ephemeral: ephemeral}, servers, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/fixtures"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
@@ -264,18 +265,19 @@ func TestSymlinkedDestinationRefused(t *testing.T) {
 //
 // spec: F3 W6 C4
 func TestKeepFilters(t *testing.T) {
-	for _, name := range []string{"claude-code", "codex", "factory", "gemini-cli", "windsurf", "opencode", "antigravity"} {
+	for _, fx := range fixtures.All() {
+		p, _ := providers.Get(fx.Provider)
+		if fx.Role != fixtures.Servers || fx.Scope != string(p.DefaultScope) {
+			continue
+		}
+		name, profile := fx.Provider, fx.Profile
 		t.Run(name, func(t *testing.T) {
 			w := newWorld(t)
-			p := w.provider(name)
-			profile := "dev"
-			if name == "antigravity" {
-				profile = "local"
-			}
 			first, err := render.Inject(fsys.NewOS(), w.request(name, "", profile))
 			if err != nil {
 				t.Fatal(err)
 			}
+			filtered := read(t, first.Destination)
 			files := []string{first.Destination}
 			if first.Settings != "" {
 				files = append(files, first.Settings)
@@ -285,7 +287,7 @@ func TestKeepFilters(t *testing.T) {
 				before[f] = read(t, f)
 			}
 			r := w.request(name, "", "", first.Written...)
-			r.KeepFilters = true
+			r.Inject.KeepFilters = true
 			res, err := render.Inject(fsys.NewOS(), r)
 			if err != nil {
 				t.Fatal(err)
@@ -301,8 +303,16 @@ func TestKeepFilters(t *testing.T) {
 			if p.Deny == providers.DenyOpencode || p.Owner == providers.OwnerKeepExisting {
 				return // filters outside the entries, or entries kept as they are
 			}
+			// the same servers without filters, into a fresh file: when that differs, the
+			// profile's filters are in the entries, and clearing them must change the file
+			bare := newWorld(t)
+			plain, err := render.Inject(fsys.NewOS(), bare.request(name, "", "", first.Written...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			hasFilters := first.Settings != "" || string(bare.normalize(read(t, plain.Destination))) != string(w.normalize(filtered))
 			// without KeepFilters (--clear-tool-filters): the filters are removed
-			r.KeepFilters = false
+			r.Inject.KeepFilters = false
 			if _, err := render.Inject(fsys.NewOS(), r); err != nil {
 				t.Fatal(err)
 			}
@@ -310,8 +320,8 @@ func TestKeepFilters(t *testing.T) {
 			for _, f := range files {
 				changed = changed || string(read(t, f)) != string(before[f])
 			}
-			if !changed {
-				t.Errorf("%s: clearing the filters changed nothing", name)
+			if changed != hasFilters {
+				t.Errorf("%s: clearing the filters changed the files: %v; the profile wrote filters: %v", name, changed, hasFilters)
 			}
 		})
 	}

@@ -42,9 +42,9 @@ func builtinEntry(env map[string]string) *registry.Server {
 func installRequest(w *world, provider string) render.Request {
 	r := w.request(provider, "", "")
 	r.Servers = []string{render.BuiltinName}
-	r.Extra = []*registry.Server{builtinEntry(nil)}
-	r.Exempt = map[string]map[string]bool{render.BuiltinName: {"AIWG_ROOT": true}}
-	r.Legacy = filepath.Join(w.project, ".claude", "settings.local.json")
+	r.Install.Extra = []*registry.Server{builtinEntry(nil)}
+	r.Install.Exempt = map[string]map[string]bool{render.BuiltinName: {"AIWG_ROOT": true}}
+	r.Install.Legacy = filepath.Join(w.project, ".claude", "settings.local.json")
 	return r
 }
 
@@ -187,7 +187,7 @@ func TestInstallLegacyRefusedBeforeWriting(t *testing.T) {
 			t.Run(provider+" "+c.name, func(t *testing.T) {
 				w := newWorld(t)
 				req := installRequest(w, provider)
-				c.setup(t, w, req.Legacy)
+				c.setup(t, w, req.Install.Legacy)
 				root := filepath.Dir(w.home)
 				before := treeState(t, root)
 				f := &fsys.Faulty{}
@@ -240,8 +240,8 @@ func TestInstallBuiltinExemption(t *testing.T) {
 			w := newWorld(t)
 			r := w.request("claude-code", providers.Project, "")
 			r.Policy = c.policy
-			r.Extra = c.extra
-			r.Exempt = c.exempt
+			r.Install.Extra = c.extra
+			r.Install.Exempt = c.exempt
 			for _, s := range c.extra {
 				r.Servers = append(r.Servers, s.Name)
 			}

@@ -1,15 +1,15 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // BuiltinName is the name of the built-in server entry install writes (I2).
@@ -72,22 +72,15 @@ func legacyTarget(f fsys.FS, path, project string) (t fsys.Target, ok bool, err 
 			if !cur.Exists {
 				return nil, 0, true, nil // still absent: unchanged
 			}
-			bom, src := splitBOM(cur.Data)
-			if len(bytes.TrimSpace(src)) == 0 {
-				return cur.Data, cur.Mode.Perm(), false, nil // an empty file stays as it is
-			}
-			doc, err := jsonc.Parse(src)
+			doc, err := format.ParseJSON(path, cur.Data, true)
 			if err != nil {
-				return nil, 0, false, fmt.Errorf("%s: invalid JSON: %w", path, err)
-			}
-			if doc.Root().Kind() != jsonc.Object {
-				return nil, 0, false, fmt.Errorf("%s: %w", path, jsonc.NotObject(doc.Root().Kind()))
+				return nil, 0, false, err
 			}
 			servers, ok := doc.Lookup("mcpServers")
 			if !ok {
 				return cur.Data, cur.Mode.Perm(), false, nil
 			}
-			if servers.Kind() != jsonc.Object {
+			if servers.Kind() != format.KindObject {
 				return nil, 0, false, fmt.Errorf("%s: %w", path, jsonc.NotObject(servers.Kind(), "mcpServers"))
 			}
 			entry, ok := servers.Member(BuiltinName)
@@ -95,14 +88,15 @@ func legacyTarget(f fsys.FS, path, project string) (t fsys.Target, ok bool, err 
 				return cur.Data, cur.Mode.Perm(), false, nil
 			}
 			if _, err := doc.Delete([]string{"mcpServers", BuiltinName}); err != nil {
-				return nil, 0, false, fmt.Errorf("%s: %w", path, err)
+				return nil, 0, false, err
 			}
-			if rest, _ := doc.Lookup("mcpServers"); len(rest.Keys()) == 0 {
+			if rest, ok := doc.Lookup("mcpServers"); ok && len(rest.Keys()) == 0 {
 				if _, err := doc.Delete([]string{"mcpServers"}); err != nil {
-					return nil, 0, false, fmt.Errorf("%s: %w", path, err)
+					return nil, 0, false, err
 				}
 			}
-			return withBOM(bom, doc.Bytes()), cur.Mode.Perm(), false, nil
+			out, err := doc.Bytes()
+			return out, cur.Mode.Perm(), false, err
 		},
 	}, true, nil
 }
@@ -114,8 +108,7 @@ func LegacyEntry(f fsys.FS, path string) bool {
 	if err != nil {
 		return false
 	}
-	_, data = splitBOM(data)
-	doc, err := jsonc.Parse(data)
+	doc, err := format.ParseJSON(path, data, true)
 	if err != nil {
 		return false
 	}

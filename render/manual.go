@@ -1,5 +1,7 @@
 package render
 
+import "github.com/mcpwire/mcpwire/render/dialect"
+
 // ManualStep is one server a person adds by hand.
 type ManualStep struct {
 	Name    string
@@ -16,11 +18,11 @@ func ManualSteps(r Request) ([]ManualStep, error) {
 		return nil, err
 	}
 	var steps []ManualStep
-	var probs []problem
+	var probs []dialect.Problem
 	for _, s := range servers {
-		v, ps := t.spell(s)
+		v, ps := dialect.Spell(t.Target, t.d, s)
 		if len(s.Env) > 0 {
-			ps = append(ps, problem{s.Name, "env", r.Provider.Display + " connectors take a command and arguments; set environment values in the connector settings yourself"})
+			ps = append(ps, dialect.Problem{Server: s.Name, Field: "env", Reason: r.Provider.Display + " connectors take a command and arguments; set environment values in the connector settings yourself"})
 		}
 		if len(ps) > 0 {
 			probs = append(probs, ps...)

@@ -30,13 +30,6 @@ type ownRecord struct {
 	canon string
 }
 
-// digest is the sha256 of an entry's canonical JSON (member order and formatting do
-// not count, so a client that reformats its file keeps mcpwire's ownership).
-func digest(entryJSON []byte) string {
-	sum := sha256.Sum256(canonical(entryJSON))
-	return hex.EncodeToString(sum[:])
-}
-
 // recordPath returns the record file for a destination: the sha256 of its canonical
 // path, so aliases of one file share one record (C3, C6).
 func recordPath(layerDir, sub, dest string) (string, string, error) {

@@ -82,7 +82,7 @@ func TestInjectOverHandWrittenEntry(t *testing.T) {
 			}
 
 			force := w.request(name, "", "", "notes")
-			force.Force = true
+			force.Inject.Force = true
 			_, err = render.Inject(fsys.NewOS(), force)
 			if p.Owner == providers.OwnerStrict {
 				if err == nil || err.Error() != want {
@@ -231,7 +231,7 @@ func TestGrokBuildMarkers(t *testing.T) {
 		t.Fatalf("error %v, want %s", err, want)
 	}
 	force := w.request("grok-build", "", "", "notes")
-	force.Force = true
+	force.Inject.Force = true
 	if _, err := render.Inject(fsys.NewOS(), force); err != nil {
 		t.Fatal(err)
 	}

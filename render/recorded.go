@@ -15,7 +15,8 @@ type RecordedDestination struct {
 	Provider string
 	// Path is the destination's canonical path.
 	Path string
-	// Servers are the recorded server entries, sorted (tool keys left out).
+	// Servers are the recorded server entries, sorted (a dialect's own entries, whose
+	// names hold a ':' that server names cannot, left out).
 	Servers []string
 	// Record is the ownership record file.
 	Record string
@@ -55,7 +56,7 @@ func RecordedDestinations(f fsys.FS, layerDir string) ([]RecordedDestination, er
 		}
 		d := RecordedDestination{Provider: rec.Provider, Path: rec.Destination, Record: path}
 		for n := range rec.Entries {
-			if !strings.HasPrefix(n, toolEntry) {
+			if !strings.Contains(n, ":") { // a dialect's own entry (opencode's "tools:KEY"), not a server
 				d.Servers = append(d.Servers, n)
 			}
 		}

@@ -3,9 +3,9 @@ package render
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
@@ -38,13 +38,14 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		res.Absent = slices.Clone(r.Servers)
 		return res, nil
 	}
-	edit := &fileEdit{p: p, path: path, remove: r.Servers}
+	d := dialect.For(p)
+	edit := &fileEdit{p: p, d: d, path: path, remove: r.Servers}
 	targets, err := r.fileTargets(f, edit, scope)
 	if err != nil {
 		return nil, err
 	}
 	var perm *permEdit
-	if p.Deny == providers.DenyClaudeSettings {
+	if dr, ok := d.(dialect.DenyRuler); ok {
 		var st []fsys.Target
 		perm, st, err = r.settingsTargets(f, scope, nil)
 		if err != nil {
@@ -55,7 +56,7 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		} else {
 			added := perm.record.DenyAdded
 			perm.keepOnly = true
-			perm.wantFn = func() []string { return withoutServers(added, edit.dropped) }
+			perm.wantFn = func() []string { return withoutServers(dr, added, edit.dropped) }
 			targets = append([]fsys.Target{targets[0]}, append(st, targets[1:]...)...)
 		}
 	}
@@ -77,8 +78,8 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	for _, n := range res.Kept {
 		r.warn(fmt.Sprintf("%s: left %s in %s: mcpwire did not write it, or it changed since mcpwire wrote it", p.Name, n, path))
 	}
-	if len(edit.keptTools) > 0 {
-		r.warn(fmt.Sprintf("%s: left tool keys %s in %s: they changed since mcpwire wrote them", p.Name, strings.Join(edit.keptTools, ", "), path))
+	for _, w := range edit.notes {
+		r.warn(w)
 	}
 	if perm != nil {
 		if w := perm.warning(); w != "" {
@@ -94,13 +95,12 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 }
 
 // withoutServers drops the deny rules that belong to the named servers.
-func withoutServers(rules, servers []string) []string {
+func withoutServers(dr dialect.DenyRuler, rules, servers []string) []string {
 	var out []string
 	for _, rule := range rules {
 		drop := false
 		for _, s := range servers {
-			prefix := claudeServer(s)
-			if rule == prefix || strings.HasPrefix(rule, prefix+"__") {
+			if dr.Owns(rule, s) {
 				drop = true
 				break
 			}

@@ -40,9 +40,9 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 	if dr != nil {
 		verb = "would write"
 	}
-	if p.Shape == providers.ShapeCodex {
+	if render.HasRuntimeHome(p) {
 		if out != "" {
-			return usagef("codex ephemeral output is a runtime home under CODEX_HOME/roles-runtime; --out is not supported")
+			return usagef("%s ephemeral output is a runtime home under %s/%s; --out is not supported", p.Name, p.User.Env, render.RuntimeDir)
 		}
 		name := profile
 		if name == "" || name == registry.AllServers {

@@ -190,13 +190,24 @@ func runInject(env *Env, c *cli.Context) error {
 	f, dr := env.writeFS(dry)
 	base := render.Request{
 		Registry: reg, Scope: scope, Project: proj, Policy: flagLevel,
-		PolicyEnv: env.Getenv(policy.EnvVar), Force: c.Bool("force"), Env: env.pathEnv(proj), Warn: env.warn,
-		DryRun: dry, Ignored: gitIgnored(proj),
+		PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(proj), Warn: env.warn, DryRun: dry,
 	}
 	reqs, err := injectRequests(env, c, f, base, ps, all)
 	if err != nil {
 		return err
 	}
+	if err := writeAll(env, f, reqs, dry); err != nil {
+		return err
+	}
+	if dry {
+		printDiff(env, dr, reg)
+	}
+	return nil
+}
+
+// writeAll prepares every request, writes them as one transaction (W7), and says what
+// each did.
+func writeAll(env *Env, f fsys.FS, reqs []render.Request, dry bool) error {
 	var preps []*render.Prepared
 	for _, r := range reqs {
 		prep, err := render.Prepare(f, r)
@@ -211,9 +222,6 @@ func runInject(env *Env, c *cli.Context) error {
 	for _, prep := range preps {
 		reportInject(env, prep.Result, dry)
 	}
-	if dry {
-		printDiff(env, dr, reg)
-	}
 	return nil
 }
 
@@ -227,7 +235,8 @@ func injectRequests(env *Env, c *cli.Context, f fsys.FS, base render.Request, ps
 	// Tool filters change only with --profile or --clear-tool-filters; otherwise the
 	// filters already written are kept (the request carries none).
 	base.Filters, base.Profile = filters, profile
-	base.KeepFilters = profile == "" && !c.Bool("clear-tool-filters")
+	base.Inject = render.InjectOptions{Force: c.Bool("force"), Ignored: gitIgnored(base.Project),
+		KeepFilters: profile == "" && !c.Bool("clear-tool-filters")}
 	if c.Bool("clear-tool-filters") {
 		base.Filters = nil
 	}
@@ -289,7 +298,7 @@ func allRequests(env *Env, f fsys.FS, reg *registry.Registry, base render.Reques
 				continue
 			}
 			r := base
-			r.Provider, r.Scope, r.SkipUnsupported = p, providers.User, true
+			r.Provider, r.Scope, r.Inject = p, providers.User, skipping(base.Inject, base.Inject.Ignored)
 			r.Servers = choose(name, reg.ServersInjectedInto(name))
 			out = append(out, r)
 			continue
@@ -301,13 +310,13 @@ func allRequests(env *Env, f fsys.FS, reg *registry.Registry, base render.Reques
 				continue
 			}
 			r := base
-			r.Provider, r.Scope, r.SkipUnsupported = p, scope, true
+			r.Provider, r.Scope, r.Inject = p, scope, skipping(base.Inject, base.Inject.Ignored)
 			if scope == providers.Project {
 				if fi, err := f.Stat(project); err != nil || !fi.IsDir() {
 					env.warn(fmt.Sprintf("%s: project directory %s of %s no longer exists; skipped", p.Name, project, d.Path))
 					continue
 				}
-				r.Project, r.Env, r.Ignored = project, env.pathEnv(project), gitIgnored(project)
+				r.Project, r.Env, r.Inject = project, env.pathEnv(project), skipping(base.Inject, gitIgnored(project))
 			}
 			if r.Servers = choose(name, d.Servers); len(r.Servers) == 0 {
 				continue
@@ -319,6 +328,13 @@ func allRequests(env *Env, f fsys.FS, reg *registry.Registry, base render.Reques
 		printf(env.Stdout, "no injections recorded: nothing to do (inject --provider P first)\n")
 	}
 	return out, nil
+}
+
+// skipping is inject --all's options: a server a client cannot take is skipped with a
+// warning (V7), and project files are checked with ignored.
+func skipping(o render.InjectOptions, ignored func(string) error) render.InjectOptions {
+	o.SkipUnsupported, o.Ignored = true, ignored
+	return o
 }
 
 func reportInject(env *Env, r *render.Result, dry bool) {

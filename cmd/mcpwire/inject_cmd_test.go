@@ -49,7 +49,7 @@ func injectEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer) {
 func TestInjectProviderAliases(t *testing.T) {
 	for alias, name := range map[string]string{
 		"claude": "claude-code", "openai": "codex", "agy": "antigravity", "oh-my-pi": "omp",
-		"factory-ai": "factory", "devin": "windsurf", "cascade": "windsurf", "copilot": "vscode",
+		"factory-ai": "factory", "devin": "windsurf", "cascade": "windsurf", "code": "vscode", "copilot": "copilot-cli",
 		"gemini": "gemini-cli", "grok": "grok-build",
 	} {
 		t.Run(alias, func(t *testing.T) {

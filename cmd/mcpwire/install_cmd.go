@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/urfave/cli/v2"
 )
 
@@ -31,9 +32,6 @@ func installCommand(env *Env) *cli.Command {
 		Action: func(c *cli.Context) error { return runInstall(env, c) },
 	}
 }
-
-// claudeCodeEnv are the variables that say mcpwire runs inside Claude Code (I3).
-var claudeCodeEnv = []string{"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_DESKTOP_APP_VERSION"}
 
 // installTarget picks the target: the positional one, or for a bare install the
 // deprecated default (I3).
@@ -61,17 +59,7 @@ func installTarget(env *Env, c *cli.Context) (target, dir string, err error) {
 	if target != "" {
 		return target, dir, nil
 	}
-	target = "claude-desktop"
-	why := "no Claude Code environment found"
-	if c.String("scope") == string(providers.User) {
-		target, why = "claude-code", "--scope user"
-	}
-	for _, k := range claudeCodeEnv {
-		if env.Getenv(k) != "" {
-			target, why = "claude-code", k+" is set"
-			break
-		}
-	}
+	target, why := providers.BareTarget(c.String("scope") == string(providers.User), env.Getenv)
 	env.warn(fmt.Sprintf("install without a target is deprecated; installing into %s (%s); name the target: mcpwire install %s", target, why, target))
 	return target, dir, nil
 }
@@ -99,8 +87,8 @@ func runInstall(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if p.Name == "claude-desktop" {
-		scope = "" // Desktop has one platform file, whatever the scope (I1)
+	if p.Install != nil && p.Install.OneFile {
+		scope = "" // one file, whatever the scope (I1)
 	}
 	if dir != "" && c.IsSet("project") {
 		return usagef("give the project directory once: as PROJECT-DIR or with --project")
@@ -131,35 +119,41 @@ func runInstall(env *Env, c *cli.Context) error {
 	}
 	req := render.Request{
 		Registry: reg, Provider: p, Scope: scope, Project: project, Servers: names, Filters: filters, Profile: profile,
-		PolicyEnv: env.Getenv(policy.EnvVar), Force: c.Bool("force"), Env: env.pathEnv(project), Warn: env.warn,
-		DryRun: c.Bool("dry-run"), Ignored: gitIgnored(project),
-		// as with inject, tool filters change only with --profile: installing the
-		// built-in entry (or --servers) keeps the deny rules a profile wrote
-		KeepFilters: profile == "",
+		PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn, DryRun: c.Bool("dry-run"),
+		Inject: render.InjectOptions{
+			Force: c.Bool("force"), Ignored: gitIgnored(project),
+			// as with inject, tool filters change only with --profile: installing the
+			// built-in entry (or --servers) keeps the deny rules a profile wrote
+			KeepFilters: profile == "",
+		},
 	}
 	if len(names) == 0 {
-		b := builtin(env, effScope)
-		if p.Shape == providers.ShapeManual && b.Env != nil {
-			// a connector takes a command and arguments only; AIWG_ROOT is a convenience
-			// aiwg can do without, so it is left out rather than refusing the install
-			env.warn(fmt.Sprintf("%s: %s connectors take only a command and arguments; AIWG_ROOT is not passed to the %s connector", p.Name, p.Display, b.Name))
-			b.Env = nil
-		}
-		req.Servers = []string{b.Name}
-		if _, defined := reg.Server(b.Name); !defined { // a registry "aiwg" replaces the built-in entry (I2)
-			req.Extra = []*registry.Server{b}
-			req.Exempt = map[string]map[string]bool{b.Name: {"AIWG_ROOT": true}} // P8: this key, this entry only
-		}
+		installBuiltin(env, &req, effScope)
 	}
-	if p.Shape == providers.ShapeManual {
+	if p.Manual() {
 		return printManual(env, p, req)
 	}
-	if (p.Name == "claude-code" || p.Name == "claude-desktop") && slices.Contains(req.Servers, render.BuiltinName) {
+	if p.Install != nil && p.Install.Legacy != nil && slices.Contains(req.Servers, render.BuiltinName) {
 		// the legacy entry moves only when an aiwg entry is installed in its place (I4)
-		req.Legacy = filepath.Join(project, ".claude", "settings.local.json")
+		if paths, err := p.Install.Legacy.Candidates(env.pathEnv(project)); err == nil {
+			req.Install.Legacy = paths[0]
+		}
 	}
 	f, dr := env.writeFS(req.DryRun)
-	migrate := req.Legacy != "" && render.LegacyEntry(env.FS, req.Legacy)
+	if err := writeInstall(env, f, req); err != nil {
+		return err
+	}
+	if dr != nil {
+		printDiff(env, dr, reg)
+	}
+	return nil
+}
+
+// writeInstall injects the request and says what happened: the legacy entry moved
+// (I4), and how to restart a client that reads its file only when it starts.
+func writeInstall(env *Env, f fsys.FS, req render.Request) error {
+	p := req.Provider
+	migrate := req.Install.Legacy != "" && render.LegacyEntry(env.FS, req.Install.Legacy)
 	res, err := render.Inject(f, req)
 	if err != nil {
 		return err
@@ -170,15 +164,30 @@ func runInstall(env *Env, c *cli.Context) error {
 		if req.DryRun {
 			verb = "would move"
 		}
-		printf(env.Stdout, "%s: %s the legacy %q entry out of %s\n", p.Name, verb, render.BuiltinName, req.Legacy)
+		printf(env.Stdout, "%s: %s the legacy %q entry out of %s\n", p.Name, verb, render.BuiltinName, req.Install.Legacy)
 	}
-	if p.Name == "claude-desktop" && !req.DryRun && slices.Contains(res.Changed, res.Destination) {
-		printf(env.Stdout, "restart Claude Desktop to load the change (quit it completely, then reopen)\n")
-	}
-	if dr != nil {
-		printDiff(env, dr, reg)
+	if p.Install != nil && p.Install.Restart != "" && !req.DryRun && slices.Contains(res.Changed, res.Destination) {
+		printf(env.Stdout, "restart %s to load the change (%s)\n", p.Display, p.Install.Restart)
 	}
 	return nil
+}
+
+// installBuiltin makes the request install the built-in entry (I2), unless the
+// registry defines a server of its name, which replaces it.
+func installBuiltin(env *Env, req *render.Request, scope providers.Scope) {
+	p := req.Provider
+	b := builtin(env, scope)
+	if p.Manual() && b.Env != nil {
+		// a connector takes a command and arguments only; AIWG_ROOT is a convenience
+		// aiwg can do without, so it is left out rather than refusing the install
+		env.warn(fmt.Sprintf("%s: %s connectors take only a command and arguments; AIWG_ROOT is not passed to the %s connector", p.Name, p.Display, b.Name))
+		b.Env = nil
+	}
+	req.Servers = []string{b.Name}
+	if _, defined := req.Registry.Server(b.Name); !defined { // a registry "aiwg" replaces the built-in entry (I2)
+		req.Install = render.InstallOptions{Extra: []*registry.Server{b},
+			Exempt: map[string]map[string]bool{b.Name: {"AIWG_ROOT": true}}} // P8: this key, this entry only
+	}
 }
 
 // absDir makes a positional directory absolute against the working directory.

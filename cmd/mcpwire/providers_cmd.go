@@ -26,6 +26,10 @@ type providerView struct {
 	ToolDeny   string            `json:"toolDeny"`
 	ToolAllow  string            `json:"toolAllow"`
 	Ephemeral  bool              `json:"ephemeral"`
+	// Sources are where the entry's facts come from; Conformance says whether the
+	// conformance suite checks the client (V8).
+	Sources     []string `json:"sources"`
+	Conformance bool     `json:"conformance"`
 }
 
 func providersCommand(env *Env) *cli.Command {
@@ -37,32 +41,7 @@ func providersCommand(env *Env) *cli.Command {
 			if err := exactArgs(c, 0, ""); err != nil {
 				return err
 			}
-			pe := env.pathEnv(projectDir(env, c))
-			var views []providerView
-			for _, p := range providers.All() {
-				v := providerView{
-					Name: p.Name, Display: p.Display, Aliases: p.Aliases(), DefaultScope: string(p.DefaultScope),
-					Destinations: map[string]string{}, Variables: map[string][]string{}, Format: string(p.Format), ServersKey: p.ServersKey,
-					Transports: string(p.Remote), References: string(p.Refs), ToolDeny: string(p.Deny),
-					ToolAllow: string(p.Allow), Ephemeral: p.Ephemeral,
-				}
-				if v.Aliases == nil {
-					v.Aliases = []string{}
-				}
-				for _, s := range p.Scopes() {
-					v.Destinations[string(s)] = candidates(p.Dest(s), pe)
-					if vars := p.Dest(s).Variables(pe.GOOS); len(vars) > 0 {
-						v.Variables[string(s)] = vars
-					}
-					if d := p.Settings[s]; d != nil {
-						if v.Settings == nil {
-							v.Settings = map[string]string{}
-						}
-						v.Settings[string(s)] = candidates(d, pe)
-					}
-				}
-				views = append(views, v)
-			}
+			views := providerViews(env.pathEnv(projectDir(env, c)))
 			if c.Bool("json") {
 				return writeJSON(env.Stdout, views)
 			}
@@ -71,47 +50,82 @@ func providersCommand(env *Env) *cli.Command {
 				if i > 0 {
 					printf(bw, "\n")
 				}
-				name := v.Name
-				if len(v.Aliases) > 0 {
-					name += " (" + strings.Join(v.Aliases, ", ") + ")"
-				}
-				printf(bw, "%s — %s\n", name, v.Display)
-				if len(v.Destinations) == 0 {
-					printf(bw, "  no config file: mcpwire install prints the steps\n")
-				}
-				for _, s := range []string{"project", "user"} {
-					if d, ok := v.Destinations[s]; ok {
-						var notes []string
-						if s == v.DefaultScope {
-							notes = append(notes, "default")
-						}
-						if vars := v.Variables[s]; len(vars) > 0 {
-							notes = append(notes, "relocated by "+strings.Join(vars, ", "))
-						}
-						def := ""
-						if len(notes) > 0 {
-							def = " (" + strings.Join(notes, "; ") + ")"
-						}
-						printf(bw, "  %-8s %s%s\n", s+":", d, def)
-						if st, ok := v.Settings[s]; ok {
-							printf(bw, "  %-8s %s (deny rules)\n", "", st)
-						}
-					}
-				}
-				if v.Format != "" {
-					printf(bw, "  format:  %s, servers under %q; transports: %s\n", v.Format, v.ServersKey, v.Transports)
-				}
-				printf(bw, "  refs:    %s\n", v.References)
-				printf(bw, "  filters: deny %s; allow %s\n", v.ToolDeny, v.ToolAllow)
-				eph := "no"
-				if v.Ephemeral {
-					eph = "yes"
-				}
-				printf(bw, "  ephemeral: %s\n", eph)
+				printProvider(bw, v)
 			}
 			return bw.Flush()
 		},
 	}
+}
+
+// providerViews shows every provider of the table for this environment.
+func providerViews(pe providers.PathEnv) []providerView {
+	var views []providerView
+	for _, p := range providers.All() {
+		v := providerView{
+			Name: p.Name, Display: p.Display, Aliases: p.Aliases(), DefaultScope: string(p.DefaultScope),
+			Destinations: map[string]string{}, Variables: map[string][]string{}, Format: string(p.Format), ServersKey: p.ServersKey,
+			Transports: string(p.Remote), References: string(p.Refs), ToolDeny: string(p.Deny),
+			ToolAllow: string(p.Allow), Ephemeral: p.Ephemeral, Sources: p.Sources, Conformance: p.Conformance,
+		}
+		if v.Aliases == nil {
+			v.Aliases = []string{}
+		}
+		for _, s := range p.Scopes() {
+			v.Destinations[string(s)] = candidates(p.Dest(s), pe)
+			if vars := p.Dest(s).Variables(pe.GOOS); len(vars) > 0 {
+				v.Variables[string(s)] = vars
+			}
+			if d := p.Settings[s]; d != nil {
+				if v.Settings == nil {
+					v.Settings = map[string]string{}
+				}
+				v.Settings[string(s)] = candidates(d, pe)
+			}
+		}
+		views = append(views, v)
+	}
+	return views
+}
+
+// printProvider prints one provider as text.
+func printProvider(bw *bufio.Writer, v providerView) {
+	name := v.Name
+	if len(v.Aliases) > 0 {
+		name += " (" + strings.Join(v.Aliases, ", ") + ")"
+	}
+	printf(bw, "%s — %s\n", name, v.Display)
+	if len(v.Destinations) == 0 {
+		printf(bw, "  no config file: mcpwire install prints the steps\n")
+	}
+	for _, s := range []string{"project", "user"} {
+		d, ok := v.Destinations[s]
+		if !ok {
+			continue
+		}
+		var notes []string
+		if s == v.DefaultScope {
+			notes = append(notes, "default")
+		}
+		if vars := v.Variables[s]; len(vars) > 0 {
+			notes = append(notes, "relocated by "+strings.Join(vars, ", "))
+		}
+		def := ""
+		if len(notes) > 0 {
+			def = " (" + strings.Join(notes, "; ") + ")"
+		}
+		printf(bw, "  %-8s %s%s\n", s+":", d, def)
+		if st, ok := v.Settings[s]; ok {
+			printf(bw, "  %-8s %s (deny rules)\n", "", st)
+		}
+	}
+	if v.Format != "" {
+		printf(bw, "  format:  %s, servers under %q; transports: %s\n", v.Format, v.ServersKey, v.Transports)
+	}
+	printf(bw, "  refs:    %s\n", v.References)
+	printf(bw, "  filters: deny %s; allow %s\n", v.ToolDeny, v.ToolAllow)
+	printf(bw, "  ephemeral: %s\n", yesNo(v.Ephemeral))
+	printf(bw, "  conformance: %s\n", yesNo(v.Conformance))
+	printf(bw, "  sources: %s\n", strings.Join(v.Sources, "; "))
 }
 
 // candidates shows a destination's candidate paths, or why it cannot be resolved: a
@@ -130,4 +144,11 @@ func candidates(d *providers.Dest, pe providers.PathEnv) string {
 		out = append(out, g.String()+" (when it exists)")
 	}
 	return strings.Join(append(out, c...), " | ")
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }

@@ -6,21 +6,33 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/urfave/cli/v2"
 )
 
+// sessionClients are the names and the commands of the clients session starts.
+func sessionClients() (names, binaries []string) {
+	for _, p := range render.SessionProviders() {
+		names, binaries = append(names, p.Name), append(binaries, p.Binary)
+	}
+	return names, binaries
+}
+
 func sessionCommand(env *Env) *cli.Command {
+	names, binaries := sessionClients()
 	return &cli.Command{
 		Name:      "session",
-		Usage:     "launch codex or claude with exactly a profile's servers, without touching your global config",
+		Usage:     "launch " + strings.Join(binaries, " or ") + " with exactly a profile's servers, without touching your global config",
 		ArgsUsage: "[-- CLIENT ARGS]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "provider", Usage: "codex or claude-code"},
+			&cli.StringFlag{Name: "provider", Usage: strings.Join(names, " or ")},
 			&cli.StringFlag{Name: "profile", Usage: "profile to launch with"},
 			&cli.BoolFlag{Name: "persist", Usage: "inject into the client's own file instead, then launch"},
 			&cli.StringFlag{Name: "project", Usage: "project directory (default: the current directory)"},
@@ -35,15 +47,16 @@ func runSession(env *Env, c *cli.Context) error {
 	if c.NArg() > 0 && !env.dashdash {
 		return usagef("client arguments go after --: mcpwire session --provider P --profile X -- ARGS")
 	}
+	names, _ := sessionClients()
 	if !c.IsSet("provider") || c.String("profile") == "" {
-		return usagef("session needs --provider codex|claude-code and --profile NAME")
+		return usagef("session needs --provider %s and --profile NAME", strings.Join(names, "|"))
 	}
 	p, err := provider(c.String("provider"))
 	if err != nil {
 		return err
 	}
-	if p.Name != "codex" && p.Name != "claude-code" {
-		return usagef("session launches codex or claude-code, not %s", p.Name)
+	if !slices.Contains(names, p.Name) {
+		return usagef("session launches %s, not %s", strings.Join(names, " or "), p.Name)
 	}
 	level, err := flagPolicy(c)
 	if err != nil {
@@ -71,54 +84,57 @@ func runSession(env *Env, c *cli.Context) error {
 		Registry: reg, Provider: p, Project: project, Servers: res.Servers, Filters: res.Filters, Profile: profile,
 		Policy: level, PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn,
 	}
-	args := env.passthrough
-	extraEnv := map[string]string{}
-	binary := "codex"
-	var cleanup func()
-	switch {
-	case c.Bool("persist"):
-		if _, err := render.Inject(env.FS, req); err != nil {
-			return fmt.Errorf("launch refused: %w", err)
-		}
-		if p.Name == "claude-code" {
-			binary = "claude"
-		}
-	case p.Name == "codex":
-		rt, err := render.RuntimeHome(env.FS, req, profile)
-		if err != nil {
-			return fmt.Errorf("launch refused: %w", err)
-		}
-		extraEnv["HOME"], extraEnv["CODEX_HOME"] = rt.Home, rt.Home
-	default:
-		binary = "claude"
-		eph, err := render.Ephemeral(env.FS, req, "")
-		if err != nil {
-			return fmt.Errorf("launch refused: %w", err)
-		}
-		if eph.Dir != "" {
-			dir := eph.Dir
-			cleanup = func() { os.RemoveAll(dir) }
-		}
-		if eph.Settings != "" {
-			if fi, err := env.FS.Stat(eph.Settings); err != nil || !fi.Mode().IsRegular() {
-				if cleanup != nil {
-					cleanup()
-				}
-				return fmt.Errorf("launch refused: the tool-permission sidecar %s is missing", eph.Settings)
-			}
-		}
-		// exactly the arguments inject --ephemeral prints (--strict-mcp-config included)
-		args = append(eph.LaunchArgs(), args...)
+	launch, cleanup, err := sessionLaunch(env, c, p, req, profile)
+	if err != nil {
+		return err
 	}
 	if cleanup != nil {
 		defer cleanup()
 	}
-	return launch(env, binary, args, extraEnv)
+	return run(env, launch.Binary, append(launch.Args, env.passthrough...), launch.Env)
 }
 
-// launch runs the client from PATH with the given arguments and environment changes;
-// its exit code becomes mcpwire's.
-func launch(env *Env, binary string, args []string, extra map[string]string) error {
+// sessionLaunch prepares what session starts: the client on its own file (--persist),
+// in a runtime home, or on an ephemeral file it loads alone; cleanup removes a
+// temporary directory afterwards.
+func sessionLaunch(env *Env, c *cli.Context, p *providers.Provider, req render.Request, profile string) (dialect.Launch, func(), error) {
+	switch {
+	case c.Bool("persist"):
+		if _, err := render.Inject(env.FS, req); err != nil {
+			return dialect.Launch{}, nil, fmt.Errorf("launch refused: %w", err)
+		}
+		return dialect.Launch{Binary: p.Binary}, nil, nil
+	case render.HasRuntimeHome(p):
+		rt, err := render.RuntimeHome(env.FS, req, profile)
+		if err != nil {
+			return dialect.Launch{}, nil, fmt.Errorf("launch refused: %w", err)
+		}
+		return rt.Launch, nil, nil
+	}
+	eph, err := render.Ephemeral(env.FS, req, "")
+	if err != nil {
+		return dialect.Launch{}, nil, fmt.Errorf("launch refused: %w", err)
+	}
+	var cleanup func()
+	if eph.Dir != "" {
+		dir := eph.Dir
+		cleanup = func() { os.RemoveAll(dir) }
+	}
+	if eph.Settings != "" {
+		if fi, err := env.FS.Stat(eph.Settings); err != nil || !fi.Mode().IsRegular() {
+			if cleanup != nil {
+				cleanup()
+			}
+			return dialect.Launch{}, nil, fmt.Errorf("launch refused: the tool-permission sidecar %s is missing", eph.Settings)
+		}
+	}
+	// exactly the arguments inject --ephemeral prints (--strict-mcp-config included)
+	return *eph.Launch, cleanup, nil
+}
+
+// run runs the client from PATH with the given arguments and environment changes
+// (name, value pairs); its exit code becomes mcpwire's.
+func run(env *Env, binary string, args []string, extra []string) error {
 	path, err := exec.LookPath(binary)
 	if err != nil {
 		return withHint(fmt.Errorf("launch refused: %s not found on PATH", binary), "install the client, or put it on PATH")
@@ -143,17 +159,27 @@ func launch(env *Env, binary string, args []string, extra map[string]string) err
 	return err
 }
 
-func mergeEnv(base []string, extra map[string]string) []string {
-	out := make([]string, 0, len(base)+len(extra))
+// mergeEnv is base with the extra variables (name, value pairs) set.
+func mergeEnv(base []string, extra []string) []string {
+	out := make([]string, 0, len(base)+len(extra)/2)
+	set := names(extra)
 	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, ok := extra[k]; ok {
-			continue
+		if !slices.Contains(set, k) {
+			out = append(out, kv)
 		}
-		out = append(out, kv)
 	}
-	for k, v := range extra {
-		out = append(out, k+"="+v)
+	for i := 0; i+1 < len(extra); i += 2 {
+		out = append(out, extra[i]+"="+extra[i+1])
+	}
+	return out
+}
+
+// names are the names of name, value pairs.
+func names(pairs []string) []string {
+	var out []string
+	for i := 0; i < len(pairs); i += 2 {
+		out = append(out, pairs[i])
 	}
 	return out
 }

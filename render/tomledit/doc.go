@@ -1,37 +1,42 @@
-// Package tomledit edits the MCP server tables of a TOML config file (Codex ~/.codex/config.toml,
-// Grok Build ~/.grok/config.toml and .grok/config.toml) in its source text (SPEC W1, W2, X1).
+// Package tomledit edits a TOML document in its source text (SPEC W1, W2, X1): the sub-tables of a
+// table ([key.NAME], a "table of tables") and the entries of an array of tables ([[key]], each named
+// by a member such as name = "x"). It knows TOML — tables, dotted keys, inline tables, arrays of
+// tables — and nothing about what the tables hold.
 //
 // A [Doc] is the source of a document that go-toml/v2 accepts strictly (no duplicate keys or table
 // redefinitions), split into statements: blank lines, comment lines, [table] and [[array]] headers,
 // and key/values (which may span lines in multi-line strings, arrays and inline tables). Edits remove
 // whole statements and insert new text; everything else stays byte for byte (comments, blank lines,
-// key order, quoting, CRLF or LF). After each edit the result is parsed again and its data compared
-// with the expected data; if either check fails the edit returns an error and the Doc is unchanged.
+// key order, quoting, CRLF or LF). Every edit is checked: the result is parsed again strictly and
+// its data compared with the expected data; if either check fails the edit returns an error and the
+// Doc is unchanged. [Doc.Apply] makes many edits and checks once, so its cost is linear in the
+// document.
 //
-// A server NAME under the servers key (for example mcp_servers) may be defined by any of:
+// A sub-table NAME of a table key (for example mcp_servers) may be defined by any of:
 //
-//   - [mcp_servers.NAME] and sub-tables such as [mcp_servers.NAME.env], in any key spelling
-//     ([mcp_servers."NAME"], [ mcp_servers . 'NAME' ], ["mcp_servers".NAME], escapes);
-//   - key/values inside [mcp_servers]: NAME = { ... } or NAME.command = "x";
-//   - dotted keys in the root table: mcp_servers.NAME.command = "x";
-//   - a root inline table: mcp_servers = { NAME = { ... } }.
+//   - [key.NAME] and sub-tables such as [key.NAME.env], in any key spelling ([key."NAME"],
+//     [ key . 'NAME' ], ["key".NAME], escapes);
+//   - key/values inside [key]: NAME = { ... } or NAME.command = "x";
+//   - dotted keys in the root table: key.NAME.command = "x";
+//   - a root inline table: key = { NAME = { ... } }.
 //
-// What a table owns. When a server is replaced or removed, only what is clearly the table's own goes
-// with it (SPEC W1): its header, and its body from the header down to its last key/value line
+// What a table owns. When a sub-table is replaced or removed, only what is clearly the table's own
+// goes with it (SPEC W1): its header, and its body from the header down to its last key/value line
 // (comments and blank lines between its key/values included). Comments and blank lines after the
 // last key/value — before the next header — and comments above the header stay, because they may
 // be about what follows, about a whole section, or a banner the person wrote; they are never
-// removed. The only comments a table owns besides its body are mcpwire's own marker lines (Grok
-// Build, SPEC C6): a line that is exactly [MarkerStart]+NAME directly above the table's header, and
-// one that is exactly [MarkerEnd]+NAME directly after its last key/value line (or after the header
-// of a table without key/values), where NAME is the server the table belongs to. ReplaceServer puts
-// the new block where the old table's own statements began, so comments directly above it stay
-// directly above the new table. Blank lines left over by a removal are tidied: none at the start or
-// the end of the document, and no doubled blank line where removed statements sat between two
-// blank lines.
+// removed. The only comments a table owns besides its body are the caller's frame lines
+// ([Doc.SetFrame]; Grok Build's marker lines, SPEC C6): a line that is exactly Start+NAME directly
+// above the table's header, and one that is exactly End+NAME directly after its last key/value line
+// (or after the header of a table without key/values), where NAME is the sub-table (or array entry)
+// the table belongs to. Replace puts the new block where the old table's own statements began, so
+// comments directly above it stay directly above the new table. Blank lines left over by a removal
+// are tidied: none at the start or the end of the document, and no doubled blank line where removed
+// statements sat between two blank lines. An entry of an array of tables owns its [[key]] table and
+// the [key.…] sub-tables that follow it, in the same way.
 //
 // StripTree (SPEC X1) builds a derived file (a Codex runtime config), never the person's own file,
-// and removes the whole servers subtree greedily: a table there also takes the comment block
+// and removes the whole subtree of a key greedily: a table there also takes the comment block
 // directly above its header and everything after its body up to the next header's comment block.
 //
 // A Doc is not safe for concurrent use.
@@ -49,7 +54,20 @@ type Doc struct {
 	stmts []stmt
 	data  map[string]any
 	nl    string
+	frame Frame
+	// idx and itemCache cache, per table key, where its sub-tables are defined, and per array of
+	// tables its entries (built on first use).
+	idx       map[string]*keyIndex
+	itemCache map[string]*items
 }
+
+// Frame is a pair of comment-line prefixes: a table owns the line Start+NAME directly above its
+// header and End+NAME directly after its body (see the package documentation). The zero Frame
+// frames nothing.
+type Frame struct{ Start, End string }
+
+// SetFrame makes the document's tables own their frame lines.
+func (d *Doc) SetFrame(f Frame) { d.frame = f }
 
 // Parse validates src strictly with go-toml/v2 and splits it into statements. Errors read
 // "line N: message".
@@ -80,10 +98,10 @@ func (d *Doc) Newline() string {
 	return d.nl
 }
 
-// CheckServers verifies that key (for example "mcp_servers") is absent or a table whose values are
-// all tables. It refuses `mcp_servers = 3`, `mcp_servers = [...]`, arrays of tables ([[mcp_servers]],
-// [[mcp_servers.x]]) and any other server value that is not a table; the error names the key.
-func (d *Doc) CheckServers(key string) error {
+// Check verifies that key (for example "mcp_servers") is absent or a table whose values are all
+// tables. It refuses `key = 3`, `key = [...]`, arrays of tables ([[key]], [[key.x]]) and any other
+// value under key that is not a table; the error names the key.
+func (d *Doc) Check(key string) error {
 	v, ok := d.data[key]
 	if !ok {
 		return nil
@@ -123,9 +141,9 @@ func (d *Doc) linePrefix(path []string) string {
 	return ""
 }
 
-// ServerNames returns the names of the servers under key, in document order. It returns nil when
-// key is absent or not a table.
-func (d *Doc) ServerNames(key string) []string {
+// Names returns the names of the sub-tables of key, in document order. It returns nil when key is
+// absent or not a table.
+func (d *Doc) Names(key string) []string {
 	servers, ok := d.data[key].(map[string]any)
 	if !ok {
 		return nil
@@ -170,9 +188,9 @@ func (d *Doc) orderedNames(key string, servers map[string]any) []string {
 	return out
 }
 
-// Server returns a copy of the decoded value of server name under key; ok is false when it is absent
+// Get returns a copy of the decoded value of sub-table name of key; ok is false when it is absent
 // or not a table.
-func (d *Doc) Server(key, name string) (map[string]any, bool) {
+func (d *Doc) Get(key, name string) (map[string]any, bool) {
 	servers, ok := d.data[key].(map[string]any)
 	if !ok {
 		return nil, false
@@ -184,15 +202,15 @@ func (d *Doc) Server(key, name string) (map[string]any, bool) {
 	return clone(srv).(map[string]any), true
 }
 
-// ServerText returns the exact source statements that define server name under key, in document
-// order: its tables as they own them (marker lines, header, body to the last key/value line; see
-// the package documentation), and its dotted or inline key/values, concatenated. When the server
+// Text returns the exact source statements that define sub-table name of key, in document order:
+// its tables as they own them (frame lines, header, body to the last key/value line; see the
+// package documentation), and its dotted or inline key/values, concatenated. When the sub-table
 // sits inside a root `key = { ... }` inline table, that whole statement is returned. ok is false
-// when the server is absent.
+// when it is absent.
 //
-// After ReplaceServer(key, name, block), ServerText returns block (ending with a line terminator),
-// which makes it suitable for ownership digests and marker checks.
-func (d *Doc) ServerText(key, name string) (string, bool) {
+// After Replace(key, name, block), Text returns block (ending with a line terminator), which makes
+// it suitable for ownership digests and frame checks.
+func (d *Doc) Text(key, name string) (string, bool) {
 	servers, ok := d.data[key].(map[string]any)
 	if !ok {
 		return "", false
@@ -200,19 +218,26 @@ func (d *Doc) ServerText(key, name string) (string, bool) {
 	if _, ok := servers[name]; !ok {
 		return "", false
 	}
-	rm := d.serverMarks(key, name)
-	if i := d.rootInline(key); i >= 0 && d.inlineHas(i, name) {
+	rm := d.tableMarks(key, name)
+	if i := d.index(key).inline; i >= 0 && d.inlineHas(i, name) {
 		rm[i] = true
 	}
+	return d.textOf(rm), true
+}
+
+// textOf concatenates the statements rm marks, each run without its trailing blank lines.
+func (d *Doc) textOf(rm map[int]bool) string {
 	var b bytes.Buffer
-	for i := 0; i < len(d.stmts); {
-		if !rm[i] {
-			i++
-			continue
-		}
-		j := i
-		for j < len(d.stmts) && rm[j] {
+	idx := make([]int, 0, len(rm))
+	for i := range rm {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	for n := 0; n < len(idx); {
+		i, j := idx[n], idx[n]
+		for n < len(idx) && idx[n] == j {
 			j++
+			n++
 		}
 		k := j
 		for k > i && d.stmts[k-1].kind == kindBlank {
@@ -221,9 +246,8 @@ func (d *Doc) ServerText(key, name string) (string, bool) {
 		if k > i {
 			b.Write(d.src[d.stmts[i].start:d.stmts[k-1].end])
 		}
-		i = j
 	}
-	return b.String(), true
+	return b.String()
 }
 
 // hasPrefix reports whether path starts with prefix.
@@ -231,54 +255,39 @@ func hasPrefix(path, prefix []string) bool {
 	return len(path) >= len(prefix) && slices.Equal(path[:len(prefix)], prefix)
 }
 
-// MarkerStart and MarkerEnd begin the marker lines mcpwire writes around a server block it owns
-// (Grok Build, SPEC C6): "# >>> mcpwire-managed: NAME" and "# <<< mcpwire-managed: NAME". A table
-// owns such a line only when it names the table's server and sits right against the table (see the
-// package documentation).
-const (
-	MarkerStart = "# >>> mcpwire-managed: "
-	MarkerEnd   = "# <<< mcpwire-managed: "
-)
-
 // isMarker reports whether statement i is a comment line that is exactly prefix+name (line
-// terminator aside; no indentation, no trailing space).
+// terminator aside; no indentation, no trailing space). Without a frame there are none.
 func (d *Doc) isMarker(i int, prefix, name string) bool {
-	if i < 0 || i >= len(d.stmts) || d.stmts[i].kind != kindComment {
+	if prefix == "" || i < 0 || i >= len(d.stmts) || d.stmts[i].kind != kindComment {
 		return false
 	}
-	line := d.src[d.stmts[i].start:d.stmts[i].end]
-	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+	return markerLine(d.src[d.stmts[i].start:d.stmts[i].end], prefix, name)
+}
+
+// markerLine reports whether a comment statement's text is exactly prefix+name.
+func markerLine(text []byte, prefix, name string) bool {
+	line := bytes.TrimSuffix(bytes.TrimSuffix(text, []byte("\n")), []byte("\r"))
 	return string(line) == prefix+name
 }
 
-// extents returns, for each header statement, the index range of statements it owns: its start
-// marker line, itself, its body up to its last key/value line, and its end marker line (see the
-// package documentation).
-func (d *Doc) extents() map[int][2]int {
-	n := len(d.stmts)
-	out := map[int][2]int{}
-	for h := range d.stmts {
-		if !d.stmts[h].isHeader() {
-			continue
-		}
-		path := d.stmts[h].path
-		named := len(path) >= 2 // a server's table: its name may be on marker lines
-		s := h
-		if named && d.isMarker(h-1, MarkerStart, path[1]) {
-			s = h - 1
-		}
-		e := h + 1
-		for k := h + 1; k < n && !d.stmts[k].isHeader(); k++ {
-			if d.stmts[k].kind == kindKeyValue {
-				e = k + 1
-			}
-		}
-		if named && d.isMarker(e, MarkerEnd, path[1]) {
-			e++
-		}
-		out[h] = [2]int{s, e}
+// extent returns the index range of statements header h owns: its start frame line, itself, its
+// body up to its last key/value line, and its end frame line (see the package documentation). name
+// is the sub-table or array entry the frame lines name.
+func (d *Doc) extent(h int, name string) (int, int) {
+	s := h
+	if d.isMarker(h-1, d.frame.Start, name) {
+		s = h - 1
 	}
-	return out
+	e := h + 1
+	for k := h + 1; k < len(d.stmts) && !d.stmts[k].isHeader(); k++ {
+		if d.stmts[k].kind == kindKeyValue {
+			e = k + 1
+		}
+	}
+	if d.isMarker(e, d.frame.End, name) {
+		e++
+	}
+	return s, e
 }
 
 // greedyExtents returns, for each header statement, its leading comment block, itself and
@@ -328,26 +337,46 @@ func (d *Doc) marks(match func(path []string) bool, ext map[int][2]int) []bool {
 	return rm
 }
 
-// serverMarks marks the statements under [key, name] (not a root inline table holding it).
-func (d *Doc) serverMarks(key, name string) []bool {
-	prefix := []string{key, name}
-	return d.marks(func(path []string) bool { return hasPrefix(path, prefix) }, d.extents())
+// keyIndex is where the sub-tables of one table key are defined.
+type keyIndex struct {
+	// names holds, per sub-table, its headers and key/values under [key, name], in document order.
+	names map[string][]int
+	// inline is the root `key = {...}` statement, or -1.
+	inline int
+}
+
+// index returns the key's index, building it on first use (one pass over the statements).
+func (d *Doc) index(key string) *keyIndex {
+	if x, ok := d.idx[key]; ok {
+		return x
+	}
+	x := &keyIndex{names: map[string][]int{}, inline: -1}
+	for i := range d.stmts {
+		st := &d.stmts[i]
+		switch {
+		case (st.isHeader() || st.kind == kindKeyValue) && len(st.path) >= 2 && st.path[0] == key:
+			x.names[st.path[1]] = append(x.names[st.path[1]], i)
+		case x.inline < 0 && d.isRootInline(i, key):
+			x.inline = i
+		}
+	}
+	if d.idx == nil {
+		d.idx = map[string]*keyIndex{}
+	}
+	d.idx[key] = x
+	return x
+}
+
+// tableMarks marks the statements under [key, name] (not a root inline table holding it): every
+// header's extent and every key/value.
+func (d *Doc) tableMarks(key, name string) map[int]bool {
+	return d.ownedMarks(d.index(key).names[name], name)
 }
 
 // isRootInline reports whether statement i is a root key/value `key = {...}`.
 func (d *Doc) isRootInline(i int, key string) bool {
 	st := &d.stmts[i]
 	return st.kind == kindKeyValue && len(st.path) == 1 && st.path[0] == key && d.src[st.valStart] == '{'
-}
-
-// rootInline returns the index of the root `key = {...}` statement, or -1.
-func (d *Doc) rootInline(key string) int {
-	for i := range d.stmts {
-		if d.isRootInline(i, key) {
-			return i
-		}
-	}
-	return -1
 }
 
 // inlineHas reports whether the root inline table at statement i has an entry for name.

@@ -7,6 +7,18 @@ import (
 	"testing"
 )
 
+// testFrame is the frame the tests' documents use: Grok Build's marker lines.
+var testFrame = Frame{Start: "# >>> mcpwire-managed: ", End: "# <<< mcpwire-managed: "}
+
+// parseFramed parses src with the test frame set.
+func parseFramed(src []byte) (*Doc, error) {
+	d, err := Parse(src)
+	if err == nil {
+		d.SetFrame(testFrame)
+	}
+	return d, err
+}
+
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"a = 1\na = 2\n", "line 2: key a is already defined"},
@@ -19,14 +31,14 @@ func TestParseErrors(t *testing.T) {
 		{"\xef\xbb\xbfa = 1\n", "line 1: "},
 		{"a = 1\rb = 2\n", "line 1: "},
 	} {
-		_, err := Parse([]byte(tc.in))
+		_, err := parseFramed([]byte(tc.in))
 		if err == nil {
-			t.Errorf("Parse(%q) succeeded", tc.in)
+			t.Errorf("parseFramed(%q) succeeded", tc.in)
 			continue
 		}
 		msg := err.Error()
 		if !strings.HasPrefix(msg, tc.want) || strings.HasSuffix(msg, ".") || strings.Contains(msg, "toml:") {
-			t.Errorf("Parse(%q) error %q, want prefix %q, no final period, no toml: prefix", tc.in, msg, tc.want)
+			t.Errorf("parseFramed(%q) error %q, want prefix %q, no final period, no toml: prefix", tc.in, msg, tc.want)
 		}
 	}
 }
@@ -44,9 +56,9 @@ func TestNewline(t *testing.T) {
 		"[t]\r\nx = 1\r\n":  "\r\n",
 		"a = 1\n\n\n\n\n\n": "\n",
 	} {
-		d, err := Parse([]byte(in))
+		d, err := parseFramed([]byte(in))
 		if err != nil {
-			t.Fatalf("Parse(%q): %v", in, err)
+			t.Fatalf("parseFramed(%q): %v", in, err)
 		}
 		if got := d.Newline(); got != want {
 			t.Errorf("Newline(%q) = %q, want %q", in, got, want)
@@ -56,7 +68,7 @@ func TestNewline(t *testing.T) {
 
 func TestBytesRoundTrip(t *testing.T) {
 	for _, s := range fuzzSeeds() {
-		d, err := Parse([]byte(s))
+		d, err := parseFramed([]byte(s))
 		if err != nil {
 			t.Fatalf("Parse: %v", err)
 		}
@@ -74,7 +86,7 @@ func TestBytesRoundTrip(t *testing.T) {
 	}
 }
 
-func TestCheckServers(t *testing.T) {
+func TestCheck(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
 		{"absent", "model = \"o3\"\n", ""},
 		{"empty header", "[mcp_servers]\n", ""},
@@ -93,11 +105,11 @@ func TestCheckServers(t *testing.T) {
 		{"server date", "mcp_servers.a = 1979-05-27\n", "line 1: mcp_servers.a must be a table, not a date/time"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := Parse([]byte(tc.in))
+			d, err := parseFramed([]byte(tc.in))
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			err = d.CheckServers(key)
+			err = d.Check(key)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("CheckServers: %v", err)
@@ -108,10 +120,10 @@ func TestCheckServers(t *testing.T) {
 				t.Fatalf("CheckServers = %v, want %q", err, tc.want)
 			}
 			// Edits refuse the same documents and leave them unchanged.
-			if err := d.ReplaceServer(key, "a", newBlock("a", "\n")); err == nil || err.Error() != tc.want {
+			if err := d.Replace(key, "a", newBlock("a", "\n")); err == nil || err.Error() != tc.want {
 				t.Errorf("ReplaceServer = %v, want %q", err, tc.want)
 			}
-			if _, err := d.RemoveServer(key, "a"); err == nil || err.Error() != tc.want {
+			if _, err := d.Remove(key, "a"); err == nil || err.Error() != tc.want {
 				t.Errorf("RemoveServer = %v, want %q", err, tc.want)
 			}
 			if string(d.Bytes()) != tc.in {
@@ -125,7 +137,7 @@ func TestCheckServers(t *testing.T) {
 	}
 }
 
-func TestServerNames(t *testing.T) {
+func TestNames(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want []string
@@ -139,23 +151,23 @@ func TestServerNames(t *testing.T) {
 		{"mcp_servers = { b = {}, a.x = 1, \"c\\u0064\" = {} }\n", []string{"b", "a", "cd"}},
 		{"[mcp_servers]\nz = {}\ny.command = \"x\"\n[mcp_servers.x]\n", []string{"z", "y", "x"}},
 	} {
-		d, err := Parse([]byte(tc.in))
+		d, err := parseFramed([]byte(tc.in))
 		if err != nil {
-			t.Fatalf("Parse(%q): %v", tc.in, err)
+			t.Fatalf("parseFramed(%q): %v", tc.in, err)
 		}
-		got := d.ServerNames(key)
+		got := d.Names(key)
 		if !slices.Equal(got, tc.want) || (got == nil) != (tc.want == nil) {
 			t.Errorf("ServerNames(%q) = %#v, want %#v", tc.in, got, tc.want)
 		}
 	}
 }
 
-func TestServer(t *testing.T) {
-	d, err := Parse([]byte(codexSeed))
+func TestGet(t *testing.T) {
+	d, err := parseFramed([]byte(codexSeed))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, ok := d.Server(key, "docs")
+	srv, ok := d.Get(key, "docs")
 	if !ok {
 		t.Fatal("docs not found")
 	}
@@ -170,19 +182,19 @@ func TestServer(t *testing.T) {
 		t.Errorf("Server = %#v, want %#v", srv, want)
 	}
 	srv["env"].(map[string]any)["DOCS_TOKEN"] = "changed"
-	again, _ := d.Server(key, "docs")
+	again, _ := d.Get(key, "docs")
 	if again["env"].(map[string]any)["DOCS_TOKEN"] != "abc123" {
 		t.Errorf("Server returned the document's own map")
 	}
-	if _, ok := d.Server(key, "nope"); ok {
+	if _, ok := d.Get(key, "nope"); ok {
 		t.Errorf("absent server found")
 	}
-	if _, ok := d.Server("nokey", "docs"); ok {
+	if _, ok := d.Get("nokey", "docs"); ok {
 		t.Errorf("server found under an absent key")
 	}
 }
 
-func TestServerText(t *testing.T) {
+func TestText(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, server, want string
 		ok                     bool
@@ -223,11 +235,11 @@ func TestServerText(t *testing.T) {
 		{name: "no servers", server: "docs", in: "model = \"o3\"\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := Parse([]byte(tc.in))
+			d, err := parseFramed([]byte(tc.in))
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, ok := d.ServerText(key, tc.server)
+			got, ok := d.Text(key, tc.server)
 			if got != tc.want || ok != tc.ok {
 				t.Errorf("ServerText = %q, %v; want %q, %v", got, ok, tc.want, tc.ok)
 			}
@@ -235,7 +247,7 @@ func TestServerText(t *testing.T) {
 	}
 }
 
-func TestReplaceServerRefusesBadBlocks(t *testing.T) {
+func TestReplaceRefusesBadBlocks(t *testing.T) {
 	for _, tc := range []struct{ name, block, want string }{
 		{"other server", "[mcp_servers.other]\ncommand = \"x\"\n", "block must define exactly the table mcp_servers.docs"},
 		{"two servers", "[mcp_servers.docs]\n[mcp_servers.other]\n", "block must define exactly the table mcp_servers.docs"},
@@ -246,17 +258,17 @@ func TestReplaceServerRefusesBadBlocks(t *testing.T) {
 		{"parent header", "[mcp_servers]\ndocs.command = \"x\"\n", "block for mcp_servers.docs: line 1: table mcp_servers is outside it"},
 		{"invalid", "[mcp_servers.docs]\ncommand = \n", "block for mcp_servers.docs: line 2: "},
 		{"empty", "", "block must define exactly the table mcp_servers.docs"},
-		{"person's comment above", "# mine\n[mcp_servers.docs]\ncommand = \"x\"\n", "block for mcp_servers.docs: line 1: only the table and its marker lines"},
-		{"comment after the body", "[mcp_servers.docs]\ncommand = \"x\"\n# after\n", "block for mcp_servers.docs: line 3: only the table and its marker lines"},
-		{"trailing blank line", "[mcp_servers.docs]\ncommand = \"x\"\n\n", "block for mcp_servers.docs: line 3: only the table and its marker lines"},
-		{"other server's marker", "# >>> mcpwire-managed: other\n[mcp_servers.docs]\n", "block for mcp_servers.docs: line 1: only the table and its marker lines"},
+		{"person's comment above", "# mine\n[mcp_servers.docs]\ncommand = \"x\"\n", "block for mcp_servers.docs: line 1: only the table and its frame lines"},
+		{"comment after the body", "[mcp_servers.docs]\ncommand = \"x\"\n# after\n", "block for mcp_servers.docs: line 3: only the table and its frame lines"},
+		{"trailing blank line", "[mcp_servers.docs]\ncommand = \"x\"\n\n", "block for mcp_servers.docs: line 3: only the table and its frame lines"},
+		{"other server's marker", "# >>> mcpwire-managed: other\n[mcp_servers.docs]\n", "block for mcp_servers.docs: line 1: only the table and its frame lines"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := Parse([]byte(codexSeed))
+			d, err := parseFramed([]byte(codexSeed))
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = d.ReplaceServer(key, "docs", []byte(tc.block))
+			err = d.Replace(key, "docs", []byte(tc.block))
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Fatalf("ReplaceServer = %v, want %q", err, tc.want)
 			}
@@ -267,15 +279,15 @@ func TestReplaceServerRefusesBadBlocks(t *testing.T) {
 	}
 }
 
-func TestReplaceServerBlockWithComments(t *testing.T) {
-	d, err := Parse([]byte(grokSeed))
+func TestReplaceBlockWithComments(t *testing.T) {
+	d, err := parseFramed([]byte(grokSeed))
 	if err != nil {
 		t.Fatal(err)
 	}
 	block := "# >>> mcpwire-managed: tickets\n" +
 		string(Table(key, "tickets", []KV{{"url", "https://new.example.com/mcp"}, {"startup_timeout_sec", 30}}, "\n")) +
 		"# <<< mcpwire-managed: tickets\n"
-	if err := d.ReplaceServer(key, "tickets", []byte(block)); err != nil {
+	if err := d.Replace(key, "tickets", []byte(block)); err != nil {
 		t.Fatal(err)
 	}
 	want := strings.Replace(grokSeed, `[mcp_servers.tickets]
@@ -290,18 +302,18 @@ startup_timeout_sec = 30
 	if got := string(d.Bytes()); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
-	if text, _ := d.ServerText(key, "tickets"); text != block {
+	if text, _ := d.Text(key, "tickets"); text != block {
 		t.Errorf("ServerText = %q, want %q", text, block)
 	}
 }
 
-func TestReplaceServerBlockWithoutFinalNewline(t *testing.T) {
-	d, err := Parse([]byte(crlf(codexSeed)))
+func TestReplaceBlockWithoutFinalNewline(t *testing.T) {
+	d, err := parseFramed([]byte(crlf(codexSeed)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	block := bytes.TrimSuffix(Table(key, "new", []KV{{"command", "x"}}, "\r\n"), []byte("\r\n"))
-	if err := d.ReplaceServer(key, "new", block); err != nil {
+	if err := d.Replace(key, "new", block); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := string(d.Bytes()), crlf(codexSeed)+"\r\n[mcp_servers.new]\r\ncommand = \"x\"\r\n"; got != want {
@@ -310,14 +322,14 @@ func TestReplaceServerBlockWithoutFinalNewline(t *testing.T) {
 }
 
 func TestCommitRefusesInvalidResults(t *testing.T) {
-	d, err := Parse([]byte(codexSeed))
+	d, err := parseFramed([]byte(codexSeed))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := d.commit([]byte("model = \"o3\"\nmodel = \"o4\"\n"), d.data, key); err == nil || !strings.Contains(err.Error(), "does not parse: line 2:") {
+	if err := d.commit([]byte("model = \"o3\"\nmodel = \"o4\"\n"), d.data, []string{key}); err == nil || !strings.Contains(err.Error(), "does not parse: line 2:") {
 		t.Errorf("commit of an invalid document = %v", err)
 	}
-	if err := d.commit([]byte("model = \"o4\"\n"), d.data, key); err == nil || !strings.Contains(err.Error(), "expected data") {
+	if err := d.commit([]byte("model = \"o4\"\n"), d.data, []string{key}); err == nil || !strings.Contains(err.Error(), "expected data") {
 		t.Errorf("commit of a document with other data = %v", err)
 	}
 	if string(d.Bytes()) != codexSeed {

@@ -14,19 +14,19 @@ type edit struct {
 	insertAt int            // statement index before which block goes; -1 appends at the end
 	block    []byte
 	tail     []byte // appended at the end, before block
-	name     string // the server the block defines (for its marker lines)
+	name     string // the sub-table the block defines (for its frame lines)
 }
 
-// ReplaceServer makes the definition of server name under key equal to block, the TOML source text
-// of a table such as [Table] renders: it must start with a [key.name] header and define nothing
-// else, and every line of it must be the table's own (see the package documentation), so the only
-// comment lines that may surround it are the server's marker lines. Every statement the server owns
-// is removed (see [Doc.ServerText]); comments that are not the table's own stay.
+// Replace makes the definition of sub-table name of key equal to block, the TOML source text of a
+// table such as [Table] renders: it must start with a [key.name] header and define nothing else,
+// and every line of it must be the table's own (see the package documentation), so the only comment
+// lines that may surround it are its frame lines. Every statement the sub-table owns is removed (see
+// [Doc.Text]); comments that are not the table's own stay.
 //
-// The block goes where the server's first table's own statements began, so the comments directly
+// The block goes where the sub-table's first table's own statements began, so the comments directly
 // above that table stay directly above the block (a blank line sets the block apart from a comment
-// that sat above a removed statement instead, or that is the server's start marker). When
-// the server was defined only by dotted keys or inline entries, or is absent, those statements are
+// that sat above a removed statement instead, or that is the table's start frame line). When the
+// sub-table was defined only by dotted keys or inline entries, or is absent, those statements are
 // removed and the block is appended at the end of the document after exactly one blank line.
 //
 // A root inline table `key = { other = { ... } }` is closed to additions, so when one exists it is
@@ -34,67 +34,58 @@ type edit struct {
 // and value are copied from the source text (not re-encoded), and comments inside that inline table
 // are dropped. All other statements are kept byte for byte.
 //
-// ReplaceServer refuses what [Doc.CheckServers] refuses. If the result does not parse strictly or
-// its data differs from the original data with only the server changed, it returns an error and the
-// Doc is unchanged.
-func (d *Doc) ReplaceServer(key, name string, block []byte) error {
-	if err := d.CheckServers(key); err != nil {
-		return err
+// Replace refuses what [Doc.Check] refuses. If the result does not parse strictly or its data
+// differs from the original data with only the sub-table changed, it returns an error and the Doc is
+// unchanged.
+func (d *Doc) Replace(key, name string, block []byte) error {
+	return d.Apply([]Op{{Key: key, Name: name, Block: block}})
+}
+
+// Remove removes every statement defining sub-table name of key: its tables as they own them (see
+// the package documentation; every other comment stays) and its dotted key/values. It reports
+// whether the sub-table existed. One inside a root inline table `key = { ... }` is removed from that
+// statement, which keeps the other entries' source text; the statement goes when it held only that
+// one. An explicit [key] header is always kept, but no empty one is created. Remove refuses what
+// [Doc.Check] refuses; on any failure the Doc is unchanged.
+func (d *Doc) Remove(key, name string) (bool, error) {
+	if err := d.Check(key); err != nil {
+		return false, err
 	}
-	val, block, err := d.checkBlock(key, name, block)
-	if err != nil {
-		return err
+	tables, _ := d.data[key].(map[string]any)
+	if _, ok := tables[name]; !ok {
+		return false, nil
 	}
-	e := edit{remove: d.serverMarks(key, name), insertAt: -1, block: block, name: name}
-	if i := d.rootInline(key); i >= 0 {
+	return true, d.Apply([]Op{{Key: key, Name: name}})
+}
+
+// replaceSlow is Replace statement by statement: the way for a document with a root inline table.
+func (d *Doc) replaceSlow(key, name string, block []byte, want map[string]any) error {
+	e := edit{remove: d.marked(d.tableMarks(key, name)), insertAt: -1, block: block, name: name}
+	if i := d.index(key).inline; i >= 0 {
 		tail, err := d.rewriteInline(i, key, name)
 		if err != nil {
 			return err
 		}
 		e.remove[i] = true
 		e.tail = tail
-	} else {
-		ext := d.extents()
-		prefix := []string{key, name}
-		for i := range d.stmts {
-			if d.stmts[i].isHeader() && hasPrefix(d.stmts[i].path, prefix) {
-				e.insertAt = ext[i][0]
+	} else if hs := d.index(key).names[name]; len(hs) > 0 {
+		for _, i := range hs {
+			if d.stmts[i].isHeader() {
+				e.insertAt, _ = d.extent(i, name)
 				break
 			}
 		}
 	}
-	want := clone(d.data).(map[string]any)
-	servers, ok := want[key].(map[string]any)
-	if !ok {
-		servers = map[string]any{}
-		want[key] = servers
-	}
-	servers[name] = val
-	if err := d.commit(d.apply(e), want, key); err != nil {
-		return fmt.Errorf("replace %s: %w", formatPath([]string{key, name}), err)
-	}
-	return nil
+	return d.commit(d.apply(e), want, []string{key})
 }
 
-// RemoveServer removes every statement defining server name under key: its tables as they own them
-// (see the package documentation; every other comment stays) and its dotted key/values. It reports
-// whether the server existed. A server inside a root inline table `key = { ... }` is removed from
-// that statement, which keeps the other entries' source text; the statement goes when it held only
-// that server. An explicit [key] header is always kept, but no empty one is created. RemoveServer
-// refuses what [Doc.CheckServers] refuses; on any failure the Doc is unchanged.
-func (d *Doc) RemoveServer(key, name string) (bool, error) {
-	if err := d.CheckServers(key); err != nil {
-		return false, err
-	}
-	servers, _ := d.data[key].(map[string]any)
-	if _, ok := servers[name]; !ok {
-		return false, nil
-	}
-	e := edit{remove: d.serverMarks(key, name), insertAt: -1}
-	if i := d.rootInline(key); i >= 0 && d.inlineHas(i, name) {
+// removeSlow is Remove statement by statement: the way for a document with a root inline table.
+func (d *Doc) removeSlow(key, name string, want map[string]any) error {
+	e := edit{remove: d.marked(d.tableMarks(key, name)), insertAt: -1}
+	if i := d.index(key).inline; i >= 0 && d.inlineHas(i, name) {
 		text, err := d.inlineWithout(i, name)
 		if err != nil {
-			return false, err
+			return err
 		}
 		if text == nil {
 			e.remove[i] = true
@@ -102,12 +93,16 @@ func (d *Doc) RemoveServer(key, name string) (bool, error) {
 			e.replace = map[int][]byte{i: text}
 		}
 	}
-	want := clone(d.data).(map[string]any)
-	delete(want[key].(map[string]any), name)
-	if err := d.commit(d.apply(e), want, key); err != nil {
-		return false, fmt.Errorf("remove %s: %w", formatPath([]string{key, name}), err)
+	return d.commit(d.apply(e), want, []string{key})
+}
+
+// marked turns a set of statements into a mask over all of them.
+func (d *Doc) marked(set map[int]bool) []bool {
+	rm := make([]bool, len(d.stmts))
+	for i := range set {
+		rm[i] = true
 	}
-	return true, nil
+	return rm
 }
 
 // checkBlock validates a replacement block and returns the server's decoded value and the block
@@ -147,11 +142,11 @@ func (d *Doc) checkBlock(key, name string, block []byte) (map[string]any, []byte
 	}
 	// Every line must be the table's own: a comment or blank line the table did not own would stay
 	// behind when the server is replaced again, and pile up.
-	bd := &Doc{src: block, stmts: stmts}
-	own := bd.serverMarks(key, name)
+	bd := &Doc{src: block, stmts: stmts, frame: d.frame}
+	own := bd.tableMarks(key, name)
 	for i, st := range stmts {
 		if !own[i] {
-			return nil, nil, fmt.Errorf("block for %s: line %d: only the table and its marker lines may be in the block", want, st.line)
+			return nil, nil, fmt.Errorf("block for %s: line %d: only the table and its frame lines may be in the block", want, st.line)
 		}
 	}
 	return val, block, nil
@@ -279,7 +274,7 @@ func (d *Doc) apply(e edit) []byte {
 			// not the table's own, so it does not become the block's); one that sat above a
 			// removed statement, or the server's start marker (which the block would then
 			// own), is set apart.
-			if prev >= 0 && d.stmts[prev].kind == kindComment && (prev != ins-1 || d.isMarker(prev, MarkerStart, e.name)) {
+			if prev >= 0 && d.stmts[prev].kind == kindComment && (prev != ins-1 || d.isMarker(prev, d.frame.Start, e.name)) {
 				b.WriteString(d.nl)
 			}
 			b.Write(e.block)
@@ -293,7 +288,7 @@ func (d *Doc) apply(e edit) []byte {
 			if next < n {
 				switch st := &d.stmts[next]; {
 				case st.kind == kindBlank:
-				case st.kind == kindComment && !d.isMarker(next, MarkerEnd, e.name):
+				case st.kind == kindComment && !d.isMarker(next, d.frame.End, e.name):
 				default:
 					b.WriteString(d.nl)
 				}
@@ -362,14 +357,15 @@ func (d *Doc) tidy(rm []bool, skip int) {
 
 // commit replaces the document with out after checking that it parses strictly and that its data
 // equals want (see equalModel). On failure the Doc is unchanged.
-func (d *Doc) commit(out []byte, want map[string]any, key string) error {
+func (d *Doc) commit(out []byte, want map[string]any, keys []string) error {
 	nd, err := Parse(out)
 	if err != nil {
 		return fmt.Errorf("edited document does not parse: %w", err)
 	}
-	if !equalModel(nd.data, want, key) {
+	if !equalModel(nd.data, want, keys) {
 		return fmt.Errorf("edited document does not hold the expected data")
 	}
+	nd.frame = d.frame
 	*d = *nd
 	return nil
 }

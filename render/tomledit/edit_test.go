@@ -531,11 +531,11 @@ env = { TOKEN = "t" }
 	},
 }
 
-func TestReplaceServer(t *testing.T) {
+func TestReplace(t *testing.T) {
 	for _, tc := range replaceCases {
 		t.Run(tc.name, func(t *testing.T) {
 			eachNewline(t, func(t *testing.T, conv func(string) string) {
-				d, err := Parse([]byte(conv(tc.in)))
+				d, err := parseFramed([]byte(conv(tc.in)))
 				if err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
@@ -544,19 +544,19 @@ func TestReplaceServer(t *testing.T) {
 					nl = conv("\n")
 				}
 				block := newBlock(tc.server, nl)
-				if err := d.ReplaceServer(key, tc.server, block); err != nil {
+				if err := d.Replace(key, tc.server, block); err != nil {
 					t.Fatalf("ReplaceServer: %v", err)
 				}
 				got := string(d.Bytes())
 				if want := conv(tc.want); got != want {
 					t.Fatalf("ReplaceServer:\n got: %q\nwant: %q", got, want)
 				}
-				text, ok := d.ServerText(key, tc.server)
+				text, ok := d.Text(key, tc.server)
 				if !ok || text != string(block) {
 					t.Errorf("ServerText after replace = %q, %v; want the block %q", text, ok, block)
 				}
 				// Idempotent: replacing again with the same block changes nothing.
-				if err := d.ReplaceServer(key, tc.server, block); err != nil {
+				if err := d.Replace(key, tc.server, block); err != nil {
 					t.Fatalf("second ReplaceServer: %v", err)
 				}
 				if again := string(d.Bytes()); again != got {
@@ -759,15 +759,15 @@ model = "o3"
 	},
 }
 
-func TestRemoveServer(t *testing.T) {
+func TestRemove(t *testing.T) {
 	for _, tc := range removeCases {
 		t.Run(tc.name, func(t *testing.T) {
 			eachNewline(t, func(t *testing.T, conv func(string) string) {
-				d, err := Parse([]byte(conv(tc.in)))
+				d, err := parseFramed([]byte(conv(tc.in)))
 				if err != nil {
 					t.Fatalf("Parse: %v", err)
 				}
-				removed, err := d.RemoveServer(key, tc.server)
+				removed, err := d.Remove(key, tc.server)
 				if err != nil {
 					t.Fatalf("RemoveServer: %v", err)
 				}
@@ -777,7 +777,7 @@ func TestRemoveServer(t *testing.T) {
 				if got, want := string(d.Bytes()), conv(tc.want); got != want {
 					t.Errorf("RemoveServer:\n got: %q\nwant: %q", got, want)
 				}
-				if _, ok := d.Server(key, tc.server); ok {
+				if _, ok := d.Get(key, tc.server); ok {
 					t.Errorf("server still present")
 				}
 			})

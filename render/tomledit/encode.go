@@ -34,12 +34,7 @@ func Table(key, name string, kvs []KV, newline string) []byte {
 	b.WriteString(formatKey(name))
 	b.WriteString("]")
 	b.WriteString(newline)
-	for _, kv := range kvs {
-		b.WriteString(formatKey(kv.Key))
-		b.WriteString(" = ")
-		b.WriteString(formatValue(kv.Value))
-		b.WriteString(newline)
-	}
+	writeKVs(&b, kvs, newline)
 	return []byte(b.String())
 }
 
@@ -189,4 +184,25 @@ func formatFloat(f float64) string {
 		s += ".0"
 	}
 	return s
+}
+
+// Item renders one entry of an array of tables: the header [[key]] followed by one `k = v` line per
+// entry of kvs, as Table does.
+func Item(key string, kvs []KV, newline string) []byte {
+	var b strings.Builder
+	b.WriteString("[[")
+	b.WriteString(formatKey(key))
+	b.WriteString("]]")
+	b.WriteString(newline)
+	writeKVs(&b, kvs, newline)
+	return []byte(b.String())
+}
+
+func writeKVs(b *strings.Builder, kvs []KV, newline string) {
+	for _, kv := range kvs {
+		b.WriteString(formatKey(kv.Key))
+		b.WriteString(" = ")
+		b.WriteString(formatValue(kv.Value))
+		b.WriteString(newline)
+	}
 }

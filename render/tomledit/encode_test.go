@@ -36,7 +36,7 @@ mixed = ["a", 1, true, { k = "v" }]
 	if got != want {
 		t.Errorf("Table:\n got: %s\nwant: %s", got, want)
 	}
-	if _, err := Parse([]byte(got)); err != nil {
+	if _, err := parseFramed([]byte(got)); err != nil {
 		t.Errorf("Table output does not parse: %v", err)
 	}
 }
@@ -111,11 +111,11 @@ func TestTableRoundTrip(t *testing.T) {
 	for i, v := range values {
 		kvs = append(kvs, KV{Key: "k" + strings.Repeat("x", i), Value: v})
 	}
-	d, err := Parse(Table(key, "rt", kvs, "\n"))
+	d, err := parseFramed(Table(key, "rt", kvs, "\n"))
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	srv, _ := d.Server(key, "rt")
+	srv, _ := d.Get(key, "rt")
 	want := map[string]any{
 		"k": "s", "kx": "", "kxx": "a\x00b\u2028\"\\", "kxxx": true, "kxxxx": int64(0), "kxxxxx": int64(-7),
 		"kxxxxxx": int64(math.MinInt64), "kxxxxxxx": 0.5, "kxxxxxxxx": 1e300, "kxxxxxxxxx": 5e-324,

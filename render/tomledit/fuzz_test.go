@@ -160,7 +160,7 @@ func isServerStmt(st *stmt, key, name string) bool {
 	return hasPrefix(st.path, []string{key, name}) || st.kind == kindKeyValue && len(st.path) == 1 && st.path[0] == key
 }
 
-func FuzzReplaceServer(f *testing.F) {
+func FuzzReplace(f *testing.F) {
 	for _, s := range fuzzSeeds() {
 		f.Add(s, "docs", "cmd")
 		f.Add(s, "new", `we"ird\`)
@@ -175,13 +175,13 @@ func FuzzReplaceServer(f *testing.F) {
 // strictly, its data is the original data with only the server changed, and every statement that
 // does not define the server is kept byte for byte and in order.
 func checkReplace(t *testing.T, src []byte, name, value string) {
-	d, err := Parse(src)
+	d, err := parseFramed(src)
 	if err != nil || !utf8.ValidString(name) {
 		return
 	}
 	orig := d.Bytes()
 	origData := clone(d.data).(map[string]any)
-	checkErr := d.CheckServers(key)
+	checkErr := d.Check(key)
 	sts := stmtTexts(t, orig)
 	nl := d.Newline()
 	block := Table(key, name, []KV{
@@ -192,9 +192,9 @@ func checkReplace(t *testing.T, src []byte, name, value string) {
 		{"enabled", true},
 	}, nl)
 	if len(value)%2 == 1 && commentSafe(name) {
-		block = []byte(MarkerStart + name + nl + string(block) + MarkerEnd + name + nl)
+		block = []byte(testFrame.Start + name + nl + string(block) + testFrame.End + name + nl)
 	}
-	err = d.ReplaceServer(key, name, block)
+	err = d.Replace(key, name, block)
 	if checkErr != nil {
 		if err == nil {
 			t.Fatalf("ReplaceServer accepted a document CheckServers refuses (%v)", checkErr)
@@ -208,11 +208,11 @@ func checkReplace(t *testing.T, src []byte, name, value string) {
 		t.Fatalf("ReplaceServer(%q): %v\ndocument:\n%q", name, err, orig)
 	}
 	out := d.Bytes()
-	nd, err := Parse(out)
+	nd, err := parseFramed(out)
 	if err != nil {
 		t.Fatalf("result does not parse: %v\n%q", err, out)
 	}
-	bd, err := Parse(block)
+	bd, err := parseFramed(block)
 	if err != nil {
 		t.Fatalf("block does not parse: %v\n%q", err, block)
 	}
@@ -226,7 +226,7 @@ func checkReplace(t *testing.T, src []byte, name, value string) {
 	if !equal(nd.data, want) {
 		t.Fatalf("data differs:\n got: %v\nwant: %v\nresult:\n%q", nd.data, want, out)
 	}
-	if text, ok := d.ServerText(key, name); !ok || text != string(block) {
+	if text, ok := d.Text(key, name); !ok || text != string(block) {
 		t.Fatalf("ServerText after ReplaceServer = %q, want %q\nresult:\n%q", text, block, out)
 	}
 	checkPreserved(t, orig, out, func(i int, st *stmt) bool {
@@ -239,7 +239,7 @@ func checkReplace(t *testing.T, src []byte, name, value string) {
 		return !isServerStmt(st, key, name)
 	})
 	// Idempotent: the same block again changes nothing.
-	if err := d.ReplaceServer(key, name, block); err != nil {
+	if err := d.Replace(key, name, block); err != nil {
 		t.Fatalf("second ReplaceServer: %v", err)
 	}
 	if again := d.Bytes(); !bytes.Equal(again, out) {
@@ -247,7 +247,7 @@ func checkReplace(t *testing.T, src []byte, name, value string) {
 	}
 }
 
-func FuzzRemoveServer(f *testing.F) {
+func FuzzRemove(f *testing.F) {
 	for _, s := range fuzzSeeds() {
 		f.Add(s, "docs")
 		f.Add(s, "other")
@@ -259,15 +259,15 @@ func FuzzRemoveServer(f *testing.F) {
 
 // checkRemove runs RemoveServer on src (when it parses) and checks the result like checkReplace.
 func checkRemove(t *testing.T, src []byte, name string) {
-	d, err := Parse(src)
+	d, err := parseFramed(src)
 	if err != nil {
 		return
 	}
 	orig := d.Bytes()
 	origData := clone(d.data).(map[string]any)
-	checkErr := d.CheckServers(key)
+	checkErr := d.Check(key)
 	sts := stmtTexts(t, orig)
-	removed, err := d.RemoveServer(key, name)
+	removed, err := d.Remove(key, name)
 	if checkErr != nil {
 		if err == nil || !bytes.Equal(d.Bytes(), orig) {
 			t.Fatalf("RemoveServer on a refused document: err=%v, changed=%v", err, !bytes.Equal(d.Bytes(), orig))
@@ -284,12 +284,12 @@ func checkRemove(t *testing.T, src []byte, name string) {
 		}
 		return
 	}
-	nd, err := Parse(out)
+	nd, err := parseFramed(out)
 	if err != nil {
 		t.Fatalf("result does not parse: %v\n%q", err, out)
 	}
 	delete(origData[key].(map[string]any), name)
-	if !equalModel(nd.data, origData, key) {
+	if !equalModel(nd.data, origData, []string{key}) {
 		t.Fatalf("data differs:\n got: %v\nwant: %v\nresult:\n%q", nd.data, origData, out)
 	}
 	checkPreserved(t, orig, out, func(i int, st *stmt) bool {
@@ -315,7 +315,7 @@ func FuzzStripTree(f *testing.F) {
 // checkStrip runs StripTree on src (when it parses) and checks that the result parses, equals the
 // original data without the key and keeps every other statement.
 func checkStrip(t *testing.T, src []byte) {
-	d, err := Parse(src)
+	d, err := parseFramed(src)
 	if err != nil {
 		return
 	}
@@ -326,7 +326,7 @@ func checkStrip(t *testing.T, src []byte) {
 		t.Fatalf("StripTree: %v\ndocument:\n%q", err, orig)
 	}
 	out := d.Bytes()
-	nd, err := Parse(out)
+	nd, err := parseFramed(out)
 	if err != nil {
 		t.Fatalf("result does not parse: %v\n%q", err, out)
 	}

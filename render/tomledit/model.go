@@ -102,15 +102,30 @@ func equalValue(a, b reflect.Value) bool {
 	return reflect.DeepEqual(a.Interface(), b.Interface())
 }
 
-// equalModel compares two documents' data, treating an empty table at key as equal to an absent
-// key (removing the last server removes the servers table itself when nothing else defines it).
-func equalModel(got, want map[string]any, key string) bool {
-	if m, ok := want[key].(map[string]any); ok && len(m) == 0 {
-		if _, ok := got[key]; !ok {
+// equalModel compares two documents' data, treating an empty table or array at one of keys as
+// equal to an absent key (removing the last sub-table removes the table itself when nothing else
+// defines it, and removing the last entry of an array of tables the array).
+func equalModel(got, want map[string]any, keys []string) bool {
+	for _, key := range keys {
+		if _, ok := got[key]; ok || !empty(want[key]) {
+			continue
+		}
+		if _, ok := want[key]; ok {
 			want = shallowWithout(want, key)
 		}
 	}
 	return equal(got, want)
+}
+
+// empty reports whether v is an empty table or array.
+func empty(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		return len(v) == 0
+	case []any:
+		return len(v) == 0
+	}
+	return false
 }
 
 func shallowWithout(m map[string]any, key string) map[string]any {

@@ -17,7 +17,7 @@ func (d *Doc) StripTree(key string) error {
 	if !slices.Contains(rm, true) {
 		return nil
 	}
-	if err := d.commit(d.apply(edit{remove: rm, insertAt: -1}), shallowWithout(d.data, key), key); err != nil {
+	if err := d.commit(d.apply(edit{remove: rm, insertAt: -1}), shallowWithout(d.data, key), []string{key}); err != nil {
 		return fmt.Errorf("strip %s: %w", formatKey(key), err)
 	}
 	return nil

@@ -388,7 +388,7 @@ func TestStripTree(t *testing.T) {
 	for _, tc := range stripCases {
 		t.Run(tc.name, func(t *testing.T) {
 			eachNewline(t, func(t *testing.T, conv func(string) string) {
-				d, err := Parse([]byte(conv(tc.in)))
+				d, err := parseFramed([]byte(conv(tc.in)))
 				if err != nil {
 					t.Fatalf("Parse: %v", err)
 				}

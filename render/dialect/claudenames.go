@@ -1,4 +1,4 @@
-package render
+package dialect
 
 import (
 	"fmt"
@@ -6,14 +6,14 @@ import (
 	"strings"
 )
 
-// claudeCollisions refuses servers whose names sanitise to the same Claude Code
-// permission prefix (F3, L14): "my.server" and "my_server" both become
-// mcp__my_server, so a deny rule written for one would also restrict the other, and
-// removing one's rules would free the other's tools. It names every such group.
-func claudeCollisions(names []string) error {
+// CheckNames refuses servers whose names sanitise to the same Claude Code permission
+// prefix (F3, L14): "my.server" and "my_server" both become mcp__my_server, so a deny
+// rule written for one would also restrict the other, and removing one's rules would
+// free the other's tools. It names every such group.
+func (claude) CheckNames(names []string) error {
 	groups := map[string][]string{}
 	for _, n := range names {
-		k := claudeServer(n)
+		k := rulePrefix(n)
 		groups[k] = append(groups[k], n)
 	}
 	var clashes []string
@@ -33,7 +33,7 @@ func claudeCollisions(names []string) error {
 	return &nameClash{fmt.Sprintf("Claude Code cannot tell these servers apart in permission rules: %s", strings.Join(clashes, "; "))}
 }
 
-// nameClash is the refusal of claudeCollisions, with its advice.
+// nameClash is the refusal of CheckNames, with its advice.
 type nameClash struct{ msg string }
 
 func (e *nameClash) Error() string { return e.msg }

@@ -1,0 +1,73 @@
+package dialect
+
+import (
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/format"
+)
+
+// claude is Claude Code's mcpServers entry: {command, args, env} for stdio and
+// {type, url, headers} for remote servers (the type kept). Its tool filters are not in
+// the entries: deny filters become permission rules (mcp__SERVER__TOOL) in a Claude
+// settings file (C2), and a toolAllow is refused, since Claude Code has no
+// restrict-only allowlist (F3). A standalone file is loaded with --mcp-config and,
+// with --strict-mcp-config, alone (C5).
+type claude struct{ p *providers.Provider }
+
+func newClaude(p *providers.Provider) Dialect { return claude{p} }
+
+func (d claude) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
+	e := typedLaunch(d.p, s, v)
+	switchOff(d.p, &e, s, sf)
+	return e
+}
+
+func (claude) Filters() FilterSpec { return FilterSpec{Deny: true, AllowRefused: true, DenyAll: true} }
+
+// rulePrefix is the permission-rule prefix of a server: mcp__ and the name with every
+// character outside [A-Za-z0-9_-] replaced by "_" (F3).
+func rulePrefix(name string) string {
+	return "mcp__" + strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, name)
+}
+
+// DenyRules renders deny filters as permission rules: mcp__SERVER for a whole-server
+// deny, mcp__SERVER__TOOL otherwise (F3).
+func (claude) DenyRules(fs *FilterSet) []string {
+	var rules []string
+	for _, n := range SortedKeys(fs.Servers) {
+		sf := fs.Servers[n]
+		srv := rulePrefix(n)
+		if sf.DenyAll {
+			rules = append(rules, srv)
+			continue
+		}
+		for _, t := range sf.Deny {
+			rules = append(rules, srv+"__"+t)
+		}
+	}
+	return rules
+}
+
+// Owns reports whether a permission rule is a server's.
+func (claude) Owns(rule, server string) bool {
+	prefix := rulePrefix(server)
+	return rule == prefix || strings.HasPrefix(rule, prefix+"__")
+}
+
+// Launch loads exactly the standalone file (--strict-mcp-config comes last, which
+// also ends --mcp-config's list of files before any argument of the person's), with
+// the deny-rule sidecar as settings when there is one.
+func (d claude) Launch(out, settings string) Launch {
+	args := []string{"--mcp-config", out}
+	if settings != "" {
+		args = append(args, "--settings", settings)
+	}
+	return Launch{Binary: d.p.Binary, Args: append(args, "--strict-mcp-config"), Exact: true}
+}

@@ -1,0 +1,84 @@
+package dialect
+
+import (
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/format"
+)
+
+// codex is Codex CLI's [mcp_servers.NAME] table (TOML). References go by variable
+// name in members of their own (env_vars, env_http_headers, bearer_token_env_var:
+// V4); tool filters are enabled_tools / disabled_tools, and a whole-server deny
+// switches the server off with enabled = false (F3). Its standalone output is a
+// runtime home (X1), not a file.
+type codex struct{ p *providers.Provider }
+
+func newCodex(p *providers.Provider) Dialect { return codex{p} }
+
+// Codex's own members.
+const (
+	codexHTTPHeaders   = "http_headers"
+	codexEnvHTTP       = "env_http_headers"
+	codexBearer        = "bearer_token_env_var"
+	codexEnvVars       = "env_vars"
+	codexEnabledTools  = "enabled_tools"
+	codexDisabledTools = "disabled_tools"
+	codexEnabled       = "enabled"
+)
+
+func (d codex) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
+	var e format.Object
+	if s.Remote() {
+		e.Set(memberURL, v.URL)
+		if len(v.Headers) > 0 {
+			e.Set(codexHTTPHeaders, v.Headers)
+		}
+		if len(v.EnvHTTPHeaders) > 0 {
+			e.Set(codexEnvHTTP, v.EnvHTTPHeaders)
+		}
+		if v.BearerVar != "" {
+			e.Set(codexBearer, v.BearerVar)
+		}
+	} else {
+		// env_vars goes after env and before the working directory
+		lv := *v
+		lv.Cwd = ""
+		e = launch(d.p, e, s, &lv, memberURL)
+		if len(v.EnvVars) > 0 {
+			e.Set(codexEnvVars, v.EnvVars)
+		}
+		if v.Cwd != "" && d.p.CwdKey != "" {
+			e.Set(d.p.CwdKey, v.Cwd)
+		}
+	}
+	off := Disabled(s)
+	if sf != nil {
+		off = off || sf.DenyAll
+		if sf.Allow != nil {
+			e.Set(codexEnabledTools, exactNames(sf.Allow))
+		}
+		if names, _ := Exact(sf.Deny); len(names) > 0 {
+			e.Set(codexDisabledTools, names)
+		}
+	}
+	if off {
+		e.Set(codexEnabled, false)
+	}
+	return e
+}
+
+func (codex) Filters() FilterSpec {
+	return FilterSpec{
+		Deny: true, Allow: true, ExactDeny: true, ExactAllow: true, DenyAll: true,
+		Members: []string{codexEnabledTools, codexDisabledTools}, Switch: codexEnabled, SwitchLast: true,
+	}
+}
+
+// RefsByName: Codex passes variables by name.
+func (codex) RefsByName() {}
+
+// RuntimeHome: a runtime home shares history and sessions with the Codex home, and
+// a session sets both HOME and CODEX_HOME to it.
+func (d codex) RuntimeHome() RuntimeHome {
+	return RuntimeHome{Linked: []string{"history.jsonl", "sessions"}, Env: []string{"HOME", d.p.User.Env}, LineEnv: d.p.User.Env}
+}

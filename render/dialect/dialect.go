@@ -1,0 +1,182 @@
+// Package dialect holds what each client's file calls things: the members of one
+// server entry, its tool-filter members, the switch that turns a server off, and what
+// a client needs beyond its entries (opencode's top-level tools map, Gemini CLI's
+// mcp.allowed, Claude Code's deny rules, Grok Build's marker lines, Codex's runtime
+// homes). One file per entry shape holds one dialect; For picks it by the provider
+// table's Shape. Nothing outside this package branches on a client.
+//
+// A dialect is built for one provider, so it reads that provider's table entry (its
+// URL and cwd members, its switch, its reference syntax) without being told.
+//
+// Where the next clients go: a new entry shape is a file here with a constructor in
+// shapes; a client that shares a shape is only a table entry. Container shapes (a
+// list keyed by name, a flat dotted key, a nested key) are format.Container values,
+// and formats are render/format adapters, so neither needs a dialect. The reverse
+// direction (issue 14: a client entry back to a registry server, and the state of an
+// entry for status) belongs in the same files, as methods beside Entry that read the
+// same member names.
+package dialect
+
+import (
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/format"
+)
+
+// Dialect is one client entry shape.
+type Dialect interface {
+	// Entry renders one server: the launch members from v, and the filter members
+	// from f (nil when the profile has no filter for the server).
+	Entry(s *registry.Server, v *Values, f *ServerFilters) format.Object
+	// Filters says which tool filters the client can express, and in which members
+	// of an entry (F3). It drives the warnings about the rest and KeepFilters.
+	Filters() FilterSpec
+}
+
+// The optional parts of a dialect. render asks for them with a type assertion.
+type (
+	// Updater merges part of an existing entry into the entry that rewrites it
+	// (Factory and Antigravity union the disabledTools already in the file).
+	Updater interface {
+		Update(path, name string, existing format.Value, entry format.Object) (format.Object, error)
+	}
+	// Keeper merges the profile's filters into an existing entry that is kept as it
+	// is (providers.OwnerKeepExisting: Antigravity).
+	Keeper interface {
+		MergeKept(path string, es format.Entries, name string, existing format.Value, f *ServerFilters) error
+	}
+	// Framer names the comment lines around every entry mcpwire writes; only an
+	// entry inside them can be mcpwire's (providers.OwnerMarkers: Grok Build).
+	Framer interface {
+		Frame() *format.Frame
+	}
+	// FileEditor edits (or reads) the file beyond its entries after they are
+	// reconciled: opencode's top-level tools map, Gemini CLI's mcp.allowed.
+	FileEditor interface {
+		EditFile(doc format.Document, es format.Entries, st *FileState) error
+	}
+	// Standaloner adds to a standalone file (inject --ephemeral) what the client
+	// needs beyond its servers (opencode's tools map).
+	Standaloner interface {
+		Standalone(doc format.Object, fs *FilterSet) format.Object
+	}
+	// DenyRuler writes deny filters as rules of a separate settings file (Claude
+	// Code: permissions.deny, C2), not as entry members.
+	DenyRuler interface {
+		// DenyRules renders the filters as rules.
+		DenyRules(fs *FilterSet) []string
+		// Owns reports whether a rule belongs to a server (uninject removes it with
+		// the server).
+		Owns(rule, server string) bool
+	}
+	// Launcher starts the client on a standalone file (C5): inject --ephemeral
+	// prints the line, session runs it when the client loads only that file.
+	Launcher interface {
+		Launch(out, settings string) Launch
+	}
+	// RuntimeHomer is a client whose standalone output is a whole home directory
+	// (Codex, X1), not a file.
+	RuntimeHomer interface {
+		RuntimeHome() RuntimeHome
+	}
+	// NameChecker refuses a selection of servers whose names the client cannot tell
+	// apart (Claude Code's sanitised permission-rule prefixes, L14).
+	NameChecker interface {
+		CheckNames(names []string) error
+	}
+	// NamedRefs is a client that takes references by variable name in members of
+	// their own (Codex env_vars, env_http_headers, bearer_token_env_var) instead of a
+	// placeholder in values (V4).
+	NamedRefs interface {
+		RefsByName()
+	}
+)
+
+// FileState is what a FileEditor sees of one file's edit, and what it reports back.
+type FileState struct {
+	// Path is the file.
+	Path string
+	// Filters are the edit's filters (empty under KeepFilters and for uninject).
+	Filters *FilterSet
+	// Record holds the ownership record's entries (nil when there is none).
+	Record map[string]string
+	// Set are the servers the edit writes; Dropped those it removed.
+	Set, Dropped []string
+	// Wrote and Forget are record entries to add (with their digests) and to drop.
+	Wrote  map[string]string
+	Forget []string
+	// Warnings are said once the file is written.
+	Warnings []string
+}
+
+// Launch is how to start a client on standalone output.
+type Launch struct {
+	// Env are variables set for the client, in order (name, value pairs).
+	Env []string
+	// Binary is the client's command; Args its arguments before the person's.
+	Binary string
+	Args   []string
+	// Exact: the client loads only the standalone output, none of the person's own
+	// MCP configs (session needs that).
+	Exact bool
+}
+
+// String is the launch as a person types it in a POSIX shell.
+func (l Launch) String() string {
+	var parts []string
+	for i := 0; i+1 < len(l.Env); i += 2 {
+		parts = append(parts, l.Env[i]+"="+shellQuote(l.Env[i+1]))
+	}
+	parts = append(parts, l.Binary)
+	for _, a := range l.Args {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,=@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// RuntimeHome is the layout of a client's runtime home (X1).
+type RuntimeHome struct {
+	// Linked are entries of the client's own home a runtime home shares by symlink
+	// when they exist.
+	Linked []string
+	// Env are the variables a session sets to the runtime home; LineEnv the one the
+	// printed launch line sets.
+	Env     []string
+	LineEnv string
+}
+
+// shapes builds the dialect of each entry shape.
+var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
+	providers.ShapeGrok:     newGrok,
+	providers.ShapeCodex:    newCodex,
+	providers.ShapeOpencode: newOpencode,
+	providers.ShapeGemini:   newGemini,
+	providers.ShapeClaude:   newClaude,
+	providers.ShapeOMP:      newOMP,
+	providers.ShapeVSCode:   newVSCode,
+	providers.ShapeFactory:  newFactory,
+	providers.ShapePlain:    newPlain,
+	providers.ShapeManual:   newManual,
+	providers.ShapeCopilot:  newCopilot,
+}
+
+// For returns the dialect of a provider. Every shape of the table has one (a test
+// says so), so a missing one is a programming error.
+func For(p *providers.Provider) Dialect {
+	mk, ok := shapes[p.Shape]
+	if !ok {
+		panic("dialect: no dialect for shape " + string(p.Shape) + " (" + p.Name + ")")
+	}
+	return mk(p)
+}

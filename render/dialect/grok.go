@@ -1,0 +1,33 @@
+package dialect
+
+import (
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/format"
+)
+
+// grok is Grok Build's [mcp_servers.NAME] table (TOML): url and headers, or command,
+// args, env; and the marker lines around every table mcpwire writes, which are how
+// Grok Build's files say whose a table is (C6, providers.OwnerMarkers). It has no
+// tool filters.
+type grok struct{ p *providers.Provider }
+
+func newGrok(p *providers.Provider) Dialect { return grok{p} }
+
+// Grok Build marker lines: "# >>> mcpwire-managed: NAME" above a table and
+// "# <<< mcpwire-managed: NAME" below it.
+const (
+	grokStart = "# >>> mcpwire-managed: "
+	grokEnd   = "# <<< mcpwire-managed: "
+)
+
+func (d grok) Entry(s *registry.Server, v *Values, _ *ServerFilters) format.Object {
+	e := launch(d.p, nil, s, v, memberURL)
+	switchOff(d.p, &e, s, nil)
+	return e
+}
+
+func (grok) Filters() FilterSpec { return FilterSpec{} }
+
+// Frame is the marker lines.
+func (grok) Frame() *format.Frame { return &format.Frame{Start: grokStart, End: grokEnd} }

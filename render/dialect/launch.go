@@ -1,0 +1,87 @@
+package dialect
+
+import (
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/format"
+)
+
+// The launch members most dialects share.
+const (
+	memberCommand = "command"
+	memberArgs    = "args"
+	memberEnv     = "env"
+	memberURL     = "url"
+	memberHeaders = "headers"
+	memberType    = "type"
+)
+
+// launch adds the launch members to e: command, args, env and the client's cwd member
+// for a stdio server; the URL (under urlKey) and headers for a remote one.
+func launch(p *providers.Provider, e format.Object, s *registry.Server, v *Values, urlKey string) format.Object {
+	if s.Remote() {
+		e.Set(urlKey, v.URL)
+		if len(v.Headers) > 0 {
+			e.Set(memberHeaders, v.Headers)
+		}
+		return e
+	}
+	args := v.Args
+	if args == nil {
+		args = []string{}
+	}
+	e.Set(memberCommand, v.Command)
+	e.Set(memberArgs, args)
+	if len(v.Env) > 0 {
+		e.Set(memberEnv, v.Env)
+	}
+	if v.Cwd != "" && p.CwdKey != "" {
+		e.Set(p.CwdKey, v.Cwd)
+	}
+	return e
+}
+
+// typedLaunch is Claude Code's launch members: "type" first on a remote entry only.
+func typedLaunch(p *providers.Provider, s *registry.Server, v *Values) format.Object {
+	var e format.Object
+	if s.Remote() {
+		e = format.Object{{Key: memberType, Value: s.Type}}
+	}
+	return launch(p, e, s, v, memberURL)
+}
+
+// urlKey is the member holding a remote server's URL.
+func urlKey(p *providers.Provider) string {
+	if p.URLKey == "" {
+		return memberURL
+	}
+	return p.URLKey
+}
+
+// switchOff writes the client's switch member for a server the registry disables, or
+// for a whole-server deny where the client switches a server off for it.
+func switchOff(p *providers.Provider, e *format.Object, s *registry.Server, sf *ServerFilters) {
+	off := Disabled(s)
+	if sf != nil && sf.DenyAll && p.DisableWhole {
+		off = true
+	}
+	if !off {
+		return
+	}
+	switch p.Switch {
+	case "enabled":
+		e.Set("enabled", false)
+	case "disabled":
+		e.Set("disabled", true)
+	}
+}
+
+// exactNames is the exact tool names of a list, never nil (an empty allowlist is
+// written as []).
+func exactNames(tools []string) []string {
+	names, _ := Exact(tools)
+	if names == nil {
+		names = []string{}
+	}
+	return names
+}

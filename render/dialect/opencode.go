@@ -1,0 +1,200 @@
+package dialect
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/format"
+	"github.com/mcpwire/mcpwire/render/jsonc"
+)
+
+// opencode is opencode's "mcp" map (JSONC): {type:"local", command:[cmd, …args],
+// environment, cwd} and {type:"remote", url, headers}, with the enabled switch. Its
+// tool filters are not in the entries but in the top-level "tools" map, whose keys
+// mcpwire writes and owns like entries (recorded as "tools:KEY", C6). A standalone
+// file is named by OPENCODE_CONFIG (C5).
+type opencode struct{ p *providers.Provider }
+
+func newOpencode(p *providers.Provider) Dialect { return opencode{p} }
+
+const (
+	opencodeTools    = "tools"
+	opencodeToolsRec = opencodeTools + ":" // ownership-record prefix of a tools key
+	opencodeEnv      = "environment"
+	opencodeConfig   = "OPENCODE_CONFIG"
+)
+
+func (d opencode) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
+	var e format.Object
+	if s.Remote() {
+		e = format.Object{{Key: memberType, Value: "remote"}, {Key: memberURL, Value: v.URL}}
+		if len(v.Headers) > 0 {
+			e.Set(memberHeaders, v.Headers)
+		}
+	} else {
+		e = format.Object{{Key: memberType, Value: "local"}, {Key: memberCommand, Value: append([]string{v.Command}, v.Args...)}}
+		if len(v.Env) > 0 {
+			e.Set(opencodeEnv, v.Env)
+		}
+		if v.Cwd != "" {
+			e.Set(d.p.CwdKey, v.Cwd)
+		}
+	}
+	switchOff(d.p, &e, s, sf)
+	return e
+}
+
+// Filters: deny and allow, globs included, in the top-level tools map.
+func (opencode) Filters() FilterSpec { return FilterSpec{Deny: true, Allow: true, DenyAll: true} }
+
+// tools renders filters as the tools map (F3): for each allowlist server
+// "<server>_*": false first, then the deny keys (false), then the allowed tools
+// (true). A key both allowed and denied stays denied.
+func tools(fs *FilterSet) format.Object {
+	if fs == nil {
+		return nil
+	}
+	var wild, deny, allow format.Object
+	denied := map[string]bool{}
+	for _, n := range SortedKeys(fs.Servers) {
+		if fs.Servers[n].Allow != nil {
+			wild.Set(n+"_*", false)
+			denied[n+"_*"] = true
+		}
+	}
+	for _, n := range SortedKeys(fs.Servers) {
+		sf := fs.Servers[n]
+		if sf.DenyAll && !denied[n+"_*"] {
+			deny.Set(n+"_*", false)
+			denied[n+"_*"] = true
+		}
+		for _, t := range sf.Deny {
+			if k := n + "_" + t; !denied[k] {
+				deny.Set(k, false)
+				denied[k] = true
+			}
+		}
+	}
+	for _, n := range SortedKeys(fs.Servers) {
+		for _, t := range fs.Servers[n].Allow {
+			if k := n + "_" + t; !denied[k] {
+				allow.Set(k, true)
+			}
+		}
+	}
+	return append(append(wild, deny...), allow...)
+}
+
+// Standalone adds the tools map to a standalone file.
+func (opencode) Standalone(doc format.Object, fs *FilterSet) format.Object {
+	if t := tools(fs); len(t) > 0 {
+		doc = append(doc, format.Member{Key: opencodeTools, Value: t})
+	}
+	return doc
+}
+
+// Launch names the standalone file with OPENCODE_CONFIG; opencode merges it with the
+// person's own configs, so a session cannot use it.
+func (d opencode) Launch(out, _ string) Launch {
+	return Launch{Env: []string{opencodeConfig, out}, Binary: d.p.Binary}
+}
+
+// EditFile writes the profile's tools keys and removes those of the servers the edit
+// removed.
+func (d opencode) EditFile(doc format.Document, es format.Entries, st *FileState) error {
+	if err := d.applyTools(doc, st); err != nil {
+		return err
+	}
+	return d.dropTools(doc, es, st)
+}
+
+// applyTools moves mcpwire's tools keys after the existing keys, in order (opencode
+// uses the last matching rule).
+//
+// A key the person already had is never mcpwire's (as with Claude's deny rules, C4).
+// With the value the profile wants, it is moved after the existing keys like
+// mcpwire's own (its value stays; uninject leaves it). With another value mcpwire
+// never changes it, since uninject could not give that value back: it stays where
+// it is, and a warning names it (the profile's filter is then not applied for it).
+// A key mcpwire wrote that changed since is the person's in the same way.
+func (d opencode) applyTools(doc format.Document, st *FileState) error {
+	want := tools(st.Filters)
+	if len(want) == 0 {
+		return nil
+	}
+	if v, ok := doc.Lookup(opencodeTools); ok && v.Kind() != format.KindObject {
+		return fmt.Errorf("%s: %w", st.Path, jsonc.NotObject(v.Kind(), opencodeTools))
+	}
+	var held []string
+	for _, m := range want {
+		raw, _ := format.Marshal(m.Value)
+		cur, had := doc.Lookup(opencodeTools, m.Key)
+		mine := !had || st.Record != nil && st.Record[opencodeToolsRec+m.Key] == format.Digest(cur.JSON())
+		if !mine && format.Digest(cur.JSON()) != format.Digest(raw) {
+			held = append(held, m.Key)
+			continue
+		}
+		if _, err := doc.Delete([]string{opencodeTools, m.Key}); err != nil {
+			return err
+		}
+		if err := doc.Set([]string{opencodeTools, m.Key}, m.Value); err != nil {
+			return err
+		}
+		if mine {
+			st.Wrote[opencodeToolsRec+m.Key] = format.Digest(raw)
+		}
+	}
+	if len(held) > 0 {
+		st.Warnings = append(st.Warnings, fmt.Sprintf("%s: left tools keys %s in %s as they are: mcpwire did not write them, or they changed since it wrote them, so the profile's filter for them is not applied; change or remove them by hand if you want it",
+			d.p.Name, strings.Join(held, ", "), st.Path))
+	}
+	return nil
+}
+
+// dropTools removes the tools keys mcpwire wrote for the servers removed by this
+// edit, when nobody changed them (C6). A key belongs to the server with the longest
+// name it starts with (<server>_), among the servers removed and those still in the
+// file.
+func (d opencode) dropTools(doc format.Document, es format.Entries, st *FileState) error {
+	if len(st.Dropped) == 0 || st.Record == nil {
+		return nil
+	}
+	servers := append(slices.Clone(st.Dropped), es.Names()...)
+	var keys, kept []string
+	for entry := range st.Record {
+		if k, ok := strings.CutPrefix(entry, opencodeToolsRec); ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		owner := ""
+		for _, s := range servers {
+			if strings.HasPrefix(k, s+"_") && len(s) > len(owner) {
+				owner = s
+			}
+		}
+		if !slices.Contains(st.Dropped, owner) {
+			continue
+		}
+		cur, has := doc.Lookup(opencodeTools, k)
+		switch {
+		case !has:
+		case format.Digest(cur.JSON()) != st.Record[opencodeToolsRec+k]:
+			kept = append(kept, k)
+			continue
+		default:
+			if _, err := doc.Delete([]string{opencodeTools, k}); err != nil {
+				return err
+			}
+		}
+		st.Forget = append(st.Forget, opencodeToolsRec+k)
+	}
+	if len(kept) > 0 {
+		st.Warnings = append(st.Warnings, fmt.Sprintf("%s: left tool keys %s in %s: they changed since mcpwire wrote them", d.p.Name, strings.Join(kept, ", "), st.Path))
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+package dialect
+
+import (
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/format"
+)
+
+// plain is the common mcpServers entry: {command, args, env} and {url, headers}, the
+// URL under the client's own member (serverUrl for Windsurf and Antigravity), the
+// working directory under its own (Warp's working_directory), and the client's switch.
+// Claude Desktop, Cursor, Windsurf, Antigravity, Warp and RunWield write it. Windsurf
+// and Antigravity filter with disabledTools (see disabledtools.go).
+type plain struct {
+	p  *providers.Provider
+	dt *disabledTools // nil for a client without tool filters
+}
+
+func newPlain(p *providers.Provider) Dialect {
+	d := plain{p: p}
+	if p.Deny == providers.DenyDisabledTools {
+		d.dt = &disabledTools{p}
+	}
+	if p.Owner == providers.OwnerKeepExisting {
+		return keepingPlain{d}
+	}
+	return d
+}
+
+func (d plain) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
+	e := launch(d.p, nil, s, v, urlKey(d.p))
+	switchOff(d.p, &e, s, sf)
+	if d.dt != nil {
+		d.dt.members(&e, sf)
+	}
+	return e
+}
+
+func (d plain) Filters() FilterSpec {
+	if d.dt == nil {
+		return FilterSpec{}
+	}
+	return d.dt.spec()
+}
+
+// Update keeps the disabledTools already in the file (UnionDisabled).
+func (d plain) Update(path, name string, existing format.Value, entry format.Object) (format.Object, error) {
+	if d.dt == nil {
+		return entry, nil
+	}
+	return d.dt.update(path, name, existing, entry)
+}
+
+// keepingPlain is plain for a client whose entries mcpwire does not own are kept as
+// they are, with the profile's filters merged in (Antigravity).
+type keepingPlain struct{ plain }
+
+// MergeKept merges the profile's filters into a kept entry.
+func (d keepingPlain) MergeKept(path string, es format.Entries, name string, existing format.Value, sf *ServerFilters) error {
+	if d.dt == nil {
+		return nil
+	}
+	return d.dt.mergeKept(path, es, name, existing, sf)
+}

@@ -1,0 +1,164 @@
+// Package format reads and edits a client's config file in place, whatever its format.
+// A Document adapter per format (JSON and JSONC over render/jsonc, TOML over
+// render/tomledit) gives one view of the file: the container where the server entries
+// live, each entry as a Value, and the members outside it. A new format (YAML) is one
+// more adapter file and one entry in the parsers table.
+//
+// Adapters know formats, never clients: which container, which members and which
+// comment lines frame an entry are the caller's (render and its dialects).
+package format
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/jsonc"
+)
+
+// Kind is the JSON type of a Value (a TOML table is an object).
+type Kind = jsonc.Kind
+
+// The kinds callers test for.
+const (
+	KindObject = jsonc.Object
+	KindArray  = jsonc.Array
+)
+
+// Document is one client file, parsed and being edited in place. Its edits keep
+// everything else byte for byte (W1).
+type Document interface {
+	// Entries returns the server entries of container c. It refuses a container
+	// that exists but is not one (a scalar where a map of servers belongs).
+	Entries(c Container) (Entries, error)
+	// Lookup returns the value at a path of member names from the top level.
+	Lookup(path ...string) (Value, bool)
+	// Set sets the member at path to v (encoded in the document's format); missing
+	// objects on the way are created.
+	Set(path []string, v any) error
+	// Delete removes the member at path and reports whether it existed.
+	Delete(path []string) (bool, error)
+	// Bytes returns the edited file. An adapter that defers its checks (TOML: one
+	// strict re-parse and model comparison for all edits) makes them here.
+	Bytes() ([]byte, error)
+}
+
+// Container says where a file keeps its server entries.
+type Container struct {
+	// Path are the member names from the top level to the container, one literal
+	// key each: {"mcpServers"}, {"amp.mcpServers"} (one key with a dot in it),
+	// {"projects", "/abs/dir", "mcpServers"}.
+	Path []string
+	// NameKey, when set, says the entries are a list (TOML [[mcp_servers]], a YAML
+	// sequence) and each holds its name in this member; otherwise the container is a
+	// map keyed by server name.
+	NameKey string
+	// Frame, when set, are the comment lines around every entry mcpwire writes: the
+	// entry owns them (Grok Build's markers; formats with comments only).
+	Frame *Frame
+}
+
+// Frame is a pair of comment lines around an entry: Start+name above, End+name below.
+type Frame struct{ Start, End string }
+
+// Entries are the server entries of one container.
+type Entries interface {
+	// Names lists the entries in document order.
+	Names() []string
+	// Get returns an entry.
+	Get(name string) (Entry, bool)
+	// Digest returns the ownership digest e will have once written (C6).
+	Digest(name string, e Object) (string, error)
+	// Set writes an entry, replacing any entry of that name, and returns its digest.
+	Set(name string, e Object) (string, error)
+	// SetMember sets one member of an existing entry, keeping the rest as it is.
+	SetMember(name, key string, v any) error
+	// Delete removes an entry.
+	Delete(name string) error
+}
+
+// Value is a read-only view of a value in a Document. A Value must not be used after
+// an edit of its Document.
+type Value interface {
+	Kind() Kind
+	// JSON returns the value as standard JSON.
+	JSON() []byte
+	// Member returns a member of an object.
+	Member(key string) (Value, bool)
+	// Keys returns the member names of an object, in order.
+	Keys() []string
+	// Carry returns the value as it can be written back into an entry of the same
+	// format (a rewritten entry keeping the filters of the old one), or false when
+	// the format cannot write it back as it is.
+	Carry() (any, bool)
+}
+
+// Entry is one server entry in a container.
+type Entry interface {
+	Value
+	// Digest is the ownership digest of the entry as it is in the file (C6).
+	Digest() string
+	// Framed reports whether the entry sits inside the container's frame lines.
+	Framed() bool
+}
+
+// Strings decodes an array whose every element is a string. (Decoding straight into
+// []string would accept null elements as "", and writing the array back would then
+// turn the person's null into "".)
+func Strings(v Value) ([]string, bool) {
+	if v.Kind() != KindArray {
+		return nil, false
+	}
+	var raw []any
+	if json.Unmarshal(v.JSON(), &raw) != nil {
+		return nil, false
+	}
+	out := make([]string, len(raw))
+	for i, x := range raw {
+		s, ok := x.(string)
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
+}
+
+// parsers opens a file per format. data is the file's content; exists is false for a
+// file that is not there yet.
+var parsers = map[providers.Format]func(path string, data []byte, exists bool) (Document, error){
+	providers.JSON:  parseJSON,
+	providers.JSONC: parseJSON,
+	providers.TOML:  parseTOML,
+}
+
+// Parse opens a client file of format f. Errors name the file.
+func Parse(f providers.Format, path string, data []byte, exists bool) (Document, error) {
+	parse, ok := parsers[f]
+	if !ok {
+		return nil, fmt.Errorf("%s: mcpwire cannot edit %s files", path, f)
+	}
+	return parse(path, data, exists)
+}
+
+// The other kinds.
+const (
+	String = jsonc.String
+	Bool   = jsonc.Bool
+	Number = jsonc.Number
+)
+
+// ParseError is a file that does not parse in its format.
+type ParseError struct {
+	Path string
+	// Format is how the message names the format: "JSON", "TOML".
+	Format string
+	Err    error
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("%s: invalid %s: %v", e.Path, e.Format, e.Err)
+}
+
+// Unwrap returns the parser's error.
+func (e *ParseError) Unwrap() error { return e.Err }

@@ -1,0 +1,156 @@
+package format
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/providers"
+)
+
+// edit opens src in format f, applies fn to the entries of c, and returns the file.
+func edit(t *testing.T, f providers.Format, src string, c Container, fn func(es Entries)) string {
+	t.Helper()
+	doc, err := Parse(f, "/f", []byte(src), src != "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := doc.Entries(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn(es)
+	out, err := doc.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+var entry = Object{{Key: "command", Value: "x"}, {Key: "args", Value: []string{"a"}}, {Key: "env", Value: Object{{Key: "K", Value: "V"}}}}
+
+func set(t *testing.T, name string) func(es Entries) {
+	return func(es Entries) {
+		if _, err := es.Set(name, entry); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// spec: V9 W1 (the containers a client may keep its servers in)
+func TestContainers(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		format providers.Format
+		src    string
+		c      Container
+		want   string
+	}{
+		{"JSON map by name", providers.JSON, "{\n  \"mcpServers\": {}\n}\n", Container{Path: []string{"mcpServers"}},
+			"{\n  \"mcpServers\": {\n    \"s\": {\n      \"command\": \"x\",\n      \"args\": [\n        \"a\"\n      ],\n      \"env\": {\n        \"K\": \"V\"\n      }\n    }\n  }\n}\n"},
+		{"JSON flat dotted key", providers.JSON, "{\n  \"amp.mcpServers\": {}\n}\n", Container{Path: []string{"amp.mcpServers"}},
+			"{\n  \"amp.mcpServers\": {\n    \"s\": {\n      \"command\": \"x\",\n      \"args\": [\n        \"a\"\n      ],\n      \"env\": {\n        \"K\": \"V\"\n      }\n    }\n  }\n}\n"},
+		{"JSON nested key", providers.JSON, "{\"projects\": {}}\n", Container{Path: []string{"projects", "/abs", "mcpServers"}},
+			"{\"projects\": {\"/abs\": {\"mcpServers\": {\"s\": {\"command\": \"x\", \"args\": [\"a\"], \"env\": {\"K\": \"V\"}}}}}}\n"},
+		{"TOML map by name", providers.TOML, "model = \"o3\"\n", Container{Path: []string{"mcp_servers"}},
+			"model = \"o3\"\n\n[mcp_servers.s]\ncommand = \"x\"\nargs = [\"a\"]\nenv = { K = \"V\" }\n"},
+		{"TOML list by name", providers.TOML, "model = \"o3\"\n", Container{Path: []string{"mcp_servers"}, NameKey: "name"},
+			"model = \"o3\"\n\n[[mcp_servers]]\nname = \"s\"\ncommand = \"x\"\nargs = [\"a\"]\nenv = { K = \"V\" }\n"},
+		{"TOML framed", providers.TOML, "", Container{Path: []string{"mcp_servers"}, Frame: &Frame{Start: "# >> ", End: "# << "}},
+			"# >> s\n[mcp_servers.s]\ncommand = \"x\"\nargs = [\"a\"]\nenv = { K = \"V\" }\n# << s\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := edit(t, tc.format, tc.src, tc.c, set(t, "s")); got != tc.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestTOMLEntriesPending: TOML edits wait for Bytes, and the entries read as edited meanwhile.
+func TestTOMLEntriesPending(t *testing.T) {
+	for _, c := range []Container{{Path: []string{"mcp_servers"}}, {Path: []string{"mcp_servers"}, NameKey: "name"}} {
+		src := "[mcp_servers.a]\ncommand = \"a\"\n\n[mcp_servers.b]\ncommand = \"b\"\n"
+		if c.NameKey != "" {
+			src = "[[mcp_servers]]\nname = \"a\"\ncommand = \"a\"\n\n[[mcp_servers]]\nname = \"b\"\ncommand = \"b\"\n"
+		}
+		doc, err := Parse(providers.TOML, "/f", []byte(src), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := doc.Entries(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := es.Get("a")
+		d, err := es.Digest("c", entry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		written, _ := es.Set("c", entry)
+		if written != d || a.Digest() == d {
+			t.Errorf("%v: digests: written %s, predicted %s, a %s", c, written, d, a.Digest())
+		}
+		if err := es.Delete("a"); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(es.Names(), ","); got != "b,c" {
+			t.Errorf("%v: names %s, want b,c", c, got)
+		}
+		if _, ok := es.Get("a"); ok {
+			t.Errorf("%v: a removed entry is still there", c)
+		}
+		if got, ok := es.Get("c"); !ok || got.Digest() != d {
+			t.Errorf("%v: the new entry reads %v, %v", c, got, ok)
+		}
+		out, err := doc.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(out), "command = \"a\"") || !strings.Contains(string(out), "command = \"x\"") {
+			t.Errorf("%v: result %q", c, out)
+		}
+	}
+}
+
+func TestEntriesRefused(t *testing.T) {
+	for _, tc := range []struct {
+		format providers.Format
+		src    string
+		c      Container
+		want   string
+	}{
+		{providers.JSON, "{\"mcpServers\": []}", Container{Path: []string{"mcpServers"}}, `/f: "mcpServers" must be an object, not an array`},
+		{providers.JSON, "{}", Container{Path: []string{"s"}, NameKey: "name"}, "cannot edit this kind of server list"},
+		{providers.TOML, "mcp_servers = 3\n", Container{Path: []string{"mcp_servers"}}, "/f: line 1: mcp_servers must be a table"},
+		{providers.TOML, "[mcp_servers.a]\n", Container{Path: []string{"mcp_servers"}, NameKey: "name"}, "must be an array of tables"},
+	} {
+		doc, err := Parse(tc.format, "/f", []byte(tc.src), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := doc.Entries(tc.c); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %q: %v, want %q", tc.format, tc.src, err, tc.want)
+		}
+	}
+}
+
+// TestCarry: JSON carries any member as written; TOML only arrays of strings.
+func TestCarry(t *testing.T) {
+	j, _ := Parse(providers.JSON, "/f", []byte(`{"s": {"t": ["a", 1]}}`), true)
+	v, _ := j.Lookup("s", "t")
+	if c, ok := v.Carry(); !ok || fmt.Sprint(c) != fmt.Sprint(json.RawMessage(`["a",1]`)) {
+		t.Errorf("JSON carry = %v, %v", c, ok)
+	}
+	tm, _ := Parse(providers.TOML, "/f", []byte("[s.x]\nt = [\"a\", \"b\"]\nu = [1]\n"), true)
+	v, _ = tm.Lookup("s", "x", "t")
+	if c, ok := v.Carry(); !ok || !slices.Equal(c.([]string), []string{"a", "b"}) {
+		t.Errorf("TOML carry of strings = %v, %v", c, ok)
+	}
+	v, _ = tm.Lookup("s", "x", "u")
+	if c, ok := v.Carry(); ok {
+		t.Errorf("TOML carry of numbers = %v", c)
+	}
+}

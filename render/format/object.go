@@ -1,0 +1,136 @@
+package format
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+)
+
+// Object is a JSON-like object that keeps its member order: the neutral form of one
+// server entry (and of any other value mcpwire writes), which every format encodes.
+// Values are strings, bools, numbers, []string, nested Objects, json.RawMessage (JSON
+// only) or anything encoding/json takes.
+type Object []Member
+
+// Member is one key and value of an Object.
+type Member struct {
+	Key   string
+	Value any
+}
+
+// Set appends a member, or replaces the value of the member with that key in place.
+func (o *Object) Set(k string, v any) {
+	for i := range *o {
+		if (*o)[i].Key == k {
+			(*o)[i].Value = v
+			return
+		}
+	}
+	*o = append(*o, Member{k, v})
+}
+
+// Get returns a member's value.
+func (o Object) Get(k string) (any, bool) {
+	for _, m := range o {
+		if m.Key == k {
+			return m.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Without returns a copy of o without the member k.
+func (o Object) Without(k string) Object {
+	out := make(Object, 0, len(o))
+	for _, m := range o {
+		if m.Key != k {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// MarshalJSON writes the members in order, without HTML escaping.
+func (o Object) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		k, err := Marshal(m.Key)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(k)
+		buf.WriteByte(':')
+		v, err := Marshal(m.Value)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(v)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// Sorted turns a string map into an Object with sorted keys.
+func Sorted(m map[string]string) Object {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	o := make(Object, 0, len(keys))
+	for _, k := range keys {
+		o = append(o, Member{k, m[k]})
+	}
+	return o
+}
+
+// Marshal is json.Marshal without HTML escaping and without a final newline.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// Indent encodes v with two-space indentation and a final newline: a standalone file.
+func Indent(v any) ([]byte, error) {
+	raw, err := Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return nil, err
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
+}
+
+// Canonical returns a key-sorted compact encoding of JSON, for digests and comparisons.
+func Canonical(raw []byte) []byte {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return raw
+	}
+	b, err := Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return b
+}
+
+// Digest is the sha256 of an entry's canonical JSON: member order and formatting do
+// not count, so a client that reformats its file keeps mcpwire's ownership (C6).
+func Digest(entryJSON []byte) string {
+	sum := sha256.Sum256(Canonical(entryJSON))
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,103 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/dialect"
+)
+
+// RenderError lists every server that cannot be rendered for a client, with the
+// field and reason (never a value).
+type RenderError struct {
+	Provider string
+	Problems []dialect.Problem
+}
+
+func (e *RenderError) Error() string {
+	parts := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		parts[i] = p.String()
+	}
+	return fmt.Sprintf("cannot write for %s: %s", e.Provider, strings.Join(parts, "; "))
+}
+
+// plan renders the selected servers for the target. Servers that cannot be rendered
+// are refused together, or skipped with a warning under SkipUnsupported.
+func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *dialect.FilterSet, []string, error) {
+	p := t.P
+	var names []string
+	for _, s := range servers {
+		names = append(names, s.Name)
+	}
+	if nc, ok := t.d.(dialect.NameChecker); ok {
+		if err := nc.CheckNames(names); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	fs := dialect.Effective(r.Filters, p.Name, names)
+	var entries []namedEntry
+	var written []string
+	var probs []dialect.Problem
+	for _, s := range servers {
+		v, ps := dialect.Spell(t.Target, t.d, s)
+		if len(ps) > 0 {
+			// a transport the client cannot take is skipped under --all (V7), whatever
+			// else is wrong with the server there
+			if i := slices.IndexFunc(ps, func(p dialect.Problem) bool { return p.Field == "type" }); r.Inject.SkipUnsupported && i >= 0 {
+				r.warn(fmt.Sprintf("%s: skipped: %s", p.Name, ps[i]))
+				continue
+			}
+			probs = append(probs, ps...)
+			continue
+		}
+		if dialect.Disabled(s) && p.Switch == "" {
+			if t.off != nil {
+				*t.off = append(*t.off, s.Name) // Prepare removes mcpwire's entry, and says so
+			} else {
+				r.warn(offWarning(p, s.Name) + "; not written")
+			}
+			continue
+		}
+		if ign := ignoredFields(s); len(ign) > 0 {
+			r.warn(ignoredWarning(p, s, ign))
+		}
+		if s.Cwd != "" && !s.Remote() && p.CwdKey == "" {
+			r.warn(fmt.Sprintf("%s: %s does not start servers in a working directory from its config; cwd of %s not written", p.Name, p.Display, s.Name))
+		}
+		entries = append(entries, namedEntry{name: s.Name, entry: t.d.Entry(s, &v, fs.Of(s.Name))})
+		written = append(written, s.Name)
+	}
+	if len(probs) > 0 {
+		return nil, nil, nil, &RenderError{Provider: p.Display, Problems: probs}
+	}
+	spec := t.d.Filters()
+	if spec.AllowRefused {
+		if ap := fs.AllowPatterns(); len(ap) > 0 {
+			return nil, nil, nil, fmt.Errorf("%s has no restrict-only allowlist, so toolAllow cannot be applied: %s", p.Display, strings.Join(ap, ", "))
+		}
+	}
+	spec.Warnings(p.Display, fs, written)
+	for _, w := range fs.Warnings {
+		r.warn(p.Name + ": " + w)
+	}
+	return entries, fs, written, nil
+}
+
+// standalone selects and checks the servers of output that is not a client's shared
+// file — ephemeral output, a Codex runtime home, steps printed for a person: the
+// credential policy applies (P6), the committed-file rule does not, and ${project}
+// is the absolute project directory.
+func (r *Request) standalone(ephemeral bool) (target, []*registry.Server, error) {
+	servers, err := r.selected()
+	if err != nil {
+		return target{}, nil, err
+	}
+	if err := r.checkPolicy(servers, providers.User, true); err != nil {
+		return target{}, nil, err
+	}
+	return newTarget(r.Provider, providers.User, r.Project, ephemeral), servers, nil
+}

@@ -1,0 +1,213 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/dialect"
+)
+
+// Request is one injection of servers into one provider's file: what every command
+// that writes servers gives, and the options of the command that writes them.
+type Request struct {
+	Registry *registry.Registry
+	Provider *providers.Provider
+	// Scope is "" for the provider's default (V6).
+	Scope providers.Scope
+	// Project is the absolute project directory.
+	Project string
+	// Servers are the names to inject, in order.
+	Servers []string
+	// Filters are the profile's resolved tool filters (nil without a profile).
+	Filters map[string]*registry.Filters
+	// Profile names the profile, for messages.
+	Profile string
+	// Policy is the level asked for by a flag; nil uses the registry's (P10: the floor
+	// applies either way).
+	Policy *policy.Level
+	// PolicyEnv is AIWG_MCP_CREDENTIAL_POLICY.
+	PolicyEnv string
+	// Env locates home-relative files; its Project is Project.
+	Env providers.PathEnv
+	// Warn receives warnings.
+	Warn func(string)
+	// DryRun skips the registry's injection records.
+	DryRun bool
+	// Inject and Install are the options of inject and install.
+	Inject  InjectOptions
+	Install InstallOptions
+}
+
+// InjectOptions are how an injection treats what is already in the file.
+type InjectOptions struct {
+	// Force takes over same-named entries mcpwire did not write (C6).
+	Force bool
+	// KeepFilters: the request carries no tool-filter information (inject --all, or
+	// --servers without a profile), so the filters already written are kept: deny rules
+	// in settings are not touched and rewritten entries keep their filter members.
+	KeepFilters bool
+	// SkipUnsupported skips servers the client cannot take, with a warning, instead of
+	// refusing (inject --all, V7).
+	SkipUnsupported bool
+	// Ignored checks that a project file is ignored by git (providers.GitIgnored).
+	Ignored func(path string) error
+}
+
+// InstallOptions are install's: the built-in entry and the legacy migration (I2-I4).
+type InstallOptions struct {
+	// Extra are servers that are not in the registry (install's built-in entry); a
+	// registry server of the same name wins.
+	Extra []*registry.Server
+	// Exempt names env keys that are not credentials, per server (P8). It is honoured
+	// only for the built-in aiwg entry supplied through Extra, and only for AIWG_ROOT:
+	// any other server or key is checked like everything else.
+	Exempt map[string]map[string]bool
+	// Legacy, when set, is a file whose legacy built-in entry moves to the destination
+	// in the same transaction (I4).
+	Legacy string
+}
+
+// pathEnv is Env with the request's project directory.
+func (r *Request) pathEnv() providers.PathEnv {
+	env := r.Env
+	env.Project = r.Project
+	return env
+}
+
+// Result says what an injection did.
+type Result struct {
+	Provider    string
+	Scope       providers.Scope
+	Destination string
+	// Written are the servers written (or already up to date).
+	Written []string
+	// Changed lists the files that changed.
+	Changed []string
+	// Removed are entries mcpwire wrote earlier and removed because the registry now
+	// disables the server and the client has no per-server switch.
+	Removed []string
+	// Settings is the Claude settings file holding deny rules, when one was written.
+	Settings string
+	// Notes are lines for the person (not warnings).
+	Notes []string
+}
+
+func (r *Request) warn(msg string) {
+	if r.Warn != nil {
+		r.Warn(msg)
+	}
+}
+
+// selected returns the registry servers of the request, refusing unknown names.
+func (r *Request) selected() ([]*registry.Server, error) {
+	var out []*registry.Server
+	var missing []string
+	for _, n := range r.Servers {
+		s, ok := r.Registry.Server(n)
+		for _, x := range r.Install.Extra {
+			if !ok && x.Name == n {
+				s, ok = x, true
+			}
+		}
+		if !ok {
+			missing = append(missing, n)
+			continue
+		}
+		out = append(out, s)
+	}
+	if len(missing) > 0 {
+		what := "servers not defined in any configuration layer"
+		if r.Profile != "" {
+			what = fmt.Sprintf("profile %q names servers not defined in any configuration layer", r.Profile)
+		}
+		return nil, fmt.Errorf("%s: %s", what, strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+// checkPolicy applies the effective credential policy (P1, P3, P6) and, for project
+// scope, the committed-file rule (P7), to the selected servers only (P9).
+func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope, ephemeral bool) error {
+	level, err := r.Registry.EffectivePolicy(r.PolicyEnv, r.Policy)
+	if err != nil {
+		return err
+	}
+	var vs []policy.Violation
+	for _, s := range servers {
+		vs = append(vs, policy.Check(level, r.fields(s))...)
+	}
+	if len(vs) > 0 {
+		hint := "reference variables instead of literal values (server update NAME --env-from K=VAR, --header-env H=VAR, --bearer-env VAR), or choose another profile"
+		if level >= policy.None {
+			hint = "credential policy none refuses references too: choose servers that need no credentials, or another profile"
+		}
+		return &policy.Error{Rule: fmt.Sprintf("credential policy %q", level), Violations: vs, Hint: hint, More: policy.PlainHint(vs)}
+	}
+	if scope != providers.Project || ephemeral {
+		return nil
+	}
+	if r.Provider.GitIgnored && r.Inject.Ignored != nil {
+		// RunWield reads its project file only when git ignores it, and mcpwire checks
+		// that before writing: the file is never committed, so P7 does not apply.
+		return nil
+	}
+	for _, s := range servers {
+		vs = append(vs, policy.CheckProject(r.fields(s))...)
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	return &policy.Error{Rule: "project scope (a committed file)", Violations: vs, Hint: r.projectHint(), More: policy.PlainHint(vs)}
+}
+
+// projectHint is the advice of a P7 refusal: the client's private user-scope file
+// when it has one, and references only where the client can spell them.
+func (r *Request) projectHint() string {
+	p := r.Provider
+	refs := dialect.TakesRefs(p, dialect.For(p))
+	var user string
+	if d := p.User; d != nil {
+		if paths, err := d.Candidates(r.pathEnv()); err == nil {
+			user = paths[0]
+		}
+	}
+	switch {
+	case user != "" && refs:
+		return "write them to " + p.Display + "'s private file instead: --scope user (" + user + "), or reference variables with --env-from K=VAR / --header-env H=VAR"
+	case user != "":
+		return "write them to " + p.Display + "'s private file instead: --scope user (" + user + ")"
+	case refs:
+		return "keep secrets out of committed files: reference variables with server update NAME --env-from K=VAR or --header-env H=VAR"
+	}
+	return "keep these servers out of " + p.Display + "'s project file: it is committed, and " + p.Display + " has no private file"
+}
+
+func (r *Request) fields(s *registry.Server) policy.Fields {
+	return policy.Fields{
+		Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
+		HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv,
+		Auth: s.Auth, OAuth: s.OAuth, ExemptEnv: r.exempt(s), PlainEnv: s.PlainEnvKeys(),
+	}
+}
+
+// exemptKey is the one env key P8 exempts, on the built-in entry only.
+const exemptKey = "AIWG_ROOT"
+
+// exempt returns the env keys of s that are not credentials (P8): AIWG_ROOT, when
+// the request exempts it and s is the built-in aiwg entry supplied through Extra (a
+// registry server of that name replaces the built-in entry and is never exempt).
+func (r *Request) exempt(s *registry.Server) map[string]bool {
+	if !r.Install.Exempt[s.Name][exemptKey] || !builtinShape(s) || !slices.Contains(r.Install.Extra, s) {
+		return nil
+	}
+	return map[string]bool{exemptKey: true}
+}
+
+// builtinShape reports whether s is the built-in entry: aiwg → aiwg mcp serve (I2).
+func builtinShape(s *registry.Server) bool {
+	return s.Name == BuiltinName && !s.Remote() && s.Command == "aiwg" && slices.Equal(s.Args, []string{"mcp", "serve"})
+}

@@ -1,0 +1,175 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/format"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// RuntimeDir is the directory of runtime homes inside a client's home (X1).
+const RuntimeDir = "roles-runtime"
+
+// ValidRuntimeName reports whether name may name a Codex runtime home (X1): the
+// profile-name alphabet [a-z0-9-]+, so it can never escape roles-runtime.
+func ValidRuntimeName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !(r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// RuntimeResult describes a runtime home.
+type RuntimeResult struct {
+	// Home is <client home>/roles-runtime/<name> (CODEX_HOME or ~/.codex for Codex).
+	Home string
+	// Config is the runtime home's config file.
+	Config  string
+	Written []string
+	// Launch starts the client in the runtime home.
+	Launch dialect.Launch
+	// Line is Launch as the person types it: the variable naming the home only.
+	Line dialect.Launch
+}
+
+// LaunchLine is the command that starts the client with the runtime home.
+func (r *RuntimeResult) LaunchLine() string { return r.Line.String() }
+
+// RuntimeHome builds the runtime home of one profile (X1, Codex's): a 0700 directory
+// whose 0600 config file is the client's own without its whole servers subtree,
+// followed by the profile's servers and filters. The name is checked before
+// any filesystem access; the policy (P6) and every server are checked before anything
+// is created; a malformed global config fails closed and leaves the previous runtime
+// config as it was.
+func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
+	if !ValidRuntimeName(name) {
+		return nil, fmt.Errorf("invalid runtime home name %q: use lowercase letters, digits and '-'", name)
+	}
+	p := r.Provider
+	rh, ok := dialect.For(p).(dialect.RuntimeHomer)
+	if !ok {
+		return nil, fmt.Errorf("%s has no runtime homes", p.Name)
+	}
+	spec := rh.RuntimeHome()
+	t, servers, err := r.standalone(false)
+	if err != nil {
+		return nil, err
+	}
+	entries, _, written, err := r.plan(t, servers)
+	if err != nil {
+		return nil, err
+	}
+	clientHome, err := p.User.Directory(r.pathEnv())
+	if err != nil {
+		return nil, err
+	}
+	global := filepath.Join(clientHome, p.User.Files[0])
+	roles := filepath.Join(clientHome, RuntimeDir)
+	home := filepath.Join(roles, name)
+	cfg := filepath.Join(home, p.User.Files[0])
+	res := &RuntimeResult{Home: home, Config: cfg, Written: written}
+	res.Launch = dialect.Launch{Binary: p.Binary}
+	for _, k := range spec.Env {
+		res.Launch.Env = append(res.Launch.Env, k, home)
+	}
+	res.Line = dialect.Launch{Env: []string{spec.LineEnv, home}, Binary: p.Binary}
+	content, err := runtimeConfig(f, p, global, entries)
+	if err != nil {
+		return nil, err
+	}
+	check := func() error { return checkRealPath(f, roles, home, cfg) }
+	if err := check(); err != nil {
+		return nil, err
+	}
+	if _, err := fsys.Apply(f, []fsys.Target{{
+		Path: cfg, DirPerm: 0o700, Check: check,
+		Edit: func(fsys.Snapshot) ([]byte, fs.FileMode, bool, error) { return content, 0o600, false, nil },
+	}}); err != nil {
+		return nil, err
+	}
+	if fi, err := f.Lstat(home); err == nil && fi.Mode().Perm() != 0o700 {
+		if err := f.Chmod(home, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	if err := linkShared(f, clientHome, home, spec.Linked); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// runtimeConfig is the client's own config file without its servers, then the
+// profile's entries. A malformed config fails closed.
+func runtimeConfig(f fsys.FS, p *providers.Provider, global string, entries []namedEntry) ([]byte, error) {
+	base, err := f.ReadFile(global)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	doc, err := format.Parse(p.Format, global, base, true)
+	var pe *format.ParseError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("%s: invalid TOML, runtime home not updated: %w", global, pe.Err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := doc.Delete([]string{p.ServersKey}); err != nil {
+		return nil, err
+	}
+	es, err := doc.Entries(format.Container{Path: []string{p.ServersKey}})
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if _, err := es.Set(e.name, e.entry); err != nil {
+			return nil, err
+		}
+	}
+	return doc.Bytes()
+}
+
+// linkShared links the entries of the client's home a runtime home shares, when they
+// exist and the runtime home has none of its own.
+func linkShared(f fsys.FS, clientHome, home string, linked []string) error {
+	for _, n := range linked {
+		src, dst := filepath.Join(clientHome, n), filepath.Join(home, n)
+		if _, err := f.Lstat(src); err != nil {
+			continue
+		}
+		if _, err := f.Lstat(dst); err == nil {
+			continue // already linked, or the runtime home has its own
+		}
+		if err := f.Symlink(src, dst); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRealPath refuses symlinks at roles-runtime, the profile directory and its
+// config.toml (X1); the Codex home above them may be a symlink.
+func checkRealPath(f fsys.FS, paths ...string) error {
+	for _, p := range paths {
+		fi, err := f.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s: is a symlink; Codex runtime homes must be real directories and files", p)
+		}
+	}
+	return nil
+}
