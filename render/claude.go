@@ -12,8 +12,8 @@ import (
 
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // PermissionsDir is the write-layer directory of Claude deny-rule ownership records (C3).
