@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
@@ -144,11 +143,11 @@ func cmdInode(ts *testscript.TestScript, neg bool, args []string) {
 	p := ts.MkAbs(args[1])
 	fi, err := os.Stat(p)
 	ts.Check(err)
-	st, ok := fi.Sys().(*syscall.Stat_t)
+	ino, ok := inodeOf(fi)
 	if !ok {
 		ts.Fatalf("no inode on this platform")
 	}
-	id := fmt.Sprintf("%d/%d", st.Ino, fi.ModTime().UnixNano())
+	id := fmt.Sprintf("%d/%d", ino, fi.ModTime().UnixNano())
 	switch args[0] {
 	case "save":
 		inodes.Store(p, id)

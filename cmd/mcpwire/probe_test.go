@@ -3,14 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -187,14 +185,10 @@ func TestProbeTimeoutKills(t *testing.T) {
 	pid, _ := strconv.Atoi(string(data))
 	// the process was killed and reaped: signal 0 finds nothing
 	deadline := time.Now().Add(2 * time.Second)
-	for {
-		err := syscall.Kill(pid, 0)
-		if errors.Is(err, syscall.ESRCH) {
-			break
-		}
+	for processExists(pid) {
 		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("server process %d still exists after the probe (kill 0: %v)", pid, err)
+			killPID(pid)
+			t.Fatalf("server process %d still exists after the probe", pid)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
