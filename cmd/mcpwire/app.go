@@ -14,13 +14,14 @@ import (
 // Main runs mcpwire with args (without the program name) and returns the exit code.
 func Main(args []string, env *Env) int {
 	st := &runState{args: args}
+	env.errs = newStream(env.Stderr, env.Getenv)
 	app := newApp(env, st)
 	if i := slices.Index(args, completionFlag); i >= 0 {
 		return complete(app, st, args[:i])
 	}
 	ordered, passthrough, dashdash, err := reorder(app, args)
 	if err != nil {
-		return report(env.Stderr, err)
+		return report(env.errs, err)
 	}
 	env.passthrough, env.dashdash = passthrough, dashdash
 	st.dashdash = dashdash
@@ -28,7 +29,7 @@ func Main(args []string, env *Env) int {
 	if err == nil {
 		return exitOK
 	}
-	return report(env.Stderr, fromCLI(err))
+	return report(env.errs, fromCLI(err))
 }
 
 // runState is what one run knows beyond Env: the arguments as typed (errors quote a
