@@ -26,7 +26,7 @@ func Main(args []string, env *Env) int {
 	env.passthrough, env.dashdash = passthrough, dashdash
 	st.dashdash = dashdash
 	err = app.RunContext(context.Background(), append([]string{"mcpwire"}, ordered...))
-	if err == nil {
+	if err == nil || errors.Is(err, errVersionShown) {
 		return exitOK
 	}
 	return report(env.errs, fromCLI(err))
@@ -62,10 +62,11 @@ func newApp(env *Env, st *runState) *cli.App {
 		EnableBashCompletion: true,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config-dir", Usage: "use this single configuration directory (disables AIWG_CONFIG_LAYERS)"},
+			versionFlag,
 		},
 		Before: func(c *cli.Context) error {
 			env.configDir = c.String("config-dir")
-			return nil
+			return showVersion(env, c)
 		},
 		Commands: []*cli.Command{
 			serverCommand(env),
@@ -78,6 +79,7 @@ func newApp(env *Env, st *runState) *cli.App {
 			installCommand(env),
 			providersCommand(env),
 			versionCommand(env),
+			manCommand(env),
 			completionCommand(env),
 			probeCommand(env),
 		},
