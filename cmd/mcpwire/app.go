@@ -46,6 +46,8 @@ type runState struct {
 	// dashdash is set when the arguments hold "--": only the commands in
 	// takesCommandLine accept what follows it.
 	dashdash bool
+	// env is the run's environment (completion reads the registry through it).
+	env *Env
 }
 
 // takesCommandLine are the commands that take arguments after "--": a server's
@@ -53,6 +55,7 @@ type runState struct {
 var takesCommandLine = map[string]bool{"server add": true, "server update": true, "session": true}
 
 func newApp(env *Env, st *runState) *cli.App {
+	st.env = env
 	app := &cli.App{
 		Name:                 "mcpwire",
 		Usage:                "write one registry of MCP servers into every AI client's own config",
