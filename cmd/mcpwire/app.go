@@ -14,21 +14,22 @@ import (
 // Main runs mcpwire with args (without the program name) and returns the exit code.
 func Main(args []string, env *Env) int {
 	st := &runState{args: args}
+	env.errs = newStream(env.Stderr, env.Getenv)
 	app := newApp(env, st)
 	if i := slices.Index(args, completionFlag); i >= 0 {
 		return complete(app, st, args[:i])
 	}
 	ordered, passthrough, dashdash, err := reorder(app, args)
 	if err != nil {
-		return report(env.Stderr, err)
+		return report(env.errs, err)
 	}
 	env.passthrough, env.dashdash = passthrough, dashdash
 	st.dashdash = dashdash
 	err = app.RunContext(context.Background(), append([]string{"mcpwire"}, ordered...))
-	if err == nil {
+	if err == nil || errors.Is(err, errVersionShown) {
 		return exitOK
 	}
-	return report(env.Stderr, fromCLI(err))
+	return report(env.errs, fromCLI(err))
 }
 
 // runState is what one run knows beyond Env: the arguments as typed (errors quote a
@@ -45,6 +46,8 @@ type runState struct {
 	// dashdash is set when the arguments hold "--": only the commands in
 	// takesCommandLine accept what follows it.
 	dashdash bool
+	// env is the run's environment (completion reads the registry through it).
+	env *Env
 }
 
 // takesCommandLine are the commands that take arguments after "--": a server's
@@ -52,6 +55,7 @@ type runState struct {
 var takesCommandLine = map[string]bool{"server add": true, "server update": true, "session": true}
 
 func newApp(env *Env, st *runState) *cli.App {
+	st.env = env
 	app := &cli.App{
 		Name:                 "mcpwire",
 		Usage:                "write one registry of MCP servers into every AI client's own config",
@@ -61,10 +65,11 @@ func newApp(env *Env, st *runState) *cli.App {
 		EnableBashCompletion: true,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config-dir", Usage: "use this single configuration directory (disables AIWG_CONFIG_LAYERS)"},
+			versionFlag,
 		},
 		Before: func(c *cli.Context) error {
 			env.configDir = c.String("config-dir")
-			return nil
+			return showVersion(env, c)
 		},
 		Commands: []*cli.Command{
 			serverCommand(env),
@@ -77,6 +82,7 @@ func newApp(env *Env, st *runState) *cli.App {
 			installCommand(env),
 			providersCommand(env),
 			versionCommand(env),
+			manCommand(env),
 			completionCommand(env),
 			probeCommand(env),
 		},

@@ -8,64 +8,23 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// The shell scripts call mcpwire with the words before the cursor, then the word
-// being completed when it starts with "-", then --generate-bash-completion (urfave/cli's
-// convention). After a "--" word the arguments belong to the client: the scripts fall
-// back to file names without asking mcpwire.
-const bashCompletion = `# mcpwire bash completion: source <(mcpwire completion bash)
-_mcpwire_complete() {
-  local cur="${COMP_WORDS[COMP_CWORD]}"
-  local words=("${COMP_WORDS[@]:0:COMP_CWORD}")
-  local w opts
-  COMPREPLY=()
-  for w in "${words[@]:1}"; do
-    [[ "$w" == "--" ]] && return 0
-  done
-  if [[ "$cur" == -* ]]; then
-    opts=$("${words[@]}" "$cur" --generate-bash-completion 2>/dev/null)
-  else
-    opts=$("${words[@]}" --generate-bash-completion 2>/dev/null)
-  fi
-  COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-}
-complete -o bashdefault -o default -F _mcpwire_complete mcpwire
-`
-
-const zshCompletion = `#compdef mcpwire
-# mcpwire zsh completion: source <(mcpwire completion zsh)
-_mcpwire() {
-  local -a opts before
-  local cur=${words[CURRENT]}
-  before=("${(@)words[1,CURRENT-1]}")
-  if (( ${before[(I)--]} > 1 )); then
-    _files
-    return
-  fi
-  if [[ "$cur" == -* ]]; then
-    opts=("${(@f)$("${(@)before}" "$cur" --generate-bash-completion 2>/dev/null)}")
-  else
-    opts=("${(@f)$("${(@)before}" --generate-bash-completion 2>/dev/null)}")
-  fi
-  if [[ -n "${opts[1]}" ]]; then
-    compadd -a opts
-  else
-    _files
-  fi
-}
-compdef _mcpwire mcpwire
-`
-
 // completionFlag is urfave/cli's completion request (App.EnableBashCompletion); the
 // shell scripts put it last.
 const completionFlag = "--generate-bash-completion"
 
-// complete answers a completion request for the command line words (the arguments
-// before --generate-bash-completion). No Action runs: urfave/cli parses the words in
-// its completion mode, with no reordering and no "--" passthrough, and the guard on
-// every Action is a second line of defence.
+// complete answers a completion request. The shell scripts call mcpwire with the
+// words before the cursor, then the word being completed (possibly empty), then
+// --generate-bash-completion; words holds all but that flag. The word being
+// completed is always last, so "inject --provider <TAB>" (complete a value) and
+// "inject --provider<TAB>" (complete a flag) are told apart.
+//
+// No Action runs: urfave/cli parses the words before the cursor in its completion
+// mode, with no reordering and no "--" passthrough, and the guard on every Action is
+// a second line of defence. Nothing is written, and nothing is printed on stderr: a
+// registry that cannot be read gives no names.
 func complete(app *cli.App, st *runState, words []string) int {
 	st.completing = true
-	if n := len(words); n > 0 && strings.HasPrefix(words[n-1], "-") {
+	if n := len(words); n > 0 {
 		// "--" here is the word being completed ("inject --<TAB>"), not a separator
 		st.prefix, words = words[n-1], words[:n-1]
 	}
@@ -79,40 +38,38 @@ func complete(app *cli.App, st *runState, words []string) int {
 	return exitOK
 }
 
-// completions prints what may come next on a command line: the flags of the command
-// (and the global ones) starting with the typed prefix, or its subcommands. Unlike
-// urfave/cli's default it reads the words it was given, not os.Args.
+// completions prints what may come next on a command line, one candidate a line (the
+// shell keeps those that start with the word being completed): the flags of the
+// command and the global ones for a word starting with "-"; the names a flag takes
+// after it (providers, profiles, servers, …, U6); the names a command takes as its
+// argument; or its subcommands. Unlike urfave/cli's default it reads the words it
+// was given, not os.Args.
 func (st *runState) completions(c *cli.Context) {
 	w := c.App.Writer
 	cmd := c.Command
 	if cmd == nil {
 		return
 	}
-	if st.prefix != "" {
-		flags := slices.Clone(cmd.Flags)
-		flags = append(flags, c.App.Flags...) // global flags work anywhere (reorder)
-		printed := map[string]bool{}
-		for _, f := range flags {
-			if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() {
-				continue
-			}
-			repeatable := !singleValue(f)
-			for _, n := range f.Names() {
-				tok := "--" + n
-				if len(n) == 1 {
-					tok = "-" + n
-				}
-				// the exact word is left out: it may be a flag typed in full before
-				// the cursor ("--provider <TAB>"), which must not be offered again
-				if printed[tok] || tok == st.prefix || !strings.HasPrefix(tok, st.prefix) {
-					continue
-				}
-				if !repeatable && st.typed(n) != "" {
-					continue
-				}
-				printed[tok] = true
-				printf(w, "%s\n", tok)
-			}
+	flags := append(slices.Clone(cmd.Flags), c.App.Flags...) // global flags work anywhere (reorder)
+	path := strings.TrimPrefix(commandPath(c), "mcpwire ")
+	if name, value, ok := strings.Cut(st.prefix, "="); ok && strings.HasPrefix(name, "-") {
+		// --servers=a,<TAB> (zsh and fish keep the word whole)
+		if takesValue(flags, name) {
+			st.printValues(c, path, lookupFlag(flags, name), name+"=", value)
+		}
+		return
+	}
+	if strings.HasPrefix(st.prefix, "-") {
+		st.printFlags(c, flags)
+		return
+	}
+	if f := st.pendingFlag(flags); f != nil {
+		st.printValues(c, path, f, "", st.prefix)
+		return
+	}
+	if src := argNames(path); src != nil {
+		if c.NArg() == 0 {
+			st.printNames(c, src(st), "", nil)
 		}
 		return
 	}
@@ -129,6 +86,51 @@ func (st *runState) completions(c *cli.Context) {
 			printf(w, "%s\n", n)
 		}
 	}
+}
+
+// printFlags prints the flags starting with the typed prefix. A single-value flag
+// already on the command line is not offered again; list flags repeat (U2).
+func (st *runState) printFlags(c *cli.Context, flags []cli.Flag) {
+	printed := map[string]bool{}
+	for _, f := range flags {
+		if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() {
+			continue
+		}
+		repeatable := !singleValue(f)
+		for _, n := range f.Names() {
+			tok := "--" + n
+			if len(n) == 1 {
+				tok = "-" + n
+			}
+			if printed[tok] || !strings.HasPrefix(tok, st.prefix) {
+				continue
+			}
+			if !repeatable && st.typed(n) != "" {
+				continue
+			}
+			printed[tok] = true
+			printf(c.App.Writer, "%s\n", tok)
+		}
+	}
+}
+
+// pendingFlag returns the flag whose value the cursor is at: the last word before it
+// is a flag that takes a value and has none yet ("--servers <TAB>", or bash's split
+// of "--servers=<TAB>" into "--servers" "="). A flag that is itself the value of
+// the word before it ("--arg --servers") is not one.
+func (st *runState) pendingFlag(flags []cli.Flag) cli.Flag {
+	w := st.words
+	if n := len(w); n > 0 && w[n-1] == "=" {
+		w = w[:n-1]
+	}
+	n := len(w)
+	isValueFlag := func(tok string) bool {
+		return strings.HasPrefix(tok, "-") && tok != "-" && tok != "--" && !strings.Contains(tok, "=") && takesValue(flags, tok)
+	}
+	if n == 0 || !isValueFlag(w[n-1]) || (n > 1 && isValueFlag(w[n-2])) {
+		return nil
+	}
+	return lookupFlag(flags, w[n-1])
 }
 
 // typed returns the flag token the user wrote for the flag name (without a value),
@@ -149,33 +151,19 @@ func (st *runState) typed(name string) string {
 	return ""
 }
 
-func completionCommand(env *Env) *cli.Command {
-	script := func(s string) func(*cli.Context) error {
-		return func(c *cli.Context) error {
-			if err := exactArgs(c, 0, ""); err != nil {
-				return err
-			}
-			printf(env.Stdout, "%s", s)
-			return nil
+// flagValue returns the value of the last occurrence of a value-taking flag among
+// the words before the cursor ("--config-dir D" or "--config-dir=D"), or "".
+func (st *runState) flagValue(name string) string {
+	v := ""
+	for i, a := range st.words {
+		if !strings.HasPrefix(a, "-") || flagName(a) != name {
+			continue
+		}
+		if _, val, ok := strings.Cut(a, "="); ok {
+			v = val
+		} else if i+1 < len(st.words) {
+			v = st.words[i+1]
 		}
 	}
-	return &cli.Command{
-		Name:  "completion",
-		Usage: "print a shell completion script (bash, zsh or fish)",
-		Subcommands: []*cli.Command{
-			{Name: "bash", Usage: "bash completion script", Action: script(bashCompletion)},
-			{Name: "zsh", Usage: "zsh completion script", Action: script(zshCompletion)},
-			{Name: "fish", Usage: "fish completion script", Action: func(c *cli.Context) error {
-				if err := exactArgs(c, 0, ""); err != nil {
-					return err
-				}
-				s, err := c.App.ToFishCompletion()
-				if err != nil {
-					return err
-				}
-				printf(env.Stdout, "%s", s)
-				return nil
-			}},
-		},
-	}
+	return v
 }

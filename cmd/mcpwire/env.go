@@ -30,6 +30,8 @@ type Env struct {
 	// passthrough holds the arguments after "--" (session).
 	passthrough []string
 	dashdash    bool
+	// errs is stderr as decided once per run (colour, terminal; U7).
+	errs *stream
 }
 
 // NewOSEnv returns the real process environment.
@@ -49,7 +51,7 @@ func NewOSEnv() *Env {
 
 // warn prints one warning line on stderr.
 func (e *Env) warn(msg string) {
-	io.WriteString(e.Stderr, "WARNING "+msg+"\n")
+	io.WriteString(e.Stderr, e.diag().paint(sgrWarning, "WARNING")+" "+msg+"\n")
 }
 
 // registry loads the layered registry once.

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,23 +44,25 @@ type exitCodeError struct{ code int }
 
 func (e *exitCodeError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
-// report prints an error in the mcpwire format and returns the exit code.
-func report(w io.Writer, err error) int {
+// report prints an error in the mcpwire format on the stream s (stderr) and returns
+// the exit code. On a coloured terminal the prefixes are coloured.
+func report(s *stream, err error) int {
+	w := s.w
 	var ec *exitCodeError
 	if errors.As(err, &ec) {
 		return ec.code
 	}
 	msg := strings.TrimRight(err.Error(), "\n")
-	fmt.Fprintf(w, "mcpwire: error: %s\n", msg)
+	fmt.Fprintf(w, "%s %s\n", s.paint(sgrError, "mcpwire: error:"), msg)
 	var h interface{ Hints() []string }
 	if errors.As(err, &h) {
 		for _, line := range h.Hints() {
-			fmt.Fprintf(w, "mcpwire: hint: %s\n", line)
+			fmt.Fprintf(w, "%s %s\n", s.paint(sgrHint, "mcpwire: hint:"), line)
 		}
 	}
 	var u *usageError
 	if errors.As(err, &u) {
-		fmt.Fprintln(w, "mcpwire: hint: run 'mcpwire help' or add --help to a command for usage")
+		fmt.Fprintf(w, "%s run 'mcpwire help' or add --help to a command for usage\n", s.paint(sgrHint, "mcpwire: hint:"))
 		return exitUsage
 	}
 	return exitFailed

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,6 +29,7 @@ import (
 //	                     putting the value in the arguments; repeat)
 //	-leak-env K          print "K=<value>" on stderr and exit 1 (a careless server)
 //	-hang                never answer; ignore SIGTERM and SIGINT (only SIGKILL stops it)
+//	-delay D             wait D before answering anything (a server slow to start)
 //	-pid-file F          write the process id to F
 //	-http ADDR           serve HTTP on ADDR (127.0.0.1:0 picks a port)
 //	-addr-file F         with -http: write the base URL to F once listening
@@ -38,6 +40,7 @@ func mcptestMain() {
 	pageSize := fs.Int("page-size", 2, "")
 	cwdTool := fs.Bool("cwd-tool", false, "")
 	hang := fs.Bool("hang", false, "")
+	delay := fs.Duration("delay", 0, "")
 	pidFile := fs.String("pid-file", "", "")
 	addr := fs.String("http", "", "")
 	addrFile := fs.String("addr-file", "", "")
@@ -71,6 +74,7 @@ func mcptestMain() {
 			os.Exit(1)
 		}
 	}
+	time.Sleep(*delay)
 	names := strings.Split(*tools, ",")
 	if *cwdTool {
 		wd, _ := os.Getwd()

@@ -25,6 +25,7 @@ func probeCommand(env *Env) *cli.Command {
 			&cli.StringFlag{Name: "provider", Usage: "also check this provider's tool filters (default: key * only)"},
 			&cli.BoolFlag{Name: "strict", Usage: "exit 1 when a tool filter pattern matches no tool of a server that answered (U8)"},
 			&cli.StringFlag{Name: "project", Usage: "project directory for ${project} and default working directory (default: the git work tree holding the current directory, else the current directory)"},
+			&cli.IntFlag{Name: "jobs", Value: probeJobs, Usage: "how many servers to probe at once"},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error { return runProbe(env, c) },
@@ -38,6 +39,10 @@ func runProbe(env *Env, c *cli.Context) error {
 	timeout := c.Duration("timeout")
 	if timeout <= 0 {
 		return usagef("--timeout must be positive, not %s", timeout)
+	}
+	jobs := c.Int("jobs")
+	if jobs < 1 {
+		return usagef("--jobs must be at least 1, not %d", jobs)
 	}
 	keys := []string{registry.AllProviders}
 	if name := c.String("provider"); name != "" && name != registry.AllProviders {
@@ -75,7 +80,9 @@ func runProbe(env *Env, c *cli.Context) error {
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	results := probeAll(ctx, env, servers, projectDir(env, c), timeout)
+	prog := env.startProgress("probe", "servers", len(servers), c.Bool("json"))
+	results := probeAll(ctx, env, servers, projectDir(env, c), timeout, jobs, prog.step)
+	prog.end()
 
 	if err := printProbe(env, results, c.Bool("json")); err != nil {
 		return err
@@ -134,18 +141,34 @@ func printProbe(env *Env, results []probeResult, asJSON bool) error {
 	return nil
 }
 
-// probeAll probes every server concurrently and returns the results in the order
-// of servers.
-func probeAll(ctx context.Context, env *Env, servers []*registry.Server, project string, timeout time.Duration) []probeResult {
+// probeJobs is how many servers probe starts at once unless --jobs says otherwise.
+// A probe mostly waits (for a process to start, a package runner to fetch, a remote
+// server to answer), so a profile of up to 32 servers is probed in one wave and takes
+// about as long as its slowest server; more (__all__ of a large registry) queue for a
+// slot rather than starting hundreds of processes at once. Each server's --timeout
+// starts when its slot does.
+const probeJobs = 32
+
+// probeAll probes the servers, at most jobs at a time, started in the order given,
+// and returns the results in that order. done is called once per server, as each
+// ends.
+func probeAll(ctx context.Context, env *Env, servers []*registry.Server, project string, timeout time.Duration, jobs int, done func()) []probeResult {
 	results := make([]probeResult, len(servers))
+	slots := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
 	for i, s := range servers {
 		sp, err := resolveProbe(s, env.Getenv, project)
 		if err != nil {
 			results[i] = probeResult{Server: s.Name, Tools: []string{}, Error: err.Error()}
+			done()
 			continue
 		}
-		wg.Go(func() { results[i] = sp.probe(ctx, timeout) })
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			results[i] = sp.probe(ctx, timeout)
+			done()
+		})
 	}
 	wg.Wait()
 	return results

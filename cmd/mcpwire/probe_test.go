@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -18,7 +19,15 @@ import (
 
 // probeRun runs `mcpwire probe` in process against a registry directory holding
 // servers and profiles (JSON objects), with the given environment.
-func probeRun(t *testing.T, servers, profiles string, vars map[string]string, args ...string) (code int, stdout, stderr string) {
+func probeRun(t testing.TB, servers, profiles string, vars map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var errb bytes.Buffer
+	code, stdout = probeRunTo(t, &errb, servers, profiles, vars, args...)
+	return code, stdout, errb.String()
+}
+
+// probeRunTo is probeRun with stderr going to the given writer.
+func probeRunTo(t testing.TB, stderr io.Writer, servers, profiles string, vars map[string]string, args ...string) (code int, stdout string) {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "config")
@@ -35,17 +44,17 @@ func probeRun(t *testing.T, servers, profiles string, vars map[string]string, ar
 	if profiles != "" {
 		write("mcp-profiles.json", "McpProfileRegistry", "profiles", profiles)
 	}
-	var out, errb bytes.Buffer
+	var out bytes.Buffer
 	env := &Env{
 		Getenv: func(k string) string { return vars[k] },
-		Stdin:  strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Stdin:  strings.NewReader(""), Stdout: &out, Stderr: stderr,
 		FS: fsys.NewOS(), Home: dir, Cwd: dir,
 	}
 	code = Main(append([]string{"--config-dir", cfg, "probe"}, args...), env)
-	return code, out.String(), errb.String()
+	return code, out.String()
 }
 
-func noSecret(t *testing.T, secrets []string, outputs ...string) {
+func noSecret(t testing.TB, secrets []string, outputs ...string) {
 	t.Helper()
 	for _, o := range outputs {
 		for _, s := range secrets {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
@@ -19,6 +20,26 @@ func version() string {
 	return "devel"
 }
 
+// versionLine is what `mcpwire version` and `mcpwire --version` print (U7).
+func versionLine() string { return "mcpwire " + version() + "\n" }
+
+// versionFlag is the global --version (U7). Like every global flag it may stand
+// anywhere before "--"; it prints the version and runs nothing else.
+var versionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version and exit"}
+
+// errVersionShown ends a run whose --version was answered: exit 0.
+var errVersionShown = errors.New("version shown")
+
+// showVersion answers --version in the app's Before (which does not run while a
+// command line is being completed).
+func showVersion(env *Env, c *cli.Context) error {
+	if !c.Bool(versionFlag.Name) {
+		return nil
+	}
+	printf(env.Stdout, "%s", versionLine())
+	return errVersionShown
+}
+
 func versionCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:  "version",
@@ -31,7 +52,7 @@ func versionCommand(env *Env) *cli.Command {
 			if c.Bool("json") {
 				return writeJSON(env.Stdout, map[string]string{"version": version()})
 			}
-			printf(env.Stdout, "mcpwire %s\n", version())
+			printf(env.Stdout, "%s", versionLine())
 			return nil
 		},
 	}
