@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
 	"github.com/urfave/cli/v2"
 )
 
@@ -96,9 +97,9 @@ func providerNames(*runState) []string {
 // sessionProviderNames lists the clients session launches.
 func sessionProviderNames(*runState) []string {
 	var out []string
-	for _, n := range []string{"claude-code", "codex"} {
-		out = append(out, n)
-		out = append(out, providers.Aliases(n)...)
+	for _, p := range render.SessionProviders() {
+		out = append(out, p.Name)
+		out = append(out, p.Aliases()...)
 	}
 	return out
 }
