@@ -28,12 +28,14 @@ const (
 	LocalAppData Base = "local-app-data"
 )
 
-// Dest is where one client file lives.
+// Dest is where one client file lives, and how the client reads it.
 type Dest struct {
 	// Env names a variable that, when set, replaces the directory: the file is
-	// $Env/EnvDir…/Files[0].
-	Env    string
-	EnvDir []string
+	// $Env/EnvDir…/Files[0]; with EnvFile, $Env is the file itself (Amp's
+	// AMP_SETTINGS_FILE).
+	Env     string
+	EnvDir  []string
+	EnvFile bool
 	// Base and Dir give the default directory.
 	Base Base
 	Dir  []string
@@ -44,6 +46,54 @@ type Dest struct {
 	// are used only where the file exists; a relocation variable that is set turns
 	// them off.
 	Packaged []Packaged
+	// Servers is the path of member names to the servers when it is not the
+	// provider's ServersKey; ProjectKey in it stands for the absolute project
+	// directory (Claude Code's projects["<abs project>"].mcpServers, V11).
+	Servers []string
+	// Strict: the client ignores the whole file when it is not strict JSON (a comment
+	// or a trailing comma), so mcpwire refuses to write such a file (V9).
+	// NoTrailingComma: the client takes comments but drops or resets the whole file
+	// over a trailing comma, which mcpwire then refuses to write.
+	Strict, NoTrailingComma bool
+	// NoRefs: the client skips the whole file when it holds a reference to an
+	// environment variable (Kilo's project files), so none is written there.
+	NoRefs bool
+}
+
+// ProjectKey stands for the absolute project directory in a Dest's Servers path.
+const ProjectKey = "<project>"
+
+// ServersPath returns the member names from the top level to the servers of this
+// destination: Servers with ProjectKey replaced by projectKey, else serversKey.
+func (d *Dest) ServersPath(serversKey, projectKey string) []string {
+	if len(d.Servers) == 0 {
+		return []string{serversKey}
+	}
+	out := slices.Clone(d.Servers)
+	for i, k := range out {
+		if k == ProjectKey {
+			out[i] = projectKey
+		}
+	}
+	return out
+}
+
+// Nested reports whether the servers sit under the project's own key (ProjectKey):
+// the file is shared by every project, each with its own servers.
+func (d *Dest) Nested() bool { return slices.Contains(d.Servers, ProjectKey) }
+
+// SameFile reports whether two destinations name the same file (one of their
+// candidate names in the same directory), whatever part of it each uses.
+func (d *Dest) SameFile(o *Dest) bool {
+	if d.Base != o.Base || d.Env != o.Env || d.EnvFile != o.EnvFile || !slices.Equal(d.Dir, o.Dir) || !slices.Equal(d.EnvDir, o.EnvDir) {
+		return false
+	}
+	for _, f := range d.Files {
+		if slices.Contains(o.Files, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // Packaged is the directory a packaged build keeps its files in on one OS:
@@ -100,6 +150,9 @@ type PathEnv struct {
 
 // Candidates returns the absolute candidate paths of a destination, preferred first.
 func (d *Dest) Candidates(in PathEnv) ([]string, error) {
+	if file, ok, err := d.envFile(in); ok || err != nil {
+		return []string{file}, err
+	}
 	dir, err := d.Directory(in)
 	if err != nil {
 		return nil, err
@@ -144,19 +197,44 @@ func (in PathEnv) env() func(string) string {
 	return in.Getenv
 }
 
+// envFile returns the file a relocation variable names (EnvFile), ok when it is set.
+func (d *Dest) envFile(in PathEnv) (string, bool, error) {
+	if !d.EnvFile {
+		return "", false, nil
+	}
+	v, ok, err := d.envValue(in)
+	return v, ok, err
+}
+
+// envValue returns the relocation variable's value, ok when it is set; a relative
+// path or the filesystem root is an error.
+func (d *Dest) envValue(in PathEnv) (string, bool, error) {
+	if d.Env == "" {
+		return "", false, nil
+	}
+	v := strings.TrimSpace(in.env()(d.Env))
+	switch {
+	case v == "":
+		return "", false, nil
+	case !filepath.IsAbs(v):
+		return "", true, fmt.Errorf("%s must be an absolute path", d.Env)
+	case filepath.Clean(v) == filepath.VolumeName(v)+string(filepath.Separator):
+		return "", true, fmt.Errorf("%s must not be the filesystem root", d.Env)
+	}
+	return filepath.Clean(v), true, nil
+}
+
 // Directory returns the directory of a destination.
 func (d *Dest) Directory(in PathEnv) (string, error) {
 	getenv := in.env()
-	if d.Env != "" {
-		if v := strings.TrimSpace(getenv(d.Env)); v != "" {
-			if !filepath.IsAbs(v) {
-				return "", fmt.Errorf("%s must be an absolute path", d.Env)
-			}
-			if filepath.Clean(v) == filepath.VolumeName(v)+string(filepath.Separator) {
-				return "", fmt.Errorf("%s must not be the filesystem root", d.Env)
-			}
-			return filepath.Join(append([]string{v}, d.EnvDir...)...), nil
+	if v, ok, err := d.envValue(in); ok || err != nil {
+		if err != nil {
+			return "", err
 		}
+		if d.EnvFile {
+			return filepath.Dir(v), nil
+		}
+		return filepath.Join(append([]string{v}, d.EnvDir...)...), nil
 	}
 	base, err := d.base(in, getenv)
 	if err != nil {

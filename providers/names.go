@@ -19,6 +19,12 @@ var aliases = map[string]string{
 	"gemini":     "gemini-cli",
 	"grok":       "grok-build",
 	"wld":        "runwield",
+	"qwen":       "qwen-code",
+	"augment":    "auggie",
+	"kilocode":   "kilo",
+	"kilo-code":  "kilo",
+	"qodercli":   "qoder",
+	"qoder-cli":  "qoder",
 }
 
 // Normalize returns the provider name for name or one of its aliases, and whether it

@@ -29,9 +29,11 @@ type Prepared struct {
 	edit *fileEdit
 	off  []string
 	dry  bool
-	// projectWarn are the R10 warnings of absolute project paths, said when the
-	// destination changes.
+	// projectWarn are the R10 warnings of absolute project paths, and approval how the
+	// client is told to start a project file's servers, said when the destination
+	// changes.
 	projectWarn []string
+	approval    string
 }
 
 // Inject writes the request's servers into the provider's file for the scope, with
@@ -64,27 +66,25 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 		prep.Result.Notes = append(prep.Result.Notes, "no servers to inject: nothing written")
 		return prep, nil
 	}
-	if err := r.checkPolicy(servers, scope, false); err != nil {
+	if err := r.checkPolicy(servers, scope, path); err != nil {
 		return nil, err
 	}
 	prep.Result.Destination = path
-	t := newTarget(p, scope, r.Project, false)
+	edit, readers := r.newEdit(scope, path)
+	prep.Result.Readers = readerNames(readers)
+	t := newTarget(edit.p, scope, r.Project, false)
 	t.off = &prep.off
 	entries, filters, written, err := r.plan(t, servers)
 	if err != nil {
 		return nil, err
 	}
 	prep.Result.Written = written
-	if t.absoluteProject() && !(p.GitIgnored && r.Inject.Ignored != nil) {
-		// said when the file changes (Commit), not on every run that leaves it as it is
-		for _, s := range servers {
-			if fields := t.projectFields(s); len(fields) > 0 && slices.Contains(written, s.Name) {
-				prep.projectWarn = append(prep.projectWarn, fmt.Sprintf("%s: %s of %s: ${project} is written as the absolute path %s into %s, a project file usually committed (%s has no workspace variable); other checkouts need their own inject",
-					p.Name, strings.Join(fields, ", "), s.Name, r.Project, path, p.Display))
-			}
-		}
+	prep.projectWarn = r.projectWarnings(t, servers, written, path)
+	if scope == providers.Project {
+		prep.approval = p.Approval
 	}
-	edit := &fileEdit{p: p, d: t.d, path: path, set: entries, remove: prep.off, filters: filters, force: r.Inject.Force, keepFilters: r.Inject.KeepFilters}
+	edit.set, edit.remove, edit.filters = entries, prep.off, filters
+	edit.force, edit.keepFilters = r.Inject.Force, r.Inject.KeepFilters
 	prep.edit = edit
 	if p.GitIgnored && scope == providers.Project && r.Inject.Ignored != nil {
 		if err := r.Inject.Ignored(path); err != nil {
@@ -94,10 +94,37 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	if prep.targets, err = r.fileTargets(f, edit, scope); err != nil {
 		return nil, err
 	}
+	if err := r.legacyAndSettings(f, prep, t, scope, filters); err != nil {
+		return nil, err
+	}
+	return prep, nil
+}
+
+// projectWarnings are the R10 warnings of ${project} written as an absolute path into
+// a project file usually committed, said when the file changes (Commit), not on every
+// run that leaves it as it is.
+func (r *Request) projectWarnings(t target, servers []*registry.Server, written []string, path string) []string {
+	p := r.Provider
+	if !t.absoluteProject() || p.GitIgnored && r.Inject.Ignored != nil {
+		return nil
+	}
+	var out []string
+	for _, s := range servers {
+		if fields := t.projectFields(s); len(fields) > 0 && slices.Contains(written, s.Name) {
+			out = append(out, fmt.Sprintf("%s: %s of %s: ${project} is written as the absolute path %s into %s, a project file usually committed (%s has no workspace variable); other checkouts need their own inject",
+				p.Name, strings.Join(fields, ", "), s.Name, r.Project, path, p.Display))
+		}
+	}
+	return out
+}
+
+// legacyAndSettings adds install's legacy file and Claude Code's settings targets
+// (deny rules) to a prepared injection, in the W7 order.
+func (r *Request) legacyAndSettings(f fsys.FS, prep *Prepared, t target, scope providers.Scope, filters *dialect.FilterSet) error {
 	if r.Install.Legacy != "" {
 		lt, ok, err := legacyTarget(f, r.Install.Legacy, r.Project)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ok {
 			prep.targets = append([]fsys.Target{prep.targets[0], lt}, prep.targets[1:]...)
@@ -106,13 +133,13 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	if dr, ok := t.d.(dialect.DenyRuler); ok && !r.Inject.KeepFilters {
 		perm, targets, err := r.settingsTargets(f, scope, dr.DenyRules(filters))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		// MCP config → settings → deny record → ownership record (W7)
 		prep.targets = append([]fsys.Target{prep.targets[0]}, append(targets, prep.targets[1:]...)...)
 		prep.perm = perm
 	}
-	return prep, nil
+	return nil
 }
 
 // Commit writes every prepared injection as one transaction (W7): every target is
@@ -126,7 +153,9 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 	if len(targets) == 0 {
 		return nil
 	}
-	results, err := fsys.Apply(f, targets)
+	linkSharedEdits(preps)
+	merged, at := mergeTargets(targets)
+	results, err := fsys.Apply(f, merged)
 	if err != nil {
 		return err
 	}
@@ -145,14 +174,17 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 			p.Result.Settings = p.perm.path
 		}
 		for range p.targets {
-			if results[i].Changed {
-				p.Result.Changed = append(p.Result.Changed, results[i].Path)
+			if res := results[at[i]]; res.Changed && !slices.Contains(p.Result.Changed, res.Path) {
+				p.Result.Changed = append(p.Result.Changed, res.Path)
 			}
 			i++
 		}
 		if slices.Contains(p.Result.Changed, p.Result.Destination) {
 			for _, w := range p.projectWarn {
 				p.warn(w)
+			}
+			if a := p.approval; a != "" {
+				p.Result.Notes = append(p.Result.Notes, a)
 			}
 		}
 	}
@@ -204,7 +236,7 @@ func (p *Prepared) offWarnings() {
 // its ownership record (W7 order).
 func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) ([]fsys.Target, error) {
 	layer := r.Registry.Set().Write()
-	recPath, canon, err := recordPath(layer.Dir, OwnershipDir, edit.path)
+	recPath, canon, err := entryRecordPath(layer.Dir, edit.path, edit.servers, r.Provider.Dest(scope).Nested())
 	if err != nil {
 		return nil, err
 	}
@@ -215,18 +247,25 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 	if err != nil {
 		return nil, err
 	}
-	edit.record = rec
+	edit.record, edit.recPath = rec, recPath
 	private := edit.p.PrivateMode
 	main := fsys.Target{
 		Path:    edit.path,
-		DirPerm: dirMode(scope),
+		DirPerm: dirMode(scope, r.Project, edit.path),
 		Check:   parentCheck(f, scope, r.Project, edit.path),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			out, err := edit.apply(cur)
 			return out, fileMode(scope, cur, private, false), false, err
 		},
 	}
+	var local *localRecord
+	if r.Provider.Dest(scope).Nested() {
+		local = &localRecord{Scope: scope, Project: r.Project, Container: edit.servers}
+	}
 	record := recordTarget(f, recPath, canon, edit.p.Name, func(rec *ownRecord) {
+		if local != nil {
+			rec.localRecord = *local
+		}
 		for n, d := range edit.wrote {
 			rec.Entries[n] = d
 		}
@@ -244,7 +283,7 @@ func (r *Request) settingsTargets(f fsys.FS, scope providers.Scope, want []strin
 		return nil, nil, err
 	}
 	ss := settingsScope{
-		dirPerm: dirMode(scope),
+		dirPerm: dirMode(scope, r.Project, path),
 		check:   parentCheck(f, scope, r.Project, path),
 		mode:    func(cur fsys.Snapshot) fs.FileMode { return fileMode(scope, cur, false, true) },
 	}

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
@@ -19,15 +21,28 @@ const OwnershipDir = "mcp-ownership"
 // ownRecord is one ownership record: for one destination, the digest of every entry
 // mcpwire wrote there.
 type ownRecord struct {
-	Destination string            `json:"destination"`
-	Provider    string            `json:"provider,omitempty"`
-	Entries     map[string]string `json:"entries"`
+	Destination string `json:"destination"`
+	localRecord
+	// Provider is the first provider that wrote there; Providers every one, for a
+	// file several clients read (V10).
+	Provider  string            `json:"provider,omitempty"`
+	Providers []string          `json:"providers,omitempty"`
+	Entries   map[string]string `json:"entries"`
 
 	// where readRecord read it, so that an edit can read it again under the lock
 	// (fileEdit.reloadRecord); unset for records built otherwise
 	from  fsys.FS
 	path  string
 	canon string
+}
+
+// localRecord says, in the record of a project's own servers inside a file shared by
+// every project (Claude Code's local scope, V11), which scope and project they are and
+// where they sit: the path alone cannot tell them from the user-scope servers.
+type localRecord struct {
+	Scope     providers.Scope `json:"scope,omitempty"`
+	Project   string          `json:"project,omitempty"`
+	Container []string        `json:"container,omitempty"`
 }
 
 // recordPath returns the record file for a destination: the sha256 of its canonical
@@ -137,7 +152,13 @@ func recordTarget(f fsys.FS, path, canon, provider string, update func(r *ownRec
 					return nil, 0, false, corruptRecord(path, err)
 				}
 			}
-			rec.Destination, rec.Provider = canon, provider
+			rec.Destination = canon
+			if rec.Provider == "" {
+				rec.Provider = provider
+			}
+			if !slices.Contains(rec.Providers, provider) {
+				rec.Providers = append(rec.Providers, provider)
+			}
 			update(rec)
 			if !cur.Exists && len(rec.Entries) == 0 {
 				return nil, 0, true, nil // nothing owned: create no record

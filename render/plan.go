@@ -65,7 +65,11 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *dia
 		if ign := ignoredFields(s); len(ign) > 0 {
 			r.warn(ignoredWarning(p, s, ign))
 		}
-		if s.Cwd != "" && !s.Remote() && p.CwdKey == "" {
+		switch {
+		case s.Cwd == "" || s.Remote() || p.CwdKey != "":
+		case r.Provider.CwdKey != "": // a file other clients read too, not all with a cwd (V10)
+			r.warn(fmt.Sprintf("%s: cwd of %s not written: other clients read this file too, and not all of them take a working directory from it", p.Name, s.Name))
+		default:
 			r.warn(fmt.Sprintf("%s: %s does not start servers in a working directory from its config; cwd of %s not written", p.Name, p.Display, s.Name))
 		}
 		entries = append(entries, namedEntry{name: s.Name, entry: t.d.Entry(s, &v, fs.Of(s.Name))})
@@ -96,7 +100,7 @@ func (r *Request) standalone(ephemeral bool) (target, []*registry.Server, error)
 	if err != nil {
 		return target{}, nil, err
 	}
-	if err := r.checkPolicy(servers, providers.User, true); err != nil {
+	if err := r.checkPolicy(servers, providers.User, ""); err != nil {
 		return target{}, nil, err
 	}
 	return newTarget(r.Provider, providers.User, r.Project, ephemeral), servers, nil

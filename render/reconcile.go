@@ -31,6 +31,19 @@ type fileEdit struct {
 	force   bool
 	// keepFilters carries the filter members of rewritten entries over (KeepFilters).
 	keepFilters bool
+	// servers is the path of the servers in the file; nest the destination's template
+	// of it (with providers.ProjectKey), foldKeys whether a project key is matched
+	// without case (Windows).
+	servers, nest []string
+	foldKeys      bool
+	// syntax is the destination, for what its client's parser refuses (Strict,
+	// NoTrailingComma); others are the filter members other writers of a shared file
+	// keep in its entries (V10); before is the edit of the same entries earlier in the
+	// transaction; recPath is the ownership record.
+	syntax  *providers.Dest
+	others  []string
+	before  *fileEdit
+	recPath string
 
 	// Results of the last edit.
 	wrote   map[string]string // name → digest of what was written
@@ -110,8 +123,8 @@ func (e *foreignError) Hints() []string {
 }
 
 // container is where the provider's file keeps its servers.
-func (e *fileEdit) container() format.Container {
-	c := format.Container{Path: []string{e.p.ServersKey}}
+func (e *fileEdit) container(doc format.Document) format.Container {
+	c := format.Container{Path: e.containerIn(doc)}
 	if f, ok := e.d.(dialect.Framer); ok && owners[e.p.Owner].framed {
 		c.Frame = f.Frame()
 	}
@@ -125,11 +138,12 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err := e.reloadRecord(); err != nil {
 		return nil, err
 	}
+	e.withBefore()
 	doc, err := format.Parse(e.p.Format, e.path, cur.Data, cur.Exists)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := doc.Entries(e.container())
+	entries, err := doc.Entries(e.container(doc))
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +153,11 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err := e.editFile(doc, entries); err != nil {
 		return nil, err
 	}
-	return doc.Bytes()
+	out, err := doc.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	return out, e.checkSyntax(out)
 }
 
 // editFile lets the dialect edit the file beyond its entries (opencode's tools map).
@@ -174,6 +192,9 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 		existing, has := es.Get(ne.name)
 		if has && e.keepFilters {
 			entry = e.d.Filters().Carry(entry, existing)
+		}
+		if has && len(e.others) > 0 {
+			entry = dialect.FilterSpec{Members: e.others}.Carry(entry, existing)
 		}
 		newDigest, err := es.Digest(ne.name, entry)
 		if err != nil {

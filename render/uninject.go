@@ -38,8 +38,9 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		res.Absent = slices.Clone(r.Servers)
 		return res, nil
 	}
-	d := dialect.For(p)
-	edit := &fileEdit{p: p, d: d, path: path, remove: r.Servers}
+	edit, _ := r.newEdit(scope, path)
+	edit.remove = r.Servers
+	d := edit.d
 	targets, err := r.fileTargets(f, edit, scope)
 	if err != nil {
 		return nil, err

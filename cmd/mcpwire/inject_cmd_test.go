@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/suggest"
 	"github.com/mcpwire/mcpwire/providers"
 )
 
@@ -63,7 +65,11 @@ func TestInjectProviderAliases(t *testing.T) {
 		})
 	}
 	// U1: a close name (aliases included) is suggested, otherwise every name is listed
-	list := "one of: " + strings.Join(providers.Names(), ", ")
+	names := providers.Names()
+	list := "one of: " + strings.Join(names, ", ")
+	if len(names) > suggest.MaxListed {
+		list = "one of: " + strings.Join(names[:suggest.MaxListed], ", ") + fmt.Sprintf(" (and %d more)", len(names)-suggest.MaxListed)
+	}
 	hints := map[string]string{"claud": `did you mean "claude"?`, "Claude": `did you mean "claude"?`, "": list, "*": list,
 		"vs-code": `did you mean "vscode"?`, "cluade": `did you mean "claude"?`, "zzz": list}
 	for _, bad := range []string{"claud", "Claude", "", "*", "vs-code", "cluade", "zzz"} {
@@ -97,7 +103,7 @@ func TestInjectExitCodes(t *testing.T) {
 		{[]string{"inject", "--provider", "codex", "--all"}, 2, "give exactly one of --provider NAME and --all"},
 		{[]string{"inject", "--servers", "fetch"}, 2, "give exactly one of --provider NAME and --all"},
 		{[]string{"inject", "--provider", "codex"}, 2, "choose servers with --profile NAME or --servers a,b"},
-		{[]string{"inject", "--provider", "codex", "--servers", "fetch", "--scope", "global"}, 2, `--scope must be project or user, not "global"`},
+		{[]string{"inject", "--provider", "codex", "--servers", "fetch", "--scope", "global"}, 2, `--scope must be project, local or user, not "global"`},
 		{[]string{"inject", "--provider", "codex", "--servers", "fetch", "--out", "x.json"}, 2, "--out needs --ephemeral"},
 		{[]string{"inject", "--all", "--ephemeral"}, 2, "cannot be used with --all"},
 		{[]string{"inject", "extra", "--provider", "codex", "--servers", "fetch"}, 2, "takes no arguments"},
@@ -193,7 +199,7 @@ func TestProvidersJSON(t *testing.T) {
 	if !slices.Equal(names, providers.Names()) {
 		t.Errorf("providers %v, want %v", names, providers.Names())
 	}
-	if !regexp.MustCompile(`"settings": \{\n\s+"project": ".*/repo/.claude/settings.local.json"`).Match(stdout.Bytes()) {
+	if !regexp.MustCompile(`"settings": \{\n(\s+"local": ".*/repo/.claude/settings.local.json",\n)?\s+"project": ".*/repo/.claude/settings.local.json"`).Match(stdout.Bytes()) {
 		t.Errorf("claude-code's settings files are not listed")
 	}
 }

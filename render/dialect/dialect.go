@@ -169,6 +169,10 @@ var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
 	providers.ShapePlain:    newPlain,
 	providers.ShapeManual:   newManual,
 	providers.ShapeCopilot:  newCopilot,
+	providers.ShapeQwen:     newQwen,
+	providers.ShapeAuggie:   newAuggie,
+	providers.ShapeAmp:      newAmp,
+	providers.ShapeQoder:    newQoder,
 }
 
 // For returns the dialect of a provider. Every shape of the table has one (a test

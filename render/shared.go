@@ -1,0 +1,146 @@
+package render
+
+import (
+	"io/fs"
+	"path/filepath"
+	"slices"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// A file read by more than one client (V10) — the project's .mcp.json is Claude
+// Code's, GitHub Copilot CLI's and Qoder CLI's project file — has one ownership record,
+// whoever writes it, and one entry per server: each of its writers spells an entry the
+// way all of them read it, so that writing the same server for two of them is the same
+// entry, and either may remove it.
+
+// sharedView is the provider as it writes a file other clients write too: only the
+// parts of its spelling every writer has — its switch and its cwd member when each of
+// them has the same — and the variables any of them reads as empty (V5).
+func sharedView(p *providers.Provider, writers []*providers.Provider) *providers.Provider {
+	if len(writers) == 0 {
+		return p
+	}
+	v := *p
+	for _, w := range writers {
+		if w.Switch != v.Switch {
+			v.Switch = ""
+		}
+		if w.CwdKey != v.CwdKey {
+			v.CwdKey = ""
+		}
+		v.ReservedRefs = dialect.AppendNew(slices.Clip(v.ReservedRefs), w.ReservedRefs)
+	}
+	return &v
+}
+
+// othersMembers are the filter members the other writers of a file keep in its
+// entries and p does not (Copilot CLI's tools allowlist in .mcp.json): an entry p
+// rewrites keeps them, so that p never undoes another client's filter.
+func othersMembers(p *providers.Provider, writers []*providers.Provider) []string {
+	own := dialect.For(p).Filters().Members
+	var out []string
+	for _, w := range writers {
+		for _, m := range dialect.For(w).Filters().Members {
+			if !slices.Contains(own, m) && !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// readerNames are the display names of clients.
+func readerNames(ps []*providers.Provider) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Display)
+	}
+	return out
+}
+
+// newEdit is the edit of the request's file at a scope: the provider as it spells
+// entries there (sharedView), where the servers sit, how strictly the client reads the
+// file, and its other readers.
+func (r *Request) newEdit(scope providers.Scope, path string) (*fileEdit, []*providers.Provider) {
+	p := r.Provider
+	d := p.Dest(scope)
+	name := fileName(d, path, r.pathEnv())
+	writers := p.WritersOf(scope, name)
+	view := sharedView(p, writers)
+	e := &fileEdit{p: view, d: dialect.For(view), path: path, servers: r.serversPath(scope), nest: d.Servers,
+		foldKeys: r.Env.GOOS == "windows", syntax: d, others: othersMembers(p, writers)}
+	return e, p.ReadersOf(scope, name)
+}
+
+// mergeTargets folds the targets of one transaction that write the same file — two
+// writers of a shared file (V10), or Claude Code's user and local servers in
+// ~/.claude.json under inject --all — into one target whose edit runs theirs in
+// order, each on the content the one before leaves, so that the file is locked,
+// checked and written once. at maps each given target to its merged one.
+func mergeTargets(targets []fsys.Target) (out []fsys.Target, at []int) {
+	at = make([]int, len(targets))
+	first := map[string]int{}
+	for i, t := range targets {
+		k := filepath.Clean(t.Path)
+		if j, ok := first[k]; ok {
+			out[j] = chain(out[j], t)
+			at[i] = j
+			continue
+		}
+		first[k] = len(out)
+		at[i] = len(out)
+		out = append(out, t)
+	}
+	return out, at
+}
+
+// chain is a target whose edit is a's, then b's on a's result.
+func chain(a, b fsys.Target) fsys.Target {
+	c := a
+	if c.DirPerm == 0 {
+		c.DirPerm = b.DirPerm
+	}
+	c.Check = func() error {
+		for _, check := range []func() error{a.Check, b.Check} {
+			if check != nil {
+				if err := check(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	c.Edit = func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+		data, perm, remove, err := a.Edit(cur)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		next := fsys.Snapshot{}
+		if !remove {
+			if perm == 0 {
+				perm = cur.Mode
+			}
+			next = fsys.Snapshot{Exists: true, Data: data, Mode: perm}
+		}
+		return b.Edit(next)
+	}
+	return c
+}
+
+// linkSharedEdits tells each client-file edit of a transaction about the edit before it of
+// the same entries (same file and record): the entries that one writes are mcpwire's
+// for it too, though the record on disk does not hold them yet.
+func linkSharedEdits(preps []*Prepared) {
+	last := map[string]*fileEdit{}
+	for _, p := range preps {
+		e := p.edit
+		if e == nil || e.recPath == "" {
+			continue
+		}
+		e.before = last[e.recPath]
+		last[e.recPath] = e
+	}
+}

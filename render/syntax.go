@@ -1,0 +1,86 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+)
+
+// checkSyntax refuses to write a file its client would not read whole (V9): one that
+// is not strict JSON where the client ignores such a file (Copilot CLI's project files,
+// over a comment or a trailing comma), one with a trailing comma where the client drops
+// or resets the file over it (Qwen Code, Qoder CLI). mcpwire's own edits add neither:
+// what is refused is already in the file, and the error says where.
+func (e *fileEdit) checkSyntax(out []byte) error {
+	d := e.syntax
+	if d == nil {
+		return nil
+	}
+	switch {
+	case d.Strict && !json.Valid(out):
+		return fmt.Errorf("%s holds comments or trailing commas, and %s ignores such a file whole; remove them, then run again", e.path, e.p.Display)
+	case d.NoTrailingComma:
+		if line := trailingComma(out); line > 0 {
+			return fmt.Errorf("%s: line %d has a trailing comma, and %s does not read a file with one; remove it, then run again", e.path, line, e.p.Display)
+		}
+	}
+	return nil
+}
+
+// trailingComma returns the line of the first comma followed only by blanks and
+// comments before a closing bracket or brace, 0 when there is none. The input is JSONC
+// the editor has parsed, so strings and comments are well formed.
+func trailingComma(b []byte) int {
+	line, commaLine := 1, 0
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '\n':
+			line++
+		case c == '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			commaLine = 0
+		case c == '/' && i+1 < len(b) && b[i+1] == '/':
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+			i-- // the newline is counted by the loop
+		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+			for i += 2; i+1 < len(b) && !(b[i] == '*' && b[i+1] == '/'); i++ {
+				if b[i] == '\n' {
+					line++
+				}
+			}
+			i++
+		case c == ',':
+			commaLine = line
+		case c == '}' || c == ']':
+			if commaLine > 0 {
+				return commaLine
+			}
+		case c != ' ' && c != '\t' && c != '\r':
+			commaLine = 0
+		}
+	}
+	return 0
+}
+
+// withBefore counts as mcpwire's the entries an earlier edit of the same entries in
+// this transaction wrote, and no longer those it removed: the record on disk does not
+// say so yet (V10: two clients of one shared file injected together).
+func (e *fileEdit) withBefore() {
+	b := e.before
+	if b == nil || e.record == nil {
+		return
+	}
+	rec := *e.record
+	rec.Entries = maps.Clone(e.record.Entries)
+	maps.Copy(rec.Entries, b.wrote)
+	for _, n := range b.dropped {
+		delete(rec.Entries, n)
+	}
+	e.record = &rec
+}
