@@ -130,6 +130,7 @@ const (
 	JSON  Format = "json"
 	JSONC Format = "jsonc"
 	TOML  Format = "toml"
+	YAML  Format = "yaml"
 )
 
 // Shape names the dialect of one server entry.
