@@ -202,6 +202,7 @@ func (e *editor) container(path []string, item string, ops []Op) error {
 		return err
 	}
 	var added []Op
+	removed := 0
 	for _, op := range ops {
 		x, ok := ents.byName[op.Name]
 		if !ok {
@@ -209,6 +210,9 @@ func (e *editor) container(path []string, item string, ops []Op) error {
 				added = append(added, op)
 			}
 			continue
+		}
+		if op.Delete {
+			removed++
 		}
 		text := ""
 		if !op.Delete {
@@ -222,6 +226,9 @@ func (e *editor) container(path []string, item string, ops []Op) error {
 		e.add(x.start, x.end, text, len(path)+1)
 	}
 	if len(added) == 0 {
+		if removed == ents.count && len(path) > 0 {
+			e.emptied(path, item)
+		}
 		return nil
 	}
 	var b strings.Builder

@@ -20,6 +20,7 @@ type entrySet struct {
 	byName map[string]extent
 	indent int // indentation of the entries
 	after  int // offset just after the last entry's content
+	count  int // entries, named or not
 }
 
 // child is one entry of a block container, named or not.
@@ -57,6 +58,7 @@ func (e *editor) extents(path []string, n ast.Node, item string) (*entrySet, err
 		}
 		set.after = x.end
 	}
+	set.count = len(kids)
 	return set, nil
 }
 
@@ -239,4 +241,24 @@ func stepOf(n ast.Node) int {
 		}
 	}
 	return 0
+}
+
+// emptied writes an empty flow collection after the key of a container whose every
+// entry is removed: a null there would read as no list at all (Continue refuses a
+// null mcpServers, Goose a null extensions).
+func (e *editor) emptied(path []string, item string) {
+	mv := e.d.memberNode(path)
+	if mv == nil {
+		return
+	}
+	kl := mv.Key.GetToken().Position.Line
+	m := nullValue.FindStringSubmatchIndex(string(e.d.ls.text(kl)))
+	if m == nil {
+		return
+	}
+	empty := " {}"
+	if item != "" {
+		empty = " []"
+	}
+	e.add(e.d.ls.start(kl)+m[3], e.d.ls.start(kl)+m[3], empty, len(path))
 }
