@@ -4,10 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
-	"strings"
 
-	"github.com/mcpwire/mcpwire/render/jsonc"
 	"github.com/mcpwire/mcpwire/render/yamledit"
 )
 
@@ -41,7 +38,7 @@ func (d *yamlDoc) Lookup(path ...string) (Value, bool) {
 	if !ok {
 		return nil, false
 	}
-	return yamlValue{v}, true
+	return decoded{v, true}, true
 }
 
 func (d *yamlDoc) Set(path []string, v any) error {
@@ -115,7 +112,7 @@ func (y *yamlEntries) Get(name string) (Entry, bool) {
 	if !ok {
 		return nil, false
 	}
-	return yamlEntry{yamlValue{v}}, true
+	return yamlEntry{decoded{v, true}}, true
 }
 
 // written is the entry as the file will hold it: a list entry with its name member
@@ -150,7 +147,7 @@ func (y *yamlEntries) Set(name string, e Object) (string, error) {
 		}
 	}
 	y.d.entries = append(y.d.entries, yamledit.Op{Path: y.path, Item: y.item, Name: name, Value: yamlValueOf(e)})
-	y.pending[name] = &yamlEntry{yamlValue{v}}
+	y.pending[name] = &yamlEntry{decoded{v, true}}
 	return Digest(raw), nil
 }
 
@@ -177,64 +174,8 @@ func yamlValueOf(v any) any {
 	return m
 }
 
-// yamlValue is a decoded YAML value (JSON-like data).
-type yamlValue struct{ v any }
-
-func (v yamlValue) Kind() Kind {
-	switch v.v.(type) {
-	case map[string]any:
-		return KindObject
-	case []any:
-		return KindArray
-	case string:
-		return String
-	case bool:
-		return Bool
-	case nil:
-		return jsonc.Null
-	}
-	return Number
-}
-
-func (v yamlValue) JSON() []byte {
-	b, _ := json.Marshal(v.v)
-	return b
-}
-
-func (v yamlValue) Member(key string) (Value, bool) {
-	m, ok := v.v.(map[string]any)
-	if !ok {
-		return nil, false
-	}
-	x, ok := m[key]
-	if !ok {
-		return nil, false
-	}
-	return yamlValue{x}, true
-}
-
-func (v yamlValue) Keys() []string {
-	m, _ := v.v.(map[string]any)
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// Carry writes any value back as it decodes (its comments and quoting are the
-// entry's, which is rewritten whole).
-func (v yamlValue) Carry() (any, bool) {
-	b, err := json.Marshal(v.v)
-	if err != nil || strings.Contains(string(b), `\u0000`) {
-		return nil, false
-	}
-	return json.RawMessage(b), true
-}
-
 // yamlEntry is a server entry of a YAML document.
-type yamlEntry struct{ yamlValue }
+type yamlEntry struct{ decoded }
 
 func (e yamlEntry) Digest() string { return Digest(e.JSON()) }
 func (e yamlEntry) Framed() bool   { return false }

@@ -19,17 +19,34 @@ func apply(t *testing.T, src string, ops ...Op) (string, error) {
 	return string(d.Bytes()), err
 }
 
+// editCase is a source, its edits and the result.
+type editCase struct {
+	name, src string
+	ops       []Op
+	want      string
+}
+
+func runEdits(t *testing.T, cases []editCase) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := apply(t, tc.src, tc.ops...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
 func set(name string) Op { return Op{Path: []string{"ext"}, Name: name, Value: entry} }
 func del(name string) Op { return Op{Path: []string{"ext"}, Name: name, Delete: true} }
 
 // spec: V9 W1 — entries of a mapping by name are added, replaced and removed, and
 // every other byte stays.
 func TestMapEdits(t *testing.T) {
-	for _, tc := range []struct {
-		name, src string
-		ops       []Op
-		want      string
-	}{
+	runEdits(t, []editCase{
 		{"new file", "", []Op{set("s")}, "ext:\n  s:\n" + entryText},
 		{"comments only", "# c\n", []Op{set("s")}, "# c\next:\n  s:\n" + entryText},
 		{"no final newline", "a: 1", []Op{set("s")}, "a: 1\next:\n  s:\n" + entryText},
@@ -55,17 +72,7 @@ func TestMapEdits(t *testing.T) {
 		{"nested path created", "a: 1\n", []Op{{Path: []string{"p", "/abs"}, Name: "s", Value: 1}}, "a: 1\np:\n  /abs:\n    s: 1\n"},
 		{"document member", "# h\next:\n  a: 1\n", []Op{{Name: "name", Value: "mcpwire"}, set("s")},
 			"# h\next:\n  a: 1\n  s:\n" + entryText + "name: mcpwire\n"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := apply(t, tc.src, tc.ops...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tc.want {
-				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func item(name string, v Map) Op {
@@ -76,11 +83,7 @@ func item(name string, v Map) Op {
 // block (no name) kept.
 func TestListEdits(t *testing.T) {
 	e := Map{{"command", "x"}, {"name", "ignored: the op names it"}}
-	for _, tc := range []struct {
-		name, src string
-		ops       []Op
-		want      string
-	}{
+	runEdits(t, []editCase{
 		{"new", "", []Op{item("s", e)}, "mcpServers:\n  - name: s\n    command: x\n"},
 		{"empty flow", "mcpServers: []\n", []Op{item("s", e)}, "mcpServers:\n  - name: s\n    command: x\n"},
 		{"appended after a hub block", "mcpServers:\n  - name: a\n    command: y\n  - uses: hub/x\n# c\nz: 1\n", []Op{item("s", e)},
@@ -91,17 +94,7 @@ func TestListEdits(t *testing.T) {
 			"mcpServers:\n  - uses: hub/x\n"},
 		{"the last removed", "mcpServers:\n  - name: s\n    command: x\n", []Op{{Path: []string{"mcpServers"}, Item: "name", Name: "s", Delete: true}},
 			"mcpServers: []\n"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := apply(t, tc.src, tc.ops...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tc.want {
-				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 // spec: W2 V9 — files and layouts mcpwire will not edit are refused with the line,
