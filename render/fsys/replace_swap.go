@@ -1,12 +1,10 @@
-//go:build linux
+//go:build linux || darwin
 
 package fsys
 
 import (
 	"errors"
 	"os"
-
-	"golang.org/x/sys/unix"
 )
 
 // swapHook, when set (tests only), runs at the stages of replace after the swap:
@@ -24,8 +22,8 @@ func swapStage(stage string) error {
 // replace puts tmp at name, checking once more that name still holds want (W8),
 // without the gap a compare followed by a rename leaves: another program renaming its
 // file over name between the two would be lost. An existing name is swapped with tmp
-// atomically (renameat2 RENAME_EXCHANGE), and the file that left name is compared with
-// want:
+// atomically (exchange: renameat2 RENAME_EXCHANGE on Linux, renamex_np RENAME_SWAP on
+// macOS), and the file that left name is compared with want:
 //
 //   - it is the file expected: mcpwire's file is in place, and the old one is removed
 //     (if that fails, it is left behind as tmp: the write happened all the same, so
@@ -40,18 +38,19 @@ func swapStage(stage string) error {
 //   - it is someone else's, and swapping back fails: that file is never deleted; it
 //     stays at tmp and a *[DisplacedError] with Written says so.
 //
-// A name expected absent is created with RENAME_NOREPLACE. handled is false when the
-// filesystem cannot do this; the caller then renames plainly.
+// A name expected absent is created with a rename that refuses an existing name
+// (renameNoReplace). handled is false when the filesystem cannot do this; the caller
+// then renames plainly.
 func replace(tmp, name string, want *Snapshot) (handled bool, err error) {
 	if want == nil {
 		return false, nil
 	}
 	if !want.Exists {
-		err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, name, unix.RENAME_NOREPLACE)
+		err := renameNoReplace(tmp, name)
 		switch {
 		case err == nil:
 			return true, nil
-		case errors.Is(err, unix.EEXIST):
+		case errors.Is(err, os.ErrExist):
 			return true, ErrChanged
 		case unsupported(err):
 			return false, nil
@@ -62,9 +61,9 @@ func replace(tmp, name string, want *Snapshot) (handled bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, name, unix.RENAME_EXCHANGE)
+	err = exchange(tmp, name)
 	switch {
-	case errors.Is(err, unix.ENOENT):
+	case errors.Is(err, os.ErrNotExist):
 		return true, ErrChanged // name was removed after the compare
 	case err != nil && unsupported(err):
 		return false, nil
@@ -91,16 +90,10 @@ func replace(tmp, name string, want *Snapshot) (handled bool, err error) {
 	}
 	err = swapStage("swapback")
 	if err == nil {
-		err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, name, unix.RENAME_EXCHANGE)
+		err = exchange(tmp, name)
 	}
 	if err != nil {
 		return true, &DisplacedError{Name: name, Kept: tmp, Written: true, Err: err}
 	}
 	return true, ErrChanged
-}
-
-// unsupported reports a filesystem or kernel without renameat2 flags (EXDEV: some
-// union filesystems refuse them where a plain rename works).
-func unsupported(err error) bool {
-	return errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.EXDEV)
 }
