@@ -25,10 +25,11 @@ func Main(args []string, env *Env) int {
 	}
 	env.passthrough, env.dashdash = passthrough, dashdash
 	err = app.RunContext(context.Background(), append([]string{"mcpwire"}, ordered...))
-	if err == nil {
-		return exitOK
+	code := exitOK
+	if err != nil {
+		code = report(env.Stderr, fromCLI(err))
 	}
-	return report(env.Stderr, fromCLI(err))
+	return interruptedCode(env, code)
 }
 
 // runState is what one run knows beyond Env: the arguments as typed (errors quote a
