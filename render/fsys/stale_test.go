@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestLockRemovesStaleTemporaryFiles: once it holds a file's lock, Lock removes the
@@ -102,5 +103,25 @@ func TestApplyLocksTargetWithLeftovers(t *testing.T) {
 				t.Errorf("dir holds %q", got)
 			}
 		})
+	}
+}
+
+// TestApplyGoesOnWhenALeftoverLockIsRefused: a lock file of a target that needs no
+// change which cannot be taken (here: a directory of that name, as good as another
+// user's file) does not fail the transaction; it was locked only to clean up.
+func TestApplyGoesOnWhenALeftoverLockIsRefused(t *testing.T) {
+	old := lockTimeout
+	lockTimeout = 200 * time.Millisecond // Windows waits on a lock it may not open
+	t.Cleanup(func() { lockTimeout = old })
+	dir := t.TempDir()
+	p, q := filepath.Join(dir, "f.json"), filepath.Join(dir, "g.json")
+	writeTestFile(t, p, "same", 0o600)
+	writeTestFile(t, filepath.Join(dir, ".f.json.mcpwire-abc.tmp"), "partial", 0o600)
+	if err := os.Mkdir(p+LockSuffix, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Apply(OS{}, []Target{{Path: p, Edit: editSet("same", 0o600)}, {Path: q, Edit: editSet("g", 0o600)}})
+	if err != nil || res[0].Changed || !res[1].Changed {
+		t.Fatalf("Apply = %+v, %v", res, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -180,18 +181,24 @@ func (tx *txn) mkdirs(t Target) error {
 	return nil
 }
 
-// lock takes the lock of every given target not locked yet, in sorted order.
+// lock takes the lock of every given target not locked yet, in sorted order. A
+// target that needs no change and is locked only to remove an interrupted run's
+// leftovers is skipped when its lock cannot be taken (a lock file another user
+// left, for example): the transaction does not need it.
 func (tx *txn) lock(plans []*plan) error {
-	paths := make([]string, 0, len(plans))
+	required := map[string]bool{}
 	for _, p := range plans {
-		paths = append(paths, filepath.Clean(p.t.Path))
+		path := filepath.Clean(p.t.Path)
+		required[path] = required[path] || !p.unchanged()
 	}
-	slices.Sort(paths)
-	for _, path := range slices.Compact(paths) {
+	for _, path := range slices.Sorted(maps.Keys(required)) {
 		if tx.held[path] {
 			continue
 		}
 		release, err := tx.f.Lock(path)
+		if err != nil && !required[path] {
+			continue
+		}
 		if err != nil {
 			return err
 		}
