@@ -136,7 +136,8 @@ func TestSignalDuringWrite(t *testing.T) {
 
 // TestSignalUnpaused sends SIGINT or SIGTERM as soon as the temporary file of a 50 MB
 // ~/.claude.json appears, with no test hook: the same outcome as TestSignalDuringWrite
-// (a run the signal reached only after its last write keeps them, and says so).
+// (a run the signal reached only after that write keeps what it wrote, and leaves no
+// temporary file either).
 //
 // spec: W3 W7
 func TestSignalUnpaused(t *testing.T) {
@@ -171,18 +172,25 @@ func TestSignalUnpaused(t *testing.T) {
 			}
 			time.Sleep(200 * time.Microsecond)
 		}
-		if !exitedWith(err, 128+int(sig)) || !strings.Contains(stderr.String(), "interrupted by "+signalName(sig)) {
-			t.Fatalf("run %d: exit %v, stderr:\n%s", i, err, stderr.String())
-		}
-		if strings.Contains(stderr.String(), "after its writes had finished") {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.Sys().(syscall.WaitStatus).Signaled() ||
+			strings.Contains(stderr.String(), "after its writes had finished") {
+			// the signal came after the write (between two transactions its default
+			// action ends mcpwire): what was written stays, with no temporary file
 			late++
+			if _, left := worldState(t, filepath.Dir(home)); len(left) > 0 {
+				t.Errorf("run %d: left behind: %v", i, left)
+			}
 			os.RemoveAll(filepath.Dir(home))
 			home, before = signalWorld(t)
 			continue
 		}
+		if !exitedWith(err, 128+int(sig)) || !strings.Contains(stderr.String(), "interrupted by "+signalName(sig)) {
+			t.Fatalf("run %d: exit %v, stderr:\n%s", i, err, stderr.String())
+		}
 		sameWorld(t, home, before)
 	}
-	t.Logf("%d of 4 signals came after the last write", late)
+	t.Logf("%d of 4 signals came after the write of ~/.claude.json", late)
 }
 
 // TestCrashDuringRollback sends SIGINT once a project injection has replaced
