@@ -73,7 +73,7 @@ func replace(tmp, name string, want *Snapshot) (handled bool, err error) {
 	// tmp now names the file that was at name; from here on, mcpwire's file may be in
 	// place, so every outcome must say whether it is
 	_ = swapStage("swapped")
-	if same, err := (OS{}).sameContent(tmp, *want); err == nil && same {
+	if displacedIsExpected(tmp, want) {
 		if err := swapStage("remove"); err == nil {
 			_ = os.Remove(tmp) // best effort: the old file may stay behind as tmp
 		}
@@ -96,4 +96,18 @@ func replace(tmp, name string, want *Snapshot) (handled bool, err error) {
 		return true, &DisplacedError{Name: name, Kept: tmp, Written: true, Err: err}
 	}
 	return true, ErrChanged
+}
+
+// displacedIsExpected reports whether the file the swap displaced to tmp is the one
+// want describes. The same file, unchanged since it was read (inode, size, mtime and
+// mode: the compare before the swap has just read it whole), is recognised from one
+// lstat, so that the old file is removed at once: until then it stays under the
+// temporary name, where a kill -9 would leave it (with a 50 MB ~/.claude.json, reading
+// it back whole took tens of milliseconds). Anything else is compared byte by byte.
+func displacedIsExpected(tmp string, want *Snapshot) bool {
+	if fi, err := os.Lstat(tmp); err == nil && want.stat != nil && sameStat(fi, want.stat) {
+		return true
+	}
+	same, err := (OS{}).sameContent(tmp, *want)
+	return err == nil && same
 }
