@@ -557,3 +557,58 @@ func TestConcurrentProfileInjectsFreshHome(t *testing.T) {
 	}
 	noLeftovers(t, home)
 }
+
+// claudeJSON decodes ~/.claude.json.
+func claudeJSON(t *testing.T, path string) (servers map[string]json.RawMessage, top map[string]json.RawMessage) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &top); err != nil {
+		t.Fatalf("%s does not parse: %v", path, err)
+	}
+	if err := json.Unmarshal(top["mcpServers"], &servers); err != nil {
+		t.Fatalf("mcpServers: %v", err)
+	}
+	return servers, top
+}
+
+// readOne decodes the only record in dir into v.
+func readOne(t *testing.T, dir string, v any) {
+	t.Helper()
+	recs, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(recs) != 1 {
+		t.Fatalf("records in %s: %v, want one", dir, recs)
+	}
+	readJSON(t, recs[0], v)
+}
+
+// readJSON decodes the file at path into v.
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// noLeftovers fails when a temporary or lock file of mcpwire is anywhere under root.
+func noLeftovers(t *testing.T, root string) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if n := d.Name(); strings.Contains(n, ".mcpwire-") || strings.HasSuffix(n, fsys.LockSuffix) {
+			t.Errorf("left behind: %s", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
