@@ -82,8 +82,12 @@ func (d *Doc) load(src []byte) error {
 		root = nil
 	}
 	var v any
-	if err := yaml.UnmarshalWithOptions(src, &v); err != nil {
-		return parseError(err)
+	if root != nil {
+		// decoded from the parsed tree (a second parse would double the cost); the
+		// decoder refuses duplicate keys and undefined aliases
+		if err := yaml.NodeToValue(body, &v); err != nil {
+			return parseError(err)
+		}
 	}
 	data := map[string]any{}
 	if v != nil {
