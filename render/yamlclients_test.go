@@ -154,3 +154,35 @@ func TestVibeReferences(t *testing.T) {
 		t.Error("a refused inject changed the file")
 	}
 }
+
+// TestContinueForeignEntry: an entry of the list that mcpwire did not write is refused
+// without --force, and replaced in place with it; uninject then removes it (C6).
+//
+// spec: C6 W1
+func TestContinueForeignEntry(t *testing.T) {
+	w := newWorld(t)
+	path := w.dest(w.provider("continue"), providers.User)
+	orig := "name: Mine\nversion: 1.0.0\nmcpServers:\n  - name: fetch   # by hand\n    command: my-fetch\n  - name: other\n    command: o\n"
+	w.place(path, []byte(orig))
+	if _, err := w.inject("continue", "", "fetch"); err == nil || !strings.Contains(err.Error(), "did not write") {
+		t.Fatalf("a foreign entry: %v", err)
+	}
+	if string(read(t, path)) != orig {
+		t.Fatal("a refused inject changed the file")
+	}
+	req := w.request("continue", "", "", "fetch")
+	req.Inject.Force = true
+	if _, err := render.Inject(fsys.NewOS(), req); err != nil {
+		t.Fatal(err)
+	}
+	want := "name: Mine\nversion: 1.0.0\nmcpServers:\n  - name: fetch\n    type: stdio\n    command: uvx\n    args:\n      - mcp-server-fetch\n  - name: other\n    command: o\n"
+	if got := string(read(t, path)); got != want {
+		t.Fatalf("forced:\n%s\nwant:\n%s", got, want)
+	}
+	if _, err := render.Uninject(fsys.NewOS(), w.request("continue", "", "", "fetch")); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(read(t, path)); got != "name: Mine\nversion: 1.0.0\nmcpServers:\n  - name: other\n    command: o\n" {
+		t.Errorf("after uninject:\n%s", got)
+	}
+}
