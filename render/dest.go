@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -249,6 +250,10 @@ func (r *Request) destination(f fsys.FS) (providers.Scope, string, error) {
 	}
 	env := r.pathEnv()
 	path, err := choosePath(f, p.Dest(scope), env)
+	var other *providers.OnlyError
+	if errors.As(err, &other) {
+		return "", "", fmt.Errorf("%s runs only on %s: it has no %s-scope file on %s", p.Display, providers.OSName(other.Only), scope, providers.OSName(other.GOOS))
+	}
 	if err != nil {
 		return "", "", err
 	}
