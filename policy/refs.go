@@ -31,6 +31,9 @@ const (
 	StyleBraceEnv  = "{env:VAR}"
 	StyleNames     = "variable names (env_vars, env_http_headers, bearer_token_env_var)"
 	StyleNone      = "none (references refused)"
+	// StyleBearerVar: a bearer token's variable by name, and stdio servers inherit the
+	// client's environment (Kimi Code); no placeholder.
+	StyleBearerVar = "variable names (bearerTokenEnvVar; stdio servers inherit the environment)"
 )
 
 // spellings is the table of reference spellings.
@@ -39,6 +42,7 @@ var spellings = []Spelling{
 	{Style: StyleDollarEnv, Open: "${env:", Close: "}"},
 	{Style: StyleBraceEnv, Open: "{env:", Close: "}"},
 	{Style: StyleNames},
+	{Style: StyleBearerVar},
 	{Style: StyleNone},
 }
 

@@ -92,6 +92,12 @@ type (
 	NamedRefs interface {
 		RefsByName()
 	}
+	// HeaderEnvRefuser is a NamedRefs client with no member for a header taken from a
+	// variable (Kimi Code has bearerTokenEnvVar only): headerEnv is refused, for the
+	// reason it gives.
+	HeaderEnvRefuser interface {
+		HeaderEnvRefused() string
+	}
 )
 
 // FileState is what a FileEditor sees of one file's edit, and what it reports back.
@@ -169,6 +175,8 @@ var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
 	providers.ShapePlain:    newPlain,
 	providers.ShapeManual:   newManual,
 	providers.ShapeCopilot:  newCopilot,
+	providers.ShapeKimi:     newKimi,
+	providers.ShapeCrush:    newCrush,
 }
 
 // For returns the dialect of a provider. Every shape of the table has one (a test

@@ -79,8 +79,11 @@ func refsByName(d Dialect) bool {
 type speller struct {
 	t      Target
 	byName bool
-	server string
-	probs  []Problem
+	// noHeaderEnv is why the client takes no header from a variable by name (""
+	// when it does, or takes references by placeholder).
+	noHeaderEnv string
+	server      string
+	probs       []Problem
 }
 
 func (sp *speller) bad(field, reason string) {
@@ -100,6 +103,9 @@ func (sp *speller) ref(field, vr string) string {
 // Spell computes the values of s for t in dialect d, with the problems that stop it.
 func Spell(t Target, d Dialect, s *registry.Server) (Values, []Problem) {
 	sp := &speller{t: t, byName: refsByName(d), server: s.Name}
+	if r, ok := d.(HeaderEnvRefuser); ok && sp.byName {
+		sp.noHeaderEnv = r.HeaderEnvRefused()
+	}
 	var v Values
 	if !s.Remote() {
 		sp.launch(s, &v)
@@ -162,6 +168,10 @@ func (sp *speller) remote(s *registry.Server, v *Values) {
 	for _, h := range SortedKeys(s.HeaderEnv) {
 		vr := s.HeaderEnv[h]
 		reserved("headerEnv."+h, vr)
+		if sp.noHeaderEnv != "" {
+			sp.bad("headerEnv."+h, sp.noHeaderEnv)
+			continue
+		}
 		if sp.byName {
 			v.EnvHTTPHeaders = append(v.EnvHTTPHeaders, format.Member{Key: h, Value: vr})
 		} else if ref := sp.ref("headerEnv."+h, vr); ref != "" {
