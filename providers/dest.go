@@ -54,6 +54,29 @@ type Dest struct {
 	// Only, when set, is the one operating system the client runs on (Visual Studio:
 	// windows); resolving the destination on another fails.
 	Only string
+	// Pointer, when set, is a file under the home directory whose content names the
+	// destination's directory (LM Studio's ~/.lmstudio-home-pointer); without that
+	// file, the first of Fallback (directories under the home) that exists is the
+	// directory, else Dir. Reading them needs the filesystem: see Pointed.
+	Pointer  []string
+	Fallback [][]string
+}
+
+// Pointed is where a destination's pointer file and fallback directories are, for
+// the caller to read (no I/O here); ok is false when the destination has none or a
+// relocation variable is set.
+func (d *Dest) Pointed(in PathEnv) (pointer string, fallback []string, ok bool) {
+	d = d.on(in.GOOS)
+	if len(d.Pointer) == 0 || in.Home == "" {
+		return "", nil, false
+	}
+	if _, _, set := d.relocated(in.env()); set {
+		return "", nil, false
+	}
+	for _, f := range d.Fallback {
+		fallback = append(fallback, filepath.Join(append([]string{in.Home}, f...)...))
+	}
+	return filepath.Join(append([]string{in.Home}, d.Pointer...)...), fallback, true
 }
 
 // Relocation is a variable that, when set, moves a destination's directory to

@@ -104,6 +104,7 @@ var defaults = []destCase{
 	{"linux", "crush/user", nil, []string{"~/.config/crush/crush.json"}},
 	{"linux", "junie/project", nil, []string{"P/.junie/mcp/mcp.json"}},
 	{"linux", "junie/user", nil, []string{"~/.junie/mcp/mcp.json"}},
+	{"linux", "lm-studio/user", nil, []string{"~/.lmstudio/mcp.json"}},
 	// macOS: ~/Library/Application Support for the app-data clients; opencode keeps ~/.config
 	{"darwin", "claude-code/project", nil, []string{"P/.mcp.json"}},
 	{"darwin", "claude-code/project/settings", nil, []string{"P/.claude/settings.local.json"}},
@@ -150,6 +151,7 @@ var defaults = []destCase{
 	{"darwin", "crush/user", nil, []string{"~/.config/crush/crush.json"}},
 	{"darwin", "junie/project", nil, []string{"P/.junie/mcp/mcp.json"}},
 	{"darwin", "junie/user", nil, []string{"~/.junie/mcp/mcp.json"}},
+	{"darwin", "lm-studio/user", nil, []string{"~/.lmstudio/mcp.json"}},
 	// Windows: %USERPROFILE% is the home; app data in ~/AppData/Roaming when APPDATA is unset
 	{"windows", "claude-code/project", nil, []string{"P/.mcp.json"}},
 	{"windows", "claude-code/project/settings", nil, []string{"P/.claude/settings.local.json"}},
@@ -196,6 +198,7 @@ var defaults = []destCase{
 	{"windows", "crush/user", nil, []string{"~/.config/crush/crush.json"}},
 	{"windows", "junie/project", nil, []string{"P/.junie/mcp/mcp.json"}},
 	{"windows", "junie/user", nil, []string{"~/.junie/mcp/mcp.json"}},
+	{"windows", "lm-studio/user", nil, []string{"~/.lmstudio/mcp.json"}},
 }
 
 // relocated is the base directories' and the clients' own variables, per OS: each
@@ -432,5 +435,22 @@ func TestClaudeDesktopPackaged(t *testing.T) {
 	}
 	if globs, _ := withEnv.Globs(osEnv("windows")); len(globs) != 1 {
 		t.Errorf("packaged candidates %v without the relocation variable", globs)
+	}
+}
+
+// TestPointed: LM Studio's file is in the directory ~/.lmstudio-home-pointer names,
+// else ~/.cache/lm-studio when it exists: providers says where to look (the caller
+// reads), on every system; a destination without a pointer has none.
+//
+// spec: V1 V8
+func TestPointed(t *testing.T) {
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		pointer, fallback, ok := lookupDest(t, "lm-studio/user").Pointed(osEnv(goos))
+		if !ok || pointer != expand("~/.lmstudio-home-pointer") || !slices.Equal(fallback, []string{expand("~/.cache/lm-studio")}) {
+			t.Errorf("%s: %q %q %v", goos, pointer, fallback, ok)
+		}
+	}
+	if _, _, ok := lookupDest(t, "cursor/user").Pointed(osEnv("linux")); ok {
+		t.Error("cursor has no pointer file")
 	}
 }

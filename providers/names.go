@@ -28,6 +28,7 @@ var aliases = map[string]string{
 	"zoo":             "zoo-code",
 	"visualstudio":    "visual-studio",
 	"jetbrains-junie": "junie",
+	"lmstudio":        "lm-studio",
 }
 
 // Normalize returns the provider name for name or one of its aliases, and whether it

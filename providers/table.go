@@ -236,6 +236,17 @@ var table = []*Provider{
 			"laravel/boost src/Install/Agents/PhpStormJunie.php", "laravel/boost#200"},
 	},
 	{
+		// mcp.json is in LM Studio's home: the directory ~/.lmstudio-home-pointer names,
+		// else ~/.cache/lm-studio when it exists, else ~/.lmstudio (findLMStudioHome)
+		Name: "lm-studio", Display: "LM Studio", DefaultScope: User,
+		User: &Dest{Base: Home, Dir: []string{".lmstudio"}, Files: []string{"mcp.json"},
+			Pointer: []string{".lmstudio-home-pointer"}, Fallback: [][]string{{".cache", "lm-studio"}}},
+		Format: JSON, StrictJSON: true, ServersKey: "mcpServers", Shape: ShapePlain, Refs: RefNone,
+		Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone,
+		Sources: []string{"lmstudio-ai/docs 0_app/2_mcp/index.mdx", "lmstudio.ai/blog/lmstudio-v0.3.17 (mcp.json in ~/.lmstudio, %USERPROFILE%\\.lmstudio)",
+			"lmstudio-ai/lmstudio-js packages/lms-common-server/src/findLMStudioHome.ts", "lmstudio-ai/lmstudio-bug-tracker#1371", "lmstudio-ai/lmstudio-bug-tracker#2410"},
+	},
+	{
 		Name: "chatgpt-desktop", Display: "ChatGPT Desktop", DefaultScope: User,
 		Shape: ShapeManual, Refs: RefNone, Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
 		Sources: []string{"a server's setup guide: Settings → Connectors → Advanced → Developer mode (shared/seeds/001)"},

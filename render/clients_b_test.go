@@ -150,3 +150,35 @@ func TestKimiCodeFilters(t *testing.T) {
 		t.Errorf("search: %v", search)
 	}
 }
+
+// TestLMStudioHome: LM Studio's mcp.json is in its home directory: the one
+// ~/.lmstudio-home-pointer names, else ~/.cache/lm-studio when it exists, else
+// ~/.lmstudio (as LM Studio's findLMStudioHome decides). A pointer that names no
+// absolute directory is refused naming the pointer file.
+//
+// spec: V1 V8 W2
+func TestLMStudioHome(t *testing.T) {
+	w := newWorld(t)
+	p := w.provider("lm-studio")
+	if got := w.dest(p, providers.User); got != filepath.Join(w.home, ".lmstudio", "mcp.json") {
+		t.Errorf("without pointer or legacy home: %s", got)
+	}
+	legacy := filepath.Join(w.home, ".cache", "lm-studio")
+	if err := os.MkdirAll(legacy, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.dest(p, providers.User); got != filepath.Join(legacy, "mcp.json") {
+		t.Errorf("with ~/.cache/lm-studio: %s", got)
+	}
+	custom := filepath.Join(t.TempDir(), "D", "lmstudio")
+	pointer := filepath.Join(w.home, ".lmstudio-home-pointer")
+	w.place(pointer, []byte(custom+"\n"))
+	res, err := render.Inject(fsys.NewOS(), w.request("lm-studio", "", "", "fetch"))
+	if err != nil || res.Destination != filepath.Join(custom, "mcp.json") {
+		t.Fatalf("with a pointer: %+v, %v", res, err)
+	}
+	w.place(pointer, []byte("relative/dir"))
+	if _, err := render.Inject(fsys.NewOS(), w.request("lm-studio", "", "", "fetch")); err == nil || !strings.Contains(err.Error(), pointer) {
+		t.Errorf("a relative pointer: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -149,6 +150,13 @@ func candidates(d *providers.Dest, pe providers.PathEnv) string {
 	var out []string
 	for _, g := range globs {
 		out = append(out, g.String()+" (when it exists)")
+	}
+	if pointer, fallback, ok := d.Pointed(pe); ok {
+		// LM Studio: its home directory is what a pointer file names
+		out = append(out, pointer+" → <the directory it names>/"+d.Files[0])
+		for _, dir := range fallback {
+			out = append(out, filepath.Join(dir, d.Files[0])+" (when the directory exists)")
+		}
 	}
 	return strings.Join(append(out, c...), " | ")
 }
