@@ -34,6 +34,9 @@ const (
 	StyleAPIKeyEnv = "one variable name per remote server (api_key_env)"
 	StyleSecrets   = "${{ secrets.VAR }}"
 	StyleNone      = "none (references refused)"
+	// StyleBearerVar: a bearer token's variable by name, and stdio servers inherit the
+	// client's environment (Kimi Code); no placeholder.
+	StyleBearerVar = "variable names (bearerTokenEnvVar; stdio servers inherit the environment)"
 )
 
 // spellings is the table of reference spellings.
@@ -45,6 +48,7 @@ var spellings = []Spelling{
 	{Style: StyleEnvKeys},
 	{Style: StyleAPIKeyEnv},
 	{Style: StyleSecrets, Open: "${{ secrets.", Close: " }}"},
+	{Style: StyleBearerVar},
 	{Style: StyleNone},
 }
 
