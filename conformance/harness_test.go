@@ -356,9 +356,18 @@ func (s *scenario) relocate(k string) string {
 	return dir
 }
 
-// clientEnv adds what keeps the clients quiet, offline and non-interactive.
+// clientEnv adds what keeps the clients quiet, offline and non-interactive, and keeps
+// Qwen Code's machine-wide settings files out of the way.
 func (s *scenario) clientEnv() []string {
-	return append(s.baseEnv(),
+	etc := filepath.Join(s.root, "etc", "qwen-code")
+	return append(append(s.baseEnv(), cl.quietEnv()...),
+		"QWEN_CODE_SYSTEM_SETTINGS_PATH="+filepath.Join(etc, "settings.json"),
+		"QWEN_CODE_SYSTEM_DEFAULTS_PATH="+filepath.Join(etc, "system-defaults.json"))
+}
+
+// quietEnv is what every client run gets (the scenarios and the version check).
+func (c *clients) quietEnv() []string {
+	return []string{
 		"CI=1",
 		"NO_COLOR=1",
 		"FORCE_COLOR=0",
@@ -372,7 +381,21 @@ func (s *scenario) clientEnv() []string {
 		"OPENCODE_DISABLE_AUTOUPDATE=1",
 		"OPENCODE_DISABLE_MODELS_FETCH=1",
 		"OPENCODE_DISABLE_LSP_DOWNLOAD=1",
-	)
+		// Copilot CLI: its package is unpacked once, into the cache (235 MB per HOME
+		// otherwise, and 5 s)
+		"COPILOT_PKG_CACHE_HOME=" + c.copilotPkg,
+		"COPILOT_AUTO_UPDATE=false",
+		// auggie
+		"AUGMENT_DISABLE_AUTO_UPDATE=1",
+		// Kilo; KILO_TELEMETRY_LEVEL other than "all" turns PostHog off, whose flush at
+		// exit waits up to 16 s for the closed network
+		"KILO_DISABLE_AUTOUPDATE=1",
+		"KILO_DISABLE_MODELS_FETCH=1",
+		"KILO_DISABLE_LSP_DOWNLOAD=1",
+		"KILO_DISABLE_SESSION_INGEST=1",
+		"KILO_DISABLE_SHARE=1",
+		"KILO_TELEMETRY_LEVEL=off",
+	}
 }
 
 // mcpwire runs mcpwire in the scenario's HOME; a failure ends the test.
