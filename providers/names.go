@@ -19,12 +19,25 @@ var aliases = map[string]string{
 	"gemini":     "gemini-cli",
 	"grok":       "grok-build",
 	"wld":        "runwield",
-	"qwen":       "qwen-code",
-	"augment":    "auggie",
-	"kilocode":   "kilo",
-	"kilo-code":  "kilo",
-	"qodercli":   "qoder",
-	"qoder-cli":  "qoder",
+	"cn":         "continue",
+	"vibe":       "mistral-vibe",
+	"mistral":    "mistral-vibe",
+
+	// issue 13, part B
+	"kiro-cli":        "kiro",
+	"kiro-ide":        "kiro",
+	"kimi":            "kimi-code",
+	"roo":             "roo-code",
+	"zoo":             "zoo-code",
+	"visualstudio":    "visual-studio",
+	"jetbrains-junie": "junie",
+	"lmstudio":        "lm-studio",
+	"qwen":            "qwen-code",
+	"augment":         "auggie",
+	"kilocode":        "kilo",
+	"kilo-code":       "kilo",
+	"qodercli":        "qoder",
+	"qoder-cli":       "qoder",
 }
 
 // Normalize returns the provider name for name or one of its aliases, and whether it

@@ -29,11 +29,9 @@ type Prepared struct {
 	edit *fileEdit
 	off  []string
 	dry  bool
-	// projectWarn are the R10 warnings of absolute project paths, and approval how the
-	// client is told to start a project file's servers, said when the destination
-	// changes.
+	// projectWarn are the R10 warnings of absolute project paths, said when the
+	// destination changes.
 	projectWarn []string
-	approval    string
 }
 
 // Inject writes the request's servers into the provider's file for the scope, with
@@ -80,8 +78,8 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	}
 	prep.Result.Written = written
 	prep.projectWarn = r.projectWarnings(t, servers, written, path)
-	if scope == providers.Project {
-		prep.approval = p.Approval
+	if scope == providers.Project && p.ProjectNote != "" {
+		prep.Result.Notes = append(prep.Result.Notes, p.ProjectNote)
 	}
 	edit.set, edit.remove, edit.filters = entries, prep.off, filters
 	edit.force, edit.keepFilters = r.Inject.Force, r.Inject.KeepFilters
@@ -183,9 +181,6 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 			for _, w := range p.projectWarn {
 				p.warn(w)
 			}
-			if a := p.approval; a != "" {
-				p.Result.Notes = append(p.Result.Notes, a)
-			}
 		}
 	}
 	if !receipts {
@@ -255,6 +250,9 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 		Check:   parentCheck(f, scope, r.Project, edit.path),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			out, err := edit.apply(cur)
+			if err == nil && !cur.Exists && len(edit.wrote) > 0 {
+				err = yieldCheck(f, edit.p, edit.p.Dest(scope), edit.path)
+			}
 			return out, fileMode(scope, cur, private, false), false, err
 		},
 	}

@@ -124,7 +124,7 @@ func (e *foreignError) Hints() []string {
 
 // container is where the provider's file keeps its servers.
 func (e *fileEdit) container(doc format.Document) format.Container {
-	c := format.Container{Path: e.containerIn(doc)}
+	c := format.Container{Path: e.containerIn(doc), NameKey: e.p.EntryName}
 	if f, ok := e.d.(dialect.Framer); ok && owners[e.p.Owner].framed {
 		c.Frame = f.Frame()
 	}

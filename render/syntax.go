@@ -1,30 +1,33 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
 )
 
-// checkSyntax refuses to write a file its client would not read whole (V9): one that
-// is not strict JSON where the client ignores such a file (Copilot CLI's project files,
-// over a comment or a trailing comma), one with a trailing comma where the client drops
-// or resets the file over it (Qwen Code, Qoder CLI). mcpwire's own edits add neither:
-// what is refused is already in the file, and the error says where.
+// checkSyntax refuses to write entries into a file its client would not read whole
+// (V9): one that is not strict JSON where the client reads only that (the provider's
+// StrictJSON, or this file's Strict: Copilot CLI's project files), one with a trailing
+// comma where the client drops or resets the file over it (Qwen Code, Qoder CLI).
+// mcpwire's own edits add neither: what is refused is already in the file. Removing
+// entries (uninject) is allowed.
 func (e *fileEdit) checkSyntax(out []byte) error {
 	d := e.syntax
-	if d == nil {
-		return nil
+	if len(e.set) == 0 || d == nil {
+		return e.checkStrict(out)
 	}
-	switch {
-	case d.Strict && !json.Valid(out):
-		return fmt.Errorf("%s holds comments or trailing commas, and %s ignores such a file whole; remove them, then run again", e.path, e.p.Display)
-	case d.NoTrailingComma:
-		if line := trailingComma(out); line > 0 {
-			return fmt.Errorf("%s: line %d has a trailing comma, and %s does not read a file with one; remove it, then run again", e.path, line, e.p.Display)
-		}
+	if d.Strict && !json.Valid(bytes.TrimPrefix(out, utf8BOM)) {
+		return &StrictError{Provider: e.p, Path: e.path}
 	}
-	return nil
+	if !d.NoTrailingComma {
+		return e.checkStrict(out)
+	}
+	if line := trailingComma(out); line > 0 {
+		return fmt.Errorf("%s: line %d has a trailing comma, and %s does not read a file with one; remove it, then run again", e.path, line, e.p.Display)
+	}
+	return e.checkStrict(out)
 }
 
 // trailingComma returns the line of the first comma followed only by blanks and

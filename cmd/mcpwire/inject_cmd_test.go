@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -185,6 +186,14 @@ func TestProvidersJSON(t *testing.T) {
 			t.Errorf("%s: default scope %s has no absolute destination: %q", v.Name, v.DefaultScope, d)
 		}
 		for _, s := range p.Scopes() {
+			if only := p.Dest(s).Only; only != "" && only != runtime.GOOS {
+				// a file of an OS the client alone runs on (Visual Studio): the listing
+				// says why there is none here
+				if d := v.Destinations[string(s)]; !strings.HasPrefix(d, "(only on ") {
+					t.Errorf("%s %s: %q, want the reason there is no file on %s", v.Name, s, d, runtime.GOOS)
+				}
+				continue
+			}
 			for _, c := range strings.Split(v.Destinations[string(s)], " | ") {
 				base := env.Home
 				if s == providers.Project {
