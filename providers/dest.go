@@ -3,6 +3,7 @@ package providers
 import (
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -101,14 +102,16 @@ func (d *Dest) ServersPath(serversKey, projectKey string) []string {
 func (d *Dest) Nested() bool { return slices.Contains(d.Servers, ProjectKey) }
 
 // SameFile reports whether two destinations name the same file (one of their
-// candidate names in the same directory), whatever part of it each uses.
+// candidate paths, directory and name, is the same), whatever part of it each uses.
 func (d *Dest) SameFile(o *Dest) bool {
-	if d.Base != o.Base || d.Env != o.Env || d.EnvFile != o.EnvFile || !slices.Equal(d.Dir, o.Dir) || !slices.Equal(d.EnvDir, o.EnvDir) {
+	if d.Base != o.Base || d.Env != o.Env || d.EnvFile != o.EnvFile || !slices.Equal(d.EnvDir, o.EnvDir) {
 		return false
 	}
 	for _, f := range d.Files {
-		if slices.Contains(o.Files, f) {
-			return true
+		for _, g := range o.Files {
+			if path.Join(append(slices.Clone(d.Dir), f)...) == path.Join(append(slices.Clone(o.Dir), g)...) {
+				return true
+			}
 		}
 	}
 	return false

@@ -45,6 +45,9 @@ func TestReaders(t *testing.T) {
 		{"qwen-code", Project, "settings.json", nil, nil},
 		{"qoder", Local, "settings.local.json", nil, nil},
 		{"auggie", Local, "settings.local.json", nil, nil},
+		{"roo-code", Project, "mcp.json", []string{"zoo-code"}, []string{"zoo-code"}},
+		{"zoo-code", Project, ".roo/mcp.json", []string{"roo-code"}, []string{"roo-code"}},
+		{"zoo-code", Project, ".zoo/mcp.json", nil, nil},
 	} {
 		p := get(c.provider)
 		if got := names(p.ReadersOf(c.scope, c.file)); !slices.Equal(got, c.readers) {

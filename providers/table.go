@@ -209,7 +209,7 @@ var table = []*Provider{
 		Local:   &Dest{Base: ProjectDir, Dir: []string{".qoder"}, Files: []string{"settings.local.json"}, NoTrailingComma: true},
 		User:    &Dest{Env: "QODER_CONFIG_DIR", Base: Home, Dir: []string{".qoder"}, Files: []string{"settings.json"}, NoTrailingComma: true},
 		Format:  JSONC, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapeQoder, Refs: RefDollar,
-		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone, Binary: "qodercli",
+		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Binary: "qodercli",
 		Sources: []string{"@qoder-ai/qodercli 1.1.52 bundle qodercli.js (config directory, settings files, MCP schema)",
 			"qodercli 1.1.52 tested (observe/OBSERVED.md)"},
 		Conformance: true,

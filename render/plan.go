@@ -65,11 +65,7 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *dia
 		if ign := ignoredFields(s); len(ign) > 0 {
 			r.warn(ignoredWarning(p, s, ign))
 		}
-		switch {
-		case s.Cwd == "" || s.Remote() || p.CwdKey != "":
-		case r.Provider.CwdKey != "": // a file other clients read too, not all with a cwd (V10)
-			r.warn(fmt.Sprintf("%s: cwd of %s not written: other clients read this file too, and not all of them take a working directory from it", p.Name, s.Name))
-		default:
+		if s.Cwd != "" && !s.Remote() && p.CwdKey == "" {
 			r.warn(fmt.Sprintf("%s: %s does not start servers in a working directory from its config; cwd of %s not written", p.Name, p.Display, s.Name))
 		}
 		entries = append(entries, namedEntry{name: s.Name, entry: t.d.Entry(s, &v, fs.Of(s.Name))})

@@ -157,7 +157,7 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return out, e.checkSyntax(out)
+	return out, e.checkSyntax(cur.Data, out)
 }
 
 // editFile lets the dialect edit the file beyond its entries (opencode's tools map).

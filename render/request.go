@@ -152,14 +152,18 @@ func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope,
 		}
 		return &policy.Error{Rule: fmt.Sprintf("credential policy %q", level), Violations: vs, Hint: hint, More: policy.PlainHint(vs)}
 	}
-	rule, hint := r.committed(scope, path)
-	if rule == "" {
+	if scope == providers.User || path == "" {
 		return nil
 	}
 	for _, s := range servers {
 		vs = append(vs, policy.CheckProject(r.fields(s))...)
 	}
 	if len(vs) == 0 {
+		return nil
+	}
+	// only now, since asking whether git ignores a file runs git
+	rule, hint := r.committed(scope, path)
+	if rule == "" {
 		return nil
 	}
 	return &policy.Error{Rule: rule, Violations: vs, Hint: hint, More: policy.PlainHint(vs)}

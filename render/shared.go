@@ -13,12 +13,14 @@ import (
 // A file read by more than one client (V10) — the project's .mcp.json is Claude
 // Code's, GitHub Copilot CLI's and Qoder CLI's project file — has one ownership record,
 // whoever writes it, and one entry per server: each of its writers spells an entry the
-// way all of them read it, so that writing the same server for two of them is the same
-// entry, and either may remove it.
+// way all of them read it (Claude Code's spelling, no switch unless all have it) and
+// keeps the members only the others write, so that writing the same server for two of
+// them gives one entry, and either may remove it.
 
-// sharedView is the provider as it writes a file other clients write too: only the
-// parts of its spelling every writer has — its switch and its cwd member when each of
-// them has the same — and the variables any of them reads as empty (V5).
+// sharedView is the provider as it writes a file other clients write too: its switch
+// only when every writer has the same (a server switched off for one reader of the
+// entry and on for another would be a trap), and the variables any writer reads as
+// empty (V5).
 func sharedView(p *providers.Provider, writers []*providers.Provider) *providers.Provider {
 	if len(writers) == 0 {
 		return p
@@ -28,23 +30,21 @@ func sharedView(p *providers.Provider, writers []*providers.Provider) *providers
 		if w.Switch != v.Switch {
 			v.Switch = ""
 		}
-		if w.CwdKey != v.CwdKey {
-			v.CwdKey = ""
-		}
 		v.ReservedRefs = dialect.AppendNew(slices.Clip(v.ReservedRefs), w.ReservedRefs)
 	}
 	return &v
 }
 
-// othersMembers are the filter members the other writers of a file keep in its
-// entries and p does not (Copilot CLI's tools allowlist in .mcp.json): an entry p
-// rewrites keeps them, so that p never undoes another client's filter.
+// othersMembers are the members the other writers of a file keep in its entries and p
+// does not write — their tool filters (Copilot CLI's tools allowlist) and their cwd
+// member (Copilot CLI, Qoder CLI; Claude Code has none) — which an entry p rewrites
+// keeps, so that p never undoes what another client of the file needs.
 func othersMembers(p *providers.Provider, writers []*providers.Provider) []string {
-	own := dialect.For(p).Filters().Members
+	own := append(slices.Clone(dialect.For(p).Filters().Members), p.CwdKey)
 	var out []string
 	for _, w := range writers {
-		for _, m := range dialect.For(w).Filters().Members {
-			if !slices.Contains(own, m) && !slices.Contains(out, m) {
+		for _, m := range append(dialect.For(w).Filters().Members, w.CwdKey) {
+			if m != "" && !slices.Contains(own, m) && !slices.Contains(out, m) {
 				out = append(out, m)
 			}
 		}

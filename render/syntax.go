@@ -12,8 +12,9 @@ import (
 // StrictJSON, or this file's Strict: Copilot CLI's project files), one with a trailing
 // comma where the client drops or resets the file over it (Qwen Code, Qoder CLI).
 // mcpwire's own edits add neither: what is refused is already in the file. Removing
-// entries (uninject) is allowed.
-func (e *fileEdit) checkSyntax(out []byte) error {
+// entries (uninject) is allowed. A trailing comma is named by its line in the file as
+// it was (orig), else in the edited bytes.
+func (e *fileEdit) checkSyntax(orig, out []byte) error {
 	d := e.syntax
 	if len(e.set) == 0 || d == nil {
 		return e.checkStrict(out)
@@ -25,6 +26,9 @@ func (e *fileEdit) checkSyntax(out []byte) error {
 		return e.checkStrict(out)
 	}
 	if line := trailingComma(out); line > 0 {
+		if l := trailingComma(orig); l > 0 {
+			line = l
+		}
 		return fmt.Errorf("%s: line %d has a trailing comma, and %s does not read a file with one; remove it, then run again", e.path, line, e.p.Display)
 	}
 	return e.checkStrict(out)
