@@ -45,18 +45,102 @@ func decodePermRecord(path string, data []byte) (*permRecord, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, corruptRecord(path, err)
 	}
+	return &r, r.check(path)
+}
+
+// check refuses a record whose rules or digests are not what mcpwire writes.
+func (r *permRecord) check(path string) error {
 	for _, rule := range append(slices.Clone(r.DenyAdded), r.DenyPreserved...) {
 		if rule == "" {
-			return nil, corruptRecord(path, fmt.Errorf("a tracked rule is empty or null"))
+			return corruptRecord(path, fmt.Errorf("a tracked rule is empty or null"))
 		}
 	}
 	if r.DenyDigest != "" && len(r.DenyDigest) != 64 {
-		return nil, corruptRecord(path, fmt.Errorf("denyDigest is not a sha256"))
+		return corruptRecord(path, fmt.Errorf("denyDigest is not a sha256"))
 	}
 	if r.ContentDigest != "" && len(r.ContentDigest) != 64 {
-		return nil, corruptRecord(path, fmt.Errorf("contentDigest is not a sha256"))
+		return corruptRecord(path, fmt.Errorf("contentDigest is not a sha256"))
 	}
-	return &r, nil
+	return nil
+}
+
+// permStage is a staged deny record (staging.go): the record before the transaction
+// (nil when there was none) with the digest of the deny array it started from, and the
+// record after it.
+type permStage struct {
+	Before       *permRecord `json:"before"`
+	BeforeDigest string      `json:"beforeDigest"`
+	After        *permRecord `json:"after"`
+}
+
+func decodePermStage(path string, data []byte) (*permStage, error) {
+	var st permStage
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, corruptRecord(path, err)
+	}
+	if st.After == nil {
+		return nil, corruptRecord(path, fmt.Errorf("no record after"))
+	}
+	for _, r := range []*permRecord{st.Before, st.After} {
+		if r != nil {
+			if err := r.check(path); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return &st, nil
+}
+
+func (st *permStage) encode() []byte {
+	b, _ := json.MarshalIndent(st, "", "  ")
+	return append(b, '\n')
+}
+
+// settle folds the staged record into rec, the record file, using the deny array now:
+// the array the staged record describes means the settings were written (its record
+// holds); the array it started from means they were not (the record before holds);
+// any other array changed since, and the rules the staged record adds that are in it
+// are tracked as preserved — kept, never removed silently (C4).
+func (st *permStage) settle(rec *permRecord, current []string) *permRecord {
+	switch d := denyDigest(current); d {
+	case st.After.DenyDigest:
+		return st.After
+	case st.BeforeDigest:
+		return st.Before
+	}
+	out := &permRecord{SettingsPath: st.After.SettingsPath}
+	if rec != nil {
+		out = &permRecord{SettingsPath: rec.SettingsPath, DenyAdded: slices.Clone(rec.DenyAdded), DenyPreserved: slices.Clone(rec.DenyPreserved),
+			DenyDigest: rec.DenyDigest, Sidecar: rec.Sidecar, ContentDigest: rec.ContentDigest}
+	}
+	for _, r := range st.After.DenyAdded {
+		if slices.Contains(current, r) && !slices.Contains(out.DenyAdded, r) && !slices.Contains(out.DenyPreserved, r) {
+			out.DenyPreserved = append(out.DenyPreserved, r)
+		}
+	}
+	return out
+}
+
+// stageTarget is the target writing the staged deny record before the settings file.
+func (e *permEdit) stageTarget(f fsys.FS, settings fsys.Target) fsys.Target {
+	return stageTarget(f, e.recPath+stagedSuffix, &e.stage, func() ([]byte, error) {
+		if err := preChecks(f, settings); err != nil {
+			return nil, err
+		}
+		cur, err := readSnapshot(f, e.path)
+		if err != nil {
+			return nil, err
+		}
+		out, keep, err := e.apply(cur)
+		if err != nil || !e.active || !keep && !cur.Exists || cur.Exists && bytes.Equal(out, cur.Data) {
+			return nil, err // the settings file does not change
+		}
+		after := e.newRecord(e.canon, out)
+		if e.record != nil && bytes.Equal(after.encode(), e.record.encode()) {
+			return nil, nil
+		}
+		return (&permStage{Before: e.record, BeforeDigest: denyDigest(e.before), After: after}).encode(), nil
+	})
 }
 
 // denyDigest is the sha256 of the deny array's compact JSON.
@@ -90,14 +174,18 @@ type permEdit struct {
 	record  *permRecord
 	f       fsys.FS
 	recPath string
+	canon   string
 	// prepared are the record's denyAdded when the edit was prepared: an uninjection's
 	// wantFn was computed from them.
 	prepared []string
 	sidecar  bool
 
-	// the record as the last edit read it (for the record target's check)
+	// the record as the last edit read it (for the record target's check), and the
+	// staged record an interrupted run left (staging.go)
 	recRaw    []byte
 	recExists bool
+	staged    *permStage
+	stage     staged
 
 	// results of the last edit
 	deny      []string
@@ -105,28 +193,35 @@ type permEdit struct {
 	preserved []string
 	warn      []string
 	active    bool
+	// before is the deny array the last edit started from, and out its result (nil
+	// when the settings file stays absent)
+	before []string
+	out    []byte
 }
 
-// loadRecord reads the deny record again (nothing to do for an edit without one, such
-// as an ephemeral sidecar's).
+// loadRecord reads the deny record and its staged copy again (nothing to do for an
+// edit without one, such as an ephemeral sidecar's).
 func (e *permEdit) loadRecord() error {
 	if e.f == nil || e.recPath == "" {
 		return nil
 	}
-	data, err := e.f.ReadFile(e.recPath)
-	switch {
-	case err == nil:
-		rec, err := decodePermRecord(e.recPath, data)
-		if err != nil {
-			return err
-		}
-		e.record, e.recRaw, e.recExists = rec, data, true
-	case fsys.IsNotExist(err):
-		e.record, e.recRaw, e.recExists = nil, nil, false
-	default:
+	data, exists, err := readOptional(e.f, e.recPath)
+	if err != nil {
 		return err
 	}
-	return nil
+	e.record, e.recRaw, e.recExists = nil, data, exists
+	if exists {
+		if e.record, err = decodePermRecord(e.recPath, data); err != nil {
+			return err
+		}
+	}
+	e.staged = nil
+	data, exists, err = readOptional(e.f, e.recPath+stagedSuffix)
+	if err != nil || !exists {
+		return err
+	}
+	e.staged, err = decodePermStage(e.recPath+stagedSuffix, data)
+	return err
 }
 
 // recordUnchanged reports whether the record file still holds what the last settings
@@ -205,11 +300,29 @@ func (e *permEdit) compute(current, want []string) {
 }
 
 // apply edits the settings bytes. A settings file is touched only when there are
-// rules to write, a record exists, or it is a sidecar.
+// rules to write, a record (or a staged one) exists, or it is a sidecar.
 func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
+	e.out = nil
 	if err := e.loadRecord(); err != nil {
 		return nil, false, err
 	}
+	if e.f != nil {
+		if err := checkNotEmpty(e.f, e.path, cur); err != nil {
+			return nil, false, err
+		}
+	}
+	doc, err := format.ParseJSON(e.path, cur.Data, cur.Exists)
+	if err != nil {
+		return nil, false, err
+	}
+	current, err := validateSettings(e.path, doc)
+	if err != nil {
+		return nil, false, err
+	}
+	if e.staged != nil {
+		e.record = e.staged.settle(e.record, current)
+	}
+	e.before = current
 	want := e.want
 	if e.wantFn != nil {
 		want = e.wantFn()
@@ -224,15 +337,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 			}
 		}
 	}
-	e.active = e.sidecar || e.record != nil || len(want) > 0
-	doc, err := format.ParseJSON(e.path, cur.Data, cur.Exists)
-	if err != nil {
-		return nil, false, err
-	}
-	current, err := validateSettings(e.path, doc)
-	if err != nil {
-		return nil, false, err
-	}
+	e.active = e.sidecar || e.record != nil || e.staged != nil || len(want) > 0
 	if !e.active {
 		return cur.Data, cur.Exists, nil
 	}
@@ -250,6 +355,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	out, err := doc.Bytes()
+	e.out = out
 	return out, true, err
 }
 
@@ -278,7 +384,7 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 	if err != nil {
 		return nil, nil, err
 	}
-	e := &permEdit{path: settings, want: want, sidecar: scope.sidecar, f: f, recPath: recPath}
+	e := &permEdit{path: settings, want: want, sidecar: scope.sidecar, f: f, recPath: recPath, canon: canon}
 	// read now to refuse a corrupt record before anything is written (the settings
 	// edit reads it again under the lock)
 	if err := e.loadRecord(); err != nil {
@@ -286,6 +392,9 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 	}
 	if e.record != nil {
 		e.prepared = slices.Clone(e.record.DenyAdded)
+	}
+	if e.staged != nil {
+		e.prepared = dialect.AppendNew(e.prepared, e.staged.After.DenyAdded)
 	}
 	var written []byte
 	settingsT := fsys.Target{

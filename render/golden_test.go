@@ -106,7 +106,8 @@ func (w *world) place(path string, content []byte) {
 	}
 }
 
-// request builds the injection of a profile (or of servers when profile is "").
+// request builds the injection of a profile, as inject --profile does (a sync, B7), or
+// of servers when profile is "".
 func (w *world) request(provider string, scope providers.Scope, profile string, servers ...string) render.Request {
 	w.t.Helper()
 	reg := w.registry()
@@ -119,7 +120,8 @@ func (w *world) request(provider string, scope providers.Scope, profile string, 
 		if err != nil {
 			w.t.Fatal(err)
 		}
-		r.Servers, r.Filters, r.Profile = res.Servers, res.Filters, profile
+		// as inject --profile: a sync of what mcpwire owns there (B7)
+		r.Servers, r.Filters, r.Profile, r.Inject.Sync = res.Servers, res.Filters, profile, true
 	}
 	return r
 }

@@ -518,16 +518,21 @@ func TestInjectFaultsThroughCLI(t *testing.T) {
 	if _, code, _ := run(t, ok); code != 0 {
 		t.Fatalf("without faults: exit %d", code)
 	}
-	writes := 0
+	var writes, removes []string
 	for _, c := range ok.Calls() {
 		if strings.HasPrefix(c, "write ") {
-			writes++
+			writes = append(writes, c)
+		}
+		if strings.HasPrefix(c, "remove ") && strings.HasSuffix(c, ".staged") {
+			removes = append(removes, c)
 		}
 	}
-	if writes != 5 || !strings.Contains(ok.Calls()[len(ok.Calls())-1], "mcp-servers.json") {
-		t.Fatalf("without faults: calls %q, want 4 client files and the registry", ok.Calls())
+	// two staged records, 4 client files and records, the registry; then the staged
+	// records go (docs/writes.md)
+	if len(writes) != 7 || !strings.Contains(writes[6], "mcp-servers.json") || len(removes) != 2 {
+		t.Fatalf("without faults: calls %q, want 2 staged records, 4 files, the registry", ok.Calls())
 	}
-	for n := 1; n <= 4; n++ {
+	for n := 1; n <= 6; n++ {
 		for _, stage := range []string{fsys.StageWrite, fsys.StageRename} {
 			t.Run(fmt.Sprintf("write %d %s", n, stage), func(t *testing.T) {
 				stderr, code, diff := run(t, &fsys.Faulty{FailWrite: n, WriteStage: stage})
