@@ -39,7 +39,15 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	root := t.TempDir()
+	return newWorldIn(t, t.TempDir())
+}
+
+// newWorldIn is newWorld under root, emptied first (a world at the same paths again).
+func newWorldIn(t *testing.T, root string) *world {
+	t.Helper()
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
 	w := &world{t: t, home: filepath.Join(root, "home"), project: filepath.Join(root, "repo")}
 	w.layer = filepath.Join(w.home, ".aiwg")
 	for _, d := range []string{w.home, w.project} {

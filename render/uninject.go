@@ -61,7 +61,8 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 				if perm.record == nil {
 					return nil
 				}
-				return withoutServers(dr, perm.record.DenyAdded, edit.dropped)
+				// the rules of the servers removed now, and of those an interrupted run removed
+				return withoutServers(dr, perm.record.DenyAdded, append(slices.Clone(edit.dropped), edit.forgotten...))
 			}
 			stages = append(stages, perm.stageTarget(f, st[0]))
 			mid = append(mid, st[0])
