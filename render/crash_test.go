@@ -71,6 +71,10 @@ var crashScenarios = []crashScenario{
 		return err
 	}},
 	{"codex, switch profiles", switchProfiles("codex"), injectProfile("codex", "b")},
+	{"ephemeral --out", func(t *testing.T, w *world) {}, func(w *world, f fsys.FS) error {
+		_, err := render.Ephemeral(f, w.request("claude-code", "", "dev"), filepath.Join(w.project, "run.json"))
+		return err
+	}},
 	{"opencode, switch profiles", switchProfiles("opencode"), injectProfile("opencode", "b")},
 }
 

@@ -118,7 +118,7 @@ func ephemeralOut(existing bool) func(t *testing.T, w *world) (func(fsys.FS) err
 		return func(f fsys.FS) error {
 			_, err := render.Ephemeral(f, w.request("claude-code", "", "dev"), out)
 			return err
-		}, []string{out, side, rec, outRec}
+		}, stagedOrder(out, side, rec, outRec)
 	}
 }
 
