@@ -241,7 +241,8 @@ func (e *fileEdit) editFile(doc format.Document, es format.Entries) error {
 	if !ok {
 		return nil
 	}
-	st := &dialect.FileState{Path: e.path, Filters: e.filters, Dropped: e.dropped, Wrote: e.wrote}
+	st := &dialect.FileState{Path: e.path, Filters: e.filters, Dropped: e.dropped, Wrote: e.wrote,
+		Force: e.force, Replace: !e.keepFilters && e.filters != nil}
 	for _, ne := range e.set {
 		st.Set = append(st.Set, ne.name)
 	}

@@ -109,6 +109,10 @@ type FileState struct {
 	Forget []string
 	// Warnings are said once the file is written.
 	Warnings []string
+	// Force takes over what the person holds that contradicts the edit (--force, C6);
+	// Replace: the edit's filters replace those mcpwire wrote (a profile or
+	// --clear-tool-filters, not KeepFilters nor uninject).
+	Force, Replace bool
 }
 
 // Launch is how to start a client on standalone output.
