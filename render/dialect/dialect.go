@@ -152,8 +152,9 @@ func shellQuote(s string) string {
 // RuntimeHome is the layout of a client's runtime home (X1).
 type RuntimeHome struct {
 	// Linked are entries of the client's own home a runtime home shares by symlink
-	// when they exist.
+	// when they exist; Login is the one of them holding the person's login (X3).
 	Linked []string
+	Login  string
 	// Env are the variables a session sets to the runtime home; LineEnv the one the
 	// printed launch line sets.
 	Env     []string
