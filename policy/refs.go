@@ -30,7 +30,13 @@ const (
 	StyleDollarEnv = "${env:VAR}"
 	StyleBraceEnv  = "{env:VAR}"
 	StyleNames     = "variable names (env_vars, env_http_headers, bearer_token_env_var)"
+	StyleEnvKeys   = "variable names (env_keys; ${VAR} in remote headers)"
+	StyleAPIKeyEnv = "one variable name per remote server (api_key_env)"
+	StyleSecrets   = "${{ secrets.VAR }}"
 	StyleNone      = "none (references refused)"
+	// StyleBearerVar: a bearer token's variable by name, and stdio servers inherit the
+	// client's environment (Kimi Code); no placeholder.
+	StyleBearerVar = "variable names (bearerTokenEnvVar; stdio servers inherit the environment)"
 )
 
 // spellings is the table of reference spellings.
@@ -39,6 +45,10 @@ var spellings = []Spelling{
 	{Style: StyleDollarEnv, Open: "${env:", Close: "}"},
 	{Style: StyleBraceEnv, Open: "{env:", Close: "}"},
 	{Style: StyleNames},
+	{Style: StyleEnvKeys},
+	{Style: StyleAPIKeyEnv},
+	{Style: StyleSecrets, Open: "${{ secrets.", Close: " }}"},
+	{Style: StyleBearerVar},
 	{Style: StyleNone},
 }
 

@@ -18,6 +18,10 @@ type Provider struct {
 	Format Format
 	// ServersKey is the member (or TOML table) holding the servers.
 	ServersKey string
+	// EntryName, when set, says the servers are a list (TOML [[mcp_servers]], a YAML
+	// sequence) whose entries hold their name in this member; otherwise ServersKey is a
+	// map keyed by server name.
+	EntryName string
 	// Shape names the dialect of one server entry.
 	Shape Shape
 	// URLKey is the member holding a remote server's URL ("url" when empty).
@@ -39,6 +43,13 @@ type Provider struct {
 	// Switch is how a disabled server is written: "enabled" (enabled: false),
 	// "disabled" (disabled: true), or "" when the client has no per-server switch.
 	Switch string
+	// Types are the values of an entry's "type" member per transport (plain and Crush
+	// shapes); nil writes none.
+	Types *TypeNames
+	// StrictJSON: the client reads its file with a strict JSON parser and rejects or
+	// ignores the whole file over a comment or a trailing comma, so mcpwire refuses to
+	// write into a file that holds one (V9).
+	StrictJSON bool
 	// Binary is the client's command, where mcpwire starts it or prints how to (C5,
 	// X1, session); "" when it does not.
 	Binary string
@@ -64,6 +75,29 @@ type Provider struct {
 	// Conformance: the conformance suite installs the client and checks what mcpwire
 	// writes with the client's own commands (Q3, Q5).
 	Conformance bool
+	// ProjectNote is said after a project-scope injection: what the client needs
+	// before it reads the file (Mistral Vibe: a trusted folder).
+	ProjectNote string
+}
+
+// TypeNames are a client's values of an entry's "type" member, per transport; ""
+// writes no type member for that transport.
+type TypeNames struct {
+	Stdio, HTTP, SSE string
+}
+
+// Of returns the value for a transport ("stdio", "http" or "sse").
+func (t *TypeNames) Of(transport string) string {
+	if t == nil {
+		return ""
+	}
+	switch transport {
+	case "http":
+		return t.HTTP
+	case "sse":
+		return t.SSE
+	}
+	return t.Stdio
 }
 
 // Install is what install does for a client beyond writing its file.
@@ -130,6 +164,7 @@ const (
 	JSON  Format = "json"
 	JSONC Format = "jsonc"
 	TOML  Format = "toml"
+	YAML  Format = "yaml"
 )
 
 // Shape names the dialect of one server entry.
@@ -139,7 +174,8 @@ type Shape string
 const (
 	// ShapeClaude: {command,args,env,cwd} and {type,url,headers} (type kept on remote entries).
 	ShapeClaude Shape = "claude"
-	// ShapePlain: {command,args,env} and {url|serverUrl,headers}.
+	// ShapePlain: {command,args,env} and {url|serverUrl,headers}, with a "type" member
+	// where the table gives its values (Types).
 	ShapePlain Shape = "plain"
 	// ShapeVSCode: "type" on every entry.
 	ShapeVSCode Shape = "vscode"
@@ -158,6 +194,21 @@ const (
 	// ShapeCopilot: {type:"local",command,args,env} and {type,url,headers}, with a per-server
 	// tools allowlist (GitHub Copilot CLI).
 	ShapeCopilot Shape = "copilot"
+	// ShapeGoose: Goose's extensions entry {enabled, type, name, description, cmd, args,
+	// envs, env_keys, …} (YAML map by name).
+	ShapeGoose Shape = "goose"
+	// ShapeContinue: Continue's mcpServers list entry {name, type, command, args, env,
+	// cwd} and {name, type, url, requestOptions.headers} (YAML list by name).
+	ShapeContinue Shape = "continue"
+	// ShapeVibe: Mistral Vibe's [[mcp_servers]] table {name, transport, command, args,
+	// env, cwd} and {name, transport, url, auth} (TOML array of tables by name).
+	ShapeVibe Shape = "vibe"
+	// ShapeKimi: {command, args, env, cwd} and {transport, url, headers,
+	// bearerTokenEnvVar}, with enabledTools and disabledTools (Kimi Code).
+	ShapeKimi Shape = "kimi"
+	// ShapeCrush: {type, command, args, env} and {type, url, headers}, with enabled_tools
+	// and disabled_tools (Crush).
+	ShapeCrush Shape = "crush"
 	// ShapeManual: no file; mcpwire prints the steps.
 	ShapeManual Shape = "manual"
 )
@@ -173,6 +224,10 @@ const (
 	RefDollarEnv RefStyle = policy.StyleDollarEnv
 	RefBraceEnv  RefStyle = policy.StyleBraceEnv
 	RefNames     RefStyle = policy.StyleNames
+	RefEnvKeys   RefStyle = policy.StyleEnvKeys
+	RefAPIKeyEnv RefStyle = policy.StyleAPIKeyEnv
+	RefSecrets   RefStyle = policy.StyleSecrets
+	RefBearerVar RefStyle = policy.StyleBearerVar
 	RefNone      RefStyle = policy.StyleNone
 )
 
@@ -223,6 +278,9 @@ const (
 	DenyOpencode       DenyStyle = "tools map SERVER_TOOL: false"
 	DenyDisabledTools  DenyStyle = "disabledTools"
 	DenyGemini         DenyStyle = "excludeTools"
+	DenyVibe           DenyStyle = "disabled_tools (exact names); disabled = true for SERVER__*"
+	DenyKimi           DenyStyle = "disabledTools; enabled: false for SERVER__*"
+	DenyCrush          DenyStyle = "disabled_tools; disabled: true for SERVER__*"
 )
 
 // AllowStyle is how toolAllow is rendered (F3).
@@ -236,6 +294,9 @@ const (
 	AllowOpencode AllowStyle = "tools map SERVER_*: false then SERVER_TOOL: true"
 	AllowGemini   AllowStyle = "includeTools"
 	AllowTools    AllowStyle = "tools (exact names; [\"*\"] for all)"
+	AllowGoose    AllowStyle = "available_tools (exact names; [] for all)"
+	AllowKimi     AllowStyle = "enabledTools (exact names)"
+	AllowCrush    AllowStyle = "enabled_tools (exact names; a server left with none is disabled)"
 )
 
 // OwnerMode is how a same-named entry mcpwire did not write is treated (C6).

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -43,9 +44,13 @@ func resolveScope(p *providers.Provider, s providers.Scope) (providers.Scope, er
 	return s, nil
 }
 
-// choosePath picks a packaged build's existing file (Claude Desktop's MSIX copy),
-// else the first existing candidate, else the first one.
+// choosePath picks a packaged build's existing file (Claude Desktop's MSIX copy), or
+// the file in the directory a pointer file names (LM Studio's home), else the first
+// existing candidate, else the first one.
 func choosePath(f fsys.FS, d *providers.Dest, env providers.PathEnv) (string, error) {
+	if dir, err := pointedDir(f, d, env); dir != "" || err != nil {
+		return filepath.Join(dir, d.Files[0]), err
+	}
 	globs, err := d.Globs(env)
 	if err != nil {
 		return "", err
@@ -65,6 +70,32 @@ func choosePath(f fsys.FS, d *providers.Dest, env providers.PathEnv) (string, er
 		}
 	}
 	return cands[0], nil
+}
+
+// pointedDir is the directory a destination's pointer file names, else its first
+// fallback directory that exists; "" when it has no pointer file or neither is there.
+func pointedDir(f fsys.FS, d *providers.Dest, env providers.PathEnv) (string, error) {
+	pointer, fallback, ok := d.Pointed(env)
+	if !ok {
+		return "", nil
+	}
+	data, err := f.ReadFile(pointer)
+	switch {
+	case err == nil:
+		dir := strings.TrimSpace(string(data))
+		if !filepath.IsAbs(dir) {
+			return "", fmt.Errorf("%s: names %q, not an absolute directory", pointer, dir)
+		}
+		return dir, nil
+	case !fsys.IsNotExist(err):
+		return "", err
+	}
+	for _, dir := range fallback {
+		if fi, err := f.Stat(dir); err == nil && fi.IsDir() {
+			return dir, nil
+		}
+	}
+	return "", nil
 }
 
 // existingMatch returns g's first existing file, directories taken in name order,
@@ -249,6 +280,10 @@ func (r *Request) destination(f fsys.FS) (providers.Scope, string, error) {
 	}
 	env := r.pathEnv()
 	path, err := choosePath(f, p.Dest(scope), env)
+	var other *providers.OnlyError
+	if errors.As(err, &other) {
+		return "", "", fmt.Errorf("%s runs only on %s: it has no %s-scope file on %s", p.Display, providers.OSName(other.Only), scope, providers.OSName(other.GOOS))
+	}
 	if err != nil {
 		return "", "", err
 	}
@@ -258,4 +293,36 @@ func (r *Request) destination(f fsys.FS) (providers.Scope, string, error) {
 		}
 	}
 	return scope, path, nil
+}
+
+// YieldError is a client file mcpwire would create while the client reads another
+// file beside it instead (providers.Dest.Yields: Continue's config.json).
+type YieldError struct {
+	Provider    *providers.Provider
+	Path, Other string
+}
+
+func (e *YieldError) Error() string {
+	return fmt.Sprintf("%s does not exist and %s does: %s reads %s while %s is missing, so creating it would hide that file",
+		e.Path, e.Other, e.Provider.Display, filepath.Base(e.Other), filepath.Base(e.Path))
+}
+
+// Hints says how to go on.
+func (e *YieldError) Hints() []string {
+	return []string{fmt.Sprintf("move your %s configuration into %s (or remove %s), then run again", e.Provider.Display, filepath.Base(e.Path), filepath.Base(e.Other))}
+}
+
+// yieldCheck refuses to create path (which does not exist) while a file the client
+// reads instead exists beside it.
+func yieldCheck(f fsys.FS, p *providers.Provider, d *providers.Dest, path string) error {
+	if d == nil {
+		return nil
+	}
+	for _, y := range d.Yields {
+		other := filepath.Join(filepath.Dir(path), y)
+		if _, err := f.Lstat(other); err == nil {
+			return &YieldError{Provider: p, Path: path, Other: other}
+		}
+	}
+	return nil
 }

@@ -85,6 +85,9 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 		return nil, err
 	}
 	prep.Result.Written = written
+	if scope == providers.Project && p.ProjectNote != "" {
+		prep.Result.Notes = append(prep.Result.Notes, p.ProjectNote)
+	}
 	if t.absoluteProject() && !(p.GitIgnored && r.Inject.Ignored != nil) {
 		// said when the file changes (Commit), not on every run that leaves it as it is
 		for _, s := range servers {
@@ -318,6 +321,11 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 			}
 			if !cur.Exists && len(edit.set) == 0 {
 				return nil, 0, true, nil // nothing to write, and no file to remove from: none
+			}
+			if !cur.Exists && len(edit.wrote) > 0 {
+				if err := yieldCheck(f, edit.p, edit.p.Dest(scope), edit.path); err != nil {
+					return nil, 0, false, err
+				}
 			}
 			return out, fileMode(scope, cur, private, false), false, nil
 		},

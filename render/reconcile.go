@@ -139,7 +139,7 @@ func (e *foreignError) Hints() []string {
 
 // container is where the provider's file keeps its servers.
 func (e *fileEdit) container() format.Container {
-	c := format.Container{Path: []string{e.p.ServersKey}}
+	c := format.Container{Path: []string{e.p.ServersKey}, NameKey: e.p.EntryName}
 	if f, ok := e.d.(dialect.Framer); ok && owners[e.p.Owner].framed {
 		c.Frame = f.Frame()
 	}
@@ -191,7 +191,11 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	}
 	e.names = entries.Names()
 	e.next = e.nextRecord()
-	return doc.Bytes()
+	out, err := doc.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	return out, e.checkStrict(out)
 }
 
 // nextRecord is the record after the edit: the settled one, with every entry written

@@ -221,7 +221,7 @@ func hasAll(m map[string]string, names []string) bool {
 
 // container is where a provider keeps its servers, as mcpwire reads it.
 func container(p *providers.Provider) format.Container {
-	c := format.Container{Path: []string{p.ServersKey}}
+	c := format.Container{Path: []string{p.ServersKey}, NameKey: p.EntryName}
 	if f, ok := dialect.For(p).(dialect.Framer); ok && p.Owner == providers.OwnerMarkers {
 		c.Frame = f.Frame()
 	}

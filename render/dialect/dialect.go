@@ -92,6 +92,12 @@ type (
 	NamedRefs interface {
 		RefsByName()
 	}
+	// Refuser refuses what of a server's values the client cannot take beyond the
+	// common checks (Mistral Vibe: one header from a variable, none for stdio; Kimi
+	// Code: no header from a variable but the bearer token).
+	Refuser interface {
+		Refuse(s *registry.Server, v *Values) []Problem
+	}
 )
 
 // FileState is what a FileEditor sees of one file's edit, and what it reports back.
@@ -174,6 +180,11 @@ var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
 	providers.ShapePlain:    newPlain,
 	providers.ShapeManual:   newManual,
 	providers.ShapeCopilot:  newCopilot,
+	providers.ShapeGoose:    newGoose,
+	providers.ShapeContinue: newContinue,
+	providers.ShapeVibe:     newVibe,
+	providers.ShapeKimi:     newKimi,
+	providers.ShapeCrush:    newCrush,
 }
 
 // For returns the dialect of a provider. Every shape of the table has one (a test

@@ -41,6 +41,19 @@ func launch(p *providers.Provider, e format.Object, s *registry.Server, v *Value
 	return e
 }
 
+// typeMember is an entry's "type" member from the client's table of type values
+// (Types), or nothing when the client has no value for the server's transport.
+func typeMember(p *providers.Provider, s *registry.Server) format.Object {
+	transport := registry.Stdio
+	if s.Remote() {
+		transport = s.Type
+	}
+	if typ := p.Types.Of(transport); typ != "" {
+		return format.Object{{Key: memberType, Value: typ}}
+	}
+	return nil
+}
+
 // typedLaunch is Claude Code's launch members: "type" first on a remote entry only.
 func typedLaunch(p *providers.Provider, s *registry.Server, v *Values) format.Object {
 	var e format.Object
