@@ -237,6 +237,12 @@ func entryDigests(t *testing.T, p *providers.Provider, path string) map[string]s
 // entriesIn maps the server entries of a client file's content to their digests.
 func entriesIn(t *testing.T, p *providers.Provider, path string, content []byte) map[string]string {
 	t.Helper()
+	return mapEntries(t, p, path, content, func(e format.Entry) string { return e.Digest() })
+}
+
+// mapEntries maps the server entries of a client file's content through f.
+func mapEntries(t *testing.T, p *providers.Provider, path string, content []byte, f func(format.Entry) string) map[string]string {
+	t.Helper()
 	doc, err := format.Parse(p.Format, path, content, true)
 	if err != nil {
 		t.Fatal(err)
@@ -248,7 +254,7 @@ func entriesIn(t *testing.T, p *providers.Provider, path string, content []byte)
 	out := map[string]string{}
 	for _, n := range es.Names() {
 		e, _ := es.Get(n)
-		out[n] = e.Digest()
+		out[n] = f(e)
 	}
 	return out
 }
@@ -306,20 +312,7 @@ func sameSyncState(t *testing.T, p *providers.Provider, want *world, wantPath st
 // paths made alike.
 func entryJSON(t *testing.T, p *providers.Provider, w *world, path string) map[string]string {
 	t.Helper()
-	doc, err := format.Parse(p.Format, path, read(t, path), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	es, err := doc.Entries(container(p))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, n := range es.Names() {
-		e, _ := es.Get(n)
-		out[n] = string(w.normalize(format.Canonical(e.JSON())))
-	}
-	return out
+	return mapEntries(t, p, path, read(t, path), func(e format.Entry) string { return string(w.normalize(format.Canonical(e.JSON()))) })
 }
 
 // decoded is a client file's content as data, with the world's paths made alike.

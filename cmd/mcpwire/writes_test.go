@@ -428,20 +428,7 @@ func TestInjectFaultsThroughCLI(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := tree(t, root)
-		var stdout, stderr bytes.Buffer
-		env := &Env{
-			Getenv: func(k string) string {
-				switch k {
-				case "HOME":
-					return home
-				case "TMPDIR":
-					return root
-				}
-				return ""
-			},
-			Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, FS: f, Home: home, Cwd: project,
-		}
-		code := Main([]string{"inject", "--provider", "claude", "--profile", "p"}, env)
+		code, stderr := runMain(root, project, f, []string{"inject", "--provider", "claude", "--profile", "p"})
 		after := tree(t, root)
 		for _, c := range f.(*fsys.Faulty).Calls() {
 			if d, ok := strings.CutPrefix(c, "mkdir "); ok {
@@ -452,7 +439,7 @@ func TestInjectFaultsThroughCLI(t *testing.T) {
 		if !maps.Equal(before, after) {
 			diff = fmt.Sprintf("before %v\nafter  %v", before, after)
 		}
-		return stderr.String(), code, diff
+		return stderr, code, diff
 	}
 	ok := &fsys.Faulty{}
 	if _, code, _ := run(t, ok); code != 0 {
