@@ -95,6 +95,85 @@ func (st *ownStage) settle(rec *ownRecord, current func(name string) (string, bo
 	return out, forgotten
 }
 
+// permStage is a staged deny record: the record before the transaction
+// (nil when there was none) with the digest of the deny array it started from, and the
+// record after it.
+type permStage struct {
+	Before       *permRecord `json:"before"`
+	BeforeDigest string      `json:"beforeDigest"`
+	After        *permRecord `json:"after"`
+}
+
+func decodePermStage(path string, data []byte) (*permStage, error) {
+	var st permStage
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, corruptRecord(path, err)
+	}
+	if st.After == nil {
+		return nil, corruptRecord(path, fmt.Errorf("no record after"))
+	}
+	for _, r := range []*permRecord{st.Before, st.After} {
+		if r != nil {
+			if err := r.check(path); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return &st, nil
+}
+
+func (st *permStage) encode() []byte {
+	b, _ := json.MarshalIndent(st, "", "  ")
+	return append(b, '\n')
+}
+
+// settle folds the staged record into rec, the record file, using the deny array now:
+// the array the staged record describes means the settings were written (its record
+// holds); the array it started from means they were not (the record before holds);
+// any other array changed since, and the rules the staged record adds that are in it
+// are tracked as preserved — kept, never removed silently (C4).
+func (st *permStage) settle(rec *permRecord, current []string) *permRecord {
+	switch d := denyDigest(current); d {
+	case st.After.DenyDigest:
+		return st.After
+	case st.BeforeDigest:
+		return st.Before
+	}
+	out := &permRecord{SettingsPath: st.After.SettingsPath}
+	if rec != nil {
+		out = &permRecord{SettingsPath: rec.SettingsPath, DenyAdded: slices.Clone(rec.DenyAdded), DenyPreserved: slices.Clone(rec.DenyPreserved),
+			DenyDigest: rec.DenyDigest, Sidecar: rec.Sidecar, ContentDigest: rec.ContentDigest}
+	}
+	for _, r := range st.After.DenyAdded {
+		if slices.Contains(current, r) && !slices.Contains(out.DenyAdded, r) && !slices.Contains(out.DenyPreserved, r) {
+			out.DenyPreserved = append(out.DenyPreserved, r)
+		}
+	}
+	return out
+}
+
+// stageTarget is the target writing the staged deny record before the settings file.
+func (e *permEdit) stageTarget(f fsys.FS, settings fsys.Target) fsys.Target {
+	return stageTarget(f, e.recPath+stagedSuffix, &e.stage, func() ([]byte, error) {
+		if err := preChecks(f, settings); err != nil {
+			return nil, err
+		}
+		cur, err := readSnapshot(f, e.path)
+		if err != nil {
+			return nil, err
+		}
+		out, keep, err := e.apply(cur)
+		if err != nil || !e.active || !keep && !cur.Exists || cur.Exists && bytes.Equal(out, cur.Data) {
+			return nil, err // the settings file does not change
+		}
+		after := e.newRecord(e.canon, out)
+		if e.record != nil && bytes.Equal(after.encode(), e.record.encode()) {
+			return nil, nil
+		}
+		return (&permStage{Before: e.record, BeforeDigest: denyDigest(e.before), After: after}).encode(), nil
+	})
+}
+
 // entryDigest is the current digest of a record entry in a client file: a server
 // entry, or a dialect's own entry "MEMBER:KEY" (a key of a top-level member, such as
 // opencode's "tools:github_*").
