@@ -3,7 +3,9 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -63,12 +65,24 @@ type fileEdit struct {
 
 // editMemo is the last edit of a client file, which the staged record's target and
 // the file's own target both ask for: computed once for the same file and records.
+// The file is known by its length and a hash, not its bytes, so that the two reads of
+// a 50 MB ~/.claude.json are not both held (the hash is seeded per process, so
+// nobody can make another content match it).
 type editMemo struct {
-	in, raw, stagedRaw      []byte
+	in                      uint64
+	inLen                   int
+	raw, stagedRaw          []byte
 	exists, rawOK, stagedOK bool
 	out                     []byte
 	err                     error
 }
+
+// bigFile is the size above which a staged record's edit frees its read of the client
+// file at once (see stagedRecord).
+const bigFile = 8 << 20
+
+// memoSeed seeds the hash of editMemo.
+var memoSeed = maphash.MakeSeed()
 
 // ownership says how an existing entry stands.
 type ownership int
@@ -153,13 +167,13 @@ func (e *fileEdit) compute(cur fsys.Snapshot) ([]byte, error) {
 	if err := s.load(); err != nil {
 		return nil, err
 	}
+	in := maphash.Bytes(memoSeed, cur.Data)
 	if m := e.memo; m != nil && m.exists == cur.Exists && m.rawOK == s.exists && m.stagedOK == s.staged &&
-		bytes.Equal(m.raw, s.raw) && bytes.Equal(m.stagedRaw, s.stagedRaw) && bytes.Equal(m.in, cur.Data) {
-		m.in = cur.Data // keep one copy of the file, not two
+		bytes.Equal(m.raw, s.raw) && bytes.Equal(m.stagedRaw, s.stagedRaw) && m.inLen == len(cur.Data) && m.in == in {
 		return m.out, m.err
 	}
 	out, err := e.apply(cur)
-	e.memo = &editMemo{in: cur.Data, exists: cur.Exists, raw: s.raw, rawOK: s.exists, stagedRaw: s.stagedRaw, stagedOK: s.staged, out: out, err: err}
+	e.memo = &editMemo{in: in, inLen: len(cur.Data), exists: cur.Exists, raw: s.raw, rawOK: s.exists, stagedRaw: s.stagedRaw, stagedOK: s.staged, out: out, err: err}
 	return out, err
 }
 
@@ -224,7 +238,14 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cur.Exists && bytes.Equal(out, cur.Data) || !cur.Exists && len(e.set) == 0 || maps.Equal(e.record.Entries, e.next.Entries) {
+	unchanged := cur.Exists && bytes.Equal(out, cur.Data)
+	if len(cur.Data) > bigFile {
+		// the file's own target reads it again: let this read and its parse go first,
+		// so that a 50 MB ~/.claude.json is not held twice (peak memory, issue 11)
+		cur.Data = nil
+		runtime.GC()
+	}
+	if unchanged || !cur.Exists && len(e.set) == 0 || maps.Equal(e.record.Entries, e.next.Entries) {
 		return nil, nil
 	}
 	// the record file's entries the settlement of an earlier staged record removed: the
