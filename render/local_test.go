@@ -183,3 +183,34 @@ func TestLocalScopeRefusedWithoutOne(t *testing.T) {
 		t.Error("cursor has a local scope")
 	}
 }
+
+// TestClaudeLocalSync: a --profile inject at local scope is a sync of what mcpwire owns
+// there (B7): the servers the smaller profile drops leave the project's servers, and
+// the user-scope entry of the same name stays.
+//
+// spec: B7 V11 C6
+func TestClaudeLocalSync(t *testing.T) {
+	w := newWorld(t)
+	if _, err := w.inject("claude-code", providers.User, "notes"); err != nil {
+		t.Fatal(err)
+	}
+	full := w.request("claude-code", providers.Local, "dev")
+	full.Inject.Sync = true
+	if _, err := render.Inject(fsys.NewOS(), full); err != nil {
+		t.Fatal(err)
+	}
+	smaller := w.request("claude-code", providers.Local, "dev")
+	smaller.Servers, smaller.Inject.Sync = []string{"github"}, true
+	res, err := render.Inject(fsys.NewOS(), smaller)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Removed, []string{"notes", "tickets"}) {
+		t.Errorf("removed %v", res.Removed)
+	}
+	top, projects := claudeJSON(t, filepath.Join(w.home, ".claude.json"))
+	local, _ := projects[w.projectKey()]["mcpServers"].(map[string]any)
+	if len(local) != 1 || local["github"] == nil || top["notes"] == nil {
+		t.Errorf("user %v, local %v", top, local)
+	}
+}

@@ -130,17 +130,42 @@ func chain(a, b fsys.Target) fsys.Target {
 	return c
 }
 
-// linkSharedEdits tells each client-file edit of a transaction about the edit before it of
-// the same entries (same file and record): the entries that one writes are mcpwire's
-// for it too, though the record on disk does not hold them yet.
+// linkSharedEdits tells each client-file edit of a transaction about the edits of the
+// same entries (same record) before and after it: a later one counts the entries the
+// earlier ones wrote as mcpwire's, though the record file does not hold them yet, and
+// only the last one stages and writes the record, for every writer (V10).
 func linkSharedEdits(preps []*Prepared) {
 	last := map[string]*fileEdit{}
 	for _, p := range preps {
 		e := p.edit
-		if e == nil || e.recPath == "" {
+		if e == nil || e.own == nil {
 			continue
 		}
-		e.before = last[e.recPath]
-		last[e.recPath] = e
+		if prev := last[e.own.path]; prev != nil {
+			e.before, prev.after = prev, e
+			e.own.writers = dialect.AppendNew(slices.Clone(prev.own.writers), e.own.writers)
+		}
+		last[e.own.path] = e
 	}
+}
+
+// root is the first edit of these entries in the transaction.
+func (e *fileEdit) root() *fileEdit {
+	for e.before != nil {
+		e = e.before
+	}
+	return e
+}
+
+// computeChain runs the edits of these entries before e, then e, on the client file
+// as read: each edit of a shared file sees what the earlier ones made of it.
+func (e *fileEdit) computeChain(cur fsys.Snapshot) ([]byte, error) {
+	if e.before != nil {
+		out, err := e.before.computeChain(cur)
+		if err != nil {
+			return nil, err
+		}
+		cur = fsys.Snapshot{Exists: true, Data: out, Mode: cur.Mode}
+	}
+	return e.compute(cur)
 }

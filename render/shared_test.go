@@ -118,6 +118,9 @@ func TestSharedMCPJSONOneTransaction(t *testing.T) {
 	if recs := ownRecords(t, w); len(recs) != 1 || len(recs[0].Entries) != 3 || len(recs[0].Providers) != 2 {
 		t.Errorf("records %+v", recs)
 	}
+	if staged, _ := filepath.Glob(filepath.Join(w.layer, render.OwnershipDir, "*.staged")); len(staged) > 0 {
+		t.Errorf("staged records left: %v", staged)
+	}
 }
 
 // TestSharedMembersKept: a writer of .mcp.json keeps the members only another writer

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 )
 
 // checkSyntax refuses to write entries into a file its client would not read whole
@@ -73,21 +72,4 @@ func trailingComma(b []byte) int {
 		}
 	}
 	return 0
-}
-
-// withBefore counts as mcpwire's the entries an earlier edit of the same entries in
-// this transaction wrote, and no longer those it removed: the record on disk does not
-// say so yet (V10: two clients of one shared file injected together).
-func (e *fileEdit) withBefore() {
-	b := e.before
-	if b == nil || e.record == nil {
-		return
-	}
-	rec := *e.record
-	rec.Entries = maps.Clone(e.record.Entries)
-	maps.Copy(rec.Entries, b.wrote)
-	for _, n := range b.dropped {
-		delete(rec.Entries, n)
-	}
-	e.record = &rec
 }
