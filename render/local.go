@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 )
 
@@ -28,6 +29,15 @@ func ProjectKey(project, goos string) string {
 func (r *Request) serversPath(scope providers.Scope) []string {
 	p := r.Provider
 	return p.Dest(scope).ServersPath(p.ServersKey, ProjectKey(r.Project, r.Env.GOOS))
+}
+
+// container is where the provider's file keeps its servers.
+func (e *fileEdit) container(doc format.Document) format.Container {
+	c := format.Container{Path: e.containerIn(doc), NameKey: e.p.EntryName}
+	if f, ok := e.d.(dialect.Framer); ok && owners[e.p.Owner].framed {
+		c.Frame = f.Frame()
+	}
+	return c
 }
 
 // containerIn returns the edit's servers path in doc. On Windows a project key that

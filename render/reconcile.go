@@ -164,15 +164,6 @@ func (e *foreignError) Hints() []string {
 	return []string{"add --force to replace them, or give the servers other names"}
 }
 
-// container is where the provider's file keeps its servers.
-func (e *fileEdit) container(doc format.Document) format.Container {
-	c := format.Container{Path: e.containerIn(doc), NameKey: e.p.EntryName}
-	if f, ok := e.d.(dialect.Framer); ok && owners[e.p.Owner].framed {
-		c.Frame = f.Frame()
-	}
-	return c
-}
-
 // compute is apply, run once for the same file and records: the staged record's
 // target and the file's own target both need its result (staging.go).
 func (e *fileEdit) compute(cur fsys.Snapshot) ([]byte, error) {
