@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,8 +55,8 @@ func TestAuggieRefusals(t *testing.T) {
 }
 
 // TestKiloProjectRefs: Kilo skips a whole project file holding a {env:…} reference, so
-// a reference (or a literal value holding one) is refused at project scope; the user
-// file takes them.
+// a reference (or a literal value holding one) is refused at project scope, and so is
+// a project file that holds one already; the user file takes them.
 //
 // spec: V4 V9
 func TestKiloProjectRefs(t *testing.T) {
@@ -71,6 +72,9 @@ func TestKiloProjectRefs(t *testing.T) {
 	if _, err := w.inject("kilo", providers.User, "github"); err != nil {
 		t.Fatalf("user file: %v", err)
 	}
+	// a reference already in the project file: Kilo loads none of its servers
+	w.place(path, []byte("{\n  // {env:X} in a comment is fine\n  \"model\": \"{env:MODEL}\"\n}\n"))
+	refused(t, w, w.request("kilo", providers.Project, "", "fetch"), path, path+": line 3 holds a reference")
 }
 
 // TestTrailingCommaRefused: Qwen Code resets (or refuses to start over) a settings
@@ -159,6 +163,29 @@ func TestEphemeralClientsA(t *testing.T) {
 	w := newWorld(t)
 	if _, err := render.Ephemeral(fsys.NewOS(), w.request("qoder", "", "", "fetch"), filepath.Join(t.TempDir(), "x.json")); err == nil || !strings.Contains(err.Error(), "cannot stand alone") {
 		t.Errorf("qoder ephemeral: %v", err)
+	}
+}
+
+// TestHidesOtherClientsFile: Copilot CLI reads .github/mcp.json only while no .mcp.json
+// exists, so creating .mcp.json for Claude Code says it hides that file from Copilot.
+//
+// spec: V10
+func TestHidesOtherClientsFile(t *testing.T) {
+	w := newWorld(t)
+	w.place(filepath.Join(w.project, ".github", "mcp.json"), []byte("{\"mcpServers\": {}}\n"))
+	if _, err := w.inject("claude-code", providers.Project, "fetch"); err != nil {
+		t.Fatal(err)
+	}
+	want := "hides " + filepath.Join(w.project, ".github", "mcp.json") + " from GitHub Copilot CLI"
+	if !slices.ContainsFunc(w.warns, func(s string) bool { return strings.Contains(s, want) }) {
+		t.Errorf("warnings %q", w.warns)
+	}
+	w.warns = nil
+	if _, err := w.inject("claude-code", providers.Project, "fetch", "docs"); err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(w.warns, func(s string) bool { return strings.Contains(s, "hides") }) {
+		t.Errorf("said again for an existing file: %q", w.warns)
 	}
 }
 

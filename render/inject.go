@@ -90,7 +90,7 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	if scope == providers.Project && p.ProjectNote != "" {
 		prep.Result.Notes = append(prep.Result.Notes, p.ProjectNote)
 	}
-	prep.projectWarn = r.projectWarnings(t, servers, written, path)
+	prep.projectWarn = append(r.projectWarnings(t, servers, written, path), r.hides(f, path)...)
 	edit.set, edit.remove, edit.filters = entries, prep.off, filters
 	edit.force, edit.keepFilters = r.Inject.Force, r.Inject.KeepFilters
 	if r.Inject.Sync {

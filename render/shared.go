@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -168,4 +169,30 @@ func (e *fileEdit) computeChain(cur fsys.Snapshot) ([]byte, error) {
 		cur = fsys.Snapshot{Exists: true, Data: out, Mode: cur.Mode}
 	}
 	return e.compute(cur)
+}
+
+// hides warns when creating the request's file hides another client's file from it:
+// a client that reads the first of its candidates that exists (Copilot CLI reads
+// .github/mcp.json only while no .mcp.json exists) would read the new file instead.
+func (r *Request) hides(f fsys.FS, path string) []string {
+	if _, err := f.Lstat(path); err == nil {
+		return nil
+	}
+	env := r.pathEnv()
+	var out []string
+	for _, q := range providers.All() {
+		for _, s := range q.Scopes() {
+			cands, err := q.Dest(s).Candidates(env)
+			if err != nil || len(cands) < 2 || !samePath(cands[0], path) {
+				continue
+			}
+			for _, c := range cands[1:] {
+				if _, err := f.Lstat(c); err == nil && q != r.Provider {
+					out = append(out, fmt.Sprintf("%s: creating %s hides %s from %s, which reads the first of them that exists; its servers there no longer load",
+						r.Provider.Name, path, c, q.Display))
+				}
+			}
+		}
+	}
+	return out
 }

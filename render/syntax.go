@@ -9,7 +9,8 @@ import (
 // checkSyntax refuses to write entries into a file its client would not read whole
 // (V9): one that is not strict JSON where the client reads only that (the provider's
 // StrictJSON, or this file's Strict: Copilot CLI's project files), one with a trailing
-// comma where the client drops or resets the file over it (Qwen Code, Qoder CLI).
+// comma where the client drops or resets the file over it (Qwen Code, Qoder CLI), one
+// holding a reference where the client skips the file over one (Kilo's project files).
 // mcpwire's own edits add neither: what is refused is already in the file. Removing
 // entries (uninject) is allowed. A trailing comma is named by its line in the file as
 // it was (orig), else in the edited bytes.
@@ -21,6 +22,12 @@ func (e *fileEdit) checkSyntax(orig, out []byte) error {
 	if d.Strict && !json.Valid(bytes.TrimPrefix(out, utf8BOM)) {
 		return &StrictError{Provider: e.p, Path: e.path}
 	}
+	if d.NoRefs {
+		if line := refLine(out, e.p.Refs.Open()); line > 0 {
+			return fmt.Errorf("%s: line %d holds a reference to an environment variable, and %s skips a whole file holding one, with every server in it; remove it, then run again",
+				e.path, line, e.p.Display)
+		}
+	}
 	if !d.NoTrailingComma {
 		return e.checkStrict(out)
 	}
@@ -31,6 +38,20 @@ func (e *fileEdit) checkSyntax(orig, out []byte) error {
 		return fmt.Errorf("%s: line %d has a trailing comma, and %s does not read a file with one; remove it, then run again", e.path, line, e.p.Display)
 	}
 	return e.checkStrict(out)
+}
+
+// refLine returns the line of the first reference opening (open: "{env:") outside a
+// comment line, 0 when there is none or open is "".
+func refLine(b []byte, open string) int {
+	if open == "" || !bytes.Contains(b, []byte(open)) {
+		return 0
+	}
+	for i, l := range bytes.Split(b, []byte("\n")) {
+		if t := bytes.TrimSpace(l); !bytes.HasPrefix(t, []byte("//")) && bytes.Contains(t, []byte(open)) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // trailingComma returns the line of the first comma followed only by blanks and
