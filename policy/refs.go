@@ -72,6 +72,53 @@ func (s Spelling) RefersTo(text, v string) bool {
 	return strings.Contains(text, s.Open+v+s.Close) || s.Default != "" && strings.Contains(text, s.Open+v+s.Default)
 }
 
+// Variable is the inverse of Spell (issue 14: import reads a client's file back): the
+// variable a value refers to when the whole value is one reference in this spelling,
+// without a default ("${TOKEN}" → TOKEN). Anything else — text around the
+// placeholder, a default, another spelling, an invalid name — is not a reference
+// this spelling wrote, and stays a literal value.
+func (s Spelling) Variable(text string) (string, bool) {
+	if s.Open == "" {
+		return "", false
+	}
+	name, ok := strings.CutPrefix(text, s.Open)
+	if !ok {
+		return "", false
+	}
+	if name, ok = strings.CutSuffix(name, s.Close); !ok || !IsVarName(name) {
+		return "", false
+	}
+	return name, true
+}
+
+// BearerScheme starts the Authorization header that carries a bearer token from a
+// variable (bearerEnv): "Bearer " and the reference.
+const BearerScheme = "Bearer "
+
+// BearerVariable is the inverse of the Authorization header rendering writes for
+// bearerEnv: "Bearer ${TOKEN}" → TOKEN, in this spelling.
+func (s Spelling) BearerVariable(text string) (string, bool) {
+	rest, ok := strings.CutPrefix(text, BearerScheme)
+	if !ok {
+		return "", false
+	}
+	return s.Variable(rest)
+}
+
+// IsVarName reports whether s is a variable name: [A-Za-z_][A-Za-z0-9_]*.
+func IsVarName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
 // referenceAt reports whether s starts with a placeholder of some spelling (the
 // longest opening that matches), and the length of the placeholder through its
 // closing (0 when it is not closed).

@@ -188,6 +188,20 @@ func (r RefStyle) RefersTo(text, v string) bool {
 	return s.RefersTo(text, v)
 }
 
+// Variable reads a reference back (import): the variable a value names when it is
+// exactly one reference in this style.
+func (r RefStyle) Variable(text string) (string, bool) {
+	s, _ := policy.SpellingOf(string(r))
+	return s.Variable(text)
+}
+
+// BearerVariable reads an Authorization header back: "Bearer <reference>" → the
+// variable, in this style.
+func (r RefStyle) BearerVariable(text string) (string, bool) {
+	s, _ := policy.SpellingOf(string(r))
+	return s.BearerVariable(text)
+}
+
 // RemoteSupport says which remote transports a client takes.
 type RemoteSupport string
 

@@ -3,6 +3,7 @@ package dialect
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
@@ -42,6 +43,20 @@ func (d copilot) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.
 func (copilot) Filters() FilterSpec {
 	return FilterSpec{Allow: true, ExactAllow: true, Members: []string{copilotTools},
 		Defaults: map[string]any{copilotTools: copilotAll}}
+}
+
+// Read reads an entry back: type ("local" is stdio), launch members, and the tools
+// allowlist (["*"] is none).
+func (d copilot) Read(entry json.RawMessage) (*Imported, error) {
+	r, s, err := readTyped(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	var sf *ServerFilters
+	if tools, set := r.names(copilotTools); set && !slices.Equal(tools, copilotAll) {
+		sf = &ServerFilters{Allow: tools}
+	}
+	return r.done(s, sf, "timeout")
 }
 
 // EditFile refuses a file Copilot would ignore: one with comments or trailing commas.

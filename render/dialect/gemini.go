@@ -55,6 +55,32 @@ func (gemini) Filters() FilterSpec {
 	return FilterSpec{Deny: true, Allow: true, ExactDeny: true, ExactAllow: true, Members: []string{geminiExclude, geminiInclude}}
 }
 
+// geminiOwn are Gemini CLI's members with no registry equivalent.
+var geminiOwn = []string{"timeout", "trust", "oauth", "authProviderType", "targetAudience", "targetServiceAccount"}
+
+// Read reads an entry back: httpUrl is streamable HTTP; url is SSE unless type says
+// http (Gemini CLI reads a bare url as SSE); description, and the tool filters
+// excludeTools and includeTools.
+func (d gemini) Read(entry json.RawMessage) (*Imported, error) {
+	r, err := newReading(entry)
+	if err != nil {
+		return nil, err
+	}
+	typ := r.readType(memberType)
+	s := readLaunch(d.p, r, memberHeaders, geminiHTTPURL, urlKey(d.p))
+	switch {
+	case r.has(geminiHTTPURL):
+		s.Type = registry.HTTP
+	case s.URL != "" && typ == "":
+		s.Type = registry.SSE
+	default:
+		s.Type = typ
+	}
+	s.Description = r.str("description")
+	r.switchOff(d.p, s)
+	return r.done(s, r.filterLists(geminiExclude, geminiInclude), geminiOwn...)
+}
+
 // EditFile reads mcp.allowed and mcp.excluded, and warns about the servers written
 // that they keep from starting: missing from a non-empty mcp.allowed, or named in
 // mcp.excluded.
