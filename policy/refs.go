@@ -91,19 +91,20 @@ func (s Spelling) Variable(text string) (string, bool) {
 	return name, true
 }
 
+// AnyVariable is Variable in every spelling of the table: for a snippet whose client
+// is not known (server add-json).
+func AnyVariable(text string) (string, bool) {
+	for _, s := range spellings {
+		if v, ok := s.Variable(text); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
 // BearerScheme starts the Authorization header that carries a bearer token from a
 // variable (bearerEnv): "Bearer " and the reference.
 const BearerScheme = "Bearer "
-
-// BearerVariable is the inverse of the Authorization header rendering writes for
-// bearerEnv: "Bearer ${TOKEN}" → TOKEN, in this spelling.
-func (s Spelling) BearerVariable(text string) (string, bool) {
-	rest, ok := strings.CutPrefix(text, BearerScheme)
-	if !ok {
-		return "", false
-	}
-	return s.Variable(rest)
-}
 
 // IsVarName reports whether s is a variable name: [A-Za-z_][A-Za-z0-9_]*.
 func IsVarName(s string) bool {

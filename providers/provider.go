@@ -195,13 +195,6 @@ func (r RefStyle) Variable(text string) (string, bool) {
 	return s.Variable(text)
 }
 
-// BearerVariable reads an Authorization header back: "Bearer <reference>" → the
-// variable, in this style.
-func (r RefStyle) BearerVariable(text string) (string, bool) {
-	s, _ := policy.SpellingOf(string(r))
-	return s.BearerVariable(text)
-}
-
 // RemoteSupport says which remote transports a client takes.
 type RemoteSupport string
 

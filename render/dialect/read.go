@@ -226,25 +226,50 @@ func ReadBack(t Target, d Dialect, entry json.RawMessage) (*Imported, error) {
 	}
 	s := im.Server
 	if !refsByName(d) {
-		unspell(t.P.Refs, s)
+		unspell(t.P.Refs.Variable, s)
 	}
 	if t.Scope == providers.Project && !t.Ephemeral && t.Project != "" {
 		unsubst(t.ProjectValue(), s)
 	}
+	defaultType(s)
+	return im, nil
+}
+
+// ReadSnippet reads an entry pasted from a client's documentation with dialect d
+// (server add-json, B3): references in any client's spelling come back as reference
+// fields, since the snippet's client is not known.
+func ReadSnippet(d Dialect, entry json.RawMessage) (*Imported, error) {
+	rd, ok := d.(Reader)
+	if !ok {
+		return nil, fmt.Errorf("no reader")
+	}
+	im, err := rd.Read(entry)
+	if err != nil {
+		return nil, err
+	}
+	if !refsByName(d) {
+		unspell(policy.AnyVariable, im.Server)
+	}
+	defaultType(im.Server)
+	return im, nil
+}
+
+// defaultType sets an entry's transport where the shape does not say it: a URL means
+// http, else stdio.
+func defaultType(s *registry.Server) {
 	if s.Type == "" {
 		s.Type = registry.Stdio
 		if s.URL != "" {
 			s.Type = registry.HTTP
 		}
 	}
-	return im, nil
 }
 
 // unspell turns whole-value references back into reference fields: an env value into
 // envFrom, a header into headerEnv, "Authorization: Bearer <ref>" into bearerEnv.
-func unspell(refs providers.RefStyle, s *registry.Server) {
+func unspell(variable func(string) (string, bool), s *registry.Server) {
 	for _, k := range SortedKeys(s.Env) {
-		if vr, ok := refs.Variable(s.Env[k]); ok {
+		if vr, ok := variable(s.Env[k]); ok {
 			if s.EnvFrom == nil {
 				s.EnvFrom = map[string]string{}
 			}
@@ -254,10 +279,11 @@ func unspell(refs providers.RefStyle, s *registry.Server) {
 	}
 	for _, h := range SortedKeys(s.Headers) {
 		v := s.Headers[h]
-		if vr, ok := refs.BearerVariable(v); ok && strings.EqualFold(h, "Authorization") && s.BearerEnv == "" {
+		token, bearer := strings.CutPrefix(v, policy.BearerScheme)
+		if vr, ok := variable(token); ok && bearer && strings.EqualFold(h, "Authorization") && s.BearerEnv == "" {
 			s.BearerEnv = vr
 			delete(s.Headers, h)
-		} else if vr, ok := refs.Variable(v); ok {
+		} else if vr, ok := variable(v); ok {
 			if s.HeaderEnv == nil {
 				s.HeaderEnv = map[string]string{}
 			}

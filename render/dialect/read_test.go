@@ -206,9 +206,7 @@ func readFilters(d Dialect, name string, inEntry *ServerFilters, fs *FilterSet) 
 			return v, ok
 		}
 		return x.ReadFilters(lookup, []string{name})[name]
-	case interface {
-		ReadRules(rules, servers []string) map[string]*ServerFilters
-	}:
+	case RuleReader:
 		return x.ReadRules(d.(DenyRuler).DenyRules(fs), []string{name})[name]
 	}
 	return inEntry
