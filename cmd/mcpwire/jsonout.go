@@ -26,11 +26,11 @@ type writeReport struct {
 	Launch       *launchJSON `json:"launch,omitempty"`
 	// Import's own (B1): the servers added, those already defined as read, the
 	// entries skipped, and the profile added.
-	Added     []string     `json:"added,omitempty"`
-	Identical []string     `json:"identical,omitempty"`
-	Skipped   []skipJSON   `json:"skipped,omitempty"`
-	Profile   string       `json:"profile,omitempty"`
-	Notes     []string     `json:"notes,omitempty"`
+	Added     []string   `json:"added,omitempty"`
+	Identical []string   `json:"identical,omitempty"`
+	Skipped   []skipJSON `json:"skipped,omitempty"`
+	Profile   string     `json:"profile,omitempty"`
+	Notes     []string   `json:"notes,omitempty"`
 }
 
 // writeDest is one destination of a writing command.
