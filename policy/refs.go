@@ -22,6 +22,10 @@ type Spelling struct {
 	// ${VAR:-default}). Only an empty default leaves the value a reference: a
 	// non-empty one is a literal the client uses.
 	Default string
+	// Prompt: the placeholder names a value the client asks the person for and keeps
+	// in its own secret store (VS Code's ${input:ID}), not an environment variable. It
+	// is a reference, not a literal (P1, P7), but no variable reads back from it.
+	Prompt bool
 }
 
 // The styles of the spellings in the table.
@@ -31,6 +35,7 @@ const (
 	StyleBraceEnv  = "{env:VAR}"
 	StyleNames     = "variable names (env_vars, env_http_headers, bearer_token_env_var)"
 	StyleNone      = "none (references refused)"
+	StyleInput     = "${input:ID}"
 )
 
 // spellings is the table of reference spellings.
@@ -40,6 +45,7 @@ var spellings = []Spelling{
 	{Style: StyleBraceEnv, Open: "{env:", Close: "}"},
 	{Style: StyleNames},
 	{Style: StyleNone},
+	{Style: StyleInput, Open: "${input:", Close: "}", Prompt: true},
 }
 
 // Spellings returns the table of reference spellings.
@@ -55,9 +61,10 @@ func SpellingOf(style string) (Spelling, bool) {
 	return Spelling{}, false
 }
 
-// Spell writes a reference to variable v, or "" when the spelling has no placeholder.
+// Spell writes a reference to variable v, or "" when the spelling has no placeholder
+// for variables.
 func (s Spelling) Spell(v string) string {
-	if s.Open == "" {
+	if s.Open == "" || s.Prompt {
 		return ""
 	}
 	return s.Open + v + s.Close
@@ -78,7 +85,7 @@ func (s Spelling) RefersTo(text, v string) bool {
 // placeholder, a default, another spelling, an invalid name — is not a reference
 // this spelling wrote, and stays a literal value.
 func (s Spelling) Variable(text string) (string, bool) {
-	if s.Open == "" {
+	if s.Open == "" || s.Prompt {
 		return "", false
 	}
 	name, ok := strings.CutPrefix(text, s.Open)
@@ -153,7 +160,11 @@ func referenceRegexp(table []Spelling) *regexp.Regexp {
 		if sp.Open == "" {
 			continue
 		}
-		alt := regexp.QuoteMeta(sp.Open) + `[A-Za-z_][A-Za-z0-9_]*`
+		name := `[A-Za-z_][A-Za-z0-9_]*`
+		if sp.Prompt {
+			name = `[^}\s]+` // a prompt's id, which VS Code does not restrict
+		}
+		alt := regexp.QuoteMeta(sp.Open) + name
 		if sp.Default != "" {
 			alt += "(?:" + regexp.QuoteMeta(sp.Default) + ")?"
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -148,7 +149,7 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 				continue
 			}
 			seen[e.Name] = true
-			s, why := importable(e)
+			s, why := importable(e, c.Scope == providers.Project)
 			if why != "" {
 				r.skip(res, c, e.Name, why)
 				continue
@@ -187,13 +188,23 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 	return cands, order, nil
 }
 
-// importable returns an entry as a registry server, or why it cannot be one.
-func importable(e *ClientEntry) (*registry.Server, string) {
+// importable returns an entry as a registry server, or why it cannot be one. An
+// entry of a project file, which is committed, keeps its env values that cannot be
+// credentials (P11: neither name nor value looks like one) as plain values, so that
+// they can be written into project files again.
+func importable(e *ClientEntry, committed bool) (*registry.Server, string) {
 	if e.Err != nil {
 		return nil, "cannot be read: " + e.Err.Error()
 	}
 	s := e.Read.Server.Clone()
 	s.Name = e.Name
+	if committed {
+		for _, k := range dialect.SortedKeys(s.Env) {
+			if policy.PlainEnvProblem(k, s.Env[k]) == "" {
+				s.PlainEnv = append(s.PlainEnv, k)
+			}
+		}
+	}
 	if err := registry.ValidServerName(s.Name); err != nil {
 		return nil, err.Error()
 	}
@@ -203,11 +214,13 @@ func importable(e *ClientEntry) (*registry.Server, string) {
 	return s, ""
 }
 
-// sameServer reports whether two servers are the same definition (bookkeeping aside).
+// sameServer reports whether two servers are the same definition: what they start and
+// how, their bookkeeping, description and which env values are declared plain (the
+// same values either way) aside.
 func sameServer(a, b *registry.Server) bool {
 	strip := func(s *registry.Server) []byte {
 		c := s.Clone()
-		c.InjectedProviders, c.AddedAt, c.UpdatedAt = nil, "", ""
+		c.InjectedProviders, c.AddedAt, c.UpdatedAt, c.PlainEnv, c.Description = nil, "", "", nil, ""
 		raw, _ := json.Marshal(c)
 		return raw
 	}

@@ -217,30 +217,6 @@ func runInject(env *Env, c *cli.Context) error {
 	return checkVerdict(env, out, results, reg.Set().Write().Dir)
 }
 
-// checkVerdict ends inject --check (B5): exit 0 when every file is up to date, 1 when
-// one would change, naming them.
-func checkVerdict(env *Env, out *jsonOut, results []*render.Result, layer string) error {
-	var stale []string
-	for _, r := range results {
-		stale = append(stale, clientFiles(r.Changed, layer)...)
-	}
-	if out != nil {
-		up := len(stale) == 0
-		out.rep.UpToDate = &up
-		if err := out.finish(); err != nil {
-			return err
-		}
-	}
-	if len(stale) == 0 {
-		if out == nil {
-			printf(env.Stdout, "up to date: nothing would change\n")
-		}
-		return nil
-	}
-	return withHint(fmt.Errorf("not up to date: inject would change %s", strings.Join(stale, ", ")),
-		"run the same inject without --check to write them")
-}
-
 // writeAll prepares every request, writes them as one transaction (W7), and says what
 // each did; it returns the results, one per request.
 func writeAll(env *Env, f fsys.FS, reqs []render.Request, dry bool) ([]*render.Result, error) {

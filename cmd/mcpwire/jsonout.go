@@ -2,9 +2,7 @@ package main
 
 import (
 	"io"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/mcpwire/mcpwire/render"
 	"github.com/mcpwire/mcpwire/render/dialect"
@@ -146,23 +144,20 @@ func (j *jsonOut) launch(l dialect.Launch) {
 	j.rep.Launch = lj
 }
 
+// ephemeral adds standalone output (C5, X1): the file written, its servers, and how
+// to launch the client on it.
+func (j *jsonOut) ephemeral(provider, path string, written []string, l *dialect.Launch) {
+	j.rep.Destinations = append(j.rep.Destinations, writeDest{Provider: provider, Scope: "ephemeral", Path: path, Written: written, Changed: true})
+	j.rep.Changed = append(j.rep.Changed, path)
+	if l != nil {
+		j.launch(*l)
+	}
+}
+
 func prefixed(p string, lines []string) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		out[i] = p + ": " + l
-	}
-	return out
-}
-
-// clientFiles are the changed files that are not mcpwire's own records under the
-// write layer: what inject --check counts (B5).
-func clientFiles(changed []string, layer string) []string {
-	var out []string
-	for _, p := range changed {
-		if p == layer || strings.HasPrefix(p, layer+string(filepath.Separator)) {
-			continue
-		}
-		out = append(out, p)
 	}
 	return out
 }
