@@ -45,13 +45,14 @@ func (e *SnippetError) Hints() []string {
 // ReadSnippet reads one pasted entry as a server named name. The snippet may be the
 // entry itself, or the entry inside the client's servers member or under its name
 // ({"mcpServers":{"x":{…}}}, {"x":{…}}) when that holds exactly one. It is tried
-// against every JSON client's shape in table order; the first that knows every member
-// reads it, references in any client's spelling becoming reference fields.
+// against every client's entry shape in table order (a TOML client's table, given as
+// JSON, too); the first that knows every member reads it, references in any client's
+// spelling becoming reference fields.
 func ReadSnippet(name string, raw []byte) (*Snippet, error) {
 	entry := unwrapSnippet(name, raw)
 	best := &SnippetError{Server: name}
 	for _, p := range providers.All() {
-		if p.Manual() || p.Format != providers.JSON && p.Format != providers.JSONC {
+		if p.Manual() {
 			continue
 		}
 		im, err := dialect.ReadSnippet(dialect.For(p), entry)

@@ -222,12 +222,8 @@ type docCache struct {
 
 func newDocCache(f fsys.FS) *docCache { return &docCache{f: f, docs: map[string]format.Document{}} }
 
-// seed adds an opened JSON client file.
-func (d *docCache) seed(c *ClientFile) {
-	if c.Provider.Format == providers.JSON || c.Provider.Format == providers.JSONC {
-		d.docs[c.Path] = c.doc
-	}
-}
+// seed adds an opened client file.
+func (d *docCache) seed(c *ClientFile) { d.docs[c.Path] = c.doc }
 
 // member returns a member of a JSON file (the whole file without a member path).
 func (d *docCache) member(file string, path ...string) (json.RawMessage, bool) {

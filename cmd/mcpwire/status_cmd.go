@@ -2,10 +2,10 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
 	"github.com/urfave/cli/v2"
 )
@@ -43,35 +43,47 @@ func readProviders(c *cli.Context) ([]*providers.Provider, error) {
 	return providerList(list(c, "provider"), false)
 }
 
-func runStatus(env *Env, c *cli.Context) error {
+// readingRun starts a command that reads every client's files (status, audit): its
+// providers, its project and the registry.
+func readingRun(env *Env, c *cli.Context) ([]*providers.Provider, string, *registry.Registry, error) {
 	if err := exactArgs(c, 0, ""); err != nil {
-		return err
+		return nil, "", nil, err
 	}
 	ps, err := readProviders(c)
 	if err != nil {
-		return err
+		return nil, "", nil, err
 	}
 	proj, err := project(env, c)
 	if err != nil {
-		return err
+		return nil, "", nil, err
 	}
 	reg, err := env.registry()
+	return ps, proj, reg, err
+}
+
+// printReport prints doc with --json, or calls text.
+func printReport(env *Env, c *cli.Context, doc any, text func()) error {
+	if c.Bool("json") {
+		return writeJSON(env.Stdout, doc)
+	}
+	text()
+	return nil
+}
+
+func runStatus(env *Env, c *cli.Context) error {
+	ps, proj, reg, err := readingRun(env, c)
 	if err != nil {
 		return err
 	}
-	asJSON := c.Bool("json")
-	bar := env.startProgress("status", "clients", len(ps), asJSON)
+	bar := env.startProgress("status", "clients", len(ps), c.Bool("json"))
 	files := render.Status(env.FS, render.StatusRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj), Getenv: env.Getenv, Step: bar.step})
 	bar.end()
-	if asJSON {
-		if err := writeJSON(env.Stdout, struct {
-			Project string              `json:"project"`
-			Files   []render.StatusFile `json:"files"`
-		}{proj, nonNil(files)}); err != nil {
-			return err
-		}
-	} else {
-		printStatus(env, files)
+	doc := struct {
+		Project string              `json:"project"`
+		Files   []render.StatusFile `json:"files"`
+	}{proj, nonNil(files)}
+	if err := printReport(env, c, doc, func() { printStatus(env, files) }); err != nil {
+		return err
 	}
 	if c.Bool("check") && render.Unstartable(files) {
 		return errors.New("status: entries are drifted, stale, missing or cannot start (see above)")
@@ -109,81 +121,4 @@ func printStatus(env *Env, files []render.StatusFile) {
 		}
 		table(env.Stdout, "  ", rows)
 	}
-}
-
-func auditCommand(env *Env) *cli.Command {
-	return &cli.Command{
-		Name:  "audit",
-		Usage: "find literal credentials in committed or readable client files, and servers no layer defines",
-		Description: "Reads every client's files (user files, and the project's) and reports by name, never a value:\n" +
-			"literal credentials in project files (committed), literal credentials in user files the group or\n" +
-			"others can read, and servers no configuration layer defines. Exit 1 when a credential is found.",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
-			jsonFlag,
-		},
-		Action: func(c *cli.Context) error { return runAudit(env, c) },
-	}
-}
-
-func runAudit(env *Env, c *cli.Context) error {
-	if err := exactArgs(c, 0, ""); err != nil {
-		return err
-	}
-	ps, _ := readProviders(c)
-	proj, err := project(env, c)
-	if err != nil {
-		return err
-	}
-	reg, err := env.registry()
-	if err != nil {
-		return err
-	}
-	findings, errs := render.Audit(env.FS, render.AuditRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj), GOOS: env.pathEnv("").GOOS})
-	for _, e := range errs {
-		env.warn("audit: " + e.Error())
-	}
-	if c.Bool("json") {
-		if err := writeJSON(env.Stdout, struct {
-			Project  string           `json:"project"`
-			Findings []render.Finding `json:"findings"`
-		}{proj, nonNil(findings)}); err != nil {
-			return err
-		}
-	} else {
-		printFindings(env, findings)
-	}
-	if n := countCredentials(findings); n > 0 {
-		return withHint(fmt.Errorf("audit: %d literal credentials in client files", n),
-			"reference variables instead (the client's own spelling, or mcpwire server update NAME --env-from K=VAR / --header-env H=VAR and inject), and rotate credentials that were committed")
-	}
-	return nil
-}
-
-// printFindings prints one line per finding.
-func printFindings(env *Env, fs []render.Finding) {
-	if len(fs) == 0 {
-		printf(env.Stdout, "no findings\n")
-		return
-	}
-	rows := make([][]string, 0, len(fs))
-	for _, f := range fs {
-		what := f.Server
-		if f.Field != "" {
-			what += " (" + f.Field + ")"
-		}
-		rows = append(rows, []string{strings.ToUpper(f.Kind), f.Provider, string(f.Scope), f.Path, what, f.Why})
-	}
-	table(env.Stdout, "", rows)
-}
-
-// countCredentials counts the credential findings.
-func countCredentials(fs []render.Finding) int {
-	n := 0
-	for _, f := range fs {
-		if f.Kind == render.FindingCredential {
-			n++
-		}
-	}
-	return n
 }
