@@ -122,11 +122,11 @@ func writeAdopted(f fsys.FS, reg *registry.Registry, adopted []*fileAdoption, id
 // profile builds the profile of --as-profile, with the tool filters of every file:
 // those in its entries, those the client keeps beside them (opencode's tools map) and
 // Claude Code's deny rules in the settings file of the same scope.
-func (r *ImportRequest) profile(f fsys.FS, res *ImportResult, cands map[string]*candidate) (*registry.Profile, error) {
+func (r *ImportRequest) profile(f fsys.FS, res *ImportResult, cands map[string]*candidate, servers []string) (*registry.Profile, error) {
 	if r.Profile == "" {
 		return nil, nil
 	}
-	if len(res.Added)+len(res.Identical) == 0 {
+	if len(servers) == 0 {
 		return nil, fmt.Errorf("no servers imported, so no profile %q", r.Profile)
 	}
 	filters := map[string]map[string]*dialect.ServerFilters{}
@@ -144,7 +144,7 @@ func (r *ImportRequest) profile(f fsys.FS, res *ImportResult, cands map[string]*
 			m[n] = mergeFilters(m[n], sf)
 		}
 	}
-	return r.profileOf(res, filters), nil
+	return r.profileOf(servers, filters), nil
 }
 
 // filters returns the tool filters the file and its client hold for the named entries.

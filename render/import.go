@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
@@ -104,7 +103,13 @@ func Import(f fsys.FS, r ImportRequest) (*ImportResult, error) {
 		return nil, err
 	}
 	adopted := r.adoption(res, cands)
-	profile, err := r.profile(f, res, cands)
+	var kept []string
+	for _, n := range order {
+		if cands[n] != nil {
+			kept = append(kept, n)
+		}
+	}
+	profile, err := r.profile(f, res, cands, kept)
 	if err != nil {
 		return nil, err
 	}
@@ -262,9 +267,10 @@ func CheckImportPolicy(reg *registry.Registry, policyEnv string, servers []*regi
 }
 
 // profileOf builds the import's profile: the servers imported (added or already
-// defined as read) and, per provider, the tool filters its files hold for them.
-func (r *ImportRequest) profileOf(res *ImportResult, filters map[string]map[string]*dialect.ServerFilters) *registry.Profile {
-	p := &registry.Profile{Name: r.Profile, Servers: append(slices.Clone(res.Added), res.Identical...),
+// defined as read), in the order the files hold them, and, per provider, the tool
+// filters its files hold for them.
+func (r *ImportRequest) profileOf(servers []string, filters map[string]map[string]*dialect.ServerFilters) *registry.Profile {
+	p := &registry.Profile{Name: r.Profile, Servers: servers,
 		Description: "imported from " + r.sources(), ProviderOverrides: map[string]*registry.Filters{}}
 	for _, prov := range dialect.SortedKeys(filters) {
 		f := &registry.Filters{}
@@ -284,7 +290,6 @@ func (r *ImportRequest) profileOf(res *ImportResult, filters map[string]map[stri
 			p.ProviderOverrides[prov] = f
 		}
 	}
-	sort.Strings(p.Servers)
 	return p
 }
 
