@@ -34,6 +34,9 @@ const (
 	StyleDollarEnv = "${env:VAR}"
 	StyleBraceEnv  = "{env:VAR}"
 	StyleNames     = "variable names (env_vars, env_http_headers, bearer_token_env_var)"
+	StyleEnvKeys   = "variable names (env_keys; ${VAR} in remote headers)"
+	StyleAPIKeyEnv = "one variable name per remote server (api_key_env)"
+	StyleSecrets   = "${{ secrets.VAR }}"
 	StyleNone      = "none (references refused)"
 	StyleInput     = "${input:ID}"
 )
@@ -44,6 +47,9 @@ var spellings = []Spelling{
 	{Style: StyleDollarEnv, Open: "${env:", Close: "}"},
 	{Style: StyleBraceEnv, Open: "{env:", Close: "}"},
 	{Style: StyleNames},
+	{Style: StyleEnvKeys},
+	{Style: StyleAPIKeyEnv},
+	{Style: StyleSecrets, Open: "${{ secrets.", Close: " }}"},
 	{Style: StyleNone},
 	{Style: StyleInput, Open: "${input:", Close: "}", Prompt: true},
 }

@@ -44,6 +44,21 @@ type Dest struct {
 	// are used only where the file exists; a relocation variable that is set turns
 	// them off.
 	Packaged []Packaged
+	// Windows, when set, is the destination on Windows instead (Goose: its directory
+	// is XDG's on Linux and macOS, %APPDATA%\Block\goose\config on Windows).
+	Windows *Dest
+	// Yields are files beside this one that the client reads instead while this one
+	// does not exist (Continue's config.json): mcpwire does not create the file while
+	// one of them exists, since that would hide it from the client.
+	Yields []string
+}
+
+// onOS returns the destination on goos.
+func (d *Dest) onOS(goos string) *Dest {
+	if goos == "windows" && d.Windows != nil {
+		return d.Windows
+	}
+	return d
 }
 
 // Packaged is the directory a packaged build keeps its files in on one OS:
@@ -100,6 +115,7 @@ type PathEnv struct {
 
 // Candidates returns the absolute candidate paths of a destination, preferred first.
 func (d *Dest) Candidates(in PathEnv) ([]string, error) {
+	d = d.onOS(in.GOOS)
 	dir, err := d.Directory(in)
 	if err != nil {
 		return nil, err
@@ -115,6 +131,7 @@ func (d *Dest) Candidates(in PathEnv) ([]string, error) {
 // first; each is used only where its file exists. None when a relocation variable
 // is set.
 func (d *Dest) Globs(in PathEnv) ([]Glob, error) {
+	d = d.onOS(in.GOOS)
 	getenv := in.env()
 	if len(d.Packaged) == 0 || d.Env != "" && strings.TrimSpace(getenv(d.Env)) != "" {
 		return nil, nil
@@ -146,6 +163,7 @@ func (in PathEnv) env() func(string) string {
 
 // Directory returns the directory of a destination.
 func (d *Dest) Directory(in PathEnv) (string, error) {
+	d = d.onOS(in.GOOS)
 	getenv := in.env()
 	if d.Env != "" {
 		if v := strings.TrimSpace(getenv(d.Env)); v != "" {
@@ -217,6 +235,7 @@ func xdgConfig(in PathEnv, getenv func(string) string) string {
 // build's (LOCALAPPDATA on Windows), then the base directory's (XDG_CONFIG_HOME, or
 // APPDATA on Windows). HOME is implied.
 func (d *Dest) Variables(goos string) []string {
+	d = d.onOS(goos)
 	var out []string
 	if d.Env != "" {
 		out = append(out, d.Env)

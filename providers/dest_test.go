@@ -87,6 +87,11 @@ var defaults = []destCase{
 	{"linux", "gemini-cli/user", nil, []string{"~/.gemini/settings.json"}},
 	{"linux", "runwield/project", nil, []string{"P/.wld/mcp.json"}},
 	{"linux", "runwield/user", nil, []string{"~/.wld/mcp.json"}},
+	{"linux", "goose/user", nil, []string{"~/.config/goose/config.yaml"}},
+	{"linux", "continue/project", nil, []string{"P/.continue/mcpServers/mcpwire.yaml"}},
+	{"linux", "continue/user", nil, []string{"~/.continue/config.yaml"}},
+	{"linux", "mistral-vibe/project", nil, []string{"P/.vibe/config.toml"}},
+	{"linux", "mistral-vibe/user", nil, []string{"~/.vibe/config.toml"}},
 	// macOS: ~/Library/Application Support for the app-data clients; opencode keeps ~/.config
 	{"darwin", "claude-code/project", nil, []string{"P/.mcp.json"}},
 	{"darwin", "claude-code/project/settings", nil, []string{"P/.claude/settings.local.json"}},
@@ -116,6 +121,11 @@ var defaults = []destCase{
 	{"darwin", "gemini-cli/user", nil, []string{"~/.gemini/settings.json"}},
 	{"darwin", "runwield/project", nil, []string{"P/.wld/mcp.json"}},
 	{"darwin", "runwield/user", nil, []string{"~/.wld/mcp.json"}},
+	{"darwin", "goose/user", nil, []string{"~/.config/goose/config.yaml"}},
+	{"darwin", "continue/project", nil, []string{"P/.continue/mcpServers/mcpwire.yaml"}},
+	{"darwin", "continue/user", nil, []string{"~/.continue/config.yaml"}},
+	{"darwin", "mistral-vibe/project", nil, []string{"P/.vibe/config.toml"}},
+	{"darwin", "mistral-vibe/user", nil, []string{"~/.vibe/config.toml"}},
 	// Windows: %USERPROFILE% is the home; app data in ~/AppData/Roaming when APPDATA is unset
 	{"windows", "claude-code/project", nil, []string{"P/.mcp.json"}},
 	{"windows", "claude-code/project/settings", nil, []string{"P/.claude/settings.local.json"}},
@@ -145,6 +155,11 @@ var defaults = []destCase{
 	{"windows", "gemini-cli/user", nil, []string{"~/.gemini/settings.json"}},
 	{"windows", "runwield/project", nil, []string{"P/.wld/mcp.json"}},
 	{"windows", "runwield/user", nil, []string{"~/.wld/mcp.json"}},
+	{"windows", "goose/user", nil, []string{"~/AppData/Roaming/Block/goose/config/config.yaml"}},
+	{"windows", "continue/project", nil, []string{"P/.continue/mcpServers/mcpwire.yaml"}},
+	{"windows", "continue/user", nil, []string{"~/.continue/config.yaml"}},
+	{"windows", "mistral-vibe/project", nil, []string{"P/.vibe/config.toml"}},
+	{"windows", "mistral-vibe/user", nil, []string{"~/.vibe/config.toml"}},
 }
 
 // relocated is the base directories' and the clients' own variables, per OS: each
@@ -189,6 +204,20 @@ var relocated = []destCase{
 	{"darwin", "vscode/user", []string{"VSCODE_APPDATA=R"}, []string{"R/Code/User/mcp.json"}},
 	{"windows", "vscode/user", []string{"VSCODE_APPDATA=R", "APPDATA=A"}, []string{"R/Code/User/mcp.json"}},
 	{"windows", "vscode/project", []string{"VSCODE_APPDATA=R"}, []string{"P/.vscode/mcp.json"}},
+	// Goose: XDG on Linux and macOS (etcetera's app strategy), %APPDATA% on Windows;
+	// GOOSE_PATH_ROOT everywhere, and only when absolute
+	{"linux", "goose/user", []string{"XDG_CONFIG_HOME=X"}, []string{"X/goose/config.yaml"}},
+	{"darwin", "goose/user", []string{"XDG_CONFIG_HOME=X"}, []string{"X/goose/config.yaml"}},
+	{"windows", "goose/user", []string{"APPDATA=A", "XDG_CONFIG_HOME=X"}, []string{"A/Block/goose/config/config.yaml"}},
+	{"linux", "goose/user", []string{"GOOSE_PATH_ROOT=R", "XDG_CONFIG_HOME=X"}, []string{"R/config/config.yaml"}},
+	{"windows", "goose/user", []string{"GOOSE_PATH_ROOT=R", "APPDATA=A"}, []string{"R/config/config.yaml"}},
+	{"darwin", "goose/user", []string{"GOOSE_PATH_ROOT=relative"}, nil},
+	{"linux", "continue/user", []string{"CONTINUE_GLOBAL_DIR=R"}, []string{"R/config.yaml"}},
+	{"windows", "continue/user", []string{"CONTINUE_GLOBAL_DIR=R"}, []string{"R/config.yaml"}},
+	{"darwin", "continue/project", []string{"CONTINUE_GLOBAL_DIR=R"}, []string{"P/.continue/mcpServers/mcpwire.yaml"}},
+	{"linux", "mistral-vibe/user", []string{"VIBE_HOME=R"}, []string{"R/config.toml"}},
+	{"windows", "mistral-vibe/user", []string{"VIBE_HOME=R"}, []string{"R/config.toml"}},
+	{"linux", "mistral-vibe/project", []string{"VIBE_HOME=R"}, []string{"P/.vibe/config.toml"}},
 }
 
 // lookupDest finds "provider/scope[/settings]".
@@ -284,6 +313,11 @@ func TestDestinationVariables(t *testing.T) {
 		{"windows", "gemini-cli/user", []string{"GEMINI_CLI_HOME"}},
 		{"windows", "cursor/user", nil},
 		{"linux", "cursor/project", nil},
+		{"linux", "goose/user", []string{"GOOSE_PATH_ROOT", "XDG_CONFIG_HOME"}},
+		{"darwin", "goose/user", []string{"GOOSE_PATH_ROOT", "XDG_CONFIG_HOME"}},
+		{"windows", "goose/user", []string{"GOOSE_PATH_ROOT", "APPDATA"}},
+		{"windows", "continue/user", []string{"CONTINUE_GLOBAL_DIR"}},
+		{"darwin", "mistral-vibe/user", []string{"VIBE_HOME"}},
 	}
 	for _, c := range cases {
 		if got := lookupDest(t, c.dest).Variables(c.goos); !slices.Equal(got, c.want) {

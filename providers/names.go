@@ -19,6 +19,9 @@ var aliases = map[string]string{
 	"gemini":     "gemini-cli",
 	"grok":       "grok-build",
 	"wld":        "runwield",
+	"cn":         "continue",
+	"vibe":       "mistral-vibe",
+	"mistral":    "mistral-vibe",
 }
 
 // Normalize returns the provider name for name or one of its aliases, and whether it

@@ -18,6 +18,10 @@ type Provider struct {
 	Format Format
 	// ServersKey is the member (or TOML table) holding the servers.
 	ServersKey string
+	// EntryName, when set, says the servers are a list (TOML [[mcp_servers]], a YAML
+	// sequence) whose entries hold their name in this member; otherwise ServersKey is a
+	// map keyed by server name.
+	EntryName string
 	// Shape names the dialect of one server entry.
 	Shape Shape
 	// URLKey is the member holding a remote server's URL ("url" when empty).
@@ -64,6 +68,9 @@ type Provider struct {
 	// Conformance: the conformance suite installs the client and checks what mcpwire
 	// writes with the client's own commands (Q3, Q5).
 	Conformance bool
+	// ProjectNote is said after a project-scope injection: what the client needs
+	// before it reads the file (Mistral Vibe: a trusted folder).
+	ProjectNote string
 }
 
 // Install is what install does for a client beyond writing its file.
@@ -130,6 +137,7 @@ const (
 	JSON  Format = "json"
 	JSONC Format = "jsonc"
 	TOML  Format = "toml"
+	YAML  Format = "yaml"
 )
 
 // Shape names the dialect of one server entry.
@@ -158,6 +166,15 @@ const (
 	// ShapeCopilot: {type:"local",command,args,env} and {type,url,headers}, with a per-server
 	// tools allowlist (GitHub Copilot CLI).
 	ShapeCopilot Shape = "copilot"
+	// ShapeGoose: Goose's extensions entry {enabled, type, name, description, cmd, args,
+	// envs, env_keys, …} (YAML map by name).
+	ShapeGoose Shape = "goose"
+	// ShapeContinue: Continue's mcpServers list entry {name, type, command, args, env,
+	// cwd} and {name, type, url, requestOptions.headers} (YAML list by name).
+	ShapeContinue Shape = "continue"
+	// ShapeVibe: Mistral Vibe's [[mcp_servers]] table {name, transport, command, args,
+	// env, cwd} and {name, transport, url, auth} (TOML array of tables by name).
+	ShapeVibe Shape = "vibe"
 	// ShapeManual: no file; mcpwire prints the steps.
 	ShapeManual Shape = "manual"
 )
@@ -173,6 +190,9 @@ const (
 	RefDollarEnv RefStyle = policy.StyleDollarEnv
 	RefBraceEnv  RefStyle = policy.StyleBraceEnv
 	RefNames     RefStyle = policy.StyleNames
+	RefEnvKeys   RefStyle = policy.StyleEnvKeys
+	RefAPIKeyEnv RefStyle = policy.StyleAPIKeyEnv
+	RefSecrets   RefStyle = policy.StyleSecrets
 	RefNone      RefStyle = policy.StyleNone
 )
 
@@ -230,6 +250,7 @@ const (
 	DenyOpencode       DenyStyle = "tools map SERVER_TOOL: false"
 	DenyDisabledTools  DenyStyle = "disabledTools"
 	DenyGemini         DenyStyle = "excludeTools"
+	DenyVibe           DenyStyle = "disabled_tools (exact names); disabled = true for SERVER__*"
 )
 
 // AllowStyle is how toolAllow is rendered (F3).
@@ -243,6 +264,7 @@ const (
 	AllowOpencode AllowStyle = "tools map SERVER_*: false then SERVER_TOOL: true"
 	AllowGemini   AllowStyle = "includeTools"
 	AllowTools    AllowStyle = "tools (exact names; [\"*\"] for all)"
+	AllowGoose    AllowStyle = "available_tools (exact names; [] for all)"
 )
 
 // OwnerMode is how a same-named entry mcpwire did not write is treated (C6).

@@ -140,6 +140,40 @@ var table = []*Provider{
 		Sources: []string{"docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers",
 			"github/copilot-cli#1091", "copilot 1.0.102 tested (reference/clients-wave2.md)"},
 	},
+	// YAML and [[mcp_servers]] clients (issue 13, part C).
+	{
+		Name: "goose", Display: "Goose", DefaultScope: User,
+		// etcetera's app strategy: XDG on Linux and macOS, %APPDATA%\Block\goose\config
+		// on Windows; GOOSE_PATH_ROOT (absolute) moves it to $GOOSE_PATH_ROOT/config
+		User: &Dest{Env: "GOOSE_PATH_ROOT", EnvDir: []string{"config"}, Base: XDGConfig, Dir: []string{"goose"}, Files: []string{"config.yaml"},
+			Windows: &Dest{Env: "GOOSE_PATH_ROOT", EnvDir: []string{"config"}, Base: AppData, Dir: []string{"Block", "goose", "config"}, Files: []string{"config.yaml"}}},
+		Format: YAML, ServersKey: "extensions", Switch: "enabled", Shape: ShapeGoose, Refs: RefEnvKeys,
+		Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowGoose, Binary: "goose",
+		Sources: []string{"aaif-goose/goose documentation/docs/guides/config-files.md", "aaif-goose/goose crates/goose/src/agents/extension.rs",
+			"aaif-goose/goose crates/goose/src/config/extensions.rs", "block/goose crates/goose/src/config/paths.rs"},
+	},
+	{
+		Name: "continue", Display: "Continue", DefaultScope: User,
+		// a block file of mcpwire's own in the workspace (Continue reads every *.yaml
+		// there); the user file is Continue's config.yaml, never created beside a
+		// config.json, which Continue reads while config.yaml is missing
+		Project: &Dest{Base: ProjectDir, Dir: []string{".continue", "mcpServers"}, Files: []string{"mcpwire.yaml"}},
+		User:    &Dest{Env: "CONTINUE_GLOBAL_DIR", Base: Home, Dir: []string{".continue"}, Files: []string{"config.yaml"}, Yields: []string{"config.json"}},
+		Format:  YAML, ServersKey: "mcpServers", EntryName: "name", Shape: ShapeContinue, Refs: RefSecrets,
+		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone,
+		Sources: []string{"continuedev/continue docs/customize/deep-dives/mcp.mdx", "continuedev/continue packages/config-yaml/src/schemas/mcp/index.ts",
+			"continuedev/continue core/util/paths.ts", "continuedev/continue core/config/yaml/LocalPlatformClient.ts"},
+	},
+	{
+		Name: "mistral-vibe", Display: "Mistral Vibe", DefaultScope: User,
+		Project: &Dest{Base: ProjectDir, Dir: []string{".vibe"}, Files: []string{"config.toml"}},
+		User:    &Dest{Env: "VIBE_HOME", Base: Home, Dir: []string{".vibe"}, Files: []string{"config.toml"}},
+		Format:  TOML, ServersKey: "mcp_servers", EntryName: "name", Switch: "disabled", Shape: ShapeVibe, Refs: RefAPIKeyEnv,
+		Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyVibe, Allow: AllowNone, DisableWhole: true, Binary: "vibe",
+		ProjectNote: "Mistral Vibe reads .vibe/config.toml only in a folder you trust: it asks when it starts there, and keeps the answer in its trusted_folders.toml",
+		Sources: []string{"mistralai/mistral-vibe vibe/core/config/models.py", "mistralai/mistral-vibe vibe/core/config/vibe_schema.py",
+			"mistralai/mistral-vibe vibe/core/config/layers/project.py", "mistralai/mistral-vibe vibe/core/paths/_vibe_home.py"},
+	},
 	{
 		Name: "chatgpt-desktop", Display: "ChatGPT Desktop", DefaultScope: User,
 		Shape: ShapeManual, Refs: RefNone, Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,

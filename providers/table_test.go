@@ -43,8 +43,14 @@ func TestTableInvariants(t *testing.T) {
 				t.Errorf("%s %s: base %s", p.Name, s, d.Base)
 			}
 		}
-		if (p.Format == TOML) != (p.Shape == ShapeCodex || p.Shape == ShapeGrok) {
+		if (p.Format == TOML) != (p.Shape == ShapeCodex || p.Shape == ShapeGrok || p.Shape == ShapeVibe) {
 			t.Errorf("%s: format %s with shape %s", p.Name, p.Format, p.Shape)
+		}
+		if (p.Format == YAML) != (p.Shape == ShapeGoose || p.Shape == ShapeContinue) {
+			t.Errorf("%s: format %s with shape %s", p.Name, p.Format, p.Shape)
+		}
+		if p.EntryName != "" && p.Format != TOML && p.Format != YAML {
+			t.Errorf("%s: a list of servers in a %s file", p.Name, p.Format)
 		}
 		if p.Deny == DenyClaudeSettings && (p.Settings[Project] == nil || p.Settings[User] == nil) {
 			t.Errorf("%s: deny rules in settings, but no settings file per scope", p.Name)
@@ -76,7 +82,8 @@ func TestTableInvariants(t *testing.T) {
 	}
 	// V2: the aliases the spec names
 	for a, n := range map[string]string{"claude": "claude-code", "openai": "codex", "agy": "antigravity", "oh-my-pi": "omp",
-		"factory-ai": "factory", "devin": "windsurf", "cascade": "windsurf", "code": "vscode", "copilot": "copilot-cli"} {
+		"factory-ai": "factory", "devin": "windsurf", "cascade": "windsurf", "code": "vscode", "copilot": "copilot-cli",
+		"cn": "continue", "vibe": "mistral-vibe", "mistral": "mistral-vibe"} {
 		if p, ok := Get(a); !ok || p.Name != n {
 			t.Errorf("alias %s does not name %s", a, n)
 		}

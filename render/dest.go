@@ -259,3 +259,35 @@ func (r *Request) destination(f fsys.FS) (providers.Scope, string, error) {
 	}
 	return scope, path, nil
 }
+
+// YieldError is a client file mcpwire would create while the client reads another
+// file beside it instead (providers.Dest.Yields: Continue's config.json).
+type YieldError struct {
+	Provider    *providers.Provider
+	Path, Other string
+}
+
+func (e *YieldError) Error() string {
+	return fmt.Sprintf("%s does not exist and %s does: %s reads %s while %s is missing, so creating it would hide that file",
+		e.Path, e.Other, e.Provider.Display, filepath.Base(e.Other), filepath.Base(e.Path))
+}
+
+// Hints says how to go on.
+func (e *YieldError) Hints() []string {
+	return []string{fmt.Sprintf("move your %s configuration into %s (or remove %s), then run again", e.Provider.Display, filepath.Base(e.Path), filepath.Base(e.Other))}
+}
+
+// yieldCheck refuses to create path (which does not exist) while a file the client
+// reads instead exists beside it.
+func yieldCheck(f fsys.FS, p *providers.Provider, d *providers.Dest, path string) error {
+	if d == nil {
+		return nil
+	}
+	for _, y := range d.Yields {
+		other := filepath.Join(filepath.Dir(path), y)
+		if _, err := f.Lstat(other); err == nil {
+			return &YieldError{Provider: p, Path: path, Other: other}
+		}
+	}
+	return nil
+}

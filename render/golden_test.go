@@ -245,9 +245,12 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 	golden(t, gc.fixture+".warnings", w.normalize([]byte(strings.Join(w.warns, "\n")+"\n")))
 
 	// W1: nothing outside mcpwire's entries changed
-	if p.Format == providers.TOML {
+	switch {
+	case p.Format == providers.YAML || p.EntryName != "":
+		checkEntriesPreserved(t, gc.fixture, p, orig, got, res.Written)
+	case p.Format == providers.TOML:
 		checkTOMLPreserved(t, gc.fixture, orig, got, p.ServersKey, res.Written)
-	} else {
+	default:
 		var affected [][]string
 		for _, n := range res.Written {
 			affected = append(affected, []string{p.ServersKey, n})

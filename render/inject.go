@@ -75,6 +75,9 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 		return nil, err
 	}
 	prep.Result.Written = written
+	if scope == providers.Project && p.ProjectNote != "" {
+		prep.Result.Notes = append(prep.Result.Notes, p.ProjectNote)
+	}
 	if t.absoluteProject() && !(p.GitIgnored && r.Inject.Ignored != nil) {
 		// said when the file changes (Commit), not on every run that leaves it as it is
 		for _, s := range servers {
@@ -223,6 +226,9 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 		Check:   parentCheck(f, scope, r.Project, edit.path),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			out, err := edit.apply(cur)
+			if err == nil && !cur.Exists && len(edit.wrote) > 0 {
+				err = yieldCheck(f, edit.p, edit.p.Dest(scope), edit.path)
+			}
 			return out, fileMode(scope, cur, private, false), false, err
 		},
 	}

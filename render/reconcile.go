@@ -111,7 +111,7 @@ func (e *foreignError) Hints() []string {
 
 // container is where the provider's file keeps its servers.
 func (e *fileEdit) container() format.Container {
-	c := format.Container{Path: []string{e.p.ServersKey}}
+	c := format.Container{Path: []string{e.p.ServersKey}, NameKey: e.p.EntryName}
 	if f, ok := e.d.(dialect.Framer); ok && owners[e.p.Owner].framed {
 		c.Frame = f.Frame()
 	}

@@ -26,10 +26,11 @@ func Main(args []string, env *Env) int {
 	env.passthrough, env.dashdash = passthrough, dashdash
 	st.dashdash = dashdash
 	err = app.RunContext(context.Background(), append([]string{"mcpwire"}, ordered...))
-	if err == nil || errors.Is(err, errVersionShown) {
-		return exitOK
+	code := exitOK
+	if err != nil && !errors.Is(err, errVersionShown) {
+		code = report(env.errs, fromCLI(err))
 	}
-	return report(env.errs, fromCLI(err))
+	return interruptedCode(env, code)
 }
 
 // runState is what one run knows beyond Env: the arguments as typed (errors quote a

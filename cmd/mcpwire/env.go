@@ -27,6 +27,8 @@ type Env struct {
 	// tree is the discovered project (workTree); saidProject is set once it was said.
 	tree        string
 	saidProject bool
+	// interrupt is how a signal stops FS's writes (nil when FS is not the real one).
+	interrupt *fsys.Interrupt
 	// passthrough holds the arguments after "--" (session).
 	passthrough []string
 	dashdash    bool
@@ -40,14 +42,16 @@ type Env struct {
 func NewOSEnv() *Env {
 	home, _ := os.UserHomeDir()
 	cwd, _ := os.Getwd()
+	intr := newSignalStop(os.Stderr)
 	return &Env{
-		Getenv: os.Getenv,
-		Stdin:  os.Stdin,
-		Stdout: os.Stdout,
-		Stderr: os.Stderr,
-		FS:     fsys.NewOS(),
-		Home:   home,
-		Cwd:    cwd,
+		Getenv:    os.Getenv,
+		Stdin:     os.Stdin,
+		Stdout:    os.Stdout,
+		Stderr:    os.Stderr,
+		FS:        fsys.NewOSWith(fsys.OSOptions{Interrupt: intr, AfterStep: testStepHook(os.Getenv, os.Stderr, intr)}),
+		Home:      home,
+		Cwd:       cwd,
+		interrupt: intr,
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,33 +22,6 @@ import (
 
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
-
-// mcpwireBin is the mcpwire command testscript.Main put on PATH (this test binary,
-// dispatching on its name).
-func mcpwireBin(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("mcpwire")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// procEnv is the environment of an mcpwire process with HOME (and everything else
-// per-user) inside home.
-func procEnv(home string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case strings.HasPrefix(k, "AIWG_"), strings.HasPrefix(k, "CLAUDE"), k == "HOME", k == "XDG_CONFIG_HOME",
-			k == "TMPDIR", k == "CODEX_HOME", k == "GROK_HOME", k == "PI_CODING_AGENT_DIR", k == "GEMINI_CLI_HOME":
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "TMPDIR="+os.TempDir())
-}
 
 // childCoverDir is the GOCOVERDIR setting of a child that may run as another user:
 // under go test -cover a directory anyone may write (else the child's coverage
@@ -66,29 +40,6 @@ func childCoverDir(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	return []string{"GOCOVERDIR=" + dir}
-}
-
-// writeRegistry writes a registry with the servers s01…sNN into home/.aiwg.
-func writeRegistry(t *testing.T, home string, n int, profiles string) {
-	t.Helper()
-	servers := map[string]any{}
-	for i := 1; i <= n; i++ {
-		name := fmt.Sprintf("s%02d", i)
-		servers[name] = map[string]any{"type": "stdio", "command": name + "-mcp", "args": []string{"--n", strconv.Itoa(i)}}
-	}
-	b, _ := json.MarshalIndent(map[string]any{"apiVersion": "aiwg.io/v1", "kind": "McpServerRegistry", "servers": servers}, "", "  ")
-	layer := filepath.Join(home, ".aiwg")
-	if err := os.MkdirAll(layer, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(layer, "mcp-servers.json"), b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if profiles != "" {
-		if err := os.WriteFile(filepath.Join(layer, "mcp-profiles.json"), []byte(profiles), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // injectAll starts one "mcpwire inject --provider claude --scope user --servers sNN"
@@ -151,22 +102,6 @@ func watchParses(path string, stop <-chan struct{}) (bad *atomic.Int64, wait fun
 		}
 	}()
 	return bad, wg.Wait
-}
-
-// claudeJSON decodes ~/.claude.json.
-func claudeJSON(t *testing.T, path string) (servers map[string]json.RawMessage, top map[string]json.RawMessage) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &top); err != nil {
-		t.Fatalf("%s does not parse: %v", path, err)
-	}
-	if err := json.Unmarshal(top["mcpServers"], &servers); err != nil {
-		t.Fatalf("mcpServers: %v", err)
-	}
-	return servers, top
 }
 
 // TestConcurrentInjects starts 20 mcpwire processes at once, each adding a different
@@ -476,9 +411,9 @@ func tree(t *testing.T, dir string) map[string]string {
 // TestInjectFaultsThroughCLI runs "mcpwire inject" in this process on a filesystem
 // that fails the Nth write (each of the four files of a Claude Code injection: MCP
 // config, settings, deny record, ownership record), at the write and at the rename:
-// exit 1, the injected fault reported, every file as before, and no receipt
-// (injectedProviders) in the registry. Without a fault, the fifth write is the
-// registry's receipt.
+// exit 1, the injected fault reported, every file as before (the directories it
+// created stay), and no receipt (injectedProviders) in the registry. Without a
+// fault, the fifth write is the registry's receipt.
 //
 // spec: W7 W9 L10
 func TestInjectFaultsThroughCLI(t *testing.T) {
@@ -508,6 +443,11 @@ func TestInjectFaultsThroughCLI(t *testing.T) {
 		}
 		code := Main([]string{"inject", "--provider", "claude", "--profile", "p"}, env)
 		after := tree(t, root)
+		for _, c := range f.(*fsys.Faulty).Calls() {
+			if d, ok := strings.CutPrefix(c, "mkdir "); ok {
+				delete(after, d[:strings.LastIndexByte(d, ' ')]) // a rollback keeps directories (fsys.Apply)
+			}
+		}
 		diff := ""
 		if !maps.Equal(before, after) {
 			diff = fmt.Sprintf("before %v\nafter  %v", before, after)
@@ -539,5 +479,136 @@ func TestInjectFaultsThroughCLI(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestConcurrentProfileInjectsFreshHome starts 20 "mcpwire inject --profile pNN"
+// processes at once into a HOME holding nothing but the registry: each profile adds
+// its own server and its own deny rule, so every process creates or changes
+// ~/.claude.json, ~/.claude/settings.json (in a directory none of them finds), the
+// deny-rule record and the ownership record (in directories none of them finds
+// either), and the registry's receipts. Every process succeeds; ~/.claude.json, the
+// ownership record and the receipts hold all 20 servers. mcpwire's deny rules in a
+// settings file are those of the last injection (a profile's rules replace the
+// previous ones), so settings.json holds the rule of one profile, and its record
+// names exactly that rule.
+//
+// spec: W8 W7 C2 C3 C6
+func TestConcurrentProfileInjectsFreshHome(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 20 processes")
+	}
+	const n = 20
+	home := t.TempDir()
+	profiles := map[string]any{}
+	for i := 1; i <= n; i++ {
+		profiles[fmt.Sprintf("p%02d", i)] = map[string]any{
+			"servers":           []string{fmt.Sprintf("s%02d", i)},
+			"providerOverrides": map[string]any{"*": map[string]any{"toolDeny": []string{fmt.Sprintf("s%02d__rm", i)}}},
+		}
+	}
+	pj, _ := json.Marshal(map[string]any{"profiles": profiles})
+	writeRegistry(t, home, n, string(pj))
+	bin := mcpwireBin(t)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	errs := make([]string, n+1)
+	for i := 1; i <= n; i++ {
+		wg.Go(func() {
+			cmd := exec.Command(bin, "inject", "--provider", "claude", "--scope", "user", "--profile", fmt.Sprintf("p%02d", i))
+			cmd.Env, cmd.Dir = procEnv(home), home
+			<-start
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs[i] = fmt.Sprintf("p%02d: %v\n%s", i, err, out)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	for _, e := range errs {
+		if e != "" {
+			t.Error(e)
+		}
+	}
+	servers, _ := claudeJSON(t, filepath.Join(home, ".claude.json"))
+	for i := 1; i <= n; i++ {
+		if _, ok := servers[fmt.Sprintf("s%02d", i)]; !ok {
+			t.Errorf("s%02d missing from ~/.claude.json", i)
+		}
+	}
+	var settings struct{ Permissions struct{ Deny []string } }
+	var own struct{ Entries map[string]string }
+	var deny struct{ DenyAdded []string }
+	readJSON(t, filepath.Join(home, ".claude", "settings.json"), &settings)
+	readOne(t, filepath.Join(home, ".aiwg", "mcp-ownership"), &own)
+	readOne(t, filepath.Join(home, ".aiwg", "claude-tool-permissions"), &deny)
+	if len(own.Entries) != n {
+		t.Errorf("the ownership record tracks %d entries, want %d", len(own.Entries), n)
+	}
+	if rules := settings.Permissions.Deny; len(rules) != 1 || !slices.Equal(rules, deny.DenyAdded) {
+		t.Errorf("settings.json denies %q, its record names %q: want one profile's rule in both", rules, deny.DenyAdded)
+	}
+	reg, err := os.ReadFile(filepath.Join(home, ".aiwg", "mcp-servers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := bytes.Count(reg, []byte(`"claude-code"`)); c != n {
+		t.Errorf("%d receipts (injectedProviders) in the registry, want %d", c, n)
+	}
+	noLeftovers(t, home)
+}
+
+// claudeJSON decodes ~/.claude.json.
+func claudeJSON(t *testing.T, path string) (servers map[string]json.RawMessage, top map[string]json.RawMessage) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &top); err != nil {
+		t.Fatalf("%s does not parse: %v", path, err)
+	}
+	if err := json.Unmarshal(top["mcpServers"], &servers); err != nil {
+		t.Fatalf("mcpServers: %v", err)
+	}
+	return servers, top
+}
+
+// readOne decodes the only record in dir into v.
+func readOne(t *testing.T, dir string, v any) {
+	t.Helper()
+	recs, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(recs) != 1 {
+		t.Fatalf("records in %s: %v, want one", dir, recs)
+	}
+	readJSON(t, recs[0], v)
+}
+
+// readJSON decodes the file at path into v.
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// noLeftovers fails when a temporary or lock file of mcpwire is anywhere under root.
+func noLeftovers(t *testing.T, root string) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if n := d.Name(); strings.Contains(n, ".mcpwire-") || strings.HasSuffix(n, fsys.LockSuffix) {
+			t.Errorf("left behind: %s", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/render/yamledit"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -21,9 +22,12 @@ func (r *Redactor) File(path string, data []byte) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return
 	}
-	parsers := []func([]byte) bool{r.json, r.toml}
-	if strings.EqualFold(filepath.Ext(path), ".toml") {
+	parsers := []func([]byte) bool{r.json, r.toml, r.yaml}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".toml":
 		parsers = []func([]byte) bool{r.toml, r.json}
+	case ".yaml", ".yml":
+		parsers = []func([]byte) bool{r.yaml}
 	}
 	for _, p := range parsers {
 		if p(data) {
@@ -43,7 +47,7 @@ func (r *Redactor) File(path string, data []byte) {
 // a member written the same in both says the same in both, so a 50 MB
 // ~/.claude.json with one entry added is read once, not twice.
 func (r *Redactor) Change(path string, old, new []byte) {
-	if !strings.EqualFold(filepath.Ext(path), ".toml") {
+	if ext := strings.ToLower(filepath.Ext(path)); ext != ".toml" && ext != ".yaml" && ext != ".yml" {
 		o, oerr := jsonc.Parse(withoutBOM(old))
 		n, nerr := jsonc.Parse(withoutBOM(new))
 		if oerr == nil && nerr == nil {
@@ -78,6 +82,17 @@ func (r *Redactor) toml(data []byte) bool {
 	if toml.Unmarshal(data, &v) != nil {
 		return false
 	}
+	learn[any](r, policy.Decoded{}, v, true, false, nil)
+	return true
+}
+
+// yaml learns from a YAML document, as from TOML (a YAML string may span lines too).
+func (r *Redactor) yaml(data []byte) bool {
+	doc, err := yamledit.Parse(data)
+	if err != nil {
+		return false
+	}
+	v, _ := doc.Lookup()
 	learn[any](r, policy.Decoded{}, v, true, false, nil)
 	return true
 }

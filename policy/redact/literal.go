@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"iter"
+	"regexp"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
@@ -37,7 +38,7 @@ func (r *Redactor) content(s string) string {
 
 // values hides the credentials in a piece of a line that holds no key.
 func (r *Redactor) values(s string) string {
-	s = r.literals(s)
+	s = r.plainYAML(r.literals(s))
 	if len(r.anywhere) > 0 && len(s) >= policy.MinSecret {
 		s = r.replacer().Replace(s)
 	}
@@ -148,4 +149,23 @@ func jsonEscape(v string, html bool) string {
 	_ = e.Encode(v)
 	q := strings.TrimSuffix(b.String(), "\n")
 	return q[1 : len(q)-1]
+}
+
+// plainScalar matches a YAML line whose value is a plain (unquoted) scalar: what comes
+// before it ("key: ", "- ", or ": " after a quoted key), the value, and a comment.
+var plainScalar = regexp.MustCompile(`^(\s*(?:-\s+)*(?:[^\s"'#:-][^#]*?:\s+|-\s+|:\s+))([^\s"'].*?)(\s+#.*)?$`)
+
+// plainYAML hides a known credential written as a YAML plain scalar, which has no
+// quotes for literals to find.
+func (r *Redactor) plainYAML(s string) string {
+	m := plainScalar.FindStringSubmatchIndex(s)
+	if m == nil {
+		return s
+	}
+	v := s[m[4]:m[5]]
+	shown, ok := r.exact[v]
+	if !ok {
+		return s
+	}
+	return s[:m[4]] + shown + s[m[5]:]
 }

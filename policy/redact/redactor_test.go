@@ -178,3 +178,38 @@ func TestRedactorBOM(t *testing.T) {
 		t.Errorf("shown after a change: %s", got)
 	}
 }
+
+// spec: R8 — a YAML file (Goose, Continue): credentials written plain (unquoted) are
+// hidden too, and references, names and other values are kept.
+func TestRedactorYAML(t *testing.T) {
+	file := `extensions:
+  a:
+    cmd: x
+    args: ["--token", "YAMLARGSECRET1"]
+    envs:
+      T: hunter2
+      U: "quoted\u0053ECRET2"
+    headers:
+      Authorization: Bearer PLAINSECRET3   # c
+      X-Team: ${TEAM}
+    uri: https://h/mcp?api_key=QUERYSECRET4
+mcpServers:
+  - name: b
+    env:
+      K: ${{ secrets.K }}
+      L: ahunter2b
+`
+	r := New("extensions", "mcpServers")
+	r.File("/h/.config/goose/config.yaml", []byte(file))
+	got := diffLines(r, file)
+	for _, s := range []string{"SECRET", "hunter2\n", "u0053"} {
+		if strings.Contains(got, s) {
+			t.Errorf("diff shows %q:\n%s", s, got)
+		}
+	}
+	for _, want := range []string{"T: REDACTED", "Authorization: REDACTED   # c", "X-Team: ${TEAM}", "K: ${{ secrets.K }}", "cmd: x", "  - name: b"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diff lacks %s:\n%s", want, got)
+		}
+	}
+}

@@ -103,6 +103,11 @@ type (
 	NamedRefs interface {
 		RefsByName()
 	}
+	// Refuser refuses what of a server's values the client cannot take beyond the
+	// common checks (Mistral Vibe: one header from a variable, none for stdio).
+	Refuser interface {
+		Refuse(s *registry.Server, v *Values) []Problem
+	}
 )
 
 // FileState is what a FileEditor sees of one file's edit, and what it reports back.
@@ -211,6 +216,9 @@ var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
 	providers.ShapePlain:    newPlain,
 	providers.ShapeManual:   newManual,
 	providers.ShapeCopilot:  newCopilot,
+	providers.ShapeGoose:    newGoose,
+	providers.ShapeContinue: newContinue,
+	providers.ShapeVibe:     newVibe,
 }
 
 // For returns the dialect of a provider. Every shape of the table has one (a test

@@ -113,6 +113,9 @@ func Spell(t Target, d Dialect, s *registry.Server) (Values, []Problem) {
 	case s.Remote() && !p.Remote.Takes(s.Type):
 		sp.bad("type", p.Display+" takes streamable HTTP remote servers, not SSE")
 	}
+	if rf, ok := d.(Refuser); ok {
+		sp.probs = append(sp.probs, rf.Refuse(s, &v)...)
+	}
 	return v, sp.probs
 }
 

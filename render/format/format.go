@@ -1,8 +1,9 @@
 // Package format reads and edits a client's config file in place, whatever its format.
 // A Document adapter per format (JSON and JSONC over render/jsonc, TOML over
-// render/tomledit) gives one view of the file: the container where the server entries
-// live, each entry as a Value, and the members outside it. A new format (YAML) is one
-// more adapter file and one entry in the parsers table.
+// render/tomledit, YAML over render/yamledit) gives one view of the file: the
+// container where the server entries live, each entry as a Value, and the members
+// outside it. A new format is one more adapter file and one entry in the parsers
+// table.
 //
 // Adapters know formats, never clients: which container, which members and which
 // comment lines frame an entry are the caller's (render and its dialects).
@@ -130,6 +131,7 @@ var parsers = map[providers.Format]func(path string, data []byte, exists bool) (
 	providers.JSON:  parseJSON,
 	providers.JSONC: parseJSON,
 	providers.TOML:  parseTOML,
+	providers.YAML:  parseYAML,
 }
 
 // Parse opens a client file of format f. Errors name the file.

@@ -58,6 +58,10 @@ func TestContainers(t *testing.T) {
 			"model = \"o3\"\n\n[mcp_servers.s]\ncommand = \"x\"\nargs = [\"a\"]\nenv = { K = \"V\" }\n"},
 		{"TOML list by name", providers.TOML, "model = \"o3\"\n", Container{Path: []string{"mcp_servers"}, NameKey: "name"},
 			"model = \"o3\"\n\n[[mcp_servers]]\nname = \"s\"\ncommand = \"x\"\nargs = [\"a\"]\nenv = { K = \"V\" }\n"},
+		{"YAML map by name", providers.YAML, "# mine\nmodel: o3\n", Container{Path: []string{"extensions"}},
+			"# mine\nmodel: o3\nextensions:\n  s:\n    command: x\n    args:\n      - a\n    env:\n      K: V\n"},
+		{"YAML list by name", providers.YAML, "mcpServers: []  # none\n", Container{Path: []string{"mcpServers"}, NameKey: "name"},
+			"mcpServers:  # none\n  - name: s\n    command: x\n    args:\n      - a\n    env:\n      K: V\n"},
 		{"TOML framed", providers.TOML, "", Container{Path: []string{"mcp_servers"}, Frame: &Frame{Start: "# >> ", End: "# << "}},
 			"# >> s\n[mcp_servers.s]\ncommand = \"x\"\nargs = [\"a\"]\nenv = { K = \"V\" }\n# << s\n"},
 	} {
@@ -69,14 +73,21 @@ func TestContainers(t *testing.T) {
 	}
 }
 
-// TestTOMLEntriesPending: TOML edits wait for Bytes, and the entries read as edited meanwhile.
+// TestTOMLEntriesPending: TOML and YAML edits wait for Bytes, and the entries read as
+// edited meanwhile.
 func TestTOMLEntriesPending(t *testing.T) {
-	for _, c := range []Container{{Path: []string{"mcp_servers"}}, {Path: []string{"mcp_servers"}, NameKey: "name"}} {
-		src := "[mcp_servers.a]\ncommand = \"a\"\n\n[mcp_servers.b]\ncommand = \"b\"\n"
-		if c.NameKey != "" {
-			src = "[[mcp_servers]]\nname = \"a\"\ncommand = \"a\"\n\n[[mcp_servers]]\nname = \"b\"\ncommand = \"b\"\n"
-		}
-		doc, err := Parse(providers.TOML, "/f", []byte(src), true)
+	for _, tc := range []struct {
+		f   providers.Format
+		c   Container
+		src string
+	}{
+		{providers.TOML, Container{Path: []string{"mcp_servers"}}, "[mcp_servers.a]\ncommand = \"a\"\n\n[mcp_servers.b]\ncommand = \"b\"\n"},
+		{providers.TOML, Container{Path: []string{"mcp_servers"}, NameKey: "name"}, "[[mcp_servers]]\nname = \"a\"\ncommand = \"a\"\n\n[[mcp_servers]]\nname = \"b\"\ncommand = \"b\"\n"},
+		{providers.YAML, Container{Path: []string{"mcp_servers"}}, "mcp_servers:\n  a:\n    command: a\n  b:\n    command: b\n"},
+		{providers.YAML, Container{Path: []string{"mcp_servers"}, NameKey: "name"}, "mcp_servers:\n- name: a\n  command: a\n- name: b\n  command: b\n"},
+	} {
+		c, src := tc.c, tc.src
+		doc, err := Parse(tc.f, "/f", []byte(src), true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +120,8 @@ func TestTOMLEntriesPending(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(string(out), "command = \"a\"") || !strings.Contains(string(out), "command = \"x\"") {
+		if strings.Contains(string(out), "command = \"a\"") || strings.Contains(string(out), "command: a") ||
+			!strings.Contains(string(out), "command = \"x\"") && !strings.Contains(string(out), "command: x") {
 			t.Errorf("%v: result %q", c, out)
 		}
 	}
@@ -126,6 +138,8 @@ func TestEntriesRefused(t *testing.T) {
 		{providers.JSON, "{}", Container{Path: []string{"s"}, NameKey: "name"}, "cannot edit this kind of server list"},
 		{providers.TOML, "mcp_servers = 3\n", Container{Path: []string{"mcp_servers"}}, "/f: line 1: mcp_servers must be a table"},
 		{providers.TOML, "[mcp_servers.a]\n", Container{Path: []string{"mcp_servers"}, NameKey: "name"}, "must be an array of tables"},
+		{providers.YAML, "extensions: 3\n", Container{Path: []string{"extensions"}}, "/f: line 1: extensions must be a mapping, not a number"},
+		{providers.YAML, "mcpServers:\n  a: 1\n", Container{Path: []string{"mcpServers"}, NameKey: "name"}, "mcpServers must be a list, not a mapping"},
 	} {
 		doc, err := Parse(tc.format, "/f", []byte(tc.src), true)
 		if err != nil {

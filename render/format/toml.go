@@ -2,9 +2,7 @@ package format
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/render/tomledit"
@@ -49,7 +47,7 @@ func (d *tomlDoc) Lookup(path ...string) (Value, bool) {
 			return nil, false
 		}
 	}
-	return tomlValue{v}, true
+	return decoded{v: v}, true
 }
 
 func (d *tomlDoc) Set(path []string, v any) error {
@@ -147,7 +145,7 @@ func (t *tomlEntries) Get(name string) (Entry, bool) {
 	if !ok {
 		return nil, false
 	}
-	return tomlEntry{tomlValue: tomlValue{m}, framed: t.frame != nil && framed(text, name, t.frame)}, true
+	return tomlEntry{decoded: decoded{v: m}, framed: t.frame != nil && framed(text, name, t.frame)}, true
 }
 
 // block renders an entry as its table (an array entry with its name member first), inside the
@@ -181,7 +179,7 @@ func (t *tomlEntries) entry(name string, block []byte) (*tomlEntry, error) {
 	} else {
 		m, _ = d.Get(t.key, name)
 	}
-	t.lastBlock, t.last = block, &tomlEntry{tomlValue: tomlValue{m}, framed: t.frame != nil, dg: tomlValue{m}.digest()}
+	t.lastBlock, t.last = block, &tomlEntry{decoded: decoded{v: m}, framed: t.frame != nil, dg: decoded{v: m}.digest()}
 	return t.last, nil
 }
 
@@ -255,64 +253,9 @@ func tomlValueOf(v any) any {
 	return v
 }
 
-// tomlValue is a decoded TOML value.
-type tomlValue struct{ v any }
-
-func (v tomlValue) Kind() Kind {
-	switch v.v.(type) {
-	case map[string]any:
-		return KindObject
-	case []any, []map[string]any:
-		return KindArray
-	case string:
-		return String
-	case bool:
-		return Bool
-	}
-	return Number
-}
-
-func (v tomlValue) JSON() []byte {
-	b, _ := json.Marshal(v.v)
-	return b
-}
-
-func (v tomlValue) digest() string {
-	b, err := json.Marshal(v.v)
-	if err != nil {
-		return ""
-	}
-	return Digest(b)
-}
-
-func (v tomlValue) Member(key string) (Value, bool) {
-	m, ok := v.v.(map[string]any)
-	if !ok {
-		return nil, false
-	}
-	x, ok := m[key]
-	if !ok {
-		return nil, false
-	}
-	return tomlValue{x}, true
-}
-
-func (v tomlValue) Keys() []string {
-	m, _ := v.v.(map[string]any)
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// Carry writes back an array of strings only: anything else mcpwire did not write.
-func (v tomlValue) Carry() (any, bool) { return Strings(v) }
-
 // tomlEntry is a server table.
 type tomlEntry struct {
-	tomlValue
+	decoded
 	framed bool
 	dg     string // the digest, when known
 }

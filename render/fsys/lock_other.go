@@ -1,4 +1,4 @@
-//go:build !unix || solaris || aix
+//go:build (!unix && !windows) || solaris || aix
 
 package fsys
 
@@ -10,9 +10,13 @@ import (
 	"time"
 )
 
-// lockFile creates path exclusively, retrying while another process holds it. A lock
-// file left by a crashed process makes later locks time out with an error naming it.
-func lockFile(path string) (unlock func() error, err error) {
+// locksDieWithProcess: a lock file left by a crash stays locked.
+const locksDieWithProcess = false
+
+// lockFile creates path exclusively, retrying while another process holds it or
+// until stop returns an error. A lock file left by a crashed process makes later
+// locks time out with an error naming it.
+func lockFile(path string, stop func() error) (unlock func() error, err error) {
 	deadline := time.Now().Add(lockTimeout)
 	for try := 0; ; try++ {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o600)
@@ -28,6 +32,9 @@ func lockFile(path string) (unlock func() error, err error) {
 		}
 		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("lock %s: timed out after %v waiting for another mcpwire process (remove the file if none is running)", path, lockTimeout)
+		}
+		if err := stop(); err != nil {
+			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		time.Sleep(lockBackoff(try))
 	}

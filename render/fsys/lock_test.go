@@ -2,6 +2,7 @@ package fsys
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -131,6 +132,19 @@ func TestLockAcrossProcesses(t *testing.T) {
 		t.Skip("helper")
 	}
 	p := filepath.Join(t.TempDir(), "f.json")
+	cmd, stdin := startLockHelper(t, p)
+	waitsThenGets(t, lockAsync(t, p), func() {
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+// startLockHelper starts TestLockHelperProcess on p and waits until it holds the
+// lock; closing stdin makes it release the lock and exit.
+func startLockHelper(t *testing.T, p string) (*exec.Cmd, io.Closer) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLockHelperProcess$")
 	cmd.Env = append(os.Environ(), "MCPWIRE_LOCK_HELPER="+p)
 	stdin, err := cmd.StdinPipe()
@@ -148,16 +162,11 @@ func TestLockAcrossProcesses(t *testing.T) {
 	if err != nil || line != "locked\n" {
 		t.Fatalf("helper said %q, %v", line, err)
 	}
-	waitsThenGets(t, lockAsync(t, p), func() {
-		stdin.Close()
-		if err := cmd.Wait(); err != nil {
-			t.Error(err)
-		}
-	})
+	return cmd, stdin
 }
 
 // TestLockHelperProcess holds the lock named by MCPWIRE_LOCK_HELPER until stdin
-// closes; it is run by TestLockAcrossProcesses.
+// closes; it is run by TestLockAcrossProcesses and TestLockDiesWithProcess.
 func TestLockHelperProcess(t *testing.T) {
 	p := os.Getenv("MCPWIRE_LOCK_HELPER")
 	if p == "" {

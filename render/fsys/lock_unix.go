@@ -10,11 +10,14 @@ import (
 	"time"
 )
 
+// locksDieWithProcess: flock: the system drops a lock when its process dies.
+const locksDieWithProcess = true
+
 // lockFile takes an exclusive flock on path, creating it with mode 0600. Because
 // release unlinks the file, a lock taken on an inode that is no longer at path is
 // worthless: after flock succeeds the inode is compared with path's, and on a
-// mismatch the lock is dropped and taken again.
-func lockFile(path string) (unlock func() error, err error) {
+// mismatch the lock is dropped and taken again. An error from stop ends the wait.
+func lockFile(path string, stop func() error) (unlock func() error, err error) {
 	deadline := time.Now().Add(lockTimeout)
 	for try := 0; ; try++ {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
@@ -22,7 +25,7 @@ func lockFile(path string) (unlock func() error, err error) {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		_ = f.Chmod(0o600) // beat the umask; fails harmlessly on another user's file
-		if err := flockWait(f, deadline); err != nil {
+		if err := flockWait(f, deadline, stop); err != nil {
 			_ = f.Close()
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
@@ -43,8 +46,8 @@ func lockFile(path string) (unlock func() error, err error) {
 	}
 }
 
-// flockWait polls for an exclusive flock on f until deadline.
-func flockWait(f *os.File, deadline time.Time) error {
+// flockWait polls for an exclusive flock on f until deadline or an error from stop.
+func flockWait(f *os.File, deadline time.Time, stop func() error) error {
 	for try := 0; ; try++ {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		switch {
@@ -57,19 +60,9 @@ func flockWait(f *os.File, deadline time.Time) error {
 		case time.Now().After(deadline):
 			return fmt.Errorf("timed out after %v waiting for another mcpwire process", lockTimeout)
 		}
+		if err := stop(); err != nil {
+			return err
+		}
 		time.Sleep(lockBackoff(try))
 	}
-}
-
-// sameFile reports whether path still names the open file f.
-func sameFile(f *os.File, path string) bool {
-	a, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	b, err := os.Lstat(path)
-	if err != nil {
-		return false
-	}
-	return os.SameFile(a, b)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // OS is the real filesystem. Its WriteFile is an atomic replace (W3) with exact modes
@@ -20,6 +21,11 @@ type OS struct {
 	// call is about, except at "open", which runs before each attempt to create the
 	// temporary file and gets that temporary file's name.
 	hook func(stage, name string) error
+	// intr, when set, stops writes cleanly (signals).
+	intr *Interrupt
+	// step, when set, runs right after each step that changed the disk (see
+	// [OSOptions.AfterStep]).
+	step func(stage, name string)
 }
 
 var _ FS = OS{}
@@ -27,11 +33,37 @@ var _ FS = OS{}
 // NewOS returns the real filesystem.
 func NewOS() FS { return OS{} }
 
+// OSOptions configure the real filesystem returned by [NewOSWith].
+type OSOptions struct {
+	// Interrupt, when set, lets a signal stop the writes cleanly (see [Interrupt]).
+	Interrupt *Interrupt
+	// AfterStep, when set, runs right after each step that changed the disk, in
+	// order: "lock" and "unlock" (a target's lock taken or released), "mkdir", "clean"
+	// (a stale temporary file removed), "temp" (a temporary file created, still
+	// empty), "partial" (its first MiB written, for larger files), "synced" (written
+	// and synced in full), "rename" (the destination replaced), "remove" and "chmod".
+	// name is the file the step is about. Tests only: the crash tests of cmd/mcpwire
+	// kill the process there.
+	AfterStep func(stage, name string)
+}
+
+// NewOSWith returns the real filesystem with options.
+func NewOSWith(opt OSOptions) FS { return OS{intr: opt.Interrupt, step: opt.AfterStep} }
+
+func (o OS) interrupt() *Interrupt { return o.intr }
+
 func (o OS) fault(stage, name string) error {
 	if o.hook == nil {
 		return nil
 	}
 	return o.hook(stage, name)
+}
+
+// after reports a finished step to the step hook.
+func (o OS) after(stage, name string) {
+	if o.step != nil {
+		o.step(stage, name)
+	}
 }
 
 // ReadFile returns the contents of the named file.
@@ -64,6 +96,7 @@ func (o OS) Mkdir(name string, perm fs.FileMode) error {
 		_ = os.Remove(name)
 		return err
 	}
+	o.after("mkdir", name)
 	return nil
 }
 
@@ -86,7 +119,11 @@ func (o OS) Remove(name string) error {
 	if err := o.fault("remove", name); err != nil {
 		return &fs.PathError{Op: "remove", Path: name, Err: err}
 	}
-	return os.Remove(name)
+	if err := os.Remove(name); err != nil {
+		return err
+	}
+	o.after("remove", name)
+	return nil
 }
 
 // Chmod sets the mode of name.
@@ -94,22 +131,32 @@ func (o OS) Chmod(name string, perm fs.FileMode) error {
 	if err := o.fault("chmod", name); err != nil {
 		return &fs.PathError{Op: "chmod", Path: name, Err: err}
 	}
-	return os.Chmod(name, perm)
+	if err := os.Chmod(name, effectiveMode(perm)); err != nil {
+		return err
+	}
+	o.after("chmod", name)
+	return nil
 }
 
 // WriteFile atomically replaces (or creates) name with data and exactly mode perm (W3,
 // W4): it creates an exclusive temporary file .<base>.mcpwire-<random>.tmp in the same
 // directory, sets its mode, writes and syncs it, runs opts (W5, W8) and renames it over
-// name (on Linux, with opts.Expect, an atomic swap checked afterwards: see replace).
-// Every failure removes the temporary file, except a *[DisplacedError], where the
-// temporary name holds another program's file. A destination that is a symlink or not
-// a regular file is refused.
+// name (with opts.Expect on Linux and macOS, an atomic swap checked afterwards; on
+// Windows a move that never replaces a file expected absent: see replace). Every
+// failure removes the temporary file, except a *[DisplacedError], where the temporary
+// file holds another program's file (it is then renamed .<base>.mcpwire-<random>.kept
+// when possible). A destination that is a symlink or not a regular file is refused. An
+// [Interrupt] stops the write before the rename, the temporary file removed.
 func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOptions) (err error) {
 	defer func() {
 		if err != nil {
 			err = fmt.Errorf("write %s: %w", name, err)
 		}
 	}()
+	if err := o.intr.begin(); err != nil {
+		return err
+	}
+	defer o.intr.end()
 	if err := checkDest(name); err != nil {
 		return err
 	}
@@ -119,31 +166,13 @@ func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOpt
 	}
 	committed := false
 	defer func() {
-		if committed {
-			return
-		}
-		_ = f.Close() // may already be closed; the temp file goes either way
-		var de *DisplacedError
-		if !errors.As(err, &de) { // then tmp is another program's file: never removed
-			_ = os.Remove(tmp)
+		if !committed {
+			_ = f.Close() // may already be closed; the temp file goes either way
+			removeTemp(tmp, err)
 		}
 	}()
-	if err := f.Chmod(perm); err != nil { // beat the umask
-		return err
-	}
-	if err := o.fault("write", name); err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := o.fault("sync", name); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
+	o.after("temp", tmp)
+	if err := o.fill(f, tmp, name, data, perm); err != nil {
 		return err
 	}
 	if opts != nil && opts.Check != nil {
@@ -155,6 +184,9 @@ func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOpt
 		if err := expect(name, opts.Expect); err != nil {
 			return err
 		}
+	}
+	if err := o.intr.check(); err != nil {
+		return err
 	}
 	if err := o.fault("rename", name); err != nil {
 		return err
@@ -174,8 +206,64 @@ func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOpt
 		return err
 	}
 	committed = true
+	o.after("rename", name)
 	syncDir(filepath.Dir(name))
 	return nil
+}
+
+// writeChunk is how much of the temporary file is written between two checks of the
+// Interrupt.
+const writeChunk = 1 << 20
+
+// fill sets the temporary file's mode, writes data to it (a chunk at a time, checking
+// the Interrupt in between), syncs and closes it.
+func (o OS) fill(f *os.File, tmp, name string, data []byte, perm fs.FileMode) error {
+	if err := f.Chmod(effectiveMode(perm)); err != nil { // beat the umask
+		return err
+	}
+	if err := o.fault("write", name); err != nil {
+		return err
+	}
+	for rest, first := data, true; len(rest) > 0 || first; first = false {
+		if err := o.intr.check(); err != nil {
+			return err
+		}
+		n := min(len(rest), writeChunk)
+		if _, err := f.Write(rest[:n]); err != nil {
+			return err
+		}
+		rest = rest[n:]
+		if first && len(rest) > 0 {
+			o.after("partial", tmp)
+		}
+	}
+	if err := o.fault("sync", name); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	o.after("synced", tmp)
+	return nil
+}
+
+// removeTemp removes the temporary file of a failed write, unless it holds another
+// program's file (a *DisplacedError): that one is never deleted, only renamed
+// .<base>.mcpwire-<random>.kept, out of the way of the clean-up of stale temporary
+// files (see cleanStale); the error then names the new name.
+func removeTemp(tmp string, err error) {
+	var de *DisplacedError
+	if !errors.As(err, &de) {
+		_ = os.Remove(tmp)
+		return
+	}
+	kept := strings.TrimSuffix(de.Kept, tempSuffix) + keptSuffix
+	if de.Kept == tmp && os.Rename(tmp, kept) == nil {
+		de.Kept = kept
+	}
 }
 
 // DisplacedError reports that another program put its own file at Name while mcpwire
@@ -224,11 +312,14 @@ func checkDest(name string) error {
 func (o OS) createTemp(name string, perm fs.FileMode) (string, *os.File, error) {
 	dir, base := filepath.Split(name)
 	for range 100 {
-		tmp := filepath.Join(dir, "."+base+".mcpwire-"+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+		tmp := filepath.Join(dir, tempPrefix(base)+strconv.FormatUint(rand.Uint64(), 36)+tempSuffix)
+		if err := o.intr.check(); err != nil {
+			return "", nil, err
+		}
 		if err := o.fault("open", tmp); err != nil {
 			return "", nil, err
 		}
-		f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
+		f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, effectiveMode(perm))
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}

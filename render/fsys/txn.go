@@ -5,11 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
-	"time"
 )
 
 // Target is one file of a transaction run by [Apply].
@@ -37,7 +34,8 @@ type Target struct {
 	// file still holds what it read, and fail with [ErrChanged] if not.
 	Edit func(cur Snapshot) (data []byte, perm fs.FileMode, remove bool, err error)
 	// DirPerm is the mode for missing parent directories created for this target
-	// (0 = refuse when the parent is missing).
+	// (0 = refuse when the parent is missing). Directories created are kept even when
+	// the transaction fails (see [Apply]).
 	DirPerm fs.FileMode
 	// Check runs at plan time and again just before the rename (W5 parent checks).
 	Check func() error
@@ -68,7 +66,8 @@ const maxRetries = 5
 //  1. Plan: for every target run Check, refuse a symlink or non-regular destination,
 //     a missing parent without DirPerm and (when something must change) an
 //     unwritable nearest existing parent, read the file and run Edit. Any error
-//     returns before anything is written.
+//     returns before anything is written, except an Edit's [ErrChanged] (a file it
+//     depends on changed between two Edits): then planning starts again.
 //  2. Create missing parent directories (DirPerm), then lock every target that must
 //     change, in sorted path order. Under the lock, if any target's file changed since
 //     its edit, every target is read and edited again, in order (see [Target.Edit]).
@@ -81,26 +80,36 @@ const maxRetries = 5
 //     read and edited again (up to 5 times), never clobbered (W8), and every later
 //     target is edited again before it is written; a later target that only now
 //     needs a change gets its directories and its lock then (out of sorted order,
-//     which the lock's timeout bounds).
+//     which the lock's timeout bounds). If an Edit reports [ErrChanged] itself (the
+//     file of another target it read changed: an ownership record a concurrent
+//     process wrote), the writes done so far are undone and steps 2 and 3 run again
+//     with every target edited afresh, up to 5 times, like a client file (W8).
 //  4. On a failure, undo the finished writes in reverse order (restore content and
-//     mode, or remove files that did not exist), release the locks and remove the
-//     directories the transaction created (deepest first, only when empty).
-//     Rollback errors are joined to the returned error.
+//     mode, or remove files that did not exist) and release the locks. Rollback
+//     errors are joined to the returned error. Directories created in step 2 stay:
+//     another process (mcpwire or the client) may already be creating a file in a
+//     directory it found there, and nothing can prove that none is, so removing
+//     even an empty one could make that process fail (issue 11).
 //
-// Targets that need no change are neither locked nor written. Results, in target
+// Targets that need no change are neither locked nor written, unless an interrupted
+// run left temporary or lock files of theirs: they are locked then, which removes
+// those (see [OS.Lock]). Results, in target
 // order, are returned only when every write succeeded (with the error of releasing a
-// lock, if that alone failed).
+// lock, if that alone failed). When f can be interrupted ([NewOSWith] with an
+// [Interrupt]), Stop fails the transaction at its next step the same way, rollback
+// included; a transaction begun after Stop fails at once.
 func Apply(f FS, targets []Target) ([]Result, error) {
-	plans := make([]*plan, len(targets))
-	for i, t := range targets {
-		p := &plan{t: t}
-		if err := p.prepare(f); err != nil {
-			return nil, err
-		}
-		plans[i] = p
+	intr := interruptOf(f)
+	if err := intr.begin(); err != nil {
+		return nil, err
 	}
-	tx := &txn{f: f}
-	results, err := tx.run(plans)
+	defer intr.end()
+	plans, err := prepareAll(f, targets)
+	if err != nil {
+		return nil, err
+	}
+	tx := &txn{f: f, intr: intr}
+	results, err := tx.runAll(plans)
 	if err != nil {
 		err = errors.Join(append([]error{err}, tx.rollback()...)...)
 		return nil, err
@@ -111,6 +120,38 @@ func Apply(f FS, targets []Target) ([]Result, error) {
 	return results, nil
 }
 
+// prepareAll plans every target in order. An Edit that reports [ErrChanged] (another
+// process wrote a file it depends on between two Edits) makes the planning start
+// again, up to maxRetries times: nothing is written yet.
+func prepareAll(f FS, targets []Target) ([]*plan, error) {
+	for try := 0; ; try++ {
+		plans := make([]*plan, len(targets))
+		var err error
+		for i, t := range targets {
+			plans[i] = &plan{t: t}
+			if err = plans[i].prepare(f); err != nil {
+				break
+			}
+		}
+		if err == nil || !isEditChanged(err) || try == maxRetries {
+			return plans, err
+		}
+		backoff(try)
+	}
+}
+
+// editChanged is an Edit's own [ErrChanged]: a file it read besides its target (an
+// ownership record) changed since another target's Edit read it.
+type editChanged struct{ err error }
+
+func (e *editChanged) Error() string { return e.err.Error() }
+func (e *editChanged) Unwrap() error { return e.err }
+
+func isEditChanged(err error) bool {
+	var ec *editChanged
+	return errors.As(err, &ec)
+}
+
 // plan is one target's edit, computed from snap.
 type plan struct {
 	t      Target
@@ -118,6 +159,10 @@ type plan struct {
 	data   []byte
 	perm   fs.FileMode
 	remove bool
+	// stale reports a temporary file or a lock file of the target that an
+	// interrupted run may have left: the target is locked even when it needs no
+	// change, and taking and releasing its lock removes them.
+	stale bool
 }
 
 // prepare runs the plan-time checks and the first edit.
@@ -141,6 +186,9 @@ func (p *plan) prepare(f FS) error {
 	if err := p.edit(f); err != nil {
 		return err
 	}
+	if near == parent {
+		p.stale = hasLeftovers(f, p.t.Path)
+	}
 	if p.needsWrite() {
 		return CheckWritableDir(near)
 	}
@@ -154,6 +202,9 @@ func (p *plan) edit(f FS) error {
 		return err
 	}
 	data, perm, remove, err := p.t.Edit(snap)
+	if errors.Is(err, ErrChanged) {
+		return &editChanged{err}
+	}
 	if err != nil {
 		return err
 	}
@@ -162,6 +213,9 @@ func (p *plan) edit(f FS) error {
 			return fmt.Errorf("%s: no mode given for the new file", p.t.Path)
 		}
 		perm = snap.Mode
+	}
+	if !remove {
+		perm = effectiveMode(perm)
 	}
 	p.snap, p.data, p.perm, p.remove = snap, data, perm, remove
 	return nil
@@ -223,287 +277,4 @@ func unchangedSince(f FS, path string, s Snapshot) (bool, error) {
 		}
 	}
 	return SameContent(f, path, s)
-}
-
-// txn is the state of a running transaction: what to undo.
-type txn struct {
-	f        FS
-	dirs     []string // directories created, in creation order
-	releases []func() error
-	held     map[string]bool // paths locked
-	done     []undo          // finished writes, in order
-	redo     bool            // a write was redone after a concurrent change
-}
-
-// undo restores one finished write.
-type undo struct {
-	path    string
-	old     Snapshot
-	wrote   []byte // content written
-	removed bool   // the file was removed
-	chmod   bool   // only the mode was changed
-}
-
-func (tx *txn) run(plans []*plan) ([]Result, error) {
-	locked := make([]bool, len(plans))
-	for {
-		grew := false
-		for i, p := range plans {
-			if !locked[i] && !p.unchanged() {
-				locked[i], grew = true, true
-			}
-		}
-		if !grew {
-			break
-		}
-		// Take the locks of the grown set afresh, in sorted order (W8).
-		if err := tx.release(); err != nil {
-			return nil, err
-		}
-		var lock []*plan
-		for i, p := range plans {
-			if locked[i] {
-				if err := tx.mkdirs(p.t); err != nil {
-					return nil, err
-				}
-				lock = append(lock, p)
-			}
-		}
-		if err := tx.lock(lock); err != nil {
-			return nil, err
-		}
-		// Under the lock, if any target's file changed since its last edit, edit every
-		// target again, in order, whether or not it needed a change so far: a later
-		// edit (an ownership record) may depend on an earlier one's result, and an
-		// edit may have read a later target's file (see Target.Edit).
-		dirty := false
-		for _, p := range plans {
-			same, err := unchangedSince(tx.f, p.t.Path, p.snap)
-			if err != nil || !same {
-				dirty = true
-				break
-			}
-		}
-		for _, p := range plans {
-			if !dirty {
-				break
-			}
-			if err := p.edit(tx.f); err != nil {
-				return nil, err
-			}
-		}
-	}
-	results := make([]Result, len(plans))
-	for i, p := range plans {
-		if tx.redo {
-			// an earlier write was redone: this edit may depend on it
-			if err := p.edit(tx.f); err != nil {
-				return nil, err
-			}
-		}
-		if !locked[i] && !p.unchanged() {
-			if err := tx.mkdirs(p.t); err != nil {
-				return nil, err
-			}
-			if err := tx.lock([]*plan{p}); err != nil {
-				return nil, err
-			}
-			locked[i] = true
-			if err := p.edit(tx.f); err != nil { // read again under its lock
-				return nil, err
-			}
-		}
-		changed, err := tx.write(p)
-		if err != nil {
-			return nil, err
-		}
-		results[i] = Result{Path: p.t.Path, Old: p.snap, Mode: p.perm, Changed: changed, Removed: p.remove && changed}
-		if !p.remove {
-			results[i].New = p.data
-		}
-	}
-	return results, nil
-}
-
-// mkdirs creates the missing parents of t, outermost first.
-func (tx *txn) mkdirs(t Target) error {
-	var missing []string
-	for d := filepath.Dir(t.Path); ; d = filepath.Dir(d) {
-		_, err := tx.f.Lstat(d)
-		if err == nil {
-			break
-		}
-		if !IsNotExist(err) {
-			return err
-		}
-		if t.DirPerm == 0 {
-			return fmt.Errorf("%s: directory %s does not exist", t.Path, d)
-		}
-		missing = append(missing, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	for _, d := range slices.Backward(missing) {
-		err := tx.f.Mkdir(d, t.DirPerm)
-		if errors.Is(err, fs.ErrExist) {
-			if fi, serr := tx.f.Stat(d); serr == nil && fi.IsDir() {
-				continue // created by someone else meanwhile
-			}
-		}
-		if err != nil {
-			return err
-		}
-		tx.dirs = append(tx.dirs, d)
-	}
-	return nil
-}
-
-// lock takes the lock of every given target not locked yet, in sorted order.
-func (tx *txn) lock(plans []*plan) error {
-	paths := make([]string, 0, len(plans))
-	for _, p := range plans {
-		paths = append(paths, filepath.Clean(p.t.Path))
-	}
-	slices.Sort(paths)
-	for _, path := range slices.Compact(paths) {
-		if tx.held[path] {
-			continue
-		}
-		release, err := tx.f.Lock(path)
-		if err != nil {
-			return err
-		}
-		if tx.held == nil {
-			tx.held = map[string]bool{}
-		}
-		tx.releases = append(tx.releases, release)
-		tx.held[path] = true
-	}
-	return nil
-}
-
-// write applies one plan, redoing the edit when another process changed the file.
-// It reports whether the file was changed.
-func (tx *txn) write(p *plan) (bool, error) {
-	for try := 0; ; try++ {
-		if p.unchanged() {
-			return false, nil
-		}
-		err := tx.writeOnce(p)
-		if err == nil {
-			return true, nil
-		}
-		if !errors.Is(err, ErrChanged) || try == maxRetries {
-			return false, err
-		}
-		backoff(try)
-		if err := p.edit(tx.f); err != nil {
-			return false, err
-		}
-		tx.redo = true // later targets are edited again before they are written
-	}
-}
-
-func (tx *txn) writeOnce(p *plan) error {
-	f, path := tx.f, p.t.Path
-	switch {
-	case p.remove:
-		if err := tx.removeChecked(path, p.snap, p.t.Check); err != nil {
-			return err
-		}
-		tx.done = append(tx.done, undo{path: path, old: p.snap, removed: true})
-	case p.snap.Exists && bytes.Equal(p.snap.Data, p.data):
-		if err := f.Chmod(path, p.perm); err != nil {
-			return err
-		}
-		tx.done = append(tx.done, undo{path: path, old: p.snap, wrote: p.data, chmod: true})
-	default:
-		snap := p.snap
-		if err := f.WriteFile(path, p.data, p.perm, &WriteOptions{Expect: &snap, Check: p.t.Check}); err != nil {
-			var de *DisplacedError
-			if errors.As(err, &de) && de.Written {
-				// mcpwire's file is in place all the same: the rollback must undo it
-				tx.done = append(tx.done, undo{path: path, old: p.snap, wrote: p.data})
-			}
-			return err
-		}
-		tx.done = append(tx.done, undo{path: path, old: p.snap, wrote: p.data})
-	}
-	return nil
-}
-
-// removeChecked removes path if it still holds want and passes check.
-func (tx *txn) removeChecked(path string, want Snapshot, check func() error) error {
-	if err := CheckNotSymlink(tx.f, path); err != nil {
-		return err
-	}
-	if check != nil {
-		if err := check(); err != nil {
-			return err
-		}
-	}
-	cur, err := readSnapshot(tx.f, path)
-	if err != nil {
-		return err
-	}
-	if cur.Exists != want.Exists || !bytes.Equal(cur.Data, want.Data) {
-		return fmt.Errorf("remove %s: %w", path, ErrChanged)
-	}
-	return tx.f.Remove(path)
-}
-
-// rollback undoes the finished writes in reverse, releases the locks and removes
-// the created directories; it returns what went wrong.
-func (tx *txn) rollback() []error {
-	var errs []error
-	for _, u := range slices.Backward(tx.done) {
-		if err := tx.undo(u); err != nil {
-			errs = append(errs, fmt.Errorf("rollback %s: %w", u.path, err))
-		}
-	}
-	if err := tx.release(); err != nil {
-		errs = append(errs, err)
-	}
-	for _, d := range slices.Backward(tx.dirs) {
-		entries, err := tx.f.ReadDir(d)
-		if err != nil || len(entries) > 0 {
-			continue // gone already, or holds someone else's files: leave it
-		}
-		if err := tx.f.Remove(d); err != nil {
-			errs = append(errs, fmt.Errorf("rollback %s: %w", d, err))
-		}
-	}
-	return errs
-}
-
-func (tx *txn) undo(u undo) error {
-	switch {
-	case u.chmod:
-		return tx.f.Chmod(u.path, u.old.Mode)
-	case u.old.Exists:
-		expect := &Snapshot{Exists: !u.removed, Data: u.wrote}
-		return tx.f.WriteFile(u.path, u.old.Data, u.old.Mode, &WriteOptions{Expect: expect})
-	}
-	return tx.removeChecked(u.path, Snapshot{Exists: true, Data: u.wrote}, nil)
-}
-
-// release releases every lock taken, once.
-func (tx *txn) release() error {
-	var errs []error
-	for _, r := range slices.Backward(tx.releases) {
-		if err := r(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	tx.releases, tx.held = nil, nil
-	return errors.Join(errs...)
-}
-
-// backoff waits before retry n (0-based) after another writer changed the file: a
-// few milliseconds, doubling, with jitter, so that a client rewriting its file in a
-// burst is given room instead of racing it (W8).
-func backoff(n int) {
-	d := time.Duration(2<<n) * time.Millisecond
-	time.Sleep(d + time.Duration(rand.Int64N(int64(d))))
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -142,7 +143,9 @@ func TestApplyGivesUpAfterRetries(t *testing.T) {
 }
 
 // rollbackFixture is three targets: an existing 0644 file, a new file in two new
-// directories, an existing 0600 file whose mode changes too.
+// directories, an existing 0600 file whose mode changes too. before is every file's
+// state after a rollback: as it was, except that the new directories stay (a
+// rollback never removes a directory: Apply).
 func rollbackFixture(t *testing.T) (dir string, targets []Target, before map[string]string) {
 	t.Helper()
 	dir = t.TempDir()
@@ -156,8 +159,16 @@ func rollbackFixture(t *testing.T) (dir string, targets []Target, before map[str
 		{Path: two, Edit: editSet("two\n", 0o600), DirPerm: 0o700},
 		{Path: three, Edit: editAppend("+3", 0o640)},
 	}
-	before = map[string]string{one: fileState(t, one), two: "absent", three: fileState(t, three), filepath.Join(dir, "a"): "absent"}
+	before = map[string]string{one: fileState(t, one), two: "absent", three: fileState(t, three), filepath.Join(dir, "a", "b"): "dir 0700"}
 	return dir, targets, before
+}
+
+// keptDirs is the listing of a rollbackFixture directory after a rollback: names0,
+// the listing before, plus the created directories, which stay.
+func keptDirs(names0 []string, dirs ...string) []string {
+	out := append(slices.Clone(names0), dirs...)
+	slices.Sort(out)
+	return out
 }
 
 // spec: W7
@@ -180,8 +191,8 @@ func TestApplyRollback(t *testing.T) {
 						t.Errorf("%s = %q, want %q", p, got, want)
 					}
 				}
-				if got := listTree(t, dir); !reflect.DeepEqual(got, names0) {
-					t.Errorf("dir holds %q, want %q", got, names0)
+				if got, want := listTree(t, dir), keptDirs(names0, "a/", "a/b/"); !reflect.DeepEqual(got, want) {
+					t.Errorf("dir holds %q, want %q", got, want)
 				}
 			})
 		}
@@ -360,6 +371,7 @@ func TestApplyDryRun(t *testing.T) {
 	if got := listTree(t, dir); !reflect.DeepEqual(got, names0) {
 		t.Errorf("dir holds %q", got)
 	}
+	delete(before, filepath.Join(dir, "a", "b")) // a dry run creates no directory
 	for p, want := range before {
 		if got := fileState(t, p); got != want {
 			t.Errorf("%s = %q, want %q", p, got, want)
@@ -384,9 +396,10 @@ func TestApplyRollbackAfterMkdirOrChmodFailure(t *testing.T) {
 		name    string
 		f       *Faulty
 		wantErr string
+		kept    []string
 	}{
-		{"second mkdir fails", &Faulty{FailMkdir: 2}, "mkdir DIR/a/b: injected fault"},
-		{"chmod fails", &Faulty{FailChmod: 1}, "chmod DIR/c.json: injected fault"},
+		{"second mkdir fails", &Faulty{FailMkdir: 2}, "mkdir DIR/a/b: injected fault", []string{"a/"}},
+		{"chmod fails", &Faulty{FailChmod: 1}, "chmod DIR/c.json: injected fault", []string{"a/", "a/b/"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -394,6 +407,9 @@ func TestApplyRollbackAfterMkdirOrChmodFailure(t *testing.T) {
 			chm := filepath.Join(dir, "c.json")
 			writeTestFile(t, chm, "c\n", 0o644)
 			before[chm] = fileState(t, chm)
+			if len(tt.kept) == 1 {
+				delete(before, filepath.Join(dir, "a", "b"))
+			}
 			targets = append(targets, Target{Path: chm, Edit: editSet("c\n", 0o600)})
 			names0 := listTree(t, dir)
 			_, err := Apply(tt.f, targets)
@@ -405,8 +421,8 @@ func TestApplyRollbackAfterMkdirOrChmodFailure(t *testing.T) {
 					t.Errorf("%s = %q, want %q", p, got, want)
 				}
 			}
-			if got := listTree(t, dir); !reflect.DeepEqual(got, names0) {
-				t.Errorf("dir holds %q, want %q", got, names0)
+			if got, want := listTree(t, dir), keptDirs(names0, tt.kept...); !reflect.DeepEqual(got, want) {
+				t.Errorf("dir holds %q, want %q", got, want)
 			}
 		})
 	}

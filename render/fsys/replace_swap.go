@@ -1,12 +1,10 @@
-//go:build linux
+//go:build linux || darwin
 
 package fsys
 
 import (
 	"errors"
 	"os"
-
-	"golang.org/x/sys/unix"
 )
 
 // swapHook, when set (tests only), runs at the stages of replace after the swap:
@@ -24,8 +22,8 @@ func swapStage(stage string) error {
 // replace puts tmp at name, checking once more that name still holds want (W8),
 // without the gap a compare followed by a rename leaves: another program renaming its
 // file over name between the two would be lost. An existing name is swapped with tmp
-// atomically (renameat2 RENAME_EXCHANGE), and the file that left name is compared with
-// want:
+// atomically (exchange: renameat2 RENAME_EXCHANGE on Linux, renamex_np RENAME_SWAP on
+// macOS), and the file that left name is compared with want:
 //
 //   - it is the file expected: mcpwire's file is in place, and the old one is removed
 //     (if that fails, it is left behind as tmp: the write happened all the same, so
@@ -40,18 +38,19 @@ func swapStage(stage string) error {
 //   - it is someone else's, and swapping back fails: that file is never deleted; it
 //     stays at tmp and a *[DisplacedError] with Written says so.
 //
-// A name expected absent is created with RENAME_NOREPLACE. handled is false when the
-// filesystem cannot do this; the caller then renames plainly.
+// A name expected absent is created with a rename that refuses an existing name
+// (renameNoReplace). handled is false when the filesystem cannot do this; the caller
+// then renames plainly.
 func replace(tmp, name string, want *Snapshot) (handled bool, err error) {
 	if want == nil {
 		return false, nil
 	}
 	if !want.Exists {
-		err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, name, unix.RENAME_NOREPLACE)
+		err := renameNoReplace(tmp, name)
 		switch {
 		case err == nil:
 			return true, nil
-		case errors.Is(err, unix.EEXIST):
+		case errors.Is(err, os.ErrExist):
 			return true, ErrChanged
 		case unsupported(err):
 			return false, nil
@@ -62,9 +61,9 @@ func replace(tmp, name string, want *Snapshot) (handled bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, name, unix.RENAME_EXCHANGE)
+	err = exchange(tmp, name)
 	switch {
-	case errors.Is(err, unix.ENOENT):
+	case errors.Is(err, os.ErrNotExist):
 		return true, ErrChanged // name was removed after the compare
 	case err != nil && unsupported(err):
 		return false, nil
@@ -74,7 +73,7 @@ func replace(tmp, name string, want *Snapshot) (handled bool, err error) {
 	// tmp now names the file that was at name; from here on, mcpwire's file may be in
 	// place, so every outcome must say whether it is
 	_ = swapStage("swapped")
-	if same, err := (OS{}).sameContent(tmp, *want); err == nil && same {
+	if displacedIsExpected(tmp, want) {
 		if err := swapStage("remove"); err == nil {
 			_ = os.Remove(tmp) // best effort: the old file may stay behind as tmp
 		}
@@ -91,7 +90,7 @@ func replace(tmp, name string, want *Snapshot) (handled bool, err error) {
 	}
 	err = swapStage("swapback")
 	if err == nil {
-		err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, name, unix.RENAME_EXCHANGE)
+		err = exchange(tmp, name)
 	}
 	if err != nil {
 		return true, &DisplacedError{Name: name, Kept: tmp, Written: true, Err: err}
@@ -99,8 +98,16 @@ func replace(tmp, name string, want *Snapshot) (handled bool, err error) {
 	return true, ErrChanged
 }
 
-// unsupported reports a filesystem or kernel without renameat2 flags (EXDEV: some
-// union filesystems refuse them where a plain rename works).
-func unsupported(err error) bool {
-	return errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.EXDEV)
+// displacedIsExpected reports whether the file the swap displaced to tmp is the one
+// want describes. The same file, unchanged since it was read (inode, size, mtime and
+// mode: the compare before the swap has just read it whole), is recognised from one
+// lstat, so that the old file is removed at once: until then it stays under the
+// temporary name, where a kill -9 would leave it (with a 50 MB ~/.claude.json, reading
+// it back whole took tens of milliseconds). Anything else is compared byte by byte.
+func displacedIsExpected(tmp string, want *Snapshot) bool {
+	if fi, err := os.Lstat(tmp); err == nil && want.stat != nil && sameStat(fi, want.stat) {
+		return true
+	}
+	same, err := (OS{}).sameContent(tmp, *want)
+	return err == nil && same
 }

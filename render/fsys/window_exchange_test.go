@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package fsys
 
@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"golang.org/x/sys/unix"
 )
 
 // requireSwap skips when dir's filesystem cannot swap files atomically (WriteFile then
@@ -20,7 +18,7 @@ func requireSwap(t *testing.T, dir string) {
 	writeTestFile(t, b, "b", 0o600)
 	defer os.Remove(a)
 	defer os.Remove(b)
-	if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
+	if err := exchange(a, b); err != nil {
 		t.Skipf("%s cannot swap files atomically: %v", dir, err)
 	}
 }

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package fsys
 
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -79,11 +80,19 @@ func TestApplySwapBackFailure(t *testing.T) {
 	if !errors.As(err, &de) || !de.Written {
 		t.Fatalf("err = %v, want a DisplacedError with Written", err)
 	}
-	if got := fileState(t, de.Kept); got != "0600 other writer" {
-		t.Errorf("kept %s = %q, want the other writer's file", de.Kept, got)
+	if got := fileState(t, de.Kept); got != "0600 other writer" || !strings.HasSuffix(de.Kept, keptSuffix) {
+		t.Errorf("kept %s = %q, want the other writer's file, named *%s", de.Kept, got, keptSuffix)
 	}
 	if got := fileState(t, p); got != "0600 read by mcpwire" {
 		t.Errorf("destination = %q: the rollback did not undo mcpwire's write", got)
+	}
+	// the next run's clean-up of temporary files leaves it alone
+	swapHook = nil
+	if _, err := Apply(OS{}, []Target{{Path: p, Edit: editSet("mine", 0o600)}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := fileState(t, de.Kept); got != "0600 other writer" {
+		t.Errorf("kept file after the next write: %q", got)
 	}
 }
 

@@ -1,0 +1,126 @@
+package dialect
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/format"
+)
+
+// goose is Goose's extensions entry (~/.config/goose/config.yaml, a YAML mapping keyed
+// by name). mcpwire writes an entry the way Goose itself saves one (its serde form,
+// aaif-goose/goose crates/goose/src/agents/extension.rs), every member present, so
+// that Goose re-saving its file (it does when it updates its platform extensions or
+// when you toggle an extension) leaves the entry's data, and so mcpwire's ownership,
+// as it was:
+//
+//	stdio:  enabled, type: stdio, name, description, cmd, args, envs, env_keys,
+//	        timeout, bundled, available_tools
+//	remote: enabled, type: streamable_http, name, description, uri, envs, env_keys,
+//	        headers, timeout, socket, bundled, available_tools
+//
+// References go by variable name (V4): Goose reads each name in env_keys from the
+// environment (then its keyring) and passes it to a stdio server under that name, and
+// substitutes ${VAR} in a remote server's headers from the same variables; so envFrom
+// must be VAR=VAR, and headerEnv and bearerEnv become ${VAR} headers with VAR in
+// env_keys. Goose has no SSE client. Tool filter: available_tools, an allowlist of
+// exact names ([] is every tool); no denylist.
+type goose struct{ p *providers.Provider }
+
+func newGoose(p *providers.Provider) Dialect { return goose{p} }
+
+// Goose's members.
+const (
+	gooseEnabled   = "enabled"
+	gooseName      = "name"
+	gooseDesc      = "description"
+	gooseCmd       = "cmd"
+	gooseEnvs      = "envs"
+	gooseEnvKeys   = "env_keys"
+	gooseURI       = "uri"
+	gooseTimeout   = "timeout"
+	gooseSocket    = "socket"
+	gooseBundled   = "bundled"
+	gooseAvailable = "available_tools"
+	// gooseDefaultTimeout is Goose's DEFAULT_EXTENSION_TIMEOUT, which it writes for an
+	// extension added from its own settings.
+	gooseDefaultTimeout = 300
+)
+
+func (d goose) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
+	e := format.Object{{Key: gooseEnabled, Value: !Disabled(s)}}
+	envs := v.Env
+	if envs == nil {
+		envs = format.Object{}
+	}
+	keys := append([]string{}, v.EnvVars...)
+	if s.Remote() {
+		e = append(e, format.Member{Key: memberType, Value: "streamable_http"}, format.Member{Key: gooseName, Value: s.Name},
+			format.Member{Key: gooseDesc, Value: s.Description}, format.Member{Key: gooseURI, Value: v.URL},
+			format.Member{Key: gooseEnvs, Value: envs})
+		headers := map[string]string{}
+		for _, h := range v.Headers {
+			headers[h.Key] = fmt.Sprint(h.Value)
+		}
+		for _, h := range v.EnvHTTPHeaders {
+			vr := fmt.Sprint(h.Value)
+			headers[h.Key] = "${" + vr + "}"
+			keys = AppendNew(keys, []string{vr})
+		}
+		if v.BearerVar != "" {
+			headers["Authorization"] = "Bearer ${" + v.BearerVar + "}"
+			keys = AppendNew(keys, []string{v.BearerVar})
+		}
+		sort.Strings(keys)
+		e = append(e, format.Member{Key: gooseEnvKeys, Value: keys}, format.Member{Key: memberHeaders, Value: format.Sorted(headers)},
+			format.Member{Key: gooseTimeout, Value: gooseDefaultTimeout}, format.Member{Key: gooseSocket, Value: nil})
+	} else {
+		args := v.Args
+		if args == nil {
+			args = []string{}
+		}
+		e = append(e, format.Member{Key: memberType, Value: "stdio"}, format.Member{Key: gooseName, Value: s.Name},
+			format.Member{Key: gooseDesc, Value: s.Description}, format.Member{Key: gooseCmd, Value: v.Command},
+			format.Member{Key: memberArgs, Value: args}, format.Member{Key: gooseEnvs, Value: envs},
+			format.Member{Key: gooseEnvKeys, Value: keys}, format.Member{Key: gooseTimeout, Value: gooseDefaultTimeout})
+	}
+	tools := []string{}
+	if sf != nil && sf.Allow != nil {
+		tools = exactNames(sf.Allow)
+	}
+	return append(e, format.Member{Key: gooseBundled, Value: nil}, format.Member{Key: gooseAvailable, Value: tools})
+}
+
+// Filters: an allowlist of exact names; [] is what a server without one gets, which the
+// allowlist already in the file replaces under KeepFilters.
+func (goose) Filters() FilterSpec {
+	return FilterSpec{Allow: true, ExactAllow: true, Members: []string{gooseAvailable}, Switch: gooseEnabled,
+		Defaults: map[string]any{gooseAvailable: []string{}}}
+}
+
+// RefsByName: Goose passes variables by name (env_keys).
+func (goose) RefsByName() {}
+
+// CheckNames refuses a name Goose would file under another key: Goose keys an
+// extension by its name in lower case without spaces (name_to_key), and finds, turns
+// on or off an extension by that key.
+func (goose) CheckNames(names []string) error {
+	var bad []string
+	for _, n := range names {
+		if k := gooseKey(n); k != n {
+			bad = append(bad, fmt.Sprintf("%q (Goose's key %q)", n, k))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return &nameClash{"Goose keys its extensions by lower-case names without spaces: " + strings.Join(bad, ", ")}
+}
+
+// gooseKey is Goose's name_to_key.
+func gooseKey(name string) string {
+	return strings.ToLower(strings.Join(strings.Fields(name), ""))
+}

@@ -1,0 +1,170 @@
+package dialect
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/format"
+)
+
+// vibe is Mistral Vibe's [[mcp_servers]] table (TOML, named by "name";
+// mistralai/mistral-vibe vibe/core/config/models.py): {name, transport = "stdio",
+// command, args, env, cwd} and {name, transport = "streamable-http", url, auth =
+// {type = "static", headers, api_key_env, api_key_header, api_key_format}} (the
+// legacy top-level headers are promoted into auth by Vibe; mcpwire writes auth).
+// Vibe has no SSE client and no placeholder in values: a remote server can take one
+// header from a variable (api_key_env, its header and its format; bearerEnv is the
+// default Authorization: Bearer {token}), and a stdio server none (the MCP SDK starts
+// it with a few safe variables plus env as written). Filters: disabled_tools (exact
+// names) and disabled = true for a whole-server deny.
+type vibe struct{ p *providers.Provider }
+
+func newVibe(p *providers.Provider) Dialect { return vibe{p} }
+
+// Vibe's members.
+const (
+	vibeTransport     = "transport"
+	vibeAuth          = "auth"
+	vibeAPIKeyEnv     = "api_key_env"
+	vibeAPIKeyHeader  = "api_key_header"
+	vibeAPIKeyFormat  = "api_key_format"
+	vibeDisabledTools = "disabled_tools"
+	vibeDisabled      = "disabled"
+	vibeHTTP          = "streamable-http"
+)
+
+func (d vibe) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
+	var e format.Object
+	if s.Remote() {
+		e = format.Object{{Key: vibeTransport, Value: vibeHTTP}, {Key: memberURL, Value: v.URL}}
+		if auth := vibeAuthOf(v); len(auth) > 1 {
+			e.Set(vibeAuth, auth)
+		}
+	} else {
+		e = launch(d.p, format.Object{{Key: vibeTransport, Value: "stdio"}}, s, v, memberURL)
+		if strings.ContainsAny(v.Command, " \t\n'\"\\") {
+			// Vibe splits a command string like a shell; a list is taken as it is
+			e.Set(memberCommand, []string{v.Command})
+		}
+	}
+	switchOff(d.p, &e, s, sf)
+	if sf != nil {
+		if names, _ := Exact(sf.Deny); len(names) > 0 {
+			e.Set(vibeDisabledTools, names)
+		}
+	}
+	return e
+}
+
+// vibeAuthOf is a remote server's static auth: its literal headers and the one header
+// taken from a variable.
+func vibeAuthOf(v *Values) format.Object {
+	auth := format.Object{{Key: memberType, Value: "static"}}
+	if len(v.Headers) > 0 {
+		auth.Set(memberHeaders, v.Headers)
+	}
+	switch {
+	case v.BearerVar != "":
+		auth.Set(vibeAPIKeyEnv, v.BearerVar)
+	case len(v.EnvHTTPHeaders) > 0:
+		h := v.EnvHTTPHeaders[0]
+		auth.Set(vibeAPIKeyEnv, h.Value)
+		auth.Set(vibeAPIKeyHeader, h.Key)
+		auth.Set(vibeAPIKeyFormat, "{token}")
+	}
+	return auth
+}
+
+func (vibe) Filters() FilterSpec {
+	return FilterSpec{Deny: true, ExactDeny: true, DenyAll: true, Members: []string{vibeDisabledTools}, Switch: vibeDisabled}
+}
+
+// RefsByName: Vibe names a remote server's token variable (api_key_env).
+func (vibe) RefsByName() {}
+
+// Refuse refuses the references Vibe cannot take: any for a stdio server, and more
+// than one header from a variable for a remote one.
+func (d vibe) Refuse(s *registry.Server, v *Values) []Problem {
+	var probs []Problem
+	for _, vr := range v.EnvVars {
+		probs = append(probs, Problem{s.Name, "envFrom", d.p.Display + " passes no variable from its environment to a stdio server (it sets env values as written); use a literal value in a private file, or another client (" + vr + ")"})
+	}
+	var fields []string
+	if v.BearerVar != "" {
+		fields = append(fields, "bearerEnv")
+	}
+	for _, h := range v.EnvHTTPHeaders {
+		fields = append(fields, "headerEnv."+h.Key)
+	}
+	for _, f := range fields[min(1, len(fields)):] {
+		probs = append(probs, Problem{s.Name, f, d.p.Display + " takes one header from a variable per server (api_key_env); " + fields[0] + " is that one"})
+	}
+	if len(fields) > 0 {
+		target := "Authorization"
+		if v.BearerVar == "" {
+			target = v.EnvHTTPHeaders[0].Key
+		}
+		for _, h := range v.Headers {
+			if strings.EqualFold(h.Key, target) {
+				probs = append(probs, Problem{s.Name, "headers." + h.Key, d.p.Display + " keeps a literal header over the one from " + fields[0] + "; leave one of them out"})
+			}
+		}
+	}
+	return probs
+}
+
+// vibeNameRE is what Vibe replaces in a server name (normalize_name).
+var vibeNameRE = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+
+// vibeName is the name Vibe gives a server: other characters become "_", "_" and
+// "-" are trimmed at both ends, and at most 256 are kept.
+func vibeName(n string) string {
+	n = strings.Trim(vibeNameRE.ReplaceAllString(n, "_"), "_-")
+	if len(n) > 256 {
+		n = n[:256]
+	}
+	return n
+}
+
+// EditFile refuses servers whose names Vibe would read as one (its names must be
+// unique once normalised, or it refuses the whole config), or as nothing.
+func (d vibe) EditFile(_ format.Document, es format.Entries, st *FileState) error {
+	if len(st.Set) == 0 {
+		return nil
+	}
+	byName := map[string][]string{}
+	for _, n := range es.Names() {
+		k := vibeName(n)
+		byName[k] = append(byName[k], n)
+	}
+	var clashes []string
+	said := map[string]bool{}
+	for _, n := range st.Set {
+		k := vibeName(n)
+		switch g := byName[k]; {
+		case k == "":
+			clashes = append(clashes, fmt.Sprintf("%q (no letter or digit left)", n))
+		case len(g) > 1 && !said[k]:
+			clashes = append(clashes, fmt.Sprintf("%s (all %s)", quoteAll(g), k))
+			said[k] = true
+		}
+	}
+	if len(clashes) == 0 {
+		return nil
+	}
+	sort.Strings(clashes)
+	return &nameClash{fmt.Sprintf("%s: %s reads server names with other characters than letters, digits, '_' and '-' replaced by '_', and these would be one server: %s",
+		st.Path, d.p.Display, strings.Join(clashes, "; "))}
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, " and ")
+}

@@ -1,7 +1,0 @@
-//go:build !linux
-
-package fsys
-
-// replace is the atomic swap of replace_linux.go; elsewhere the caller renames plainly
-// after its compare (docs/writes.md describes the remaining window).
-func replace(tmp, name string, want *Snapshot) (handled bool, err error) { return false, nil }

@@ -1,0 +1,290 @@
+package fsys
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// txn is the state of a running transaction: what to undo.
+type txn struct {
+	f        FS
+	intr     *Interrupt
+	releases []func() error
+	held     map[string]bool // paths locked
+	done     []undo          // finished writes, in order
+	redo     bool            // a write was redone after a concurrent change
+	stale    bool            // every edit must run again before the writes
+}
+
+// undo restores one finished write.
+type undo struct {
+	path    string
+	old     Snapshot
+	wrote   []byte // content written
+	removed bool   // the file was removed
+	chmod   bool   // only the mode was changed
+}
+
+// runAll runs the transaction (steps 2 and 3 of Apply). When an Edit reports that a
+// file it depends on changed ([ErrChanged] from the Edit, not from a write), the
+// writes done so far are undone under the locks still held and the transaction runs
+// again with every target edited afresh, up to maxRetries times.
+func (tx *txn) runAll(plans []*plan) ([]Result, error) {
+	for try := 0; ; try++ {
+		results, err := tx.run(plans)
+		if err == nil || !isEditChanged(err) || try == maxRetries {
+			return results, err
+		}
+		if errs := tx.undoDone(); len(errs) > 0 {
+			return nil, errors.Join(append([]error{err}, errs...)...)
+		}
+		backoff(try)
+		tx.redo, tx.stale = false, true
+	}
+}
+
+// run locks and writes the plans once.
+func (tx *txn) run(plans []*plan) ([]Result, error) {
+	locked, err := tx.lockAll(plans)
+	if err != nil {
+		return nil, err
+	}
+	results := make([]Result, len(plans))
+	for i, p := range plans {
+		if err := tx.intr.check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.t.Path, err)
+		}
+		if tx.redo {
+			// an earlier write was redone: this edit may depend on it
+			if err := p.edit(tx.f); err != nil {
+				return nil, err
+			}
+		}
+		if !locked[i] && !p.unchanged() {
+			if err := tx.mkdirs(p.t); err != nil {
+				return nil, err
+			}
+			if err := tx.lock([]*plan{p}); err != nil {
+				return nil, err
+			}
+			locked[i] = true
+			if err := p.edit(tx.f); err != nil { // read again under its lock
+				return nil, err
+			}
+		}
+		changed, err := tx.write(p)
+		if err != nil {
+			return nil, err
+		}
+		results[i] = Result{Path: p.t.Path, Old: p.snap, Mode: p.perm, Changed: changed, Removed: p.remove && changed}
+		if !p.remove {
+			results[i].New = p.data
+		}
+	}
+	return results, nil
+}
+
+// lockAll takes the locks of the targets that must change (step 2 of Apply) and
+// reports which are locked.
+func (tx *txn) lockAll(plans []*plan) ([]bool, error) {
+	locked := make([]bool, len(plans))
+	dirty := tx.stale
+	tx.stale = false
+	for {
+		if err := tx.intr.check(); err != nil {
+			return nil, err
+		}
+		// Under the lock, if any target's file changed since its last edit, edit every
+		// target again, in order, whether or not it needed a change so far: a later
+		// edit (an ownership record) may depend on an earlier one's result, and an
+		// edit may have read a later target's file (see Target.Edit).
+		for _, p := range plans {
+			if !dirty {
+				break
+			}
+			if err := p.edit(tx.f); err != nil {
+				return nil, err
+			}
+		}
+		grew := false
+		for i, p := range plans {
+			if !locked[i] && (!p.unchanged() || p.stale) {
+				locked[i], grew = true, true
+			}
+		}
+		if !grew {
+			return locked, nil
+		}
+		// Take the locks of the grown set afresh, in sorted order (W8).
+		if err := tx.release(); err != nil {
+			return nil, err
+		}
+		var lock []*plan
+		for i, p := range plans {
+			if locked[i] {
+				if err := tx.mkdirs(p.t); err != nil {
+					return nil, err
+				}
+				lock = append(lock, p)
+			}
+		}
+		if err := tx.lock(lock); err != nil {
+			return nil, err
+		}
+		dirty = false
+		for _, p := range plans {
+			if same, err := unchangedSince(tx.f, p.t.Path, p.snap); err != nil || !same {
+				dirty = true
+				break
+			}
+		}
+	}
+}
+
+// mkdirs creates the missing parents of t, outermost first.
+func (tx *txn) mkdirs(t Target) error {
+	var missing []string
+	for d := filepath.Dir(t.Path); ; d = filepath.Dir(d) {
+		_, err := tx.f.Lstat(d)
+		if err == nil {
+			break
+		}
+		if !IsNotExist(err) {
+			return err
+		}
+		if t.DirPerm == 0 {
+			return fmt.Errorf("%s: directory %s does not exist", t.Path, d)
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	for _, d := range slices.Backward(missing) {
+		err := tx.f.Mkdir(d, t.DirPerm)
+		if errors.Is(err, fs.ErrExist) {
+			if fi, serr := tx.f.Stat(d); serr == nil && fi.IsDir() {
+				continue // created by someone else meanwhile
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lock takes the lock of every given target not locked yet, in sorted order. A
+// target that needs no change and is locked only to remove an interrupted run's
+// leftovers is skipped when its lock cannot be taken (a lock file another user
+// left, for example): the transaction does not need it.
+func (tx *txn) lock(plans []*plan) error {
+	required := map[string]bool{}
+	for _, p := range plans {
+		path := filepath.Clean(p.t.Path)
+		required[path] = required[path] || !p.unchanged()
+	}
+	for _, path := range slices.Sorted(maps.Keys(required)) {
+		if tx.held[path] {
+			continue
+		}
+		release, err := tx.f.Lock(path)
+		if err != nil && !required[path] {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if tx.held == nil {
+			tx.held = map[string]bool{}
+		}
+		tx.releases = append(tx.releases, release)
+		tx.held[path] = true
+	}
+	return nil
+}
+
+// write applies one plan, redoing the edit when another process changed the file.
+// It reports whether the file was changed.
+func (tx *txn) write(p *plan) (bool, error) {
+	for try := 0; ; try++ {
+		if p.unchanged() {
+			return false, nil
+		}
+		err := tx.writeOnce(p)
+		if err == nil {
+			return true, nil
+		}
+		if !errors.Is(err, ErrChanged) || try == maxRetries {
+			return false, err
+		}
+		backoff(try)
+		if err := p.edit(tx.f); err != nil {
+			return false, err
+		}
+		tx.redo = true // later targets are edited again before they are written
+	}
+}
+
+func (tx *txn) writeOnce(p *plan) error {
+	f, path := tx.f, p.t.Path
+	switch {
+	case p.remove:
+		if err := tx.removeChecked(path, p.snap, p.t.Check); err != nil {
+			return err
+		}
+		tx.done = append(tx.done, undo{path: path, old: p.snap, removed: true})
+	case p.snap.Exists && bytes.Equal(p.snap.Data, p.data):
+		if err := f.Chmod(path, p.perm); err != nil {
+			return err
+		}
+		tx.done = append(tx.done, undo{path: path, old: p.snap, wrote: p.data, chmod: true})
+	default:
+		snap := p.snap
+		if err := f.WriteFile(path, p.data, p.perm, &WriteOptions{Expect: &snap, Check: p.t.Check}); err != nil {
+			var de *DisplacedError
+			if errors.As(err, &de) && de.Written {
+				// mcpwire's file is in place all the same: the rollback must undo it
+				tx.done = append(tx.done, undo{path: path, old: p.snap, wrote: p.data})
+			}
+			return err
+		}
+		tx.done = append(tx.done, undo{path: path, old: p.snap, wrote: p.data})
+	}
+	return nil
+}
+
+// removeChecked removes path if it still holds want and passes check.
+func (tx *txn) removeChecked(path string, want Snapshot, check func() error) error {
+	if err := CheckNotSymlink(tx.f, path); err != nil {
+		return err
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	cur, err := readSnapshot(tx.f, path)
+	if err != nil {
+		return err
+	}
+	if cur.Exists != want.Exists || !bytes.Equal(cur.Data, want.Data) {
+		return fmt.Errorf("remove %s: %w", path, ErrChanged)
+	}
+	return tx.f.Remove(path)
+}
+
+// backoff waits before retry n (0-based) after another writer changed the file: a
+// few milliseconds, doubling, with jitter, so that a client rewriting its file in a
+// burst is given room instead of racing it (W8).
+func backoff(n int) {
+	d := time.Duration(2<<n) * time.Millisecond
+	time.Sleep(d + time.Duration(rand.Int64N(int64(d))))
+}

@@ -1,0 +1,253 @@
+// Package yamledit edits a YAML document in its source text (SPEC W1, W2, V9): the
+// entries of a container (a mapping keyed by name, or a sequence of mappings named by
+// one of their members) are replaced, added or removed, and every other byte of the
+// file stays as it was — comments, key order, quoting, blank lines, line endings and a
+// byte order mark.
+//
+// github.com/goccy/go-yaml parses the document (keeping comments) and gives each node
+// its line; its printer, though, re-spaces the whole file on output, so the edits here
+// are splices of whole lines of the source, the same approach as render/jsonc and
+// render/tomledit. An entry of a block container owns the lines from its key (or its
+// "-") to its last line of content; comment and blank lines after that, and before the
+// next entry, are not its own.
+//
+// Every batch of edits is checked before it is kept: the result is parsed again
+// strictly (one document, no duplicate keys, a mapping at the top) and its data must
+// equal the original data with exactly the intended changes. A layout the line splices
+// cannot edit (a non-empty flow container, anchors, aliases or merge keys in a
+// container, an entry sharing its line with another) is refused, never guessed.
+//
+// A Doc knows nothing of MCP: which container and which entries are the caller's.
+package yamledit
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+)
+
+// utf8BOM is kept in front of the document when it is written back.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// Doc is a parsed YAML document. Its methods never leave it in an invalid state.
+type Doc struct {
+	bom  bool
+	src  []byte // without the byte order mark
+	nl   string
+	root ast.Node // the top-level mapping; nil for an empty document
+	body ast.Node // the document's body as parsed (a comment group for comments only)
+	data map[string]any
+	ls   lineTable
+}
+
+// Parse validates src strictly and returns its document. It refuses a stream of
+// several documents, a top level that is not a mapping, duplicate keys and anything
+// the YAML parser refuses; errors give the line.
+func Parse(src []byte) (*Doc, error) {
+	d := &Doc{}
+	if bytes.HasPrefix(src, utf8BOM) {
+		d.bom, src = true, src[len(utf8BOM):]
+	}
+	if err := d.load(src); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// load parses src into d.
+func (d *Doc) load(src []byte) error {
+	f, err := parser.ParseBytes(src, parser.ParseComments)
+	if err != nil {
+		return parseError(err)
+	}
+	if len(f.Docs) > 1 {
+		return errors.New("holds several YAML documents (---); mcpwire edits a file of one document")
+	}
+	var body ast.Node
+	if len(f.Docs) == 1 {
+		body = f.Docs[0].Body
+	}
+	root := body
+	if _, ok := root.(*ast.CommentGroupNode); ok || root == nil {
+		root = nil
+	} else if _, ok := unwrap(root).(*ast.MappingNode); !ok {
+		if _, null := unwrap(root).(*ast.NullNode); !null {
+			return fmt.Errorf("the top level must be a mapping, not %s", describeNode(root))
+		}
+		root = nil
+	}
+	var v any
+	if root != nil {
+		// decoded from the parsed tree (a second parse would double the cost); the
+		// decoder refuses duplicate keys and undefined aliases
+		if err := yaml.NodeToValue(body, &v); err != nil {
+			return parseError(err)
+		}
+	}
+	data := map[string]any{}
+	if v != nil {
+		m, ok := normalize(v).(map[string]any)
+		if !ok {
+			return fmt.Errorf("the top level must be a mapping")
+		}
+		data = m
+	}
+	d.src, d.root, d.body, d.data = src, root, body, data
+	d.ls = newLineTable(src)
+	d.nl = "\n"
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+		d.nl = "\r\n"
+	}
+	return nil
+}
+
+// parseError keeps the first line of the parser's message (the rest is a source
+// excerpt, which could show a credential).
+func parseError(err error) error {
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return errors.New(strings.TrimSpace(msg))
+}
+
+// Bytes returns the document's source text.
+func (d *Doc) Bytes() []byte {
+	if !d.bom {
+		return bytes.Clone(d.src)
+	}
+	return append(bytes.Clone(utf8BOM), d.src...)
+}
+
+// Newline reports the document's line ending: "\r\n" when its first line ends with
+// CRLF, else "\n".
+func (d *Doc) Newline() string { return d.nl }
+
+// Lookup returns a copy of the decoded value at a path of member names from the top
+// level (the top level itself for an empty path).
+func (d *Doc) Lookup(path ...string) (any, bool) {
+	var v any = d.data
+	for _, k := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[k]; !ok {
+			return nil, false
+		}
+	}
+	return clone(v), true
+}
+
+// Check verifies that the container at path is absent, null, or (item empty) a
+// mapping, or (item set) a sequence whose entries are mappings with distinct string
+// members item (entries without one, such as Continue's `uses:` blocks, are kept but
+// cannot be named). The error names the path and its line.
+func (d *Doc) Check(path []string, item string) error {
+	n := d.node(path)
+	if n == nil {
+		return d.checkParents(path)
+	}
+	switch c := unwrap(n).(type) {
+	case *ast.NullNode:
+		return nil
+	case *ast.MappingNode:
+		if item == "" {
+			return nil
+		}
+	case *ast.SequenceNode:
+		if item == "" {
+			break
+		}
+		seen := map[string]bool{}
+		for i, e := range c.Values {
+			m, ok := unwrap(e).(*ast.MappingNode)
+			if !ok {
+				return fmt.Errorf("line %d: entry %d of %s must be a mapping, not %s", line(e), i+1, formatPath(path), describeNode(e))
+			}
+			name, ok := memberString(m, item)
+			if !ok {
+				continue
+			}
+			if seen[name] {
+				return fmt.Errorf("line %d: %s has two entries named %q", line(e), formatPath(path), name)
+			}
+			seen[name] = true
+		}
+		return nil
+	}
+	want := "a mapping"
+	if item != "" {
+		want = "a list"
+	}
+	return fmt.Errorf("line %d: %s must be %s, not %s", line(n), formatPath(path), want, describeNode(n))
+}
+
+// checkParents refuses a path whose missing container would go under a value that is
+// not a mapping.
+func (d *Doc) checkParents(path []string) error {
+	for i := len(path) - 1; i > 0; i-- {
+		if n := d.node(path[:i]); n != nil {
+			switch unwrap(n).(type) {
+			case *ast.MappingNode, *ast.NullNode:
+				return nil
+			}
+			return fmt.Errorf("line %d: %s must be a mapping, not %s", line(n), formatPath(path[:i]), describeNode(n))
+		}
+	}
+	return nil
+}
+
+// Names returns the names of the container's entries in document order: the keys of
+// a mapping, or the item members of a sequence's mappings.
+func (d *Doc) Names(path []string, item string) []string {
+	var out []string
+	for _, e := range d.entries(path, item) {
+		out = append(out, e.name)
+	}
+	return out
+}
+
+// Get returns a copy of the decoded value of a container's entry.
+func (d *Doc) Get(path []string, item, name string) (any, bool) {
+	v, ok := d.Lookup(path...)
+	if !ok {
+		return nil, false
+	}
+	if item == "" {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		e, ok := m[name]
+		return e, ok
+	}
+	list, _ := v.([]any)
+	for _, e := range list {
+		if m, ok := e.(map[string]any); ok && m[item] == name {
+			return m, true
+		}
+	}
+	return nil, false
+}
+
+// formatPath shows a path of member names.
+func formatPath(path []string) string {
+	if len(path) == 0 {
+		return "the top level"
+	}
+	parts := make([]string, len(path))
+	for i, p := range path {
+		if plainKey(p) {
+			parts[i] = p
+		} else {
+			parts[i] = quote(p)
+		}
+	}
+	return strings.Join(parts, ".")
+}

@@ -1,0 +1,134 @@
+package yamledit
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/goccy/go-yaml"
+)
+
+// seeds are real-looking files (the client fixtures) and small layouts.
+func seeds(tb testing.TB) [][]byte {
+	tb.Helper()
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "fixtures", "files", "*.yaml"))
+	if len(paths) == 0 {
+		tb.Fatal("no seed files")
+	}
+	var out [][]byte
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	for _, s := range []string{"", "# c\n", "ext:\n", "ext: {}\n", "a: 1", "ext:\n  a: 1\n  b:\n    c: [1,\n      2]\n# t\n",
+		"ext:\r\n  a: 1\r\n", "ext:\n- name: x\n  v: 1\n", "\xef\xbb\xbfext:\n  a: |\n    x\n    # y\nz: 1\n",
+		"a: &x 1\next:\n  b: *x\n", "ext:\n    deep:\n        k: v\n", "mcpServers:\n  - name: s\n  - uses: h\n"} {
+		out = append(out, []byte(s))
+	}
+	return out
+}
+
+// decode is the oracle: the YAML library's own decoding, normalized.
+func decode(t *testing.T, b []byte) any {
+	var v any
+	if err := yaml.Unmarshal(bytes.TrimPrefix(b, utf8BOM), &v); err != nil {
+		t.Fatalf("the result does not parse: %v\n%s", err, b)
+	}
+	if v == nil {
+		return map[string]any{}
+	}
+	return normalize(v)
+}
+
+// FuzzApply: for any document the editor accepts and any entry, an edit that succeeds
+// gives valid YAML whose data is the original's with exactly that entry changed, and
+// removing the entry from the original and from the result gives the same bytes (every
+// byte outside the entry is kept). Both a mapping and a list container are tried.
+//
+// spec: W1 W2 V9
+func FuzzApply(f *testing.F) {
+	for _, s := range seeds(f) {
+		f.Add(s, "ext", "s", "value", false)
+		f.Add(s, "mcpServers", "SQLite MCP", "on", true)
+		f.Add(s, "extensions", "developer", "a: b", false)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, key, name, val string, list bool) {
+		d, err := Parse(src)
+		if err != nil {
+			return
+		}
+		item := ""
+		if list {
+			item = "name"
+		}
+		path := []string{key}
+		before := d.Bytes()
+		op := Op{Path: path, Item: item, Name: name, Value: Map{{"command", val}, {"args", []string{val, name}}, {"env", Map{{val, name}}}}}
+		if err := d.Apply([]Op{op}); err != nil {
+			if !bytes.Equal(d.Bytes(), before) {
+				t.Fatalf("a refused edit changed the document")
+			}
+			return
+		}
+		got := d.Bytes()
+		want := clone(decode(t, before)).(map[string]any)
+		v, err := fromValue(op.Value)
+		if list {
+			v, err = fromValue(withName(op))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		change(want, op, v)
+		if g := decode(t, got); !equal(g, want) {
+			t.Fatalf("data differs:\n got  %v\n want %v\n%s", g, want, got)
+		}
+		// every byte outside the entry is kept
+		orig, _ := Parse(before)
+		others := len(orig.Names(path, item))
+		if _, had := orig.Get(path, item, name); had {
+			others--
+		}
+		if others == 0 {
+			return // a created or emptied container: its key line changes too
+		}
+		rm := Op{Path: path, Item: item, Name: name, Delete: true}
+		if err := orig.Apply([]Op{rm}); err != nil {
+			t.Fatalf("removing from the original: %v", err)
+		}
+		res, _ := Parse(got)
+		if err := res.Apply([]Op{rm}); err != nil {
+			t.Fatalf("removing from the result: %v", err)
+		}
+		if !bytes.Equal(orig.Bytes(), res.Bytes()) {
+			t.Fatalf("bytes outside the entry changed:\n--- original:\n%s\n--- result:\n%s", orig.Bytes(), res.Bytes())
+		}
+	})
+}
+
+// FuzzScalar: any string is written so that it reads back as itself, or refused.
+//
+// spec: W1 V9
+func FuzzScalar(f *testing.F) {
+	for _, s := range []string{"on", "1.0", "null", "yes", "a: b", "a #b", "", " x", "\t", "${{ secrets.A }}", "\u2028", "- x", "? y", "%x", "@a", "!t", "&a", "*b", "|", ">"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, _ := Parse([]byte("a: 1\n"))
+		if err := d.Apply([]Op{{Name: s, Value: Map{{s, []string{s}}}}}); err != nil {
+			return
+		}
+		m := decode(t, d.Bytes()).(map[string]any)
+		inner, ok := m[s].(map[string]any)
+		if !ok {
+			t.Fatalf("%q: %v", s, m)
+		}
+		if l, ok := inner[s].([]any); !ok || len(l) != 1 || l[0] != s {
+			t.Fatalf("%q read back as %v", s, inner)
+		}
+	})
+}

@@ -1,0 +1,179 @@
+package yamledit
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+)
+
+// normalize turns a decoded YAML value into JSON-like data: map[string]any (keys that
+// are not strings are written as the decoder prints them), []any, string, bool, nil,
+// int64/uint64/float64. Values JSON has no form for (infinities, NaN, timestamps,
+// binary) become strings that tell them apart, so that two documents compare equal
+// exactly when they decode equal.
+func normalize(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = normalize(e)
+		}
+		return out
+	case map[any]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[fmt.Sprint(k)] = normalize(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = normalize(e)
+		}
+		return out
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return "\x00float:" + strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return int64(x)
+		}
+		return x
+	case int:
+		return int64(x)
+	case uint64:
+		if x <= math.MaxInt64 {
+			return int64(x)
+		}
+		return x
+	case time.Time:
+		return "\x00time:" + x.Format(time.RFC3339Nano)
+	case []byte:
+		return "\x00binary:" + base64.StdEncoding.EncodeToString(x)
+	case string, bool, nil, int64:
+		return x
+	}
+	return fmt.Sprintf("\x00%T:%v", v, v)
+}
+
+// fromValue turns a value given to Apply into the data it decodes to.
+func fromValue(v any) (any, error) {
+	w := &writer{}
+	v = w.plain(v)
+	if w.err != nil {
+		return nil, w.err
+	}
+	switch x := v.(type) {
+	case Map:
+		out := make(map[string]any, len(x))
+		for _, kv := range x {
+			e, err := fromValue(kv.Value)
+			if err != nil {
+				return nil, err
+			}
+			out[kv.Key] = e
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			d, err := fromValue(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = d
+		}
+		return out, nil
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i, nil
+		}
+		f, err := x.Float64()
+		if err != nil {
+			return nil, err
+		}
+		return normalize(f), nil
+	}
+	return normalize(v), nil
+}
+
+// clone deep-copies JSON-like data.
+func clone(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = clone(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = clone(e)
+		}
+		return out
+	}
+	return v
+}
+
+// equal reports whether two normalized values are the same data.
+func equal(a, b any) bool {
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+// change makes op's change in data (the expected result of Apply).
+func change(data map[string]any, op Op, val any) {
+	var cur any = data
+	parent := data
+	for i, k := range op.Path {
+		m, _ := cur.(map[string]any)
+		next, ok := m[k]
+		if !ok || next == nil {
+			if op.Delete {
+				return
+			}
+			if i == len(op.Path)-1 && op.Item != "" {
+				next = []any{}
+			} else {
+				next = map[string]any{}
+			}
+			m[k] = next
+		}
+		parent, cur = m, next
+	}
+	if op.Item == "" {
+		m := cur.(map[string]any)
+		if op.Delete {
+			delete(m, op.Name)
+		} else {
+			m[op.Name] = val
+		}
+		return
+	}
+	list := cur.([]any)
+	out := list[:0:0]
+	found := false
+	for _, e := range list {
+		if m, ok := e.(map[string]any); ok && m[op.Item] == op.Name {
+			found = true
+			if !op.Delete {
+				out = append(out, val)
+			}
+			continue
+		}
+		out = append(out, e)
+	}
+	if !found && !op.Delete {
+		out = append(out, val)
+	}
+	if len(op.Path) == 0 {
+		return
+	}
+	parent[op.Path[len(op.Path)-1]] = out
+}
