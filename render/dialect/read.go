@@ -58,6 +58,8 @@ type reading struct {
 	m    map[string]json.RawMessage
 	used map[string]bool
 	err  error
+	// extra are members inside other members that are dropped (drop).
+	extra, extraUnknown []string
 }
 
 // newReading decodes an entry, which must be an object.
@@ -162,13 +164,22 @@ func (r *reading) switchOff(p *providers.Provider, s *registry.Server) {
 	}
 }
 
+// drop names a member inside another (requestOptions.timeout) as dropped: one the
+// client documents when own, else unknown.
+func (r *reading) drop(name string, own bool) {
+	r.extra = append(r.extra, name)
+	if !own {
+		r.extraUnknown = append(r.extraUnknown, name)
+	}
+}
+
 // done finishes a reading: the members not used are dropped, and those the client
 // does not document (not in own) are unknown.
 func (r *reading) done(s *registry.Server, sf *ServerFilters, own ...string) (*Imported, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	im := &Imported{Server: s, Filters: sf}
+	im := &Imported{Server: s, Filters: sf, Dropped: r.extra, Unknown: r.extraUnknown}
 	for k := range r.m {
 		if r.used[k] {
 			continue
@@ -189,7 +200,7 @@ func transport(typ string) (string, bool) {
 	switch strings.ToLower(typ) {
 	case "stdio", "local":
 		return registry.Stdio, true
-	case "http", "streamable-http", "streamablehttp", "remote":
+	case "http", "streamable-http", "streamable_http", "streamablehttp", "remote":
 		return registry.HTTP, true
 	case registry.SSE:
 		return registry.SSE, true

@@ -89,6 +89,7 @@ func TestReadBackRoundTrip(t *testing.T) {
 					t.Errorf("%s %s %s: members not read back: %v", p.Name, scope, s.Name, im.Dropped)
 				}
 				gotF := readFilters(d, s.Name, im.Filters, fs)
+				got.Name = s.Name // the entry's key, which the caller names it by
 				v2, probs := Spell(tg, d, got)
 				if len(probs) > 0 {
 					t.Errorf("%s %s %s: what was read cannot be rendered: %v", p.Name, scope, s.Name, probs)
@@ -164,17 +165,21 @@ func expectRead(tg Target, s *registry.Server, entry format.Object, raw []byte) 
 	if w.Type == registry.SSE && !bytes.Contains(raw, []byte(`"sse"`)) {
 		w.Type = registry.HTTP
 	}
-	for _, k := range []string{"timeout", "auth", "oauth"} {
-		if _, ok := entry.Get(k); !ok {
-			switch k {
-			case "timeout":
-				w.Timeout = nil
-			case "auth":
-				w.Auth = nil
-			case "oauth":
-				w.OAuth = nil
-			}
-		}
+	// oh-my-pi's own fields, where the entry carries them as they are
+	carried := func(k string, v any) bool {
+		got, ok := entry.Get(k)
+		a, _ := format.Marshal(got)
+		b, _ := format.Marshal(v)
+		return ok && bytes.Equal(format.Canonical(a), format.Canonical(b))
+	}
+	if !carried("timeout", w.Timeout) {
+		w.Timeout = nil
+	}
+	if !carried("auth", w.Auth) {
+		w.Auth = nil
+	}
+	if !carried("oauth", w.OAuth) {
+		w.OAuth = nil
 	}
 	return w
 }
@@ -182,7 +187,7 @@ func expectRead(tg Target, s *registry.Server, entry format.Object, raw []byte) 
 // sameLaunch compares what an entry carries; a whole-server deny may come back as the
 // switch (Codex, Factory, Windsurf, Antigravity write it so).
 func sameLaunch(got, want *registry.Server, sf *ServerFilters) bool {
-	g, w := *got, *want
+	g, w := *got.Clone(), *want.Clone()
 	g.Name, w.Name = "", ""
 	if sf != nil && sf.DenyAll {
 		g.Enabled, w.Enabled = nil, nil
