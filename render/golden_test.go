@@ -29,7 +29,7 @@ const projectMark = "@PROJECT@"
 
 // world is a scratch home, project and registry layer.
 type world struct {
-	t       *testing.T
+	t       testing.TB
 	home    string
 	project string
 	layer   string
@@ -37,7 +37,7 @@ type world struct {
 	warns   []string
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	root := t.TempDir()
 	w := &world{t: t, home: filepath.Join(root, "home"), project: filepath.Join(root, "repo")}

@@ -130,17 +130,7 @@ func TestStatusClaudeDesktopMSIX(t *testing.T) {
 // spec: B4
 func TestStatusSpeed(t *testing.T) {
 	w := newWorld(t)
-	var names []string
-	for _, p := range providers.All() {
-		if p.Manual() {
-			continue
-		}
-		names = append(names, p.Name)
-		fx := fixtureOf(p.Name)
-		for _, scope := range p.Scopes() {
-			w.place(w.dest(p, scope), fixtures.File(fx))
-		}
-	}
+	names := everyClientFile(w)
 	best := time.Hour
 	var files []render.StatusFile
 	for range 5 {
@@ -164,6 +154,34 @@ func TestStatusSpeed(t *testing.T) {
 	if best > limit {
 		t.Errorf("status took %v, want at most %v", best, limit)
 	}
+}
+
+// BenchmarkStatusEveryClient is status over every client's file present (B4).
+func BenchmarkStatusEveryClient(b *testing.B) {
+	w := newWorld(b)
+	names := everyClientFile(w)
+	vars := map[string]string{"PATH": os.Getenv("PATH")}
+	b.ResetTimer()
+	for range b.N {
+		w.status(vars, names...)
+	}
+}
+
+// everyClientFile places each provider's fixture as every file it has (user and
+// project), and returns the providers.
+func everyClientFile(w *world) []string {
+	var names []string
+	for _, p := range providers.All() {
+		if p.Manual() {
+			continue
+		}
+		names = append(names, p.Name)
+		fx := fixtureOf(p.Name)
+		for _, scope := range p.Scopes() {
+			w.place(w.dest(p, scope), fixtures.File(fx))
+		}
+	}
+	return names
 }
 
 // fixtureOf names a provider's servers fixture.

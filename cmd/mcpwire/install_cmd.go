@@ -133,13 +133,7 @@ func runInstall(env *Env, c *cli.Context) error {
 		installBuiltin(env, &req, effScope)
 	}
 	if p.Manual() {
-		if err := printManual(env, p, req); err != nil {
-			return err
-		}
-		if out != nil {
-			out.rep.Notes = append(out.rep.Notes, p.Name+": "+p.Display+" has no config file mcpwire can write; run without --json for the steps to add the servers by hand")
-		}
-		return out.finish()
+		return installManual(env, out, p, req)
 	}
 	if p.Install != nil && p.Install.Legacy != nil && slices.Contains(req.Servers, render.BuiltinName) {
 		// the legacy entry moves only when an aiwg entry is installed in its place (I4)
@@ -155,6 +149,18 @@ func runInstall(env *Env, c *cli.Context) error {
 	out.inject([]render.Request{req}, []*render.Result{res})
 	if dr != nil && out == nil {
 		printDiff(env, dr, reg)
+	}
+	return out.finish()
+}
+
+// installManual prints the steps for a client configured by hand; with --json, a
+// note says to run without it for them.
+func installManual(env *Env, out *jsonOut, p *providers.Provider, req render.Request) error {
+	if err := printManual(env, p, req); err != nil {
+		return err
+	}
+	if out != nil {
+		out.rep.Notes = append(out.rep.Notes, p.Name+": "+p.Display+" has no config file mcpwire can write; run without --json for the steps to add the servers by hand")
 	}
 	return out.finish()
 }
