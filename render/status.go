@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
@@ -181,7 +182,7 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 	if !s.Remote() && s.Command != "" {
 		cmd := strings.ReplaceAll(s.Command, dialect.ProjectVar, r.Env.Project)
 		if !strings.Contains(cmd, "${") && !onPath(cmd, r.Getenv, r.Env.GOOS) {
-			out = append(out, "command "+cmd+" not found on PATH")
+			out = append(out, "command "+policy.RedactText(cmd)+" not found on PATH")
 		}
 	}
 	return out

@@ -144,9 +144,9 @@ func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.
 // reportImport says what an import did: per file, the servers taken in and adopted;
 // the servers already defined; the profile.
 func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool) {
-	verb, adopt := "imported", "adopted"
+	verb, adopt, add := "imported", "adopted", "added"
 	if dry {
-		verb, adopt = "would import", "would adopt"
+		verb, adopt, add = "would import", "would adopt", "would add"
 	}
 	for _, fi := range res.Files {
 		if len(fi.Servers) == 0 {
@@ -159,13 +159,13 @@ func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool
 		}
 	}
 	if len(res.Added) > 0 {
-		printf(env.Stdout, "added servers %s to %s\n", strings.Join(res.Added, ", "), layerFile)
+		printf(env.Stdout, "%s servers %s to %s\n", add, strings.Join(res.Added, ", "), layerFile)
 	}
 	if len(res.Identical) > 0 {
 		printf(env.Stdout, "already defined as read (unchanged): %s\n", strings.Join(res.Identical, ", "))
 	}
 	if res.Profile != "" {
-		printf(env.Stdout, "added profile %q\n", res.Profile)
+		printf(env.Stdout, "%s profile %q\n", add, res.Profile)
 	}
 	if len(res.Files) == 0 {
 		printf(env.Stdout, "no client config files found: nothing to import\n")
