@@ -4,7 +4,6 @@ package conformance
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -14,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -356,9 +354,18 @@ func (s *scenario) relocate(k string) string {
 	return dir
 }
 
-// clientEnv adds what keeps the clients quiet, offline and non-interactive.
+// clientEnv adds what keeps the clients quiet, offline and non-interactive, and keeps
+// Qwen Code's machine-wide settings files out of the way.
 func (s *scenario) clientEnv() []string {
-	return append(s.baseEnv(),
+	etc := filepath.Join(s.root, "etc", "qwen-code")
+	return append(append(s.baseEnv(), cl.quietEnv()...),
+		"QWEN_CODE_SYSTEM_SETTINGS_PATH="+filepath.Join(etc, "settings.json"),
+		"QWEN_CODE_SYSTEM_DEFAULTS_PATH="+filepath.Join(etc, "system-defaults.json"))
+}
+
+// quietEnv is what every client run gets (the scenarios and the version check).
+func (c *clients) quietEnv() []string {
+	return []string{
 		"CI=1",
 		"NO_COLOR=1",
 		"FORCE_COLOR=0",
@@ -372,7 +379,21 @@ func (s *scenario) clientEnv() []string {
 		"OPENCODE_DISABLE_AUTOUPDATE=1",
 		"OPENCODE_DISABLE_MODELS_FETCH=1",
 		"OPENCODE_DISABLE_LSP_DOWNLOAD=1",
-	)
+		// Copilot CLI: its package is unpacked once, into the cache (235 MB per HOME
+		// otherwise, and 5 s)
+		"COPILOT_PKG_CACHE_HOME=" + c.copilotPkg,
+		"COPILOT_AUTO_UPDATE=false",
+		// auggie
+		"AUGMENT_DISABLE_AUTO_UPDATE=1",
+		// Kilo; KILO_TELEMETRY_LEVEL other than "all" turns PostHog off, whose flush at
+		// exit waits up to 16 s for the closed network
+		"KILO_DISABLE_AUTOUPDATE=1",
+		"KILO_DISABLE_MODELS_FETCH=1",
+		"KILO_DISABLE_LSP_DOWNLOAD=1",
+		"KILO_DISABLE_SESSION_INGEST=1",
+		"KILO_DISABLE_SHARE=1",
+		"KILO_TELEMETRY_LEVEL=off",
+	}
 }
 
 // mcpwire runs mcpwire in the scenario's HOME; a failure ends the test.
@@ -396,6 +417,22 @@ func (s *scenario) url(server string) string {
 	return relay.base + "/" + s.name + "/" + server + "/mcp"
 }
 
+// serverDir makes s.srv, the working directory of server wd: a folder holding
+// everything.js, a symlink to server-everything, so that `node everything.js stdio`
+// starts only where the client honours cwd.
+func (s *scenario) serverDir() {
+	if s.srv != "" {
+		return
+	}
+	s.srv = filepath.Join(s.root, "srv")
+	if err := os.MkdirAll(s.srv, 0o755); err != nil {
+		s.t.Fatal(err)
+	}
+	if err := os.Symlink(cl.everything, filepath.Join(s.srv, "everything.js")); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
 // define creates the registry every scenario uses (spec: R1 R3 R4 F1 F2):
 //
 //	everything  stdio: node <server-everything> stdio, env CONF_STDIO_TOKEN from the client's CONF_STDIO_TOKEN
@@ -413,13 +450,7 @@ func (s *scenario) url(server string) string {
 //	                    allow; no wd: Claude Code 2.1.328 starts every stdio server in its own
 //	                    working directory and ignores "cwd")
 func (s *scenario) define() {
-	s.srv = filepath.Join(s.root, "srv")
-	if err := os.MkdirAll(s.srv, 0o755); err != nil {
-		s.t.Fatal(err)
-	}
-	if err := os.Symlink(cl.everything, filepath.Join(s.srv, "everything.js")); err != nil {
-		s.t.Fatal(err)
-	}
+	s.serverDir()
 	s.mcpwire("server", "add", "everything", "--command", "node", "--arg", cl.everything, "--arg", "stdio",
 		"--env-from", "CONF_STDIO_TOKEN=CONF_STDIO_TOKEN")
 	s.mcpwire("server", "add", "tickets", "--type", "http", "--url", s.url("tickets"),
@@ -479,111 +510,6 @@ func (s *scenario) filesDump() string {
 	}
 	return b.String()
 }
-
-// checker collects the problems found in one client's output.
-type checker struct {
-	problems []string
-}
-
-func (c *checker) errorf(format string, args ...any) {
-	c.problems = append(c.problems, fmt.Sprintf(format, args...))
-}
-
-// equal compares as JSON (so null and [] differ, as they do in the clients' output).
-func (c *checker) equal(what string, got, want any) {
-	g, w := show(got), show(want)
-	if g != w {
-		c.errorf("%s: %s, want %s", what, g, w)
-	}
-}
-
-func show(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
-
-// attempts is how often one client command and its checks run before a disagreement
-// fails the test: on a loaded machine a server can miss a client's connect timeout
-// (seen here: Claude's 30 s, with a load average of 15 on two cores). What a client
-// loaded from a file does not change between attempts, so a real disagreement fails
-// every attempt; the last one is reported.
-const attempts = 3
-
-// check runs one client command and the checks of its output.
-func (s *scenario) check(run func(c *checker) result) {
-	s.t.Helper()
-	for attempt := 1; ; attempt++ {
-		var c checker
-		r := run(&c)
-		if r.err != nil || len(c.problems) == 0 || attempt == attempts { // a timeout is not retried
-			s.report(r, &c)
-			return
-		}
-		s.t.Logf("%s: `%s` (%s), attempt %d of %d, retrying after:\n  - %s",
-			s.name, shortCmd(r.cmd), r.status(), attempt, attempts, strings.Join(c.problems, "\n  - "))
-	}
-}
-
-// report fails the test when the checker found problems, printing the client's own
-// output next to the files mcpwire wrote.
-func (s *scenario) report(r result, c *checker) {
-	s.t.Helper()
-	if r.err != nil && r.label == "" {
-		c.errorf("client command failed: %s", r.status())
-	}
-	if len(c.problems) == 0 {
-		return
-	}
-	if r.label != "" {
-		s.t.Errorf("%s: %s:\n  - %s\n%s", s.name, r.label, strings.Join(c.problems, "\n  - "), s.filesDump())
-		return
-	}
-	s.t.Errorf("%s: `%s` disagrees with what mcpwire wrote:\n  - %s\n=== client command (cwd %s): %s\n=== client stdout\n%s=== client stderr\n%s%s",
-		s.name, shortCmd(r.cmd), strings.Join(c.problems, "\n  - "), r.dir, r.status(), r.stdout, r.stderr, s.filesDump())
-}
-
-func shortCmd(cmd string) string {
-	prefix := filepath.Join(cl.dir, "node_modules", ".bin") + string(filepath.Separator)
-	return strings.TrimPrefix(cmd, prefix)
-}
-
-// sentHeaders checks that the client resolved the header references when it connected
-// to the HTTP servers (spec: V4).
-func (s *scenario) sentHeaders(c *checker) {
-	want := map[string]string{
-		"tickets": sentinels["CONF_TICKETS_TOKEN"],
-		"notes":   "Bearer " + sentinels["CONF_NOTES_TOKEN"],
-	}
-	for server, value := range want {
-		hs := relay.headers(s.name, server)
-		if len(hs) == 0 {
-			c.errorf("%s: the client sent no request to %s", server, s.url(server))
-			continue
-		}
-		var got []string
-		ok := false
-		for _, h := range hs {
-			v := h.Get("Authorization")
-			got = append(got, fmt.Sprintf("%q", v))
-			ok = ok || v == value
-		}
-		if !ok {
-			c.errorf("%s: the client sent Authorization %s, want %q (the reference did not resolve)", server, strings.Join(uniq(got), ", "), value)
-		}
-	}
-}
-
-func uniq(in []string) []string {
-	slices.Sort(in)
-	return slices.Compact(in)
-}
-
-var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07`)
-
-func stripANSI(s string) string { return ansi.ReplaceAllString(s, "") }
 
 // writeFile seeds a file before mcpwire runs (state the client needs, or that mcpwire
 // must keep).

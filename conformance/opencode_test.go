@@ -49,7 +49,6 @@ func TestOpencode(t *testing.T) {
 			{
 				s.check(func(c *checker) result {
 					r := s.client(cl.opencode, "mcp", "list")
-					lines := strings.Split(stripANSI(r.output()), "\n")
 					want := map[string]string{
 						"everything": "node " + cl.everything + " stdio",
 						"tickets":    s.url("tickets"),
@@ -57,30 +56,17 @@ func TestOpencode(t *testing.T) {
 						"legacy":     sseURL,
 						"wd":         "node everything.js stdio", // connected: cwd honoured
 					}
-					status := regexp.MustCompile(`^[●│]?\s*(\S) (\S+) (\S+)\s*$`)
 					found := map[string]bool{}
-					for i, l := range lines {
-						m := status.FindStringSubmatch(l)
-						if m == nil {
-							continue
-						}
-						w, ok := want[m[2]]
+					for n, e := range parseBoxList(r.output()) {
+						w, ok := want[n]
 						if !ok {
 							continue
 						}
-						found[m[2]] = true
-						if m[1]+" "+m[3] != "✓ connected" {
-							c.errorf("%s: %s %s, want ✓ connected", m[2], m[1], m[3])
+						found[n] = true
+						if e.mark+" "+e.status != "✓ connected" {
+							c.errorf("%s: %s %s, want ✓ connected", n, e.mark, e.status)
 						}
-						detail := ""
-						for _, d := range lines[i+1:] {
-							d = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(d), "│"))
-							if d != "" {
-								detail = d
-								break
-							}
-						}
-						c.equal(m[2]+" command/URL", detail, w)
+						c.equal(n+" command/URL", e.detail, w)
 					}
 					for n := range want {
 						if !found[n] {
@@ -99,18 +85,7 @@ func TestOpencode(t *testing.T) {
 			{
 				s.check(func(c *checker) result {
 					r := s.client(cl.opencode, "debug", "config")
-					var cfg struct {
-						MCP map[string]struct {
-							Type        string            `json:"type"`
-							Command     []string          `json:"command"`
-							URL         string            `json:"url"`
-							Environment map[string]string `json:"environment"`
-							Cwd         string            `json:"cwd"`
-							Headers     map[string]string `json:"headers"`
-							Enabled     *bool             `json:"enabled"`
-						} `json:"mcp"`
-						Permission json.RawMessage `json:"permission"`
-					}
+					var cfg opencodeConfig
 					if err := json.Unmarshal([]byte(r.stdout), &cfg); err != nil {
 						c.errorf("stdout is not the JSON configuration: %v", err)
 					} else {
@@ -166,6 +141,49 @@ func TestOpencode(t *testing.T) {
 			s.report(result{label: "what opencode sent to the HTTP servers"}, &h)
 		})
 	}
+}
+
+// opencodeConfig is what `opencode debug config` and `kilo debug config` print: the
+// "mcp" entries as parsed, and the permission rules.
+type opencodeConfig struct {
+	MCP map[string]struct {
+		Type        string            `json:"type"`
+		Command     []string          `json:"command"`
+		URL         string            `json:"url"`
+		Environment map[string]string `json:"environment"`
+		Cwd         string            `json:"cwd"`
+		Headers     map[string]string `json:"headers"`
+		Enabled     *bool             `json:"enabled"`
+	} `json:"mcp"`
+	Permission json.RawMessage `json:"permission"`
+}
+
+// boxEntry is one server of `opencode mcp list` and `kilo mcp list`: its mark (✓ ✗ ○),
+// status (connected, failed, disabled, …) and the first line under it (the command
+// line or URL, or for a failed server the reason).
+type boxEntry struct{ mark, status, detail string }
+
+var boxStatus = regexp.MustCompile(`^[●│]?\s*(\S) (\S+) (\S+)\s*$`)
+
+// parseBoxList reads the boxed listing of opencode and Kilo (ANSI codes stripped).
+func parseBoxList(out string) map[string]boxEntry {
+	lines := strings.Split(stripANSI(out), "\n")
+	got := map[string]boxEntry{}
+	for i, l := range lines {
+		m := boxStatus.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		e := boxEntry{mark: m[1], status: m[3]}
+		for _, d := range lines[i+1:] {
+			if d = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(d), "│")); d != "" {
+				e.detail = d
+				break
+			}
+		}
+		got[m[2]] = e
+	}
+	return got
 }
 
 type rule struct{ pattern, action string }

@@ -151,4 +151,70 @@ func TestReportShowsClientOutputAndFiles(t *testing.T) {
 			t.Errorf("a client that agrees failed the test:\n%s", out)
 		}
 	})
+
+	t.Run("redacted", func(t *testing.T) {
+		leaky := client
+		leaky.stdout = "Authorization: Bearer " + sentinels["CONF_NOTES_TOKEN"] + "\n"
+		out, failed := captureFailure(t, func(inner *testing.T) {
+			s := &scenario{t: inner, name: "fake-project", files: files}
+			s.check(func(c *checker) result {
+				c.serverf("notes", "header %q", "Bearer "+sentinels["CONF_NOTES_TOKEN"])
+				return leaky
+			})
+		})
+		if !failed {
+			t.Fatalf("a disagreement did not fail the test; it printed:\n%s", out)
+		}
+		for k, v := range sentinels {
+			if strings.Contains(out, v) {
+				t.Errorf("the failure report shows the value of %s:\n%s", k, out)
+			}
+		}
+		want(t, out, `notes: header "Bearer <$CONF_NOTES_TOKEN>"`, "Authorization: Bearer <$CONF_NOTES_TOKEN>\n")
+	})
+}
+
+// TestMustFlagExactly is a self-test of the drivers' negative check, which runs no
+// client: it passes when the steps flag exactly the servers named, and fails, naming
+// what was flagged, when they flag fewer or more.
+//
+// spec: Q5
+func TestMustFlagExactly(t *testing.T) {
+	if f := flag.Lookup("test.failfast"); f != nil && f.Value.String() == "true" {
+		t.Skip("the captured failures would stop the suite under -failfast")
+	}
+	steps := func(flagged ...string) []step {
+		return []step{
+			func(c *checker) result {
+				for _, n := range flagged {
+					c.serverf(n, "not listed")
+				}
+				return result{cmd: "fake mcp list"}
+			},
+			func(c *checker) result { c.errorf("exit 1"); return result{cmd: "fake mcp get"} },
+		}
+	}
+	for _, tc := range []struct {
+		name    string
+		flagged []string
+		fails   bool
+	}{
+		{"exactly", []string{"tickets", "legacy"}, false},
+		{"fewer", []string{"tickets"}, true},
+		{"more", []string{"tickets", "legacy", "notes"}, true},
+		{"none", nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, failed := captureFailure(t, func(inner *testing.T) {
+				s := &scenario{t: inner, name: "fake-negative"}
+				s.mustFlag(steps(tc.flagged...), "legacy", "tickets")
+			})
+			if failed != tc.fails {
+				t.Errorf("flagging %v: failed = %v, want %v; it printed:\n%s", tc.flagged, failed, tc.fails, out)
+			}
+			if tc.fails && !strings.Contains(out, "want exactly [legacy tickets]") {
+				t.Errorf("the failure does not say what was wanted:\n%s", out)
+			}
+		})
+	}
 }

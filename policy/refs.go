@@ -38,6 +38,9 @@ const (
 	StyleAPIKeyEnv = "one variable name per remote server (api_key_env)"
 	StyleSecrets   = "${{ secrets.VAR }}"
 	StyleNone      = "none (references refused)"
+	// StyleBearerVar: a bearer token's variable by name, and stdio servers inherit the
+	// client's environment (Kimi Code); no placeholder.
+	StyleBearerVar = "variable names (bearerTokenEnvVar; stdio servers inherit the environment)"
 	StyleInput     = "${input:ID}"
 )
 
@@ -50,6 +53,7 @@ var spellings = []Spelling{
 	{Style: StyleEnvKeys},
 	{Style: StyleAPIKeyEnv},
 	{Style: StyleSecrets, Open: "${{ secrets.", Close: " }}"},
+	{Style: StyleBearerVar},
 	{Style: StyleNone},
 	{Style: StyleInput, Open: "${input:", Close: "}", Prompt: true},
 }

@@ -31,9 +31,13 @@ const (
 // Dest is where one client file lives.
 type Dest struct {
 	// Env names a variable that, when set, replaces the directory: the file is
-	// $Env/EnvDir…/Files[0].
-	Env    string
-	EnvDir []string
+	// $Env/EnvDir…/Files[0]; with EnvFile, $Env is the file itself.
+	Env     string
+	EnvDir  []string
+	EnvFile bool
+	// More are variables consulted after Env, in order, each replacing the directory
+	// like Env (Cline: CLINE_DATA_DIR, then CLINE_DIR).
+	More []Relocation
 	// Base and Dir give the default directory.
 	Base Base
 	Dir  []string
@@ -44,21 +48,74 @@ type Dest struct {
 	// are used only where the file exists; a relocation variable that is set turns
 	// them off.
 	Packaged []Packaged
-	// Windows, when set, is the destination on Windows instead (Goose: its directory
-	// is XDG's on Linux and macOS, %APPDATA%\Block\goose\config on Windows).
-	Windows *Dest
+	// OS replaces the whole destination on one operating system (GOOS): Zed keeps its
+	// settings in ~/.config/zed on macOS and %APPDATA%\Zed on Windows.
+	OS map[string]*Dest
+	// Only, when set, is the one operating system the client runs on (Visual Studio:
+	// windows); resolving the destination on another fails.
+	Only string
+	// Pointer, when set, is a file under the home directory whose content names the
+	// destination's directory (LM Studio's ~/.lmstudio-home-pointer); without that
+	// file, the first of Fallback (directories under the home) that exists is the
+	// directory, else Dir. Reading them needs the filesystem: see Pointed.
+	Pointer  []string
+	Fallback [][]string
 	// Yields are files beside this one that the client reads instead while this one
 	// does not exist (Continue's config.json): mcpwire does not create the file while
 	// one of them exists, since that would hide it from the client.
 	Yields []string
 }
 
-// onOS returns the destination on goos.
-func (d *Dest) onOS(goos string) *Dest {
-	if goos == "windows" && d.Windows != nil {
-		return d.Windows
+// Pointed is where a destination's pointer file and fallback directories are, for
+// the caller to read (no I/O here); ok is false when the destination has none or a
+// relocation variable is set.
+func (d *Dest) Pointed(in PathEnv) (pointer string, fallback []string, ok bool) {
+	d = d.on(in.GOOS)
+	if len(d.Pointer) == 0 || in.Home == "" {
+		return "", nil, false
+	}
+	if _, _, set := d.relocated(in.env()); set {
+		return "", nil, false
+	}
+	for _, f := range d.Fallback {
+		fallback = append(fallback, filepath.Join(append([]string{in.Home}, f...)...))
+	}
+	return filepath.Join(append([]string{in.Home}, d.Pointer...)...), fallback, true
+}
+
+// Relocation is a variable that, when set, moves a destination's directory to
+// $Env/Dir….
+type Relocation struct {
+	Env string
+	Dir []string
+}
+
+// on returns the destination as it is on goos.
+func (d *Dest) on(goos string) *Dest {
+	if o := d.OS[goos]; o != nil {
+		return o
 	}
 	return d
+}
+
+// relocations lists the destination's variables, in the order they are consulted.
+func (d *Dest) relocations() []Relocation {
+	var out []Relocation
+	if d.Env != "" {
+		out = append(out, Relocation{Env: d.Env, Dir: d.EnvDir})
+	}
+	return append(out, d.More...)
+}
+
+// relocated returns the first set relocation variable's value, trimmed, and which
+// it is; ok is false when none is set.
+func (d *Dest) relocated(getenv func(string) string) (v string, r Relocation, ok bool) {
+	for _, r := range d.relocations() {
+		if v := strings.TrimSpace(getenv(r.Env)); v != "" {
+			return v, r, true
+		}
+	}
+	return "", Relocation{}, false
 }
 
 // Packaged is the directory a packaged build keeps its files in on one OS:
@@ -115,10 +172,13 @@ type PathEnv struct {
 
 // Candidates returns the absolute candidate paths of a destination, preferred first.
 func (d *Dest) Candidates(in PathEnv) ([]string, error) {
-	d = d.onOS(in.GOOS)
+	d = d.on(in.GOOS)
 	dir, err := d.Directory(in)
 	if err != nil {
 		return nil, err
+	}
+	if v, r, ok := d.relocated(in.env()); ok && d.EnvFile && r.Env == d.Env {
+		return []string{filepath.Clean(v)}, nil
 	}
 	out := make([]string, len(d.Files))
 	for i, f := range d.Files {
@@ -131,9 +191,9 @@ func (d *Dest) Candidates(in PathEnv) ([]string, error) {
 // first; each is used only where its file exists. None when a relocation variable
 // is set.
 func (d *Dest) Globs(in PathEnv) ([]Glob, error) {
-	d = d.onOS(in.GOOS)
+	d = d.on(in.GOOS)
 	getenv := in.env()
-	if len(d.Packaged) == 0 || d.Env != "" && strings.TrimSpace(getenv(d.Env)) != "" {
+	if _, _, set := d.relocated(getenv); len(d.Packaged) == 0 || set {
 		return nil, nil
 	}
 	var out []Glob
@@ -163,18 +223,22 @@ func (in PathEnv) env() func(string) string {
 
 // Directory returns the directory of a destination.
 func (d *Dest) Directory(in PathEnv) (string, error) {
-	d = d.onOS(in.GOOS)
+	d = d.on(in.GOOS)
+	if d.Only != "" && in.GOOS != d.Only {
+		return "", &OnlyError{Only: d.Only, GOOS: in.GOOS}
+	}
 	getenv := in.env()
-	if d.Env != "" {
-		if v := strings.TrimSpace(getenv(d.Env)); v != "" {
-			if !filepath.IsAbs(v) {
-				return "", fmt.Errorf("%s must be an absolute path", d.Env)
-			}
-			if filepath.Clean(v) == filepath.VolumeName(v)+string(filepath.Separator) {
-				return "", fmt.Errorf("%s must not be the filesystem root", d.Env)
-			}
-			return filepath.Join(append([]string{v}, d.EnvDir...)...), nil
+	if v, r, ok := d.relocated(getenv); ok {
+		if !filepath.IsAbs(v) {
+			return "", fmt.Errorf("%s must be an absolute path", r.Env)
 		}
+		if filepath.Clean(v) == filepath.VolumeName(v)+string(filepath.Separator) {
+			return "", fmt.Errorf("%s must not be the filesystem root", r.Env)
+		}
+		if d.EnvFile && r.Env == d.Env {
+			return filepath.Dir(filepath.Clean(v)), nil
+		}
+		return filepath.Join(append([]string{v}, r.Dir...)...), nil
 	}
 	base, err := d.base(in, getenv)
 	if err != nil {
@@ -184,6 +248,29 @@ func (d *Dest) Directory(in PathEnv) (string, error) {
 }
 
 var errNoHome = errors.New("cannot find the home directory; set HOME")
+
+// OnlyError is a destination resolved on an operating system its client does not run
+// on (Visual Studio's user file exists only on Windows).
+type OnlyError struct {
+	Only, GOOS string
+}
+
+func (e *OnlyError) Error() string {
+	return fmt.Sprintf("only on %s: the client does not run on %s", OSName(e.Only), OSName(e.GOOS))
+}
+
+// OSName is an operating system's name as people write it.
+func OSName(goos string) string {
+	switch goos {
+	case "windows":
+		return "Windows"
+	case "darwin":
+		return "macOS"
+	case "linux":
+		return "Linux"
+	}
+	return goos
+}
 
 func (d *Dest) base(in PathEnv, getenv func(string) string) (string, error) {
 	if d.Base == ProjectDir {
@@ -235,10 +322,10 @@ func xdgConfig(in PathEnv, getenv func(string) string) string {
 // build's (LOCALAPPDATA on Windows), then the base directory's (XDG_CONFIG_HOME, or
 // APPDATA on Windows). HOME is implied.
 func (d *Dest) Variables(goos string) []string {
-	d = d.onOS(goos)
+	d = d.on(goos)
 	var out []string
-	if d.Env != "" {
-		out = append(out, d.Env)
+	for _, r := range d.relocations() {
+		out = append(out, r.Env)
 	}
 	for _, pk := range d.Packaged {
 		if pk.GOOS == goos && pk.Base == LocalAppData && !slices.Contains(out, "LOCALAPPDATA") {

@@ -92,6 +92,24 @@ var defaults = []destCase{
 	{"linux", "continue/user", nil, []string{"~/.continue/config.yaml"}},
 	{"linux", "mistral-vibe/project", nil, []string{"P/.vibe/config.toml"}},
 	{"linux", "mistral-vibe/user", nil, []string{"~/.vibe/config.toml"}},
+	{"linux", "kiro/project", nil, []string{"P/.kiro/settings/mcp.json"}},
+	{"linux", "kiro/user", nil, []string{"~/.kiro/settings/mcp.json"}},
+	{"linux", "kimi-code/project", nil, []string{"P/.kimi-code/mcp.json"}},
+	{"linux", "kimi-code/user", nil, []string{"~/.kimi-code/mcp.json"}},
+	{"linux", "zed/project", nil, []string{"P/.zed/settings.json"}},
+	{"linux", "zed/user", nil, []string{"~/.config/zed/settings.json"}},
+	{"linux", "cline/user", nil, []string{"~/.cline/data/settings/cline_mcp_settings.json"}},
+	{"linux", "roo-code/project", nil, []string{"P/.roo/mcp.json"}},
+	{"linux", "roo-code/user", nil, []string{"~/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"}},
+	{"linux", "zoo-code/project", nil, []string{"P/.zoo/mcp.json", "P/.roo/mcp.json"}},
+	{"linux", "visual-studio/project", nil, []string{"P/.vs/mcp.json"}},
+	{"linux", "visual-studio/user", nil, nil},
+	{"linux", "trae/project", nil, []string{"P/.trae/mcp.json"}},
+	{"linux", "crush/project", nil, []string{"P/.crush.json", "P/crush.json"}},
+	{"linux", "crush/user", nil, []string{"~/.config/crush/crush.json"}},
+	{"linux", "junie/project", nil, []string{"P/.junie/mcp/mcp.json"}},
+	{"linux", "junie/user", nil, []string{"~/.junie/mcp/mcp.json"}},
+	{"linux", "lm-studio/user", nil, []string{"~/.lmstudio/mcp.json"}},
 	// macOS: ~/Library/Application Support for the app-data clients; opencode keeps ~/.config
 	{"darwin", "claude-code/project", nil, []string{"P/.mcp.json"}},
 	{"darwin", "claude-code/project/settings", nil, []string{"P/.claude/settings.local.json"}},
@@ -126,6 +144,24 @@ var defaults = []destCase{
 	{"darwin", "continue/user", nil, []string{"~/.continue/config.yaml"}},
 	{"darwin", "mistral-vibe/project", nil, []string{"P/.vibe/config.toml"}},
 	{"darwin", "mistral-vibe/user", nil, []string{"~/.vibe/config.toml"}},
+	{"darwin", "kiro/project", nil, []string{"P/.kiro/settings/mcp.json"}},
+	{"darwin", "kiro/user", nil, []string{"~/.kiro/settings/mcp.json"}},
+	{"darwin", "kimi-code/project", nil, []string{"P/.kimi-code/mcp.json"}},
+	{"darwin", "kimi-code/user", nil, []string{"~/.kimi-code/mcp.json"}},
+	{"darwin", "zed/project", nil, []string{"P/.zed/settings.json"}},
+	{"darwin", "zed/user", nil, []string{"~/.config/zed/settings.json"}},
+	{"darwin", "cline/user", nil, []string{"~/.cline/data/settings/cline_mcp_settings.json"}},
+	{"darwin", "roo-code/project", nil, []string{"P/.roo/mcp.json"}},
+	{"darwin", "roo-code/user", nil, []string{"~/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"}},
+	{"darwin", "zoo-code/project", nil, []string{"P/.zoo/mcp.json", "P/.roo/mcp.json"}},
+	{"darwin", "visual-studio/project", nil, []string{"P/.vs/mcp.json"}},
+	{"darwin", "visual-studio/user", nil, nil},
+	{"darwin", "trae/project", nil, []string{"P/.trae/mcp.json"}},
+	{"darwin", "crush/project", nil, []string{"P/.crush.json", "P/crush.json"}},
+	{"darwin", "crush/user", nil, []string{"~/.config/crush/crush.json"}},
+	{"darwin", "junie/project", nil, []string{"P/.junie/mcp/mcp.json"}},
+	{"darwin", "junie/user", nil, []string{"~/.junie/mcp/mcp.json"}},
+	{"darwin", "lm-studio/user", nil, []string{"~/.lmstudio/mcp.json"}},
 	// Windows: %USERPROFILE% is the home; app data in ~/AppData/Roaming when APPDATA is unset
 	{"windows", "claude-code/project", nil, []string{"P/.mcp.json"}},
 	{"windows", "claude-code/project/settings", nil, []string{"P/.claude/settings.local.json"}},
@@ -160,6 +196,24 @@ var defaults = []destCase{
 	{"windows", "continue/user", nil, []string{"~/.continue/config.yaml"}},
 	{"windows", "mistral-vibe/project", nil, []string{"P/.vibe/config.toml"}},
 	{"windows", "mistral-vibe/user", nil, []string{"~/.vibe/config.toml"}},
+	{"windows", "kiro/project", nil, []string{"P/.kiro/settings/mcp.json"}},
+	{"windows", "kiro/user", nil, []string{"~/.kiro/settings/mcp.json"}},
+	{"windows", "kimi-code/project", nil, []string{"P/.kimi-code/mcp.json"}},
+	{"windows", "kimi-code/user", nil, []string{"~/.kimi-code/mcp.json"}},
+	{"windows", "zed/project", nil, []string{"P/.zed/settings.json"}},
+	{"windows", "zed/user", nil, []string{"~/AppData/Roaming/Zed/settings.json"}},
+	{"windows", "cline/user", nil, []string{"~/.cline/data/settings/cline_mcp_settings.json"}},
+	{"windows", "roo-code/project", nil, []string{"P/.roo/mcp.json"}},
+	{"windows", "roo-code/user", nil, []string{"~/AppData/Roaming/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"}},
+	{"windows", "zoo-code/project", nil, []string{"P/.zoo/mcp.json", "P/.roo/mcp.json"}},
+	{"windows", "visual-studio/project", nil, []string{"P/.vs/mcp.json"}},
+	{"windows", "visual-studio/user", nil, []string{"~/.mcp.json"}},
+	{"windows", "trae/project", nil, []string{"P/.trae/mcp.json"}},
+	{"windows", "crush/project", nil, []string{"P/.crush.json", "P/crush.json"}},
+	{"windows", "crush/user", nil, []string{"~/.config/crush/crush.json"}},
+	{"windows", "junie/project", nil, []string{"P/.junie/mcp/mcp.json"}},
+	{"windows", "junie/user", nil, []string{"~/.junie/mcp/mcp.json"}},
+	{"windows", "lm-studio/user", nil, []string{"~/.lmstudio/mcp.json"}},
 }
 
 // relocated is the base directories' and the clients' own variables, per OS: each
@@ -218,6 +272,24 @@ var relocated = []destCase{
 	{"linux", "mistral-vibe/user", []string{"VIBE_HOME=R"}, []string{"R/config.toml"}},
 	{"windows", "mistral-vibe/user", []string{"VIBE_HOME=R"}, []string{"R/config.toml"}},
 	{"linux", "mistral-vibe/project", []string{"VIBE_HOME=R"}, []string{"P/.vibe/config.toml"}},
+	// issue 13, part B: Kimi Code, Zed, Cline, Roo Code, Crush
+	{"linux", "kimi-code/user", []string{"KIMI_CODE_HOME=R"}, []string{"R/mcp.json"}},
+	{"windows", "kimi-code/project", []string{"KIMI_CODE_HOME=R"}, []string{"P/.kimi-code/mcp.json"}},
+	{"linux", "zed/user", []string{"XDG_CONFIG_HOME=X"}, []string{"X/zed/settings.json"}},
+	{"linux", "zed/user", []string{"FLATPAK_XDG_CONFIG_HOME=R", "XDG_CONFIG_HOME=X"}, []string{"R/zed/settings.json"}},
+	{"darwin", "zed/user", []string{"XDG_CONFIG_HOME=X", "FLATPAK_XDG_CONFIG_HOME=R"}, []string{"~/.config/zed/settings.json"}},
+	{"windows", "zed/user", []string{"APPDATA=A", "XDG_CONFIG_HOME=X"}, []string{"A/Zed/settings.json"}},
+	{"linux", "cline/user", []string{"CLINE_MCP_SETTINGS_PATH=R/mine.json", "CLINE_DATA_DIR=X"}, []string{"R/mine.json"}},
+	{"windows", "cline/user", []string{"CLINE_DATA_DIR=R", "CLINE_DIR=X"}, []string{"R/settings/cline_mcp_settings.json"}},
+	{"darwin", "cline/user", []string{"CLINE_DIR=R"}, []string{"R/data/settings/cline_mcp_settings.json"}},
+	{"linux", "cline/user", []string{"CLINE_MCP_SETTINGS_PATH=relative"}, nil},
+	{"linux", "cline/user", []string{"CLINE_DIR=  "}, []string{"~/.cline/data/settings/cline_mcp_settings.json"}},
+	{"windows", "roo-code/user", []string{"APPDATA=A"}, []string{"A/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"}},
+	{"linux", "roo-code/user", []string{"VSCODE_APPDATA=R", "XDG_CONFIG_HOME=X"}, []string{"R/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json"}},
+	{"linux", "crush/user", []string{"XDG_CONFIG_HOME=X"}, []string{"X/crush/crush.json"}},
+	{"windows", "crush/user", []string{"CRUSH_GLOBAL_CONFIG=R", "APPDATA=A"}, []string{"R/crush.json"}},
+	{"windows", "crush/user", []string{"APPDATA=A"}, []string{"~/.config/crush/crush.json"}},
+	{"windows", "visual-studio/user", []string{"XDG_CONFIG_HOME=X", "APPDATA=A"}, []string{"~/.mcp.json"}},
 }
 
 // lookupDest finds "provider/scope[/settings]".
@@ -242,10 +314,13 @@ func lookupDest(t *testing.T, key string) *Dest {
 // macOS and Windows, with nothing set and with each variable that moves them: the
 // home directory, XDG_CONFIG_HOME, ~/Library/Application Support, %APPDATA% with
 // its ~/AppData/Roaming fallback, and the clients' own CLAUDE_CONFIG_DIR,
-// CODEX_HOME, GEMINI_CLI_HOME, GROK_HOME, PI_CODING_AGENT_DIR and VSCODE_APPDATA.
+// CODEX_HOME, GEMINI_CLI_HOME, GROK_HOME, PI_CODING_AGENT_DIR, VSCODE_APPDATA,
+// KIMI_CODE_HOME, CRUSH_GLOBAL_CONFIG, Zed's FLATPAK_XDG_CONFIG_HOME (Linux only) and
+// Cline's three (a file, then two directories, in that order). Visual Studio's user
+// file resolves on Windows only; Zed's differs per system.
 // The rules are pure data, so every OS is resolved whatever machine runs the test.
 //
-// spec: V1 V3 V6 I1
+// spec: V1 V3 V6 V8 I1
 func TestDestinationsPerOS(t *testing.T) {
 	covered := map[string]bool{}
 	for _, c := range append(slices.Clone(defaults), relocated...) {
@@ -318,6 +393,14 @@ func TestDestinationVariables(t *testing.T) {
 		{"windows", "goose/user", []string{"GOOSE_PATH_ROOT", "APPDATA"}},
 		{"windows", "continue/user", []string{"CONTINUE_GLOBAL_DIR"}},
 		{"darwin", "mistral-vibe/user", []string{"VIBE_HOME"}},
+		{"linux", "zed/user", []string{"FLATPAK_XDG_CONFIG_HOME", "XDG_CONFIG_HOME"}},
+		{"darwin", "zed/user", nil},
+		{"windows", "zed/user", []string{"APPDATA"}},
+		{"linux", "cline/user", []string{"CLINE_MCP_SETTINGS_PATH", "CLINE_DATA_DIR", "CLINE_DIR"}},
+		{"windows", "kimi-code/user", []string{"KIMI_CODE_HOME"}},
+		{"darwin", "crush/user", []string{"CRUSH_GLOBAL_CONFIG", "XDG_CONFIG_HOME"}},
+		{"windows", "roo-code/user", []string{"VSCODE_APPDATA", "APPDATA"}},
+		{"windows", "visual-studio/user", nil},
 	}
 	for _, c := range cases {
 		if got := lookupDest(t, c.dest).Variables(c.goos); !slices.Equal(got, c.want) {
@@ -386,5 +469,22 @@ func TestClaudeDesktopPackaged(t *testing.T) {
 	}
 	if globs, _ := withEnv.Globs(osEnv("windows")); len(globs) != 1 {
 		t.Errorf("packaged candidates %v without the relocation variable", globs)
+	}
+}
+
+// TestPointed: LM Studio's file is in the directory ~/.lmstudio-home-pointer names,
+// else ~/.cache/lm-studio when it exists: providers says where to look (the caller
+// reads), on every system; a destination without a pointer has none.
+//
+// spec: V1 V8
+func TestPointed(t *testing.T) {
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		pointer, fallback, ok := lookupDest(t, "lm-studio/user").Pointed(osEnv(goos))
+		if !ok || pointer != expand("~/.lmstudio-home-pointer") || !slices.Equal(fallback, []string{expand("~/.cache/lm-studio")}) {
+			t.Errorf("%s: %q %q %v", goos, pointer, fallback, ok)
+		}
+	}
+	if _, _, ok := lookupDest(t, "cursor/user").Pointed(osEnv("linux")); ok {
+		t.Error("cursor has no pointer file")
 	}
 }

@@ -22,6 +22,16 @@ var aliases = map[string]string{
 	"cn":         "continue",
 	"vibe":       "mistral-vibe",
 	"mistral":    "mistral-vibe",
+
+	// issue 13, part B
+	"kiro-cli":        "kiro",
+	"kiro-ide":        "kiro",
+	"kimi":            "kimi-code",
+	"roo":             "roo-code",
+	"zoo":             "zoo-code",
+	"visualstudio":    "visual-studio",
+	"jetbrains-junie": "junie",
+	"lmstudio":        "lm-studio",
 }
 
 // Normalize returns the provider name for name or one of its aliases, and whether it

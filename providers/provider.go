@@ -43,6 +43,13 @@ type Provider struct {
 	// Switch is how a disabled server is written: "enabled" (enabled: false),
 	// "disabled" (disabled: true), or "" when the client has no per-server switch.
 	Switch string
+	// Types are the values of an entry's "type" member per transport (plain and Crush
+	// shapes); nil writes none.
+	Types *TypeNames
+	// StrictJSON: the client reads its file with a strict JSON parser and rejects or
+	// ignores the whole file over a comment or a trailing comma, so mcpwire refuses to
+	// write into a file that holds one (V9).
+	StrictJSON bool
 	// Binary is the client's command, where mcpwire starts it or prints how to (C5,
 	// X1, session); "" when it does not.
 	Binary string
@@ -71,6 +78,26 @@ type Provider struct {
 	// ProjectNote is said after a project-scope injection: what the client needs
 	// before it reads the file (Mistral Vibe: a trusted folder).
 	ProjectNote string
+}
+
+// TypeNames are a client's values of an entry's "type" member, per transport; ""
+// writes no type member for that transport.
+type TypeNames struct {
+	Stdio, HTTP, SSE string
+}
+
+// Of returns the value for a transport ("stdio", "http" or "sse").
+func (t *TypeNames) Of(transport string) string {
+	if t == nil {
+		return ""
+	}
+	switch transport {
+	case "http":
+		return t.HTTP
+	case "sse":
+		return t.SSE
+	}
+	return t.Stdio
 }
 
 // Install is what install does for a client beyond writing its file.
@@ -147,7 +174,8 @@ type Shape string
 const (
 	// ShapeClaude: {command,args,env,cwd} and {type,url,headers} (type kept on remote entries).
 	ShapeClaude Shape = "claude"
-	// ShapePlain: {command,args,env} and {url|serverUrl,headers}.
+	// ShapePlain: {command,args,env} and {url|serverUrl,headers}, with a "type" member
+	// where the table gives its values (Types).
 	ShapePlain Shape = "plain"
 	// ShapeVSCode: "type" on every entry.
 	ShapeVSCode Shape = "vscode"
@@ -175,6 +203,12 @@ const (
 	// ShapeVibe: Mistral Vibe's [[mcp_servers]] table {name, transport, command, args,
 	// env, cwd} and {name, transport, url, auth} (TOML array of tables by name).
 	ShapeVibe Shape = "vibe"
+	// ShapeKimi: {command, args, env, cwd} and {transport, url, headers,
+	// bearerTokenEnvVar}, with enabledTools and disabledTools (Kimi Code).
+	ShapeKimi Shape = "kimi"
+	// ShapeCrush: {type, command, args, env} and {type, url, headers}, with enabled_tools
+	// and disabled_tools (Crush).
+	ShapeCrush Shape = "crush"
 	// ShapeManual: no file; mcpwire prints the steps.
 	ShapeManual Shape = "manual"
 )
@@ -193,6 +227,7 @@ const (
 	RefEnvKeys   RefStyle = policy.StyleEnvKeys
 	RefAPIKeyEnv RefStyle = policy.StyleAPIKeyEnv
 	RefSecrets   RefStyle = policy.StyleSecrets
+	RefBearerVar RefStyle = policy.StyleBearerVar
 	RefNone      RefStyle = policy.StyleNone
 )
 
@@ -251,6 +286,8 @@ const (
 	DenyDisabledTools  DenyStyle = "disabledTools"
 	DenyGemini         DenyStyle = "excludeTools"
 	DenyVibe           DenyStyle = "disabled_tools (exact names); disabled = true for SERVER__*"
+	DenyKimi           DenyStyle = "disabledTools; enabled: false for SERVER__*"
+	DenyCrush          DenyStyle = "disabled_tools; disabled: true for SERVER__*"
 )
 
 // AllowStyle is how toolAllow is rendered (F3).
@@ -265,6 +302,8 @@ const (
 	AllowGemini   AllowStyle = "includeTools"
 	AllowTools    AllowStyle = "tools (exact names; [\"*\"] for all)"
 	AllowGoose    AllowStyle = "available_tools (exact names; [] for all)"
+	AllowKimi     AllowStyle = "enabledTools (exact names)"
+	AllowCrush    AllowStyle = "enabled_tools (exact names; a server left with none is disabled)"
 )
 
 // OwnerMode is how a same-named entry mcpwire did not write is treated (C6).

@@ -146,7 +146,7 @@ var table = []*Provider{
 		// etcetera's app strategy: XDG on Linux and macOS, %APPDATA%\Block\goose\config
 		// on Windows; GOOSE_PATH_ROOT (absolute) moves it to $GOOSE_PATH_ROOT/config
 		User: &Dest{Env: "GOOSE_PATH_ROOT", EnvDir: []string{"config"}, Base: XDGConfig, Dir: []string{"goose"}, Files: []string{"config.yaml"},
-			Windows: &Dest{Env: "GOOSE_PATH_ROOT", EnvDir: []string{"config"}, Base: AppData, Dir: []string{"Block", "goose", "config"}, Files: []string{"config.yaml"}}},
+			OS: map[string]*Dest{"windows": {Env: "GOOSE_PATH_ROOT", EnvDir: []string{"config"}, Base: AppData, Dir: []string{"Block", "goose", "config"}, Files: []string{"config.yaml"}}}},
 		Format: YAML, ServersKey: "extensions", Switch: "enabled", Shape: ShapeGoose, Refs: RefEnvKeys,
 		Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowGoose, Binary: "goose",
 		Sources: []string{"aaif-goose/goose documentation/docs/guides/config-files.md", "aaif-goose/goose crates/goose/src/agents/extension.rs",
@@ -174,12 +174,122 @@ var table = []*Provider{
 		Sources: []string{"mistralai/mistral-vibe vibe/core/config/models.py", "mistralai/mistral-vibe vibe/core/config/vibe_schema.py",
 			"mistralai/mistral-vibe vibe/core/config/layers/project.py", "mistralai/mistral-vibe vibe/core/paths/_vibe_home.py"},
 	},
+	// Clients checked by their documents and sources only (issue 13, part B): none of
+	// them installs here. The facts and their sources are in docs/clients.md.
+	{
+		Name: "kiro", Display: "Kiro", DefaultScope: Project,
+		Project: &Dest{Base: ProjectDir, Dir: []string{".kiro", "settings"}, Files: []string{"mcp.json"}},
+		User:    &Dest{Base: Home, Dir: []string{".kiro", "settings"}, Files: []string{"mcp.json"}},
+		Format:  JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapePlain, Refs: RefDollar,
+		Remote: RemoteHTTP, Deny: DenyDisabledTools, Allow: AllowNone, DisableWhole: true,
+		Sources: []string{"kiro.dev/docs/mcp/configuration", "kiro.dev/docs/cli/mcp/configuration", "kiro.dev/docs/cli/chat/configuration"},
+	},
+	{
+		Name: "kimi-code", Display: "Kimi Code", DefaultScope: User,
+		Project: &Dest{Base: ProjectDir, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}},
+		User:    &Dest{Env: "KIMI_CODE_HOME", Base: Home, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}},
+		Format:  JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "enabled", Shape: ShapeKimi, Refs: RefBearerVar,
+		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyKimi, Allow: AllowKimi, DisableWhole: true,
+		Sources: []string{"MoonshotAI/kimi-code docs/en/customization/mcp.md", "MoonshotAI/kimi-code packages/agent-core-v2/src/mcpCore/config-schema.ts",
+			"MoonshotAI/kimi-code packages/agent-core-v2/src/app/mcpConfig/configLoader.ts"},
+	},
+	{
+		Name: "zed", Display: "Zed", DefaultScope: User,
+		Project: &Dest{Base: ProjectDir, Dir: []string{".zed"}, Files: []string{"settings.json"}},
+		User: &Dest{Env: "FLATPAK_XDG_CONFIG_HOME", EnvDir: []string{"zed"}, Base: XDGConfig, Dir: []string{"zed"}, Files: []string{"settings.json"},
+			OS: map[string]*Dest{
+				"darwin":  {Base: Home, Dir: []string{".config", "zed"}, Files: []string{"settings.json"}},
+				"windows": {Base: AppData, Dir: []string{"Zed"}, Files: []string{"settings.json"}},
+			}},
+		Format: JSONC, ServersKey: "context_servers", Switch: "enabled", Shape: ShapePlain, Refs: RefNone,
+		Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone,
+		Sources: []string{"zed-industries/zed crates/paths/src/paths.rs", "zed-industries/zed crates/settings_content (ContextServerSettingsContent)", "zed.dev/docs/ai/mcp"},
+	},
+	{
+		Name: "cline", Display: "Cline", DefaultScope: User,
+		User: &Dest{Env: "CLINE_MCP_SETTINGS_PATH", EnvFile: true,
+			More: []Relocation{{Env: "CLINE_DATA_DIR", Dir: []string{"settings"}}, {Env: "CLINE_DIR", Dir: []string{"data", "settings"}}},
+			Base: Home, Dir: []string{".cline", "data", "settings"}, Files: []string{"cline_mcp_settings.json"}},
+		Format: JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapePlain, Refs: RefNone,
+		Types:  &TypeNames{Stdio: "stdio", HTTP: "streamableHttp", SSE: "sse"},
+		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Binary: "cline", Ephemeral: true,
+		Sources: []string{"cline/cline sdk/packages/shared/src/storage/paths.ts", "cline/cline sdk/packages/core/src/extensions/mcp/config-loader.ts",
+			"cline/cline apps/vscode/src/services/mcp/schemas.ts", "cline/cline apps/vscode/src/sdk/SdkController.ts"},
+	},
+	{
+		Name: "roo-code", Display: "Roo Code", DefaultScope: Project,
+		Project: &Dest{Base: ProjectDir, Dir: []string{".roo"}, Files: []string{"mcp.json"}},
+		User:    &Dest{Env: "VSCODE_APPDATA", EnvDir: rooSettings, Base: AppData, Dir: rooSettings, Files: []string{"mcp_settings.json"}},
+		Format:  JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapePlain, Refs: RefDollarEnv,
+		Types:  &TypeNames{HTTP: "streamable-http", SSE: "sse"},
+		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyDisabledTools, Allow: AllowNone, DisableWhole: true, WorkspaceVar: "${workspaceFolder}",
+		Sources: []string{"RooCodeInc/Roo-Code src/services/mcp/McpHub.ts", "RooCodeInc/Roo-Code src/utils/globalContext.ts", "RooCodeInc/Roo-Code src/utils/config.ts",
+			"microsoft/vscode src/vs/workbench/api/common/extHostStoragePaths.ts (globalStorage folder: the extension id in lower case)"},
+	},
+	{
+		Name: "zoo-code", Display: "Zoo Code", DefaultScope: Project,
+		// .roo/mcp.json is read only while .zoo/mcp.json is absent
+		Project: &Dest{Base: ProjectDir, Files: []string{".zoo/mcp.json", ".roo/mcp.json"}},
+		Format:  JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapePlain, Refs: RefDollarEnv,
+		Types:  &TypeNames{HTTP: "streamable-http", SSE: "sse"},
+		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyDisabledTools, Allow: AllowNone, DisableWhole: true, WorkspaceVar: "${workspaceFolder}",
+		Sources: []string{"Zoo-Code-Org/Zoo-Code src/services/mcp/__tests__/McpHub.zooMigration.spec.ts", "Zoo-Code-Org/Zoo-Code src/services/mcp/McpHub.ts"},
+	},
+	{
+		Name: "visual-studio", Display: "Visual Studio", DefaultScope: Project,
+		Project: &Dest{Base: ProjectDir, Dir: []string{".vs"}, Files: []string{"mcp.json"}},
+		User:    &Dest{Base: Home, Files: []string{".mcp.json"}, Only: "windows"},
+		Format:  JSON, StrictJSON: true, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefNone,
+		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone,
+		Sources: []string{"MicrosoftDocs/visualstudio-docs docs/ide/mcp-servers.md"},
+	},
+	{
+		Name: "trae", Display: "Trae", DefaultScope: Project,
+		Project: &Dest{Base: ProjectDir, Dir: []string{".trae"}, Files: []string{"mcp.json"}},
+		Format:  JSON, StrictJSON: true, ServersKey: "mcpServers", Shape: ShapePlain, Refs: RefNone,
+		Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
+		Sources: []string{"volcengine.com/docs/86677/2137601 (TRAE: 添加 MCP Server, 项目级 MCP Server)"},
+	},
+	{
+		Name: "crush", Display: "Crush", DefaultScope: Project,
+		Project: &Dest{Base: ProjectDir, Files: []string{".crush.json", "crush.json"}},
+		User:    &Dest{Env: "CRUSH_GLOBAL_CONFIG", Base: XDGConfig, Dir: []string{"crush"}, Files: []string{"crush.json"}},
+		Format:  JSON, StrictJSON: true, ServersKey: "mcp", Switch: "disabled", Shape: ShapeCrush, Refs: RefDollar,
+		Types:  &TypeNames{Stdio: "stdio", HTTP: "http", SSE: "sse"},
+		Remote: RemoteHTTPAndSSE, Deny: DenyCrush, Allow: AllowCrush, DisableWhole: true,
+		Sources: []string{"charmbracelet/crush internal/config/load.go", "charmbracelet/crush internal/config/config.go", "charmbracelet/crush internal/config/resolve.go",
+			"charmbracelet/crush internal/agent/tools/mcp/tools.go", "charmbracelet/crush README.md"},
+	},
+	{
+		Name: "junie", Display: "JetBrains Junie", DefaultScope: User,
+		Project: &Dest{Base: ProjectDir, Dir: []string{".junie", "mcp"}, Files: []string{"mcp.json"}},
+		User:    &Dest{Base: Home, Dir: []string{".junie", "mcp"}, Files: []string{"mcp.json"}},
+		Format:  JSON, StrictJSON: true, ServersKey: "mcpServers", Shape: ShapePlain, Refs: RefNone,
+		Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
+		Sources: []string{"jetbrains.com/help/junie/model-context-protocol-mcp.html", "JetBrains/junie-github-action src/mcp/prepare-mcp-config.ts",
+			"laravel/boost src/Install/Agents/PhpStormJunie.php", "laravel/boost#200"},
+	},
+	{
+		// mcp.json is in LM Studio's home: the directory ~/.lmstudio-home-pointer names,
+		// else ~/.cache/lm-studio when it exists, else ~/.lmstudio (findLMStudioHome)
+		Name: "lm-studio", Display: "LM Studio", DefaultScope: User,
+		User: &Dest{Base: Home, Dir: []string{".lmstudio"}, Files: []string{"mcp.json"},
+			Pointer: []string{".lmstudio-home-pointer"}, Fallback: [][]string{{".cache", "lm-studio"}}},
+		Format: JSON, StrictJSON: true, ServersKey: "mcpServers", Shape: ShapePlain, Refs: RefNone,
+		Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone,
+		Sources: []string{"lmstudio-ai/docs 0_app/2_mcp/index.mdx", "lmstudio.ai/blog/lmstudio-v0.3.17 (mcp.json in ~/.lmstudio, %USERPROFILE%\\.lmstudio)",
+			"lmstudio-ai/lmstudio-js packages/lms-common-server/src/findLMStudioHome.ts", "lmstudio-ai/lmstudio-bug-tracker#1371", "lmstudio-ai/lmstudio-bug-tracker#2410"},
+	},
 	{
 		Name: "chatgpt-desktop", Display: "ChatGPT Desktop", DefaultScope: User,
 		Shape: ShapeManual, Refs: RefNone, Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
 		Sources: []string{"a server's setup guide: Settings → Connectors → Advanced → Developer mode (shared/seeds/001)"},
 	},
 }
+
+// rooSettings is Roo Code's settings directory under the VS Code user directory:
+// globalStorage/<extension id in lower case>/settings.
+var rooSettings = []string{"Code", "User", "globalStorage", "rooveterinaryinc.roo-cline", "settings"}
 
 // lookup finds a provider by canonical name (the table is small: a scan beats a map
 // built at start-up).

@@ -71,13 +71,18 @@ func (c *ClientFile) Entry(name string) (*ClientEntry, bool) {
 // ClientPath returns the file a provider uses for a scope here, as inject chooses it
 // (a packaged build's copy first, then the first existing candidate), and whether it
 // exists. A project-scope file that is the client's user file (the project is the
-// home directory) is not one: ok is false.
+// home directory) is not one, nor is a file of a client that does not run on this
+// system (Visual Studio's user file off Windows): exists is false.
 func ClientPath(f fsys.FS, p *providers.Provider, scope providers.Scope, env providers.PathEnv) (path string, exists bool, err error) {
 	d := p.Dest(scope)
 	if d == nil {
 		return "", false, nil
 	}
 	path, err = choosePath(f, d, env)
+	var elsewhere *providers.OnlyError
+	if errors.As(err, &elsewhere) {
+		return "", false, nil // a file of a client that does not run on this system
+	}
 	if err != nil {
 		return "", false, err
 	}

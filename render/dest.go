@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -43,9 +44,13 @@ func resolveScope(p *providers.Provider, s providers.Scope) (providers.Scope, er
 	return s, nil
 }
 
-// choosePath picks a packaged build's existing file (Claude Desktop's MSIX copy),
-// else the first existing candidate, else the first one.
+// choosePath picks a packaged build's existing file (Claude Desktop's MSIX copy), or
+// the file in the directory a pointer file names (LM Studio's home), else the first
+// existing candidate, else the first one.
 func choosePath(f fsys.FS, d *providers.Dest, env providers.PathEnv) (string, error) {
+	if dir, err := pointedDir(f, d, env); dir != "" || err != nil {
+		return filepath.Join(dir, d.Files[0]), err
+	}
 	globs, err := d.Globs(env)
 	if err != nil {
 		return "", err
@@ -65,6 +70,32 @@ func choosePath(f fsys.FS, d *providers.Dest, env providers.PathEnv) (string, er
 		}
 	}
 	return cands[0], nil
+}
+
+// pointedDir is the directory a destination's pointer file names, else its first
+// fallback directory that exists; "" when it has no pointer file or neither is there.
+func pointedDir(f fsys.FS, d *providers.Dest, env providers.PathEnv) (string, error) {
+	pointer, fallback, ok := d.Pointed(env)
+	if !ok {
+		return "", nil
+	}
+	data, err := f.ReadFile(pointer)
+	switch {
+	case err == nil:
+		dir := strings.TrimSpace(string(data))
+		if !filepath.IsAbs(dir) {
+			return "", fmt.Errorf("%s: names %q, not an absolute directory", pointer, dir)
+		}
+		return dir, nil
+	case !fsys.IsNotExist(err):
+		return "", err
+	}
+	for _, dir := range fallback {
+		if fi, err := f.Stat(dir); err == nil && fi.IsDir() {
+			return dir, nil
+		}
+	}
+	return "", nil
 }
 
 // existingMatch returns g's first existing file, directories taken in name order,
@@ -249,6 +280,10 @@ func (r *Request) destination(f fsys.FS) (providers.Scope, string, error) {
 	}
 	env := r.pathEnv()
 	path, err := choosePath(f, p.Dest(scope), env)
+	var other *providers.OnlyError
+	if errors.As(err, &other) {
+		return "", "", fmt.Errorf("%s runs only on %s: it has no %s-scope file on %s", p.Display, providers.OSName(other.Only), scope, providers.OSName(other.GOOS))
+	}
 	if err != nil {
 		return "", "", err
 	}

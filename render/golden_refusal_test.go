@@ -90,6 +90,56 @@ var refusalCases = []refusalCase{
 		edit: addBefore(`[permissions]`, "[mcp_servers.notes]\ncommand = \"my-notes\"\n\n"),
 		want: `@DEST@ already has entries mcpwire did not write or that changed since it wrote them: notes`,
 	},
+	{
+		// spec: V4 V9 (Kimi Code: a bearer token's variable by name, no header from a variable)
+		name: "kimi-code headerEnv", fixture: "kimi-code.mcp.json", servers: []string{"tickets", "gh-renamed"},
+		want: `cannot write for Kimi Code: ` +
+			`tickets (headerEnv.X-Tickets-Team): Kimi Code takes no header from a variable (only bearerTokenEnvVar, for an Authorization bearer token: use --bearer-env); ` +
+			`gh-renamed (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Kimi Code passes a variable only under its own name; use --env-from GH_TOKEN=GH_TOKEN`,
+	},
+	{
+		// spec: V4 (Cline: the CLI reads no reference, so none is written into the file it shares with the extension)
+		name: "cline references", fixture: "cline.cline_mcp_settings.json", profile: "dev",
+		want: `cannot write for Cline: ` +
+			`tickets (headerEnv.X-Tickets-Team): Cline documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
+			`tickets (bearerEnv): Cline documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
+			`github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Cline documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client`,
+	},
+	{
+		// spec: V4 V7 (Zed: no interpolation; streamable HTTP only)
+		name: "zed references and sse", fixture: "zed.settings.json", servers: []string{"github", "search"},
+		want: `cannot write for Zed: ` +
+			`github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Zed documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
+			`search (bearerEnv): Zed documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
+			`search (type): Zed takes streamable HTTP remote servers, not SSE`,
+	},
+	{
+		// spec: V7 (Trae and JetBrains Junie: stdio only in mcpwire)
+		name: "trae remote", fixture: "trae.mcp.json", servers: []string{"docs"},
+		want: `cannot write for Trae: docs (type): Trae takes only stdio servers (a remote http server needs a stdio bridge such as mcp-remote)`,
+	},
+	{
+		name: "junie remote", fixture: "junie.mcp.json", servers: []string{"docs"},
+		want: `cannot write for JetBrains Junie: docs (type): JetBrains Junie takes only stdio servers (a remote http server needs a stdio bridge such as mcp-remote)`,
+	},
+	{
+		// spec: V4 (Visual Studio documents no interpolation)
+		name: "visual-studio references", fixture: "visual-studio.mcp.json", servers: []string{"github"},
+		want: `cannot write for Visual Studio: github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Visual Studio documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client`,
+	},
+	{
+		// spec: V9 (a strict-JSON client's file with a comment is refused, not written)
+		name: "kiro comment", fixture: "kiro.mcp.json", profile: "dev",
+		edit: addBefore(`  "mcpServers"`, "  // servers for this workspace\n"),
+		want: `@DEST@ holds comments or trailing commas, and Kiro reads strict JSON only: it would reject or ignore the whole file`,
+	},
+	{
+		name: "crush trailing comma", fixture: "crush.crush.json", profile: "dev",
+		edit: addBefore(`
+  },
+  "options"`, ","),
+		want: `@DEST@ holds comments or trailing commas, and Crush reads strict JSON only: it would reject or ignore the whole file`,
+	},
 }
 
 // TestInjectRefusals pins the exact error of each injection a provider refuses and

@@ -139,7 +139,11 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err := e.editFile(doc, entries); err != nil {
 		return nil, err
 	}
-	return doc.Bytes()
+	out, err := doc.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	return out, e.checkStrict(out)
 }
 
 // editFile lets the dialect edit the file beyond its entries (opencode's tools map).

@@ -178,7 +178,11 @@ func everyClientFile(w *world) []string {
 		names = append(names, p.Name)
 		fx := fixtureOf(p.Name)
 		for _, scope := range p.Scopes() {
-			w.place(w.dest(p, scope), fixtures.File(fx))
+			path, _, err := render.Destination(fsys.NewOS(), p, scope, w.env)
+			if err != nil {
+				continue // a file of a client that does not run on this system
+			}
+			w.place(path, fixtures.File(fx))
 		}
 	}
 	return names

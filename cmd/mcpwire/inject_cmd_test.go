@@ -3,13 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/suggest"
 	"github.com/mcpwire/mcpwire/providers"
 )
 
@@ -63,7 +66,11 @@ func TestInjectProviderAliases(t *testing.T) {
 		})
 	}
 	// U1: a close name (aliases included) is suggested, otherwise every name is listed
-	list := "one of: " + strings.Join(providers.Names(), ", ")
+	names := providers.Names()
+	list := "one of: " + strings.Join(names, ", ")
+	if len(names) > suggest.MaxListed {
+		list = "one of: " + strings.Join(names[:suggest.MaxListed], ", ") + fmt.Sprintf(" (and %d more)", len(names)-suggest.MaxListed)
+	}
 	hints := map[string]string{"claud": `did you mean "claude"?`, "Claude": `did you mean "claude"?`, "": list, "*": list,
 		"vs-code": `did you mean "vscode"?`, "cluade": `did you mean "claude"?`, "zzz": list}
 	for _, bad := range []string{"claud", "Claude", "", "*", "vs-code", "cluade", "zzz"} {
@@ -179,6 +186,14 @@ func TestProvidersJSON(t *testing.T) {
 			t.Errorf("%s: default scope %s has no absolute destination: %q", v.Name, v.DefaultScope, d)
 		}
 		for _, s := range p.Scopes() {
+			if only := p.Dest(s).Only; only != "" && only != runtime.GOOS {
+				// a file of an OS the client alone runs on (Visual Studio): the listing
+				// says why there is none here
+				if d := v.Destinations[string(s)]; !strings.HasPrefix(d, "(only on ") {
+					t.Errorf("%s %s: %q, want the reason there is no file on %s", v.Name, s, d, runtime.GOOS)
+				}
+				continue
+			}
 			for _, c := range strings.Split(v.Destinations[string(s)], " | ") {
 				base := env.Home
 				if s == providers.Project {

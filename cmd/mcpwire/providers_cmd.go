@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -26,6 +27,9 @@ type providerView struct {
 	ToolDeny   string            `json:"toolDeny"`
 	ToolAllow  string            `json:"toolAllow"`
 	Ephemeral  bool              `json:"ephemeral"`
+	// StrictJSON: the client rejects or ignores a file with comments or trailing
+	// commas, so mcpwire refuses to write into one (V9).
+	StrictJSON bool `json:"strictJSON,omitempty"`
 	// Sources are where the entry's facts come from; Conformance says whether the
 	// conformance suite checks the client (V8).
 	Sources     []string `json:"sources"`
@@ -63,7 +67,7 @@ func providerViews(pe providers.PathEnv) []providerView {
 	for _, p := range providers.All() {
 		v := providerView{
 			Name: p.Name, Display: p.Display, Aliases: p.Aliases(), DefaultScope: string(p.DefaultScope),
-			Destinations: map[string]string{}, Variables: map[string][]string{}, Format: string(p.Format), ServersKey: p.ServersKey,
+			Destinations: map[string]string{}, Variables: map[string][]string{}, Format: string(p.Format), StrictJSON: p.StrictJSON, ServersKey: p.ServersKey,
 			Transports: string(p.Remote), References: string(p.Refs), ToolDeny: string(p.Deny),
 			ToolAllow: string(p.Allow), Ephemeral: p.Ephemeral, Sources: p.Sources, Conformance: p.Conformance,
 		}
@@ -119,7 +123,11 @@ func printProvider(bw *bufio.Writer, v providerView) {
 		}
 	}
 	if v.Format != "" {
-		printf(bw, "  format:  %s, servers under %q; transports: %s\n", v.Format, v.ServersKey, v.Transports)
+		format := v.Format
+		if v.StrictJSON {
+			format += " (strict: a file with comments is refused)"
+		}
+		printf(bw, "  format:  %s, servers under %q; transports: %s\n", format, v.ServersKey, v.Transports)
 	}
 	printf(bw, "  refs:    %s\n", v.References)
 	printf(bw, "  filters: deny %s; allow %s\n", v.ToolDeny, v.ToolAllow)
@@ -142,6 +150,13 @@ func candidates(d *providers.Dest, pe providers.PathEnv) string {
 	var out []string
 	for _, g := range globs {
 		out = append(out, g.String()+" (when it exists)")
+	}
+	if pointer, fallback, ok := d.Pointed(pe); ok {
+		// LM Studio: its home directory is what a pointer file names
+		out = append(out, pointer+" → <the directory it names>/"+d.Files[0])
+		for _, dir := range fallback {
+			out = append(out, filepath.Join(dir, d.Files[0])+" (when the directory exists)")
+		}
 	}
 	return strings.Join(append(out, c...), " | ")
 }

@@ -78,7 +78,7 @@ var codexOwn = []string{"startup_timeout_sec", "startup_timeout_ms", "tool_timeo
 // bearerEnv; http_headers are the literal headers; the switch, enabled_tools and
 // disabled_tools.
 func (d codex) Read(entry json.RawMessage) (*Imported, error) {
-	r, err := newReading(entry)
+	r, err := newReading(d.p, entry)
 	if err != nil {
 		return nil, err
 	}

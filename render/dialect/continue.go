@@ -63,7 +63,7 @@ var continueOwn = []string{"serverName", "faviconUrl", "sourceFile", "connection
 // a url), the launch members, and the headers inside requestOptions (its other
 // options are dropped).
 func (d continueDev) Read(entry json.RawMessage) (*Imported, error) {
-	r, err := newReading(entry)
+	r, err := newReading(d.p, entry)
 	if err != nil {
 		return nil, err
 	}

@@ -104,7 +104,8 @@ type (
 		RefsByName()
 	}
 	// Refuser refuses what of a server's values the client cannot take beyond the
-	// common checks (Mistral Vibe: one header from a variable, none for stdio).
+	// common checks (Mistral Vibe: one header from a variable, none for stdio; Kimi
+	// Code: no header from a variable but the bearer token).
 	Refuser interface {
 		Refuse(s *registry.Server, v *Values) []Problem
 	}
@@ -219,6 +220,8 @@ var shapes = map[providers.Shape]func(p *providers.Provider) Dialect{
 	providers.ShapeGoose:    newGoose,
 	providers.ShapeContinue: newContinue,
 	providers.ShapeVibe:     newVibe,
+	providers.ShapeKimi:     newKimi,
+	providers.ShapeCrush:    newCrush,
 }
 
 // For returns the dialect of a provider. Every shape of the table has one (a test

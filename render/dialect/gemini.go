@@ -63,7 +63,7 @@ var geminiOwn = []string{"timeout", "trust", "oauth", "authProviderType", "targe
 // http (Gemini CLI reads a bare url as SSE); description, and the tool filters
 // excludeTools and includeTools.
 func (d gemini) Read(entry json.RawMessage) (*Imported, error) {
-	r, err := newReading(entry)
+	r, err := newReading(d.p, entry)
 	if err != nil {
 		return nil, err
 	}

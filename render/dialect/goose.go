@@ -102,7 +102,7 @@ func (d goose) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Ob
 // description and available_tools. What Goose writes for every extension (name, its
 // default timeout, bundled, socket) is read and left.
 func (d goose) Read(entry json.RawMessage) (*Imported, error) {
-	r, err := newReading(entry)
+	r, err := newReading(d.p, entry)
 	if err != nil {
 		return nil, err
 	}

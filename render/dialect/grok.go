@@ -36,7 +36,7 @@ var grokOwn = []string{"startup_timeout_sec", "tool_timeout_sec"}
 
 // Read reads a table back: the launch members and the switch.
 func (d grok) Read(entry json.RawMessage) (*Imported, error) {
-	r, err := newReading(entry)
+	r, err := newReading(d.p, entry)
 	if err != nil {
 		return nil, err
 	}

@@ -43,6 +43,19 @@ func launch(p *providers.Provider, e format.Object, s *registry.Server, v *Value
 	return e
 }
 
+// typeMember is an entry's "type" member from the client's table of type values
+// (Types), or nothing when the client has no value for the server's transport.
+func typeMember(p *providers.Provider, s *registry.Server) format.Object {
+	transport := registry.Stdio
+	if s.Remote() {
+		transport = s.Type
+	}
+	if typ := p.Types.Of(transport); typ != "" {
+		return format.Object{{Key: memberType, Value: typ}}
+	}
+	return nil
+}
+
 // readLaunch reads what launch writes: command, args, env and the client's cwd member
 // of a stdio entry; the URL (under the first of urlKeys the entry has) and the headers
 // (under headersKey) of a remote one. The type is the caller's to read.
@@ -67,7 +80,7 @@ func readLaunch(p *providers.Provider, r *reading, headersKey string, urlKeys ..
 // readTyped starts reading an entry of a shape that says its transport (Claude Code,
 // oh-my-pi, VS Code, Factory, Copilot CLI): the type, the launch members, the switch.
 func readTyped(p *providers.Provider, entry json.RawMessage) (*reading, *registry.Server, error) {
-	r, err := newReading(entry)
+	r, err := newReading(p, entry)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -57,7 +57,7 @@ var opencodeOwn = []string{"timeout", "oauth"}
 // environment, cwd) or remote (url, headers), and the switch. Its filters are in the
 // top-level tools map (ReadFilters).
 func (d opencode) Read(entry json.RawMessage) (*Imported, error) {
-	r, err := newReading(entry)
+	r, err := newReading(d.p, entry)
 	if err != nil {
 		return nil, err
 	}

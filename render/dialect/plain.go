@@ -11,8 +11,16 @@ import (
 // plain is the common mcpServers entry: {command, args, env} and {url, headers}, the
 // URL under the client's own member (serverUrl for Windsurf and Antigravity), the
 // working directory under its own (Warp's working_directory), and the client's switch.
-// Claude Desktop, Cursor, Windsurf, Antigravity, Warp and RunWield write it. Windsurf
-// and Antigravity filter with disabledTools (see disabledtools.go).
+// Claude Desktop, Cursor, Windsurf, Antigravity, Warp, RunWield, Kiro, Zed, Trae and
+// JetBrains Junie write it. Windsurf, Antigravity, Kiro, Roo Code and Zoo Code filter
+// with disabledTools (see disabledtools.go).
+//
+// A client that names a transport in a "type" member with values of its own (the
+// table's Types) gets it first: Cline's {type:"stdio"|"streamableHttp"|"sse", …},
+// Roo Code's and Zoo Code's {type:"streamable-http"|"sse", …} on remote entries only.
+// Cline also reads a nested {transport:{type, …}} entry (what `cline mcp add`
+// writes); mcpwire writes the flat one, which every Cline reader of the shared file
+// accepts (docs/clients.md), and leaves nested entries it did not write alone.
 type plain struct {
 	p  *providers.Provider
 	dt *disabledTools // nil for a client without tool filters
@@ -26,11 +34,14 @@ func newPlain(p *providers.Provider) Dialect {
 	if p.Owner == providers.OwnerKeepExisting {
 		return keepingPlain{d}
 	}
+	if p.Ephemeral && p.User != nil && p.User.EnvFile {
+		return namedFile{d}
+	}
 	return d
 }
 
 func (d plain) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
-	e := launch(d.p, nil, s, v, urlKey(d.p))
+	e := launch(d.p, typeMember(d.p, s), s, v, urlKey(d.p))
 	switchOff(d.p, &e, s, sf)
 	if d.dt != nil {
 		d.dt.members(&e, sf)
@@ -45,7 +56,7 @@ var plainOwn = []string{"envFile", "auth", "timeout"}
 // Read reads an entry back: an optional type, the launch members (Windsurf's url as
 // well as its serverUrl), the switch and disabledTools.
 func (d plain) Read(entry json.RawMessage) (*Imported, error) {
-	r, err := newReading(entry)
+	r, err := newReading(d.p, entry)
 	if err != nil {
 		return nil, err
 	}
@@ -85,4 +96,15 @@ func (d keepingPlain) MergeKept(path string, es format.Entries, name string, exi
 		return nil
 	}
 	return d.dt.mergeKept(path, es, name, existing, sf)
+}
+
+// namedFile is plain for a client whose user file a variable names outright (Cline's
+// CLINE_MCP_SETTINGS_PATH): a standalone file works (C5).
+type namedFile struct{ plain }
+
+// Launch names the standalone file with that variable. Cline then reads only that
+// file's servers, but mcpwire has not seen it run, so session does not use it (Exact
+// is false).
+func (d namedFile) Launch(out, _ string) Launch {
+	return Launch{Env: []string{d.p.User.Env, out}, Binary: d.p.Binary}
 }

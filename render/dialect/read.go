@@ -60,15 +60,17 @@ type reading struct {
 	err  error
 	// extra are members inside other members that are dropped (drop).
 	extra, extraUnknown []string
+	// types are the client's own type values (providers.Provider.Types), if any.
+	types *providers.TypeNames
 }
 
-// newReading decodes an entry, which must be an object.
-func newReading(entry json.RawMessage) (*reading, error) {
+// newReading decodes an entry of p's file, which must be an object.
+func newReading(p *providers.Provider, entry json.RawMessage) (*reading, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(entry, &m); err != nil || m == nil {
 		return nil, &EntryError{"entry", "not an object"}
 	}
-	return &reading{m: m, used: map[string]bool{}}, nil
+	return &reading{m: m, used: map[string]bool{}, types: p.Types}, nil
 }
 
 // has reports whether the entry holds a member (and marks it used).
@@ -214,6 +216,13 @@ func (r *reading) readType(key string) string {
 	t := r.str(key)
 	if t == "" {
 		return ""
+	}
+	if r.types != nil {
+		for _, tr := range []string{registry.Stdio, registry.HTTP, registry.SSE} {
+			if r.types.Of(tr) == t {
+				return tr
+			}
+		}
 	}
 	typ, ok := transport(t)
 	if !ok && r.err == nil {

@@ -162,6 +162,14 @@ func expectRead(tg Target, s *registry.Server, entry format.Object, raw []byte) 
 	if tg.P.CwdKey == "" {
 		w.Cwd = ""
 	}
+	for k, vr := range w.EnvFrom {
+		if !bytes.Contains(raw, []byte(vr)) {
+			delete(w.EnvFrom, k) // inherited under its own name: nothing written (Kimi Code)
+		}
+	}
+	if len(w.EnvFrom) == 0 {
+		w.EnvFrom = nil
+	}
 	if w.Type == registry.SSE && !bytes.Contains(raw, []byte(`"sse"`)) {
 		w.Type = registry.HTTP
 	}

@@ -93,7 +93,7 @@ const vibeBearerFormat = "Bearer {token}"
 // header from api_key_env as bearerEnv (the default Authorization: Bearer {token}) or
 // headerEnv ({token} in another header); disabled and disabled_tools.
 func (d vibe) Read(entry json.RawMessage) (*Imported, error) {
-	r, err := newReading(entry)
+	r, err := newReading(d.p, entry)
 	if err != nil {
 		return nil, err
 	}
