@@ -2,6 +2,8 @@ package render
 
 import (
 	"fmt"
+	"io/fs"
+	"maps"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/registry"
@@ -91,20 +93,11 @@ func writeAdopted(f fsys.FS, reg *registry.Registry, adopted []*fileAdoption, id
 	}
 	var targets []fsys.Target
 	for _, fa := range adopted {
-		recPath, canon, err := recordPath(reg.Set().Write().Dir, OwnershipDir, fa.c.Path)
+		t, err := fa.recordTarget(f, reg.Set().Write().Dir)
 		if err != nil {
 			return nil, err
 		}
-		digests := map[string]string{}
-		for _, n := range fa.names {
-			e, _ := fa.c.Entry(n)
-			digests[n] = e.Digest
-		}
-		targets = append(targets, recordTarget(f, recPath, canon, fa.c.Provider.Name, func(rec *ownRecord) {
-			for n, d := range digests {
-				rec.Entries[n] = d
-			}
-		}))
+		targets = append(targets, t)
 	}
 	results, err := fsys.Apply(f, targets)
 	if err != nil {
@@ -117,6 +110,50 @@ func writeAdopted(f fsys.FS, reg *registry.Registry, adopted []*fileAdoption, id
 		}
 	}
 	return changed, nil
+}
+
+// recordTarget is the target that adds the adopted entries to the file's ownership
+// record, as the record is under the transaction's lock (settled against the file when
+// a staged record lies beside it). The client file does not change, so nothing is
+// staged.
+func (fa *fileAdoption) recordTarget(f fsys.FS, layer string) (fsys.Target, error) {
+	c := fa.c
+	path, canon, err := recordPath(layer, OwnershipDir, c.Path)
+	if err != nil {
+		return fsys.Target{}, err
+	}
+	digests := map[string]string{}
+	for _, n := range fa.names {
+		e, _ := c.Entry(n)
+		digests[n] = e.Digest
+	}
+	return fsys.Target{
+		Path:    path,
+		DirPerm: 0o700,
+		Check:   func() error { return checkRecordDir(f, path) },
+		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+			rec := &ownRecord{Destination: canon, Entries: map[string]string{}}
+			if cur.Exists {
+				if err := decodeRecord(cur.Data, rec); err != nil {
+					return nil, 0, false, corruptRecord(path, err)
+				}
+			}
+			stagedRaw, staged, err := readOptional(f, path+stagedSuffix)
+			if err != nil {
+				return nil, 0, false, err
+			}
+			if staged {
+				st, err := decodeOwnStage(path+stagedSuffix, stagedRaw)
+				if err != nil {
+					return nil, 0, false, err
+				}
+				rec, _ = st.settle(rec, entryDigest(c.doc, c.es))
+			}
+			rec.Destination, rec.Provider = canon, c.Provider.Name
+			maps.Copy(rec.Entries, digests)
+			return rec.encode(), 0o600, false, nil
+		},
+	}, nil
 }
 
 // profile builds the profile of --as-profile, with the tool filters of every file:

@@ -45,18 +45,23 @@ func decodePermRecord(path string, data []byte) (*permRecord, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, corruptRecord(path, err)
 	}
+	return &r, r.check(path)
+}
+
+// check refuses a record whose rules or digests are not what mcpwire writes.
+func (r *permRecord) check(path string) error {
 	for _, rule := range append(slices.Clone(r.DenyAdded), r.DenyPreserved...) {
 		if rule == "" {
-			return nil, corruptRecord(path, fmt.Errorf("a tracked rule is empty or null"))
+			return corruptRecord(path, fmt.Errorf("a tracked rule is empty or null"))
 		}
 	}
 	if r.DenyDigest != "" && len(r.DenyDigest) != 64 {
-		return nil, corruptRecord(path, fmt.Errorf("denyDigest is not a sha256"))
+		return corruptRecord(path, fmt.Errorf("denyDigest is not a sha256"))
 	}
 	if r.ContentDigest != "" && len(r.ContentDigest) != 64 {
-		return nil, corruptRecord(path, fmt.Errorf("contentDigest is not a sha256"))
+		return corruptRecord(path, fmt.Errorf("contentDigest is not a sha256"))
 	}
-	return &r, nil
+	return nil
 }
 
 // denyDigest is the sha256 of the deny array's compact JSON.
@@ -90,14 +95,18 @@ type permEdit struct {
 	record  *permRecord
 	f       fsys.FS
 	recPath string
+	canon   string
 	// prepared are the record's denyAdded when the edit was prepared: an uninjection's
 	// wantFn was computed from them.
 	prepared []string
 	sidecar  bool
 
-	// the record as the last edit read it (for the record target's check)
+	// the record as the last edit read it (for the record target's check), and the
+	// staged record an interrupted run left (staging.go)
 	recRaw    []byte
 	recExists bool
+	staged    *permStage
+	stage     staged
 
 	// results of the last edit
 	deny      []string
@@ -105,28 +114,35 @@ type permEdit struct {
 	preserved []string
 	warn      []string
 	active    bool
+	// before is the deny array the last edit started from, and out its result (nil
+	// when the settings file stays absent)
+	before []string
+	out    []byte
 }
 
-// loadRecord reads the deny record again (nothing to do for an edit without one, such
-// as an ephemeral sidecar's).
+// loadRecord reads the deny record and its staged copy again (nothing to do for an
+// edit without one, such as an ephemeral sidecar's).
 func (e *permEdit) loadRecord() error {
 	if e.f == nil || e.recPath == "" {
 		return nil
 	}
-	data, err := e.f.ReadFile(e.recPath)
-	switch {
-	case err == nil:
-		rec, err := decodePermRecord(e.recPath, data)
-		if err != nil {
-			return err
-		}
-		e.record, e.recRaw, e.recExists = rec, data, true
-	case fsys.IsNotExist(err):
-		e.record, e.recRaw, e.recExists = nil, nil, false
-	default:
+	data, exists, err := readOptional(e.f, e.recPath)
+	if err != nil {
 		return err
 	}
-	return nil
+	e.record, e.recRaw, e.recExists = nil, data, exists
+	if exists {
+		if e.record, err = decodePermRecord(e.recPath, data); err != nil {
+			return err
+		}
+	}
+	e.staged = nil
+	data, exists, err = readOptional(e.f, e.recPath+stagedSuffix)
+	if err != nil || !exists {
+		return err
+	}
+	e.staged, err = decodePermStage(e.recPath+stagedSuffix, data)
+	return err
 }
 
 // recordUnchanged reports whether the record file still holds what the last settings
@@ -205,11 +221,29 @@ func (e *permEdit) compute(current, want []string) {
 }
 
 // apply edits the settings bytes. A settings file is touched only when there are
-// rules to write, a record exists, or it is a sidecar.
+// rules to write, a record (or a staged one) exists, or it is a sidecar.
 func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
+	e.out = nil
 	if err := e.loadRecord(); err != nil {
 		return nil, false, err
 	}
+	if e.f != nil {
+		if err := checkNotEmpty(e.f, e.path, cur); err != nil {
+			return nil, false, err
+		}
+	}
+	doc, err := format.ParseJSON(e.path, cur.Data, cur.Exists)
+	if err != nil {
+		return nil, false, err
+	}
+	current, err := validateSettings(e.path, doc)
+	if err != nil {
+		return nil, false, err
+	}
+	if e.staged != nil {
+		e.record = e.staged.settle(e.record, current)
+	}
+	e.before = current
 	want := e.want
 	if e.wantFn != nil {
 		want = e.wantFn()
@@ -224,15 +258,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 			}
 		}
 	}
-	e.active = e.sidecar || e.record != nil || len(want) > 0
-	doc, err := format.ParseJSON(e.path, cur.Data, cur.Exists)
-	if err != nil {
-		return nil, false, err
-	}
-	current, err := validateSettings(e.path, doc)
-	if err != nil {
-		return nil, false, err
-	}
+	e.active = e.sidecar || e.record != nil || e.staged != nil || len(want) > 0
 	if !e.active {
 		return cur.Data, cur.Exists, nil
 	}
@@ -250,6 +276,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	out, err := doc.Bytes()
+	e.out = out
 	return out, true, err
 }
 
@@ -278,7 +305,7 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 	if err != nil {
 		return nil, nil, err
 	}
-	e := &permEdit{path: settings, want: want, sidecar: scope.sidecar, f: f, recPath: recPath}
+	e := &permEdit{path: settings, want: want, sidecar: scope.sidecar, f: f, recPath: recPath, canon: canon}
 	// read now to refuse a corrupt record before anything is written (the settings
 	// edit reads it again under the lock)
 	if err := e.loadRecord(); err != nil {
@@ -286,6 +313,9 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 	}
 	if e.record != nil {
 		e.prepared = slices.Clone(e.record.DenyAdded)
+	}
+	if e.staged != nil {
+		e.prepared = dialect.AppendNew(e.prepared, e.staged.After.DenyAdded)
 	}
 	var written []byte
 	settingsT := fsys.Target{

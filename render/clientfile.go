@@ -140,19 +140,20 @@ func OpenClientFile(f fsys.FS, p *providers.Provider, scope providers.Scope, env
 	return c, nil
 }
 
-// readRecord reads the file's ownership record, when there is one.
+// readRecord reads the file's ownership record, when there is one, settled against
+// the file when an interrupted run left a staged record beside it (staging.go).
 func (c *ClientFile) readRecord(f fsys.FS, layerDir string) error {
-	recPath, canon, err := recordPath(layerDir, OwnershipDir, c.Path)
+	own, err := newOwnState(f, layerDir, c.Path, c.Provider.Name)
 	if err != nil {
 		return err
 	}
-	c.RecordPath = recPath
-	if _, err := f.Lstat(recPath); errors.Is(err, fs.ErrNotExist) {
+	c.RecordPath = own.path
+	if !own.exists && !own.staged {
 		return nil
 	}
-	rec, err := readRecord(f, recPath, canon)
-	if err != nil {
-		return err
+	rec := own.rec
+	if own.stage != nil {
+		rec, _ = own.stage.settle(own.rec, entryDigest(c.doc, c.es))
 	}
 	c.Record = rec.Entries
 	return nil

@@ -1,10 +1,12 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -94,19 +96,22 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 			return content, 0o600, false, nil
 		},
 	}}
-	var outRec []fsys.Target
+	// an explicit --out: replace only an earlier ephemeral output, and record this one;
+	// the records are staged first (staging.go)
+	var stages, outRec []fsys.Target
+	var list []*staged
 	if res.Dir == "" {
-		// an explicit --out: replace only an earlier ephemeral output, and record this one
-		outT, recT, err := r.outTargets(f, out, content, entries)
+		st := &staged{}
+		ot, err := r.outTargets(f, out, content, entries, st)
 		if err != nil {
 			return nil, err
 		}
-		targets[0], outRec = outT, []fsys.Target{recT}
+		targets[0], outRec, stages, list = ot.out, []fsys.Target{ot.record}, []fsys.Target{ot.stage}, []*staged{st}
 	}
 	if dr, ok := d.(dialect.DenyRuler); ok {
 		if rules := dr.DenyRules(filters); len(rules) > 0 {
 			side := SidecarPath(out)
-			st, err := r.sidecarTargets(f, out, side, rules, res.Dir == "")
+			st, err := r.sidecarTargets(f, out, side, rules, res.Dir == "", &list)
 			if err != nil {
 				if res.Dir != "" {
 					f.Remove(res.Dir) // empty: nothing was written into it yet
@@ -114,17 +119,21 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 				return nil, err
 			}
 			res.Settings = side
+			if len(st) == 3 { // a staged record, the sidecar, its record
+				stages, st = append(stages, st[0]), st[1:]
+			}
 			targets = append(targets, st...)
 		}
 	}
-	// output → sidecar → sidecar record → output record (W7)
-	targets = append(targets, outRec...)
+	// staged records → output → sidecar → sidecar record → output record (W7)
+	targets = append(append(stages, targets...), outRec...)
 	if _, err := fsys.Apply(f, targets); err != nil {
 		if res.Dir != "" {
 			f.Remove(res.Dir)
 		}
 		return nil, err
 	}
+	unstage(f, list, r.warn)
 	if l, ok := d.(dialect.Launcher); ok {
 		launch := l.Launch(res.Out, res.Settings)
 		res.Launch = &launch
@@ -156,7 +165,7 @@ func (r *Request) outName() string {
 // unchanged sidecar mcpwire created, and never the MCP file itself (C5).
 // A sidecar in a directory this run created cannot collide with anything, so it gets
 // no record (the directory is thrown away after the run).
-func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, record bool) ([]fsys.Target, error) {
+func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, record bool, list *[]*staged) ([]fsys.Target, error) {
 	if side == out {
 		return nil, fmt.Errorf("the deny-rule sidecar %s would be the MCP file itself; choose another --out path", side)
 	}
@@ -164,13 +173,23 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 	if err != nil {
 		return nil, err
 	}
-	var rec *permRecord
-	if data, err := f.ReadFile(recPath); err == nil {
-		if rec, err = decodePermRecord(recPath, data); err != nil {
+	body := format.Object{{Key: "permissions", Value: format.Object{{Key: "deny", Value: rules}}}}
+	content, err := format.Indent(body)
+	if err != nil {
+		return nil, err
+	}
+	// the record, and the staged one of a run interrupted before it (staging.go)
+	var recs []*permRecord
+	for _, p := range []string{recPath, recPath + stagedSuffix} {
+		if data, err := f.ReadFile(p); err == nil {
+			rec, err := decodePermRecord(p, data)
+			if err != nil {
+				return nil, err
+			}
+			recs = append(recs, rec)
+		} else if !fsys.IsNotExist(err) {
 			return nil, err
 		}
-	} else if !fsys.IsNotExist(err) {
-		return nil, err
 	}
 	if fi, err := f.Lstat(side); err == nil {
 		if oi, err := f.Stat(out); err == nil && os.SameFile(fi, oi) {
@@ -180,15 +199,10 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 		if err != nil {
 			return nil, err
 		}
-		if rec == nil || !rec.Sidecar || rec.ContentDigest != contentDigest(data) {
+		if !slices.ContainsFunc(recs, func(rec *permRecord) bool { return rec.Sidecar && rec.ContentDigest == contentDigest(data) }) {
 			return nil, fmt.Errorf("%s exists and is not a sidecar mcpwire wrote; choose another --out path", side)
 		}
 	} else if !fsys.IsNotExist(err) {
-		return nil, err
-	}
-	body := format.Object{{Key: "permissions", Value: format.Object{{Key: "deny", Value: rules}}}}
-	content, err := format.Indent(body)
-	if err != nil {
 		return nil, err
 	}
 	e := &permEdit{path: side, want: rules, sidecar: true, deny: rules, added: rules}
@@ -210,7 +224,16 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 			return e.newRecord(canon, content).encode(), 0o600, false, nil
 		},
 	}
-	return []fsys.Target{sideT, recT}, nil
+	st := &staged{}
+	*list = append(*list, st)
+	stageT := stageTarget(f, recPath+stagedSuffix, st, func() ([]byte, error) {
+		cur, err := readSnapshot(f, side)
+		if err != nil || cur.Exists && bytes.Equal(cur.Data, content) {
+			return nil, err // the sidecar does not change
+		}
+		return e.newRecord(canon, content).encode(), nil
+	})
+	return []fsys.Target{stageT, sideT, recT}, nil
 }
 
 // entriesObject collects rendered entries into one servers object.

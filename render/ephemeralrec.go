@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -62,17 +63,19 @@ func readOutRecord(f fsys.FS, path string) (*outRecord, error) {
 // record. An existing file there must be an earlier ephemeral output mcpwire
 // recorded and nobody changed since — never a hand-written file, a client's own
 // file, or an earlier run's deny-rule sidecar.
-func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []namedEntry) (fsys.Target, fsys.Target, error) {
+func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []namedEntry, st *staged) (outTargetSet, error) {
 	set := r.Registry.Set()
 	if err := set.CheckWrite(); err != nil {
-		return fsys.Target{}, fsys.Target{}, err
+		return outTargetSet{}, err
 	}
 	recPath, canon, err := recordPath(set.Write().Dir, OwnershipDir, out)
 	if err != nil {
-		return fsys.Target{}, fsys.Target{}, err
+		return outTargetSet{}, err
 	}
-	if _, err := readOutRecord(f, recPath); err != nil {
-		return fsys.Target{}, fsys.Target{}, err // a corrupt record: refused before any write
+	for _, p := range []string{recPath, recPath + stagedSuffix} {
+		if _, err := readOutRecord(f, p); err != nil {
+			return outTargetSet{}, err // a corrupt record: refused before any write
+		}
 	}
 	sidecar := false
 	if permPath, _, err := recordPath(set.Write().Dir, PermissionsDir, out); err == nil {
@@ -89,12 +92,17 @@ func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []na
 			if !cur.Exists {
 				return content, 0o600, false, nil
 			}
-			// the record as it is now (again under the lock), against the bytes read
-			rec, err := readOutRecord(f, recPath)
-			if err != nil {
-				return nil, 0, false, err
+			// the record as it is now (again under the lock), against the bytes read; or
+			// the staged record of a run interrupted before its record (staging.go)
+			mine := false
+			for _, p := range []string{recPath, recPath + stagedSuffix} {
+				rec, err := readOutRecord(f, p)
+				if err != nil {
+					return nil, 0, false, err
+				}
+				mine = mine || rec != nil && rec.ContentDigest == contentDigest(cur.Data)
 			}
-			if rec == nil || rec.ContentDigest != contentDigest(cur.Data) {
+			if !mine {
 				if sidecar {
 					return nil, 0, false, fmt.Errorf("%s is the deny-rule sidecar of an earlier run; choose another --out path", out)
 				}
@@ -107,11 +115,18 @@ func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []na
 	for _, e := range entries {
 		raw, err := format.Marshal(e.entry)
 		if err != nil {
-			return fsys.Target{}, fsys.Target{}, err
+			return outTargetSet{}, err
 		}
 		nr.Entries[e.name] = format.Digest(raw)
 	}
 	body := nr.encode()
+	stageT := stageTarget(f, recPath+stagedSuffix, st, func() ([]byte, error) {
+		cur, err := readSnapshot(f, out)
+		if err != nil || cur.Exists && bytes.Equal(cur.Data, content) {
+			return nil, err // the output does not change
+		}
+		return body, nil
+	})
 	recT := fsys.Target{
 		Path:    recPath,
 		DirPerm: 0o700,
@@ -120,5 +135,8 @@ func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []na
 			return body, 0o600, false, nil
 		},
 	}
-	return outT, recT, nil
+	return outTargetSet{stage: stageT, out: outT, record: recT}, nil
 }
+
+// outTargetSet are the targets of an explicit --out path.
+type outTargetSet struct{ stage, out, record fsys.Target }

@@ -39,7 +39,15 @@ type world struct {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	root := t.TempDir()
+	return newWorldIn(t, t.TempDir())
+}
+
+// newWorldIn is newWorld under root, emptied first (a world at the same paths again).
+func newWorldIn(t testing.TB, root string) *world {
+	t.Helper()
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
 	w := &world{t: t, home: filepath.Join(root, "home"), project: filepath.Join(root, "repo")}
 	w.layer = filepath.Join(w.home, ".aiwg")
 	for _, d := range []string{w.home, w.project} {
@@ -106,7 +114,8 @@ func (w *world) place(path string, content []byte) {
 	}
 }
 
-// request builds the injection of a profile (or of servers when profile is "").
+// request builds the injection of a profile, as inject --profile does (a sync, B7), or
+// of servers when profile is "".
 func (w *world) request(provider string, scope providers.Scope, profile string, servers ...string) render.Request {
 	w.t.Helper()
 	reg := w.registry()
@@ -119,7 +128,8 @@ func (w *world) request(provider string, scope providers.Scope, profile string, 
 		if err != nil {
 			w.t.Fatal(err)
 		}
-		r.Servers, r.Filters, r.Profile = res.Servers, res.Filters, profile
+		// as inject --profile: a sync of what mcpwire owns there (B7)
+		r.Servers, r.Filters, r.Profile, r.Inject.Sync = res.Servers, res.Filters, profile, true
 	}
 	return r
 }

@@ -29,10 +29,17 @@ type Prepared struct {
 	edit *fileEdit
 	off  []string
 	dry  bool
+	// profile names the profile, for messages
+	profile string
+	// stages are the staged records of the transaction, removed after it (staging.go)
+	stages []*staged
 	// projectWarn are the R10 warnings of absolute project paths, said when the
 	// destination changes.
 	projectWarn []string
 }
+
+// noServers is the note of an injection with no server to write.
+const noServers = "no servers to inject: nothing written"
 
 // Inject writes the request's servers into the provider's file for the scope, with
 // its ownership record, as one transaction; receipts are recorded after success.
@@ -59,10 +66,13 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	prep := &Prepared{Result: &Result{Provider: p.Name, Scope: scope}, reg: r.Registry, warn: r.warn, dry: r.DryRun}
+	prep := &Prepared{Result: &Result{Provider: p.Name, Scope: scope}, reg: r.Registry, warn: r.warn, dry: r.DryRun, profile: r.Profile}
 	if len(servers) == 0 {
-		prep.Result.Notes = append(prep.Result.Notes, "no servers to inject: nothing written")
-		return prep, nil
+		prep.Result.Notes = append(prep.Result.Notes, noServers)
+		if !r.Inject.Sync {
+			return prep, nil
+		}
+		// an empty profile still removes what mcpwire wrote there (B7)
 	}
 	if err := r.checkPolicy(servers, scope, false); err != nil {
 		return nil, err
@@ -88,34 +98,76 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 		}
 	}
 	edit := &fileEdit{p: p, d: t.d, path: path, set: entries, remove: prep.off, filters: filters, force: r.Inject.Force, keepFilters: r.Inject.KeepFilters}
+	if r.Inject.Sync {
+		edit.sync = map[string]bool{}
+		for _, n := range r.Servers {
+			edit.sync[n] = true
+		}
+	}
 	prep.edit = edit
 	if p.GitIgnored && scope == providers.Project && r.Inject.Ignored != nil {
 		if err := r.Inject.Ignored(path); err != nil {
 			return nil, err
 		}
 	}
-	if prep.targets, err = r.fileTargets(f, edit, scope); err != nil {
+	ft, err := r.fileTargets(f, edit, scope)
+	if err != nil {
 		return nil, err
 	}
+	mid := []fsys.Target{ft.main}
 	if r.Install.Legacy != "" {
 		lt, ok, err := legacyTarget(f, r.Install.Legacy, r.Project)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			prep.targets = append([]fsys.Target{prep.targets[0], lt}, prep.targets[1:]...)
+			mid = append(mid, lt)
 		}
 	}
+	stages, records := []fsys.Target{ft.stage}, []fsys.Target{ft.record}
+	prep.stages = []*staged{&edit.stage}
 	if dr, ok := t.d.(dialect.DenyRuler); ok && !r.Inject.KeepFilters {
-		perm, targets, err := r.settingsTargets(f, scope, dr.DenyRules(filters))
+		rules := dr.DenyRules(filters)
+		perm, targets, err := r.settingsTargets(f, scope, nil)
 		if err != nil {
 			return nil, err
 		}
-		// MCP config → settings → deny record → ownership record (W7)
-		prep.targets = append([]fsys.Target{prep.targets[0]}, append(targets, prep.targets[1:]...)...)
+		// a server that stays in the file, though not selected, keeps its rules (B7)
+		perm.wantFn = func() []string {
+			return append(slices.Clone(rules), staying(dr, perm.record, edit.names, r.Servers)...)
+		}
+		// staged records → MCP config → settings → deny record → ownership record (W7)
+		stages = append(stages, perm.stageTarget(f, targets[0]))
+		mid = append(mid, targets[0])
+		records = append([]fsys.Target{targets[1]}, records...)
+		prep.stages = append(prep.stages, &perm.stage)
 		prep.perm = perm
 	}
+	if r.DryRun {
+		stages, prep.stages = nil, nil // a dry run cannot be interrupted half-way
+	}
+	prep.targets = append(append(stages, mid...), records...)
 	return prep, nil
+}
+
+// staying returns the deny rules mcpwire tracks (rec) of the servers in the file after
+// the edit (names) that are not selected (changed since mcpwire wrote them, or
+// never its own): a --profile inject that does not select them must not leave them
+// unrestricted (B7).
+func staying(dr dialect.DenyRuler, rec *permRecord, names, selected []string) []string {
+	if rec == nil {
+		return nil
+	}
+	var out []string
+	for _, rule := range dialect.AppendNew(slices.Clone(rec.DenyAdded), rec.DenyPreserved) {
+		for _, n := range names {
+			if !slices.Contains(selected, n) && dr.Owns(rule, n) {
+				out = append(out, rule)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Commit writes every prepared injection as one transaction (W7): every target is
@@ -136,6 +188,7 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 	i := 0
 	for _, p := range preps {
 		p.offWarnings()
+		p.syncResults()
 		if p.edit != nil {
 			for _, w := range p.edit.notes {
 				p.warn(w)
@@ -159,22 +212,60 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 			}
 		}
 	}
-	if !receipts {
-		return nil
-	}
+	var stages []*staged
 	for _, p := range preps {
-		if len(p.Result.Written) > 0 {
-			if err := p.reg.RecordInjection(p.Result.Written, p.Result.Provider); err != nil {
-				return fmt.Errorf("the client files were written, but recording the injection failed: %w", err)
+		if receipts {
+			if err := p.receipts(); err != nil {
+				return err // the staged records stay: the next run settles them
 			}
 		}
-		if len(p.Result.Removed) > 0 {
-			if err := p.reg.ForgetInjection(p.Result.Removed, p.Result.Provider); err != nil {
-				return fmt.Errorf("the client files were written, but updating the injection records failed: %w", err)
-			}
+		stages = append(stages, p.stages...)
+	}
+	if len(preps) > 0 {
+		unstage(f, stages, preps[0].warn)
+	}
+	return nil
+}
+
+// receipts records the injection in the registry (injectedProviders, W7): the servers
+// written, and no more those removed, or gone from the file since an interrupted run
+// removed them.
+func (p *Prepared) receipts() error {
+	if len(p.Result.Written) > 0 {
+		if err := p.reg.RecordInjection(p.Result.Written, p.Result.Provider); err != nil {
+			return fmt.Errorf("the client files were written, but recording the injection failed: %w", err)
+		}
+	}
+	gone := slices.Clone(p.Result.Removed)
+	if p.edit != nil {
+		gone = dialect.AppendNew(gone, p.edit.forgotten)
+	}
+	gone = slices.DeleteFunc(gone, func(n string) bool { return slices.Contains(p.Result.Written, n) })
+	if len(gone) > 0 {
+		if err := p.reg.ForgetInjection(gone, p.Result.Provider); err != nil {
+			return fmt.Errorf("the client files were written, but updating the injection records failed: %w", err)
 		}
 	}
 	return nil
+}
+
+// syncResults reports what a --profile inject removed because the profile no longer
+// selects it (B7), and warns about the entries it kept because they changed since
+// mcpwire wrote them.
+func (p *Prepared) syncResults() {
+	e := p.edit
+	if e == nil {
+		return
+	}
+	p.Result.Unselected = slices.Clone(e.unselected)
+	if len(e.unselected) > 0 {
+		p.Result.Notes = slices.DeleteFunc(p.Result.Notes, func(n string) bool { return n == noServers })
+	}
+	p.Result.Removed = dialect.AppendNew(p.Result.Removed, e.unselected)
+	for _, n := range e.unselectedKept {
+		p.warn(fmt.Sprintf("%s: left %s in %s: profile %s does not select it, but it changed since mcpwire wrote it, so it is yours now; remove it by hand if you no longer want it",
+			e.p.Name, n, e.path, p.profile))
+	}
 }
 
 // offWarnings says, for each disabled server the client cannot switch off, what
@@ -203,44 +294,49 @@ func (p *Prepared) offWarnings() {
 	}
 }
 
-// fileTargets returns the transaction targets of a client file edit: the file, then
-// its ownership record (W7 order).
-func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) ([]fsys.Target, error) {
+// fileTargetSet are the transaction targets of a client file edit.
+type fileTargetSet struct{ stage, main, record fsys.Target }
+
+// fileTargets returns the targets of a client file edit: its staged record, the file,
+// and its ownership record (written in that order, W7; staging.go).
+func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) (fileTargetSet, error) {
 	layer := r.Registry.Set().Write()
-	recPath, canon, err := recordPath(layer.Dir, OwnershipDir, edit.path)
-	if err != nil {
-		return nil, err
-	}
 	if err := r.Registry.Set().CheckWrite(); err != nil {
-		return nil, err
+		return fileTargetSet{}, err
 	}
-	rec, err := readRecord(f, recPath, canon)
+	own, err := newOwnState(f, layer.Dir, edit.path, edit.p.Name)
 	if err != nil {
-		return nil, err
+		return fileTargetSet{}, err
 	}
-	edit.record = rec
+	edit.own = own
 	private := edit.p.PrivateMode
 	main := fsys.Target{
 		Path:    edit.path,
 		DirPerm: dirMode(scope),
 		Check:   parentCheck(f, scope, r.Project, edit.path),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-			out, err := edit.apply(cur)
-			if err == nil && !cur.Exists && len(edit.wrote) > 0 {
-				err = yieldCheck(f, edit.p, edit.p.Dest(scope), edit.path)
+			out, err := edit.compute(cur)
+			if err != nil {
+				return nil, 0, false, err
 			}
-			return out, fileMode(scope, cur, private, false), false, err
+			if !cur.Exists && len(edit.set) == 0 {
+				return nil, 0, true, nil // nothing to write, and no file to remove from: none
+			}
+			if !cur.Exists && len(edit.wrote) > 0 {
+				if err := yieldCheck(f, edit.p, edit.p.Dest(scope), edit.path); err != nil {
+					return nil, 0, false, err
+				}
+			}
+			return out, fileMode(scope, cur, private, false), false, nil
 		},
 	}
-	record := recordTarget(f, recPath, canon, edit.p.Name, func(rec *ownRecord) {
-		for n, d := range edit.wrote {
-			rec.Entries[n] = d
+	stage := stageTarget(f, own.path+stagedSuffix, &edit.stage, func() ([]byte, error) {
+		if err := preChecks(f, main); err != nil {
+			return nil, err // the file's own refusal, before any edit of it
 		}
-		for _, n := range append(slices.Clone(edit.dropped), edit.forget...) {
-			delete(rec.Entries, n)
-		}
+		return edit.stagedRecord(f)
 	})
-	return []fsys.Target{main, record}, nil
+	return fileTargetSet{stage: stage, main: main, record: edit.recordTarget()}, nil
 }
 
 // settingsTargets returns the Claude settings file and deny-record targets (C2, C3).

@@ -78,7 +78,9 @@ func legacyInstall(provider string, existing bool) func(t *testing.T, w *world) 
 			w.place(dest, []byte(`{"preferences": {"sidebarMode": "chat"}, "mcpServers": {"other": {"command": "other-mcp", "args": []}}}`+"\n"))
 			chmod0(t, dest, 0o604)
 		}
-		return installRequest(w, provider), []string{dest, legacy, ownershipRecordOf(t, w, dest)}
+		rec := ownershipRecordOf(t, w, dest)
+		// the staged record goes first, and is removed after (docs/writes.md)
+		return installRequest(w, provider), []string{rec + ".staged", dest, legacy, rec}
 	}
 }
 
@@ -117,12 +119,12 @@ func TestInstallLegacyTransaction(t *testing.T) {
 			if got := writtenPaths(ok.Calls()); !slices.Equal(got, order) {
 				t.Fatalf("writes without faults:\n%s\nwant, in this order:\n%s", strings.Join(got, "\n"), strings.Join(order, "\n"))
 			}
-			legacy := read(t, order[1])
+			legacy := read(t, order[2])
 			if strings.Contains(string(legacy), `"aiwg"`) || !strings.Contains(string(legacy), `"notes"`) ||
 				!strings.Contains(string(legacy), "// local settings") || !strings.Contains(string(legacy), `"permissions"`) {
 				t.Errorf("legacy file after the migration:\n%s", legacy)
 			}
-			if dest := read(t, order[0]); !strings.Contains(string(dest), `"aiwg"`) {
+			if dest := read(t, order[1]); !strings.Contains(string(dest), `"aiwg"`) {
 				t.Errorf("destination has no aiwg entry:\n%s", dest)
 			}
 			for n := 1; n <= len(order); n++ {

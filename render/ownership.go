@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -22,12 +23,6 @@ type ownRecord struct {
 	Destination string            `json:"destination"`
 	Provider    string            `json:"provider,omitempty"`
 	Entries     map[string]string `json:"entries"`
-
-	// where readRecord read it, so that an edit can read it again under the lock
-	// (fileEdit.reloadRecord); unset for records built otherwise
-	from  fsys.FS
-	path  string
-	canon string
 }
 
 // recordPath returns the record file for a destination: the sha256 of its canonical
@@ -41,26 +36,6 @@ func recordPath(layerDir, sub, dest string) (string, string, error) {
 	return filepath.Join(layerDir, sub, hex.EncodeToString(sum[:])+".json"), canon, nil
 }
 
-// readRecord decodes an ownership record; a missing file is an empty record. A
-// corrupt record fails with a hint to delete it.
-//
-// The record remembers where it was read: a client file's edit reads it again every
-// time it runs (see fileEdit.reloadRecord).
-func readRecord(f fsys.FS, path, canon string) (*ownRecord, error) {
-	rec := &ownRecord{Destination: canon, Entries: map[string]string{}, from: f, path: path, canon: canon}
-	data, err := f.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return rec, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := decodeRecord(data, rec); err != nil {
-		return nil, corruptRecord(path, err)
-	}
-	return rec, nil
-}
-
 func decodeRecord(data []byte, rec *ownRecord) error {
 	if err := json.Unmarshal(data, rec); err != nil {
 		return err
@@ -68,7 +43,12 @@ func decodeRecord(data []byte, rec *ownRecord) error {
 	if rec.Entries == nil {
 		rec.Entries = map[string]string{}
 	}
-	for n, d := range rec.Entries {
+	return checkDigests(rec.Entries)
+}
+
+// checkDigests refuses a record entry whose digest is not a sha256.
+func checkDigests(entries map[string]string) error {
+	for n, d := range entries {
 		if len(d) != 64 {
 			return fmt.Errorf("entry %q: invalid digest", n)
 		}
@@ -76,21 +56,67 @@ func decodeRecord(data []byte, rec *ownRecord) error {
 	return nil
 }
 
-// reloadRecord reads the client file's ownership record again, so that the edit
-// decides which entries are mcpwire's on the record as it is now — under the
-// transaction's lock, once Apply holds it — not as it was when the edit was prepared
-// (C6, W8). A record not read from a file is kept as it is.
-func (e *fileEdit) reloadRecord() error {
-	r := e.record
-	if r == nil || r.from == nil {
-		return nil
+// ownState is the ownership record of one client file as its edit sees it (C6): the
+// record file, and the staged record an interrupted run may have left beside it
+// (staging.go). Every edit reads both again, so that it decides which entries are
+// mcpwire's on the records as they are now — under the transaction's lock, once
+// Apply holds it — not as they were when the edit was prepared (C6, W8).
+type ownState struct {
+	f        fsys.FS
+	path     string // the record file
+	canon    string // the destination's canonical path
+	provider string
+	// as last read: the record file (an empty record when missing) and the staged record
+	raw, stagedRaw []byte
+	exists, staged bool
+	rec            *ownRecord
+	stage          *ownStage
+}
+
+// newOwnState reads the record of a destination, refusing a corrupt one (or a corrupt
+// staged one) before anything is written.
+func newOwnState(f fsys.FS, layerDir, dest, provider string) (*ownState, error) {
+	path, canon, err := recordPath(layerDir, OwnershipDir, dest)
+	if err != nil {
+		return nil, err
 	}
-	fresh, err := readRecord(r.from, r.path, r.canon)
+	s := &ownState{f: f, path: path, canon: canon, provider: provider}
+	return s, s.load()
+}
+
+// load reads the record and the staged record again.
+func (s *ownState) load() error {
+	s.rec = &ownRecord{Destination: s.canon, Entries: map[string]string{}}
+	data, exists, err := readOptional(s.f, s.path)
 	if err != nil {
 		return err
 	}
-	e.record = fresh
-	return nil
+	s.raw, s.exists = data, exists
+	if exists {
+		if err := decodeRecord(data, s.rec); err != nil {
+			return corruptRecord(s.path, err)
+		}
+	}
+	s.stage = nil
+	if s.stagedRaw, s.staged, err = readOptional(s.f, s.path+stagedSuffix); err != nil || !s.staged {
+		return err
+	}
+	s.stage, err = decodeOwnStage(s.path+stagedSuffix, s.stagedRaw)
+	return err
+}
+
+// unchanged reports whether the record file still holds what load read.
+func (s *ownState) unchanged(cur fsys.Snapshot) bool {
+	return cur.Exists == s.exists && (!cur.Exists || bytes.Equal(cur.Data, s.raw))
+}
+
+// readOptional reads a file; a missing one is not an error.
+func readOptional(f fsys.FS, path string) ([]byte, bool, error) {
+	data, err := f.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	return data, err == nil, err
 }
 
 // RecordError is a corrupt ownership record.
@@ -123,25 +149,24 @@ func (r *ownRecord) encode() []byte {
 	return append(b, '\n')
 }
 
-// recordTarget is the transaction target that updates one record: every name in
-// wrote gets its digest, every name in dropped is forgotten.
-func recordTarget(f fsys.FS, path, canon, provider string, update func(r *ownRecord)) fsys.Target {
+// recordTarget is the transaction target that writes the record the client file's
+// edit computed (fileEdit.next): the settled record, with the digest of every entry
+// written and without the entries removed. It fails with ErrChanged when the record
+// file is no longer the one the edit decided on.
+func (e *fileEdit) recordTarget() fsys.Target {
+	s := e.own
 	return fsys.Target{
-		Path:    path,
+		Path:    s.path,
 		DirPerm: 0o700,
-		Check:   func() error { return checkRecordDir(f, path) },
+		Check:   func() error { return checkRecordDir(s.f, s.path) },
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-			rec := &ownRecord{Destination: canon, Entries: map[string]string{}}
-			if cur.Exists {
-				if err := decodeRecord(cur.Data, rec); err != nil {
-					return nil, 0, false, corruptRecord(path, err)
-				}
+			if !s.unchanged(cur) {
+				return nil, 0, false, fmt.Errorf("%s: %w", s.path, fsys.ErrChanged)
 			}
-			rec.Destination, rec.Provider = canon, provider
-			update(rec)
-			if !cur.Exists && len(rec.Entries) == 0 {
+			if !cur.Exists && len(e.next.Entries) == 0 {
 				return nil, 0, true, nil // nothing owned: create no record
 			}
+			rec := &ownRecord{Destination: s.canon, Provider: s.provider, Entries: e.next.Entries}
 			return rec.encode(), 0o600, false, nil
 		},
 	}

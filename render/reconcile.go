@@ -1,7 +1,12 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
+	"hash/maphash"
+	"maps"
+	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -24,23 +29,60 @@ type fileEdit struct {
 	path   string
 	set    []namedEntry
 	remove []string
+	// sync, for a --profile inject (B7), holds the names the profile selects: an entry
+	// mcpwire owns of any other name is removed too. nil for an additive edit.
+	sync map[string]bool
 	// filters per server, for merging into kept Antigravity entries and for the
 	// dialect's edits beyond the entries.
 	filters *dialect.FilterSet
-	record  *ownRecord
 	force   bool
 	// keepFilters carries the filter members of rewritten entries over (KeepFilters).
 	keepFilters bool
 
+	// own is the ownership record and its staged copy; record is the record settled
+	// for the last edit (staging.go), next the record after it.
+	own          *ownState
+	record, next *ownRecord
+	stage        staged
+	memo         *editMemo
+
 	// Results of the last edit.
 	wrote   map[string]string // name → digest of what was written
 	dropped []string          // names removed
-	kept    []string          // warnings about entries left in place
+	kept    []string          // names to remove that stay: not mcpwire's, or changed since
+	// unselected are the entries removed because the profile no longer selects them
+	// (B7), unselectedKept those of them kept because they changed since mcpwire wrote
+	// them; forgotten are recorded names the file no longer holds, dropped from the
+	// record (their injection receipts go too).
+	unselected, unselectedKept, forgotten []string
+	// names are the servers in the file after the edit.
+	names []string
 	// forget are record entries other than servers to drop (a dialect's own, such as
 	// opencode's tools keys); notes are the dialect's warnings, said once the file is
 	// written.
 	forget, notes []string
 }
+
+// editMemo is the last edit of a client file, which the staged record's target and
+// the file's own target both ask for: computed once for the same file and records.
+// The file is known by its length and a hash, not its bytes, so that the two reads of
+// a 50 MB ~/.claude.json are not both held (the hash is seeded per process, so
+// nobody can make another content match it).
+type editMemo struct {
+	in                      uint64
+	inLen                   int
+	raw, stagedRaw          []byte
+	exists, rawOK, stagedOK bool
+	out                     []byte
+	err                     error
+}
+
+// bigFile is the size above which a staged record's edit frees its read of the client
+// file at once (see stagedRecord).
+const bigFile = 8 << 20
+
+// memoSeed seeds the hash of editMemo.
+var memoSeed = maphash.MakeSeed()
 
 // ownership says how an existing entry stands.
 type ownership int
@@ -77,7 +119,7 @@ func (e *fileEdit) standing(rule ownerRule, name string, cur format.Entry, newDi
 	d := cur.Digest()
 	st := foreign
 	switch {
-	case e.record != nil && e.record.Entries[name] == d:
+	case e.record.Entries[name] == d:
 		st = owned
 	case d == newDigest:
 		st = identical
@@ -118,11 +160,29 @@ func (e *fileEdit) container() format.Container {
 	return c
 }
 
+// compute is apply, run once for the same file and records: the staged record's
+// target and the file's own target both need its result (staging.go).
+func (e *fileEdit) compute(cur fsys.Snapshot) ([]byte, error) {
+	s := e.own
+	if err := s.load(); err != nil {
+		return nil, err
+	}
+	in := maphash.Bytes(memoSeed, cur.Data)
+	if m := e.memo; m != nil && m.exists == cur.Exists && m.rawOK == s.exists && m.stagedOK == s.staged &&
+		bytes.Equal(m.raw, s.raw) && bytes.Equal(m.stagedRaw, s.stagedRaw) && m.inLen == len(cur.Data) && m.in == in {
+		return m.out, m.err
+	}
+	out, err := e.apply(cur)
+	e.memo = &editMemo{in: in, inLen: len(cur.Data), exists: cur.Exists, raw: s.raw, rawOK: s.exists, stagedRaw: s.stagedRaw, stagedOK: s.staged, out: out, err: err}
+	return out, err
+}
+
 // apply edits a client file, in any format: the entries of the edit are reconciled
 // with the entries in the file, and only they change (W1).
 func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	e.wrote, e.dropped, e.kept, e.forget, e.notes = map[string]string{}, nil, nil, nil, nil
-	if err := e.reloadRecord(); err != nil {
+	e.unselected, e.unselectedKept, e.names = nil, nil, nil
+	if err := checkNotEmpty(e.own.f, e.path, cur); err != nil {
 		return nil, err
 	}
 	doc, err := format.Parse(e.p.Format, e.path, cur.Data, cur.Exists)
@@ -133,17 +193,71 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.record, e.forgotten = e.own.rec, nil
+	if e.own.stage != nil {
+		e.record, e.forgotten = e.own.stage.settle(e.own.rec, entryDigest(doc, entries))
+	}
 	if err := e.reconcile(entries); err != nil {
 		return nil, err
 	}
 	if err := e.editFile(doc, entries); err != nil {
 		return nil, err
 	}
+	e.names = entries.Names()
+	e.next = e.nextRecord()
 	out, err := doc.Bytes()
 	if err != nil {
 		return nil, err
 	}
 	return out, e.checkStrict(out)
+}
+
+// nextRecord is the record after the edit: the settled one, with every entry written
+// and without every entry removed or forgotten.
+func (e *fileEdit) nextRecord() *ownRecord {
+	next := &ownRecord{Destination: e.own.canon, Provider: e.own.provider, Entries: maps.Clone(e.record.Entries)}
+	for n, d := range e.wrote {
+		next.Entries[n] = d
+	}
+	for _, list := range [][]string{e.dropped, e.forget, e.forgotten} {
+		for _, n := range list {
+			delete(next.Entries, n)
+		}
+	}
+	return next
+}
+
+// stagedRecord decides the staged record of the edit (staging.go): one when the
+// client file changes and so does its record.
+func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
+	cur, err := readSnapshot(f, e.path)
+	if err != nil {
+		return nil, err
+	}
+	out, err := e.compute(cur)
+	if err != nil {
+		return nil, err
+	}
+	unchanged := cur.Exists && bytes.Equal(out, cur.Data)
+	if len(cur.Data) > bigFile {
+		// the file's own target reads it again: let this read and its parse go first,
+		// so that a 50 MB ~/.claude.json is not held twice (peak memory, issue 11)
+		cur.Data = nil
+		runtime.GC()
+	}
+	if unchanged || !cur.Exists && len(e.set) == 0 || maps.Equal(e.record.Entries, e.next.Entries) {
+		return nil, nil
+	}
+	// the record file's entries the settlement of an earlier staged record removed: the
+	// staged record replacing it must say so, or they would count again
+	var forgotten []string
+	for _, n := range slices.Sorted(maps.Keys(e.own.rec.Entries)) {
+		if _, ok := e.record.Entries[n]; !ok {
+			forgotten = append(forgotten, n)
+		}
+	}
+	st := &ownStage{Destination: e.own.canon, Before: e.record.Entries, After: e.next.Entries, Forgotten: forgotten}
+	return st.encode(), nil
 }
 
 // editFile lets the dialect edit the file beyond its entries (opencode's tools map).
@@ -152,13 +266,12 @@ func (e *fileEdit) editFile(doc format.Document, es format.Entries) error {
 	if !ok {
 		return nil
 	}
-	st := &dialect.FileState{Path: e.path, Filters: e.filters, Dropped: e.dropped, Wrote: e.wrote}
+	st := &dialect.FileState{Path: e.path, Filters: e.filters, Dropped: e.dropped, Wrote: e.wrote,
+		Force: e.force, Replace: !e.keepFilters && e.filters != nil}
 	for _, ne := range e.set {
 		st.Set = append(st.Set, ne.name)
 	}
-	if e.record != nil {
-		st.Record = e.record.Entries
-	}
+	st.Record = e.record.Entries
 	if err := fe.EditFile(doc, es, st); err != nil {
 		return err
 	}
@@ -224,19 +337,49 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 	if len(foreignNames) > 0 {
 		return &foreignError{path: e.path, names: foreignNames, strict: rule.strict}
 	}
-	for _, name := range e.remove {
+	for _, name := range e.removals() {
+		unselected := !slices.Contains(e.remove, name)
 		existing, has := es.Get(name)
 		if !has {
+			if _, recorded := e.record.Entries[name]; recorded {
+				e.forgotten = append(e.forgotten, name) // gone from the file: forget it
+			}
 			continue
 		}
 		if e.standing(rule, name, existing, "") != owned {
-			e.kept = append(e.kept, name)
+			if unselected {
+				e.unselectedKept = append(e.unselectedKept, name)
+			} else {
+				e.kept = append(e.kept, name)
+			}
 			continue
 		}
 		if err := es.Delete(name); err != nil {
 			return err
 		}
 		e.dropped = append(e.dropped, name)
+		if unselected {
+			e.unselected = append(e.unselected, name)
+		}
 	}
 	return nil
+}
+
+// removals are the entries the edit removes when mcpwire owns them: those it was given
+// (uninject, disabled servers), and for a --profile inject every recorded server the
+// profile does not select (B7), in name order — except the built-in aiwg entry, which
+// install writes and no profile selects (docs/inject.md).
+func (e *fileEdit) removals() []string {
+	out := slices.Clone(e.remove)
+	if e.sync == nil {
+		return out
+	}
+	var more []string
+	for n := range e.record.Entries {
+		if !strings.Contains(n, ":") && !e.sync[n] && n != BuiltinName && !slices.Contains(out, n) {
+			more = append(more, n)
+		}
+	}
+	slices.Sort(more)
+	return append(out, more...)
 }

@@ -46,6 +46,10 @@ type Request struct {
 type InjectOptions struct {
 	// Force takes over same-named entries mcpwire did not write (C6).
 	Force bool
+	// Sync makes the injection a sync of what mcpwire owns in the destination (B7, a
+	// --profile inject): the entries it wrote of servers not in Servers are removed
+	// (when nobody changed them since) in the same transaction, with their filters.
+	Sync bool
 	// KeepFilters: the request carries no tool-filter information (inject --all, or
 	// --servers without a profile), so the filters already written are kept: deny rules
 	// in settings are not touched and rewritten entries keep their filter members.
@@ -87,9 +91,13 @@ type Result struct {
 	Written []string
 	// Changed lists the files that changed.
 	Changed []string
-	// Removed are entries mcpwire wrote earlier and removed because the registry now
-	// disables the server and the client has no per-server switch.
+	// Removed are entries mcpwire wrote earlier and removed: because the registry now
+	// disables the server and the client has no per-server switch, or because the
+	// profile no longer selects it (Unselected).
 	Removed []string
+	// Unselected are entries mcpwire wrote earlier and removed because a --profile
+	// injection no longer selects them (B7).
+	Unselected []string
 	// Settings is the Claude settings file holding deny rules, when one was written.
 	Settings string
 	// Notes are lines for the person (not warnings).

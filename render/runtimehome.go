@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
@@ -40,6 +41,9 @@ type RuntimeResult struct {
 	Launch dialect.Launch
 	// Line is Launch as the person types it: the variable naming the home only.
 	Line dialect.Launch
+	// LoginLinked is the link to the person's login this run made in the runtime home
+	// ("" when it was there already, or the runtime home has a login of its own, X3).
+	LoginLinked string
 }
 
 // LaunchLine is the command that starts the client with the runtime home.
@@ -102,8 +106,12 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 			return nil, err
 		}
 	}
-	if err := linkShared(f, clientHome, home, spec.Linked); err != nil {
+	made, err := linkShared(f, clientHome, home, spec.Linked)
+	if err != nil {
 		return nil, err
+	}
+	if spec.Login != "" && slices.Contains(made, spec.Login) {
+		res.LoginLinked = filepath.Join(home, spec.Login)
 	}
 	return res, nil
 }
@@ -139,8 +147,10 @@ func runtimeConfig(f fsys.FS, p *providers.Provider, global string, entries []na
 }
 
 // linkShared links the entries of the client's home a runtime home shares, when they
-// exist and the runtime home has none of its own.
-func linkShared(f fsys.FS, clientHome, home string, linked []string) error {
+// exist and the runtime home has none of its own (a role with a login of its own keeps
+// its auth.json, X3). It returns the links it made.
+func linkShared(f fsys.FS, clientHome, home string, linked []string) ([]string, error) {
+	var made []string
 	for _, n := range linked {
 		src, dst := filepath.Join(clientHome, n), filepath.Join(home, n)
 		if _, err := f.Lstat(src); err != nil {
@@ -150,10 +160,11 @@ func linkShared(f fsys.FS, clientHome, home string, linked []string) error {
 			continue // already linked, or the runtime home has its own
 		}
 		if err := f.Symlink(src, dst); err != nil {
-			return err
+			return made, err
 		}
+		made = append(made, n)
 	}
-	return nil
+	return made, nil
 }
 
 // checkRealPath refuses symlinks at roles-runtime, the profile directory and its

@@ -74,6 +74,7 @@ func claudeInject(existing bool) func(t *testing.T, w *world) (func(fsys.FS) err
 		p := w.provider("claude-code")
 		mcp := w.dest(p, providers.Project)
 		settings := w.settingsDest(p, providers.Project)
+		order := stagedOrder(mcp, settings, recordOf(t, w, render.PermissionsDir), recordOf(t, w, render.OwnershipDir))
 		if existing {
 			w.place(settings, fixtures.File("claude-code.settings.local.json"))
 			first := w.request("claude-code", "", "dev")
@@ -84,12 +85,17 @@ func claudeInject(existing bool) func(t *testing.T, w *world) (func(fsys.FS) err
 			chmod(t, mcp, 0o640)
 			chmod(t, settings, 0o604)
 		}
-		order := []string{mcp, settings, recordOf(t, w, render.PermissionsDir), recordOf(t, w, render.OwnershipDir)}
 		return func(f fsys.FS) error {
 			_, err := render.Inject(f, w.request("claude-code", "", "dev"))
 			return err
 		}, order
 	}
+}
+
+// stagedOrder is the write order of a Claude Code transaction (W7): the staged records
+// (docs/writes.md), the MCP config, the settings, the deny record, the ownership record.
+func stagedOrder(mcp, settings, denyRec, ownRec string) []string {
+	return []string{ownRec + ".staged", denyRec + ".staged", mcp, settings, denyRec, ownRec}
 }
 
 // claudeUninject removes what a profile injection wrote: .mcp.json → settings → deny
@@ -102,7 +108,7 @@ func claudeUninject(t *testing.T, w *world) (func(fsys.FS) error, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	order := []string{res.Destination, w.settingsDest(p, providers.Project), recordOf(t, w, render.PermissionsDir), recordOf(t, w, render.OwnershipDir)}
+	order := stagedOrder(res.Destination, w.settingsDest(p, providers.Project), recordOf(t, w, render.PermissionsDir), recordOf(t, w, render.OwnershipDir))
 	return func(f fsys.FS) error {
 		_, err := render.Uninject(f, w.request("claude-code", "", "", res.Written...))
 		return err
@@ -128,7 +134,7 @@ func ephemeralOut(existing bool) func(t *testing.T, w *world) (func(fsys.FS) err
 		return func(f fsys.FS) error {
 			_, err := render.Ephemeral(f, w.request("claude-code", "", "dev"), out)
 			return err
-		}, []string{out, side, rec, outRec}
+		}, stagedOrder(out, side, rec, outRec)
 	}
 }
 

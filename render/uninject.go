@@ -40,10 +40,12 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	}
 	d := dialect.For(p)
 	edit := &fileEdit{p: p, d: d, path: path, remove: r.Servers}
-	targets, err := r.fileTargets(f, edit, scope)
+	ft, err := r.fileTargets(f, edit, scope)
 	if err != nil {
 		return nil, err
 	}
+	stages, mid, records := []fsys.Target{ft.stage}, []fsys.Target{ft.main}, []fsys.Target{ft.record}
+	list := []*staged{&edit.stage}
 	var perm *permEdit
 	if dr, ok := d.(dialect.DenyRuler); ok {
 		var st []fsys.Target
@@ -51,16 +53,27 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		if perm.record == nil {
+		if perm.record == nil && perm.staged == nil {
 			perm = nil // no rules of mcpwire's there: leave the settings alone
 		} else {
-			added := perm.record.DenyAdded
 			perm.keepOnly = true
-			perm.wantFn = func() []string { return withoutServers(dr, added, edit.dropped) }
-			targets = append([]fsys.Target{targets[0]}, append(st, targets[1:]...)...)
+			perm.wantFn = func() []string {
+				if perm.record == nil {
+					return nil
+				}
+				// the rules of the servers removed now, and of those an interrupted run removed
+				return withoutServers(dr, perm.record.DenyAdded, append(slices.Clone(edit.dropped), edit.forgotten...))
+			}
+			stages = append(stages, perm.stageTarget(f, st[0]))
+			mid = append(mid, st[0])
+			records = append([]fsys.Target{st[1]}, records...)
+			list = append(list, &perm.stage)
 		}
 	}
-	results, err := fsys.Apply(f, targets)
+	if r.DryRun {
+		stages, list = nil, nil
+	}
+	results, err := fsys.Apply(f, append(append(stages, mid...), records...))
 	if err != nil {
 		return nil, err
 	}
@@ -86,11 +99,16 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 			r.warn(w)
 		}
 	}
-	if len(res.Removed) > 0 && !r.DryRun {
-		if err := r.Registry.ForgetInjection(res.Removed, p.Name); err != nil {
+	if r.DryRun {
+		return res, nil
+	}
+	// the receipts of the entries removed, and of those an interrupted run removed
+	if gone := dialect.AppendNew(slices.Clone(res.Removed), edit.forgotten); len(gone) > 0 {
+		if err := r.Registry.ForgetInjection(gone, p.Name); err != nil {
 			return res, fmt.Errorf("the client file was written, but updating the injection records failed: %w", err)
 		}
 	}
+	unstage(f, list, r.warn)
 	return res, nil
 }
 

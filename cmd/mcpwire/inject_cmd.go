@@ -249,8 +249,10 @@ func injectRequests(env *Env, c *cli.Context, f fsys.FS, base render.Request, ps
 	// Tool filters change only with --profile or --clear-tool-filters; otherwise the
 	// filters already written are kept (the request carries none).
 	base.Filters, base.Profile = filters, profile
+	// --profile makes the injection a sync of what mcpwire owns there (B7); --servers
+	// stays additive
 	base.Inject = render.InjectOptions{Force: c.Bool("force"), Ignored: gitIgnored(base.Project),
-		KeepFilters: profile == "" && !c.Bool("clear-tool-filters")}
+		KeepFilters: profile == "" && !c.Bool("clear-tool-filters"), Sync: profile != ""}
 	if c.Bool("clear-tool-filters") {
 		base.Filters = nil
 	}
@@ -360,15 +362,20 @@ func reportInject(env *Env, r *render.Result, dry bool) {
 	}
 	// what the transaction changed, in a dry run as in a real one
 	changed := slices.Contains(r.Changed, r.Destination)
+	verb, removed := "wrote", "removed"
+	if dry {
+		verb, removed = "would write", "would remove"
+	}
+	defer func() {
+		if len(r.Unselected) > 0 { // B7
+			printf(env.Stdout, "%s: %s %s from %s (mcpwire wrote them, and the profile does not select them)\n", r.Provider, removed, strings.Join(r.Unselected, ", "), r.Destination)
+		}
+	}()
 	if len(r.Written) == 0 {
-		if !changed {
+		if !changed && len(r.Notes) == 0 {
 			printf(env.Stdout, "%s: no servers to write to %s: nothing written\n", r.Provider, r.Destination)
 		}
 		return
-	}
-	verb := "wrote"
-	if dry {
-		verb = "would write"
 	}
 	if changed {
 		printf(env.Stdout, "%s: %s %s to %s (%s scope)\n", r.Provider, verb, strings.Join(r.Written, ", "), r.Destination, r.Scope)

@@ -132,6 +132,11 @@ func runInstall(env *Env, c *cli.Context) error {
 	if len(names) == 0 {
 		installBuiltin(env, &req, effScope)
 	}
+	if profile != "" {
+		// a server the target cannot take (a remote one for a stdio-only client) is
+		// skipped with a WARNING naming it, not a refusal of the whole install (U9)
+		req.Inject.SkipUnsupported = true
+	}
 	if p.Manual() {
 		return installManual(env, out, p, req)
 	}
@@ -203,6 +208,9 @@ func installBuiltin(env *Env, req *render.Request, scope providers.Scope) {
 	if _, defined := req.Registry.Server(b.Name); !defined { // a registry "aiwg" replaces the built-in entry (I2)
 		req.Install = render.InstallOptions{Extra: []*registry.Server{b},
 			Exempt: map[string]map[string]bool{b.Name: {"AIWG_ROOT": true}}} // P8: this key, this entry only
+		if _, err := exec.LookPath(b.Command); err != nil { // U9
+			env.warn(fmt.Sprintf("%s: %s is not on PATH: %s cannot start the %s server until it is (install aiwg, or put it on PATH)", p.Name, b.Command, p.Display, b.Name))
+		}
 	}
 }
 

@@ -58,6 +58,16 @@ func setupScript(e *testscript.Env) error {
 		"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_DESKTOP_APP_VERSION", "GROK_HOME", "PI_CODING_AGENT_DIR", "GEMINI_CLI_HOME"} {
 		e.Setenv(k, "")
 	}
+	// an aiwg command on PATH, as install of the built-in entry expects (U9); a script
+	// that tests its absence removes it: rm $WORK/bin/aiwg
+	bin := filepath.Join(e.WorkDir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(bin, "aiwg"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		return err
+	}
+	e.Setenv("PATH", bin+string(os.PathListSeparator)+e.Getenv("PATH"))
 	return os.MkdirAll(filepath.Join(e.WorkDir, "tmp"), 0o755)
 }
 

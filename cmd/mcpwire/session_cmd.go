@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -38,7 +39,7 @@ func sessionCommand(env *Env) *cli.Command {
 			&cli.StringFlag{Name: "provider", Usage: strings.Join(names, " or ")},
 			&cli.StringFlag{Name: "profile", Usage: "profile to launch with"},
 			&cli.BoolFlag{Name: "persist", Usage: "inject into the client's own file instead, then launch"},
-			&cli.StringFlag{Name: "project", Usage: "project directory (default: the current directory)"},
+			&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
 			&cli.BoolFlag{Name: "strict-credentials", Usage: "credential policy references for this run"},
 			&cli.BoolFlag{Name: "no-credentials", Usage: "credential policy none for this run"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be written and the launch command; write and launch nothing"},
@@ -94,9 +95,17 @@ func runSession(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.Bool("persist") {
+		// a persistent inject writes the client's own file: not into $HOME or / as a
+		// project unless named (U4)
+		if err := env.checkProject(project, c.IsSet("project"), projectScopes("", p)); err != nil {
+			return err
+		}
+	}
 	req := render.Request{
 		Registry: reg, Provider: p, Project: project, Servers: res.Servers, Filters: res.Filters, Profile: profile,
 		Policy: level, PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn, DryRun: dry,
+		Inject: render.InjectOptions{Sync: true}, // --persist injects as inject --profile does (B7)
 	}
 	launch, cleanup, err := sessionLaunch(env, c, p, req, profile)
 	if err != nil {
@@ -151,6 +160,10 @@ func sessionLaunch(env *Env, c *cli.Context, p *providers.Provider, req render.R
 		rt, err := render.RuntimeHome(env.FS, req, profile)
 		if err != nil {
 			return dialect.Launch{}, nil, fmt.Errorf("launch refused: %w", err)
+		}
+		if rt.LoginLinked != "" { // X3: said once, when linked
+			printf(env.Stderr, "%s: linked %s to your login, so you stay logged in; for a role with an account of its own, put its own %s there instead\n",
+				p.Name, rt.LoginLinked, filepath.Base(rt.LoginLinked))
 		}
 		return rt.Launch, nil, nil
 	}

@@ -118,7 +118,11 @@ func TestSignalDuringWrite(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		for _, at := range []string{"temp", "partial", "synced", "rename"} {
 			t.Run(fmt.Sprintf("%s after %s", signalName(sig), at), func(t *testing.T) {
-				r := startPaused(t, home, home, args, at)
+				// the staged ownership record is written first (docs/writes.md): its temp,
+				// synced and rename steps come before those of ~/.claude.json (it is too
+				// small to have a partial one)
+				pause := map[string]string{"temp": "temp:2", "partial": "partial", "synced": "synced:2", "rename": "rename:2"}[at]
+				r := startPaused(t, home, home, args, pause)
 				if want := filepath.Join(home, "..claude.json.mcpwire-"); at == "rename" && !strings.HasSuffix(r.step, " rename "+claude) ||
 					at != "rename" && !strings.Contains(r.step, " "+at+" "+want) {
 					t.Fatalf("paused at %q, want the %s step of %s", r.step, at, claude)

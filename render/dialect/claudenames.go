@@ -11,9 +11,15 @@ import (
 // rule written for one would also restrict the other, and removing one's rules would
 // free the other's tools. It names every such group.
 func (claude) CheckNames(names []string) error {
+	return checkClashes(names, rulePrefix, "Claude Code cannot tell these servers apart in permission rules")
+}
+
+// checkClashes refuses names that key makes alike, naming every such group (and the
+// key they share) after what.
+func checkClashes(names []string, key func(string) string, what string) error {
 	groups := map[string][]string{}
 	for _, n := range names {
-		k := rulePrefix(n)
+		k := key(n)
 		groups[k] = append(groups[k], n)
 	}
 	var clashes []string
@@ -30,7 +36,7 @@ func (claude) CheckNames(names []string) error {
 		return nil
 	}
 	sort.Strings(clashes)
-	return &nameClash{fmt.Sprintf("Claude Code cannot tell these servers apart in permission rules: %s", strings.Join(clashes, "; "))}
+	return &nameClash{fmt.Sprintf("%s: %s", what, strings.Join(clashes, "; "))}
 }
 
 // nameClash is the refusal of CheckNames, with its advice.

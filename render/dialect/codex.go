@@ -105,8 +105,14 @@ func (codex) Filters() FilterSpec {
 // RefsByName: Codex passes variables by name.
 func (codex) RefsByName() {}
 
-// RuntimeHome: a runtime home shares history and sessions with the Codex home, and
-// a session sets both HOME and CODEX_HOME to it.
+// RuntimeHome: a runtime home shares history, sessions and the login (auth.json, X3)
+// with the Codex home, and a session sets only CODEX_HOME to it: Codex reads its
+// configuration and login from CODEX_HOME alone (checked with codex 0.169.0 in the
+// conformance suite), and HOME stays the person's for git, ssh and the servers it
+// starts.
 func (d codex) RuntimeHome() RuntimeHome {
-	return RuntimeHome{Linked: []string{"history.jsonl", "sessions"}, Env: []string{"HOME", d.p.User.Env}, LineEnv: d.p.User.Env}
+	return RuntimeHome{Linked: []string{"history.jsonl", "sessions", codexAuth}, Login: codexAuth, Env: []string{d.p.User.Env}, LineEnv: d.p.User.Env}
 }
+
+// codexAuth is the file of a Codex home that holds the login.
+const codexAuth = "auth.json"

@@ -126,6 +126,10 @@ type FileState struct {
 	Forget []string
 	// Warnings are said once the file is written.
 	Warnings []string
+	// Force takes over what the person holds that contradicts the edit (--force, C6);
+	// Replace: the edit's filters replace those mcpwire wrote (a profile or
+	// --clear-tool-filters, not KeepFilters nor uninject).
+	Force, Replace bool
 }
 
 // StartState is what a StartChecker sees of one client file.
@@ -196,8 +200,9 @@ func shellQuote(s string) string {
 // RuntimeHome is the layout of a client's runtime home (X1).
 type RuntimeHome struct {
 	// Linked are entries of the client's own home a runtime home shares by symlink
-	// when they exist.
+	// when they exist; Login is the one of them holding the person's login (X3).
 	Linked []string
+	Login  string
 	// Env are the variables a session sets to the runtime home; LineEnv the one the
 	// printed launch line sets.
 	Env     []string

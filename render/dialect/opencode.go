@@ -150,6 +150,29 @@ func boolMembers(raw json.RawMessage) (keys []string, values []bool) {
 // Filters: deny and allow, globs included, in the top-level tools map.
 func (opencode) Filters() FilterSpec { return FilterSpec{Deny: true, Allow: true, DenyAll: true} }
 
+// toolName is how opencode names a server's or a tool's part of a tool key: every
+// character outside [A-Za-z0-9_-] becomes "_" (opencode 1.18: the MCP tool "get.x" of
+// server "my.server" is my_server_get_x). A "*" of a tool pattern stays: the tools map
+// takes globs.
+func toolName(s string, glob bool) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || glob && r == '*' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// toolKey is the tools-map key of a server's tool (or tool pattern).
+func toolKey(server, tool string) string { return toolName(server, false) + "_" + toolName(tool, true) }
+
+// CheckNames refuses servers whose names opencode makes alike in its tool names (L14):
+// "my.server" and "my_server" both give my_server_<tool>, so a tools key written for
+// one would also switch the other's tools off.
+func (opencode) CheckNames(names []string) error {
+	return checkClashes(names, func(n string) string { return toolName(n, false) + "_" }, "opencode cannot tell these servers' tools apart")
+}
+
 // tools renders filters as the tools map (F3): for each allowlist server
 // "<server>_*": false first, then the deny keys (false), then the allowed tools
 // (true). A key both allowed and denied stays denied.
@@ -161,18 +184,19 @@ func tools(fs *FilterSet) format.Object {
 	denied := map[string]bool{}
 	for _, n := range SortedKeys(fs.Servers) {
 		if fs.Servers[n].Allow != nil {
-			wild.Set(n+"_*", false)
-			denied[n+"_*"] = true
+			k := toolKey(n, "*")
+			wild.Set(k, false)
+			denied[k] = true
 		}
 	}
 	for _, n := range SortedKeys(fs.Servers) {
 		sf := fs.Servers[n]
-		if sf.DenyAll && !denied[n+"_*"] {
-			deny.Set(n+"_*", false)
-			denied[n+"_*"] = true
+		if k := toolKey(n, "*"); sf.DenyAll && !denied[k] {
+			deny.Set(k, false)
+			denied[k] = true
 		}
 		for _, t := range sf.Deny {
-			if k := n + "_" + t; !denied[k] {
+			if k := toolKey(n, t); !denied[k] {
 				deny.Set(k, false)
 				denied[k] = true
 			}
@@ -180,7 +204,7 @@ func tools(fs *FilterSet) format.Object {
 	}
 	for _, n := range SortedKeys(fs.Servers) {
 		for _, t := range fs.Servers[n].Allow {
-			if k := n + "_" + t; !denied[k] {
+			if k := toolKey(n, t); !denied[k] {
 				allow.Set(k, true)
 			}
 		}
@@ -202,13 +226,25 @@ func (d opencode) Launch(out, _ string) Launch {
 	return Launch{Env: []string{opencodeConfig, out}, Binary: d.p.Binary}
 }
 
-// EditFile writes the profile's tools keys and removes those of the servers the edit
-// removed.
+// EditFile writes the profile's tools keys, removes those mcpwire wrote that the
+// profile no longer wants, and those of the servers the edit removed.
 func (d opencode) EditFile(doc format.Document, es format.Entries, st *FileState) error {
 	if err := d.applyTools(doc, st); err != nil {
 		return err
 	}
-	return d.dropTools(doc, es, st)
+	if err := d.dropTools(doc, es, st, func(owner string) bool { return slices.Contains(st.Dropped, owner) }); err != nil {
+		return err
+	}
+	if !st.Replace {
+		return nil
+	}
+	// a profile's filters replace mcpwire's: its keys the profile does not want go,
+	// except those of a server that stays in the file without being selected (B7)
+	want := tools(st.Filters)
+	return d.dropTools(doc, es, st, func(owner string) bool {
+		stays := slices.Contains(es.Names(), owner) && !slices.Contains(st.Set, owner)
+		return !slices.Contains(st.Dropped, owner) && !stays
+	}, want)
 }
 
 // applyTools moves mcpwire's tools keys after the existing keys, in order (opencode
@@ -216,10 +252,10 @@ func (d opencode) EditFile(doc format.Document, es format.Entries, st *FileState
 //
 // A key the person already had is never mcpwire's (as with Claude's deny rules, C4).
 // With the value the profile wants, it is moved after the existing keys like
-// mcpwire's own (its value stays; uninject leaves it). With another value mcpwire
-// never changes it, since uninject could not give that value back: it stays where
-// it is, and a warning names it (the profile's filter is then not applied for it).
-// A key mcpwire wrote that changed since is the person's in the same way.
+// mcpwire's own (its value stays; uninject leaves it). With another value it
+// contradicts the profile's filter: the injection is refused naming it, and --force
+// takes it over (it is then mcpwire's, and uninject removes it). A key mcpwire wrote
+// that changed since is the person's in the same way.
 func (d opencode) applyTools(doc format.Document, st *FileState) error {
 	want := tools(st.Filters)
 	if len(want) == 0 {
@@ -234,8 +270,11 @@ func (d opencode) applyTools(doc format.Document, st *FileState) error {
 		cur, had := doc.Lookup(opencodeTools, m.Key)
 		mine := !had || st.Record != nil && st.Record[opencodeToolsRec+m.Key] == format.Digest(cur.JSON())
 		if !mine && format.Digest(cur.JSON()) != format.Digest(raw) {
-			held = append(held, m.Key)
-			continue
+			if !st.Force {
+				held = append(held, m.Key)
+				continue
+			}
+			mine = true // taken over
 		}
 		if _, err := doc.Delete([]string{opencodeTools, m.Key}); err != nil {
 			return err
@@ -248,18 +287,32 @@ func (d opencode) applyTools(doc format.Document, st *FileState) error {
 		}
 	}
 	if len(held) > 0 {
-		st.Warnings = append(st.Warnings, fmt.Sprintf("%s: left tools keys %s in %s as they are: mcpwire did not write them, or they changed since it wrote them, so the profile's filter for them is not applied; change or remove them by hand if you want it",
-			d.p.Name, strings.Join(held, ", "), st.Path))
+		return &heldToolsError{path: st.Path, keys: held}
 	}
 	return nil
 }
 
-// dropTools removes the tools keys mcpwire wrote for the servers removed by this
-// edit, when nobody changed them (C6). A key belongs to the server with the longest
-// name it starts with (<server>_), among the servers removed and those still in the
-// file.
-func (d opencode) dropTools(doc format.Document, es format.Entries, st *FileState) error {
-	if len(st.Dropped) == 0 || st.Record == nil {
+// heldToolsError refuses tools keys of the person's that contradict the profile.
+type heldToolsError struct {
+	path string
+	keys []string
+}
+
+func (e *heldToolsError) Error() string {
+	return fmt.Sprintf("%s: tools keys %s hold other values than the profile's tool filters, and mcpwire did not write them (or they changed since it did): the filters would not apply", e.path, strings.Join(e.keys, ", "))
+}
+
+// Hints says how to go on.
+func (e *heldToolsError) Hints() []string {
+	return []string{"add --force to take them over (uninject then removes them), or change or remove them by hand"}
+}
+
+// dropTools removes the tools keys mcpwire wrote whose server gone says goes (and,
+// given want, that the profile does not want), when nobody changed them (C6). A key
+// belongs to the server with the longest name it starts with (<server>_, as opencode
+// names tools), among the servers removed and those still in the file.
+func (d opencode) dropTools(doc format.Document, es format.Entries, st *FileState, gone func(owner string) bool, want ...format.Object) error {
+	if st.Record == nil {
 		return nil
 	}
 	servers := append(slices.Clone(st.Dropped), es.Names()...)
@@ -271,21 +324,25 @@ func (d opencode) dropTools(doc format.Document, es format.Entries, st *FileStat
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
+		if len(want) > 0 {
+			if _, wanted := want[0].Get(k); wanted {
+				continue
+			}
+		}
 		owner := ""
 		for _, s := range servers {
-			if strings.HasPrefix(k, s+"_") && len(s) > len(owner) {
+			if strings.HasPrefix(k, toolName(s, false)+"_") && len(s) > len(owner) {
 				owner = s
 			}
 		}
-		if !slices.Contains(st.Dropped, owner) {
+		if !gone(owner) {
 			continue
 		}
 		cur, has := doc.Lookup(opencodeTools, k)
 		switch {
 		case !has:
 		case format.Digest(cur.JSON()) != st.Record[opencodeToolsRec+k]:
-			kept = append(kept, k)
-			continue
+			kept = append(kept, k) // the person's now: said once, and no longer recorded
 		default:
 			if _, err := doc.Delete([]string{opencodeTools, k}); err != nil {
 				return err
@@ -294,7 +351,7 @@ func (d opencode) dropTools(doc format.Document, es format.Entries, st *FileStat
 		st.Forget = append(st.Forget, opencodeToolsRec+k)
 	}
 	if len(kept) > 0 {
-		st.Warnings = append(st.Warnings, fmt.Sprintf("%s: left tool keys %s in %s: they changed since mcpwire wrote them", d.p.Name, strings.Join(kept, ", "), st.Path))
+		st.Warnings = append(st.Warnings, fmt.Sprintf("%s: left tool keys %s in %s: they changed since mcpwire wrote them, so they are yours now", d.p.Name, strings.Join(kept, ", "), st.Path))
 	}
 	return nil
 }

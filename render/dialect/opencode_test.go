@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -8,46 +10,84 @@ import (
 	"github.com/mcpwire/mcpwire/render/format"
 )
 
-// TestToolWarningNamesHeldKeys: a tools key the file holds with another value, which
-// mcpwire did not write, is left as it is, in its place, and named by a warning; one
-// holding the value mcpwire wants is moved after the existing keys, unnamed and not
-// claimed; one mcpwire wrote and nobody changed is rewritten.
+// TestToolKeysHeldByThePerson: a tools key the file holds with another value, which
+// mcpwire did not write, contradicts the profile: the edit is refused naming it (and
+// only it), with a hint to add --force; with --force it is taken over and claimed. One
+// holding the value mcpwire wants is moved after the existing keys and not claimed;
+// one mcpwire wrote and nobody changed is rewritten.
 //
 // spec: F3 C6
-func TestToolWarningNamesHeldKeys(t *testing.T) {
+func TestToolKeysHeldByThePerson(t *testing.T) {
 	p, _ := providers.Get("opencode")
 	path := "/p/opencode.json"
 	fs := &FilterSet{Servers: map[string]*ServerFilters{"a": {DenyAll: true}, "b": {DenyAll: true}, "c": {Deny: []string{"t"}}}}
 	src := "{\n  \"tools\": {\"a_*\": true, \"b_*\": false, \"c_t\": true, \"x\": true}\n}\n"
-	doc, err := format.Parse(p.Format, path, []byte(src), true)
-	if err != nil {
-		t.Fatal(err)
+	edit := func(force bool) (format.Document, *FileState, error) {
+		doc, err := format.Parse(p.Format, path, []byte(src), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := doc.Entries(format.Container{Path: []string{p.ServersKey}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := &FileState{Path: path, Filters: fs, Wrote: map[string]string{}, Force: force,
+			Record: map[string]string{opencodeToolsRec + "c_t": format.Digest([]byte("true"))}}
+		return doc, st, For(p).(FileEditor).EditFile(doc, es, st)
 	}
-	es, err := doc.Entries(format.Container{Path: []string{p.ServersKey}})
-	if err != nil {
-		t.Fatal(err)
+	_, _, err := edit(false)
+	var held *heldToolsError
+	if !errors.As(err, &held) || !slices.Equal(held.keys, []string{"a_*"}) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("error %v, want a refusal naming a_* and %s", err, path)
 	}
-	st := &FileState{Path: path, Filters: fs, Wrote: map[string]string{},
-		Record: map[string]string{opencodeToolsRec + "c_t": format.Digest([]byte("true"))}}
-	if err := For(p).(FileEditor).EditFile(doc, es, st); err != nil {
+	if h := held.Hints(); len(h) != 1 || !strings.Contains(h[0], "--force") {
+		t.Errorf("hints %q", h)
+	}
+	doc, st, err := edit(true)
+	if err != nil {
 		t.Fatal(err)
 	}
 	out, _ := doc.Bytes()
-	if got, want := string(out), "{\n  \"tools\": {\"a_*\": true, \"x\": true, \"b_*\": false, \"c_t\": false}\n}\n"; got != want {
+	if got, want := string(out), "{\n  \"tools\": { \"x\": true, \"a_*\": false, \"b_*\": false, \"c_t\": false}\n}\n"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	if len(st.Warnings) != 1 {
-		t.Fatalf("warnings %q, want one", st.Warnings)
+	if _, ok := st.Wrote[opencodeToolsRec+"a_*"]; !ok {
+		t.Errorf("the key taken over with --force was not claimed")
 	}
-	if w := st.Warnings[0]; !strings.Contains(w, "a_*") || strings.Contains(w, "b_*") || strings.Contains(w, "c_t") || !strings.Contains(w, path) {
-		t.Errorf("warning %q, want one naming a_* and %s only", w, path)
-	}
-	for _, k := range []string{"a_*", "b_*"} {
-		if _, ok := st.Wrote[opencodeToolsRec+k]; ok {
-			t.Errorf("the person's key %s was claimed", k)
-		}
+	if _, ok := st.Wrote[opencodeToolsRec+"b_*"]; ok {
+		t.Errorf("the person's key b_*, already right, was claimed")
 	}
 	if _, ok := st.Wrote[opencodeToolsRec+"c_t"]; !ok {
 		t.Errorf("mcpwire's own key was not rewritten")
+	}
+}
+
+// TestToolKeysOfOddNames: opencode names an MCP tool <server>_<tool> with every
+// character outside [A-Za-z0-9_-] made "_" (opencode 1.18.33, checked in its binary:
+// Q.replace(/[^a-zA-Z0-9_-]/g,"_") on both parts), so the keys mcpwire writes for a
+// server named with a dot (L14) are spelled that way, globs kept; two servers opencode
+// would name alike are refused naming both.
+//
+// spec: F3 L14
+func TestToolKeysOfOddNames(t *testing.T) {
+	fs := &FilterSet{Servers: map[string]*ServerFilters{
+		"my.server": {Deny: []string{"get.x", "del*"}},
+		"web@2":     {Allow: []string{"fetch"}},
+	}}
+	var keys []string
+	for _, m := range tools(fs) {
+		keys = append(keys, m.Key)
+	}
+	want := []string{"web_2_*", "my_server_get_x", "my_server_del*", "web_2_fetch"}
+	if !slices.Equal(keys, want) {
+		t.Errorf("keys %q, want %q", keys, want)
+	}
+	p, _ := providers.Get("opencode")
+	err := For(p).(NameChecker).CheckNames([]string{"my.server", "fetch", "my_server"})
+	if err == nil || !strings.Contains(err.Error(), `"my.server" and "my_server" (both my_server_)`) {
+		t.Errorf("error %v, want the clash named", err)
+	}
+	if err := For(p).(NameChecker).CheckNames([]string{"my.server", "fetch"}); err != nil {
+		t.Error(err)
 	}
 }
