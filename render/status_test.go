@@ -1,6 +1,7 @@
 package render_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/mcpwire/mcpwire/fixtures"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
@@ -192,4 +194,39 @@ func everyClientFile(w *world) []string {
 func fixtureOf(provider string) string {
 	i := slices.IndexFunc(fixtures.All(), func(f fixtures.Fixture) bool { return f.Provider == provider && f.Role == fixtures.Servers })
 	return fixtures.All()[i].Name
+}
+
+// TestStatusStagedRecord: an interrupted run leaves a staged record beside the
+// ownership record (the entry written, the record not yet): status settles it against
+// the file, so the entry is owned, not drifted; import --adopt adds to that record.
+//
+// spec: B4 B2 C6
+func TestStatusStagedRecord(t *testing.T) {
+	w := newWorld(t)
+	if _, err := w.inject("cursor", providers.User, "fetch"); err != nil {
+		t.Fatal(err)
+	}
+	path := w.dest(w.provider("cursor"), providers.User)
+	recs, err := render.RecordedDestinations(fsys.NewOS(), w.layer)
+	if err != nil || len(recs) != 1 {
+		t.Fatal(recs, err)
+	}
+	before, _ := os.ReadFile(recs[0].Record)
+	var rec struct{ Entries map[string]string }
+	if err := json.Unmarshal(before, &rec); err != nil {
+		t.Fatal(err)
+	}
+	entry := `{"command":"uvx","args":["mcp-server-fetch","--new"]}`
+	w.place(path, []byte(`{"mcpServers": {"fetch": `+entry+`}}`))
+	staged := fmt.Sprintf(`{"destination": %q, "before": {"fetch": %q}, "after": {"fetch": %q}}`,
+		recs[0].Path, rec.Entries["fetch"], format.Digest([]byte(entry)))
+	w.place(recs[0].Record+".staged", []byte(staged))
+	files := w.status(nil, "cursor")
+	if len(files) != 1 || files[0].Entries[0].State != render.Owned {
+		t.Fatalf("status %+v, want fetch owned (the staged record settled)", files)
+	}
+	w.place(recs[0].Record+".staged", []byte(`{"destination": 3}`))
+	if files := w.status(nil, "cursor"); len(files) != 1 || !strings.Contains(files[0].Error, "corrupt ownership record") {
+		t.Errorf("a corrupt staged record: %+v", files)
+	}
 }
