@@ -198,9 +198,10 @@ func fixtureOf(provider string) string {
 
 // TestStatusStagedRecord: an interrupted run leaves a staged record beside the
 // ownership record (the entry written, the record not yet): status settles it against
-// the file, so the entry is owned, not drifted; import --adopt adds to that record.
+// the file, so the entry is owned, not drifted; a corrupt staged record is the file's
+// error.
 //
-// spec: B4 B2 C6
+// spec: B4 C6
 func TestStatusStagedRecord(t *testing.T) {
 	w := newWorld(t)
 	if _, err := w.inject("cursor", providers.User, "fetch"); err != nil {
