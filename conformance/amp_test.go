@@ -41,13 +41,13 @@ var ampCase = clientCase{
 	provider: "amp", client: "amp",
 	scopes: []string{"user", "project"},
 	servers: func(s *scenario) []wantServer {
-		return without(s.confServers(), "wd")
+		// mcpwire writes no includeTools for Amp: whether Amp applies it is unconfirmed
+		return withoutFilters(without(s.confServers(), "wd"))
 	},
 	files: func(s *scenario) []string {
 		return []string{projectOrUser(s, ".amp/settings.json", ".config/amp/settings.json")}
 	},
-	// The stand-in until mcpwire writes Amp; then: write: injected("<conf-sse without wd>"),
-	write:    ampByHand,
+	write:    injectedAfter("conf-sse", dropWd),
 	byHand:   ampByHand,
 	driver:   ampDriver,
 	connects: true,

@@ -39,9 +39,8 @@ var auggieCase = clientCase{
 	files: func(s *scenario) []string {
 		return []string{projectOrUser(s, ".augment/settings.json", ".augment/settings.json")}
 	},
-	// The stand-in until mcpwire writes auggie; then: write: injected("<conf-sse without
-	// wd and header references>"),
-	write:  auggieByHand,
+	// auggie sends headers as written: mcpwire refuses header references for it
+	write:  injectedAfter("conf-sse", dropWd, dropTickets, dropNotes),
 	byHand: auggieByHand,
 	driver: auggieDriver,
 	hide:   "everything", off: "legacy",

@@ -13,8 +13,9 @@ import (
 	"testing"
 )
 
-// Claude Code 2.1.328, project scope (.mcp.json + .claude/settings.local.json), user
-// scope (~/.claude.json + ~/.claude/settings.json), and user scope moved by
+// Claude Code 2.1.328, project scope (.mcp.json + .claude/settings.local.json), local
+// scope (~/.claude.json projects["<project>"].mcpServers + .claude/settings.local.json,
+// V11), user scope (~/.claude.json + ~/.claude/settings.json), and user scope moved by
 // CLAUDE_CONFIG_DIR ($CLAUDE_CONFIG_DIR/.claude.json + $CLAUDE_CONFIG_DIR/settings.json).
 // Claude refuses toolAllow, so it gets the profile conf-claude (deny only).
 // Claude Code starts every stdio server in its own working directory and ignores an
@@ -32,10 +33,10 @@ import (
 //	claude doctor     "Invalid settings" lists settings entries it rejected, permission rules
 //	                  included; the only place Claude reports on permissions.deny offline.
 //
-// spec: Q3 V1 V3 V4 F3 C1 C2
+// spec: Q3 V1 V3 V4 V11 F3 C1 C2
 func TestClaudeCode(t *testing.T) {
 	t.Parallel()
-	for _, variant := range []string{"project", "user", "relocated"} {
+	for _, variant := range []string{"project", "local", "user", "relocated"} {
 		t.Run(variant, func(t *testing.T) {
 			s := newScenario(t, "claude-code", "claude", variant)
 			s.define()
@@ -53,6 +54,9 @@ func TestClaudeCode(t *testing.T) {
 				settings = filepath.Join(s.proj, ".claude", "settings.local.json")
 				scopeText = "Project config"
 				writeFile(t, settings, `{"enabledMcpjsonServers":["everything","tickets","notes","legacy"]}`)
+			case "local":
+				settings = filepath.Join(s.proj, ".claude", "settings.local.json")
+				scopeText = "Local config"
 			case "relocated":
 				dir := s.relocate("CLAUDE_CONFIG_DIR")
 				state = filepath.Join(dir, ".claude.json")

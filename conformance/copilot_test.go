@@ -37,11 +37,10 @@ var copilotCase = clientCase{
 	scopes:  []string{"user", "project"},
 	servers: (*scenario).confServers,
 	files:   copilotFiles,
-	// The stand-in until mcpwire writes Copilot CLI; then: write: injected("conf-sse"),
-	write:  copilotByHand,
-	byHand: copilotByHand,
-	driver: copilotDriver,
-	hide:   "tickets", off: "legacy",
+	write:   injected("conf-sse"),
+	byHand:  copilotByHand,
+	driver:  copilotDriver,
+	hide:    "tickets", off: "legacy",
 }
 
 // copilotFiles trusts the project (as a person who said yes would have it; mcpwire must

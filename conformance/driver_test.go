@@ -142,13 +142,45 @@ func injected(profile string) writeConfig {
 	}
 }
 
+// injectedAfter is injected, with mcpwire commands run after define() that change the
+// registry into what the client can take (servers without header references for
+// auggie, no server wd for a client without a working directory).
+func injectedAfter(profile string, setup ...[]string) writeConfig {
+	return func(s *scenario, _ []wantServer) {
+		files := s.files
+		s.define()
+		for _, args := range setup {
+			s.mcpwire(args...)
+		}
+		s.inject(profile, files[0])
+		s.files = files
+	}
+}
+
+// The registry changes of injectedAfter.
+var (
+	dropWd       = []string{"profile", "edit", "conf", "--remove-server", "wd"}
+	dropTickets  = []string{"server", "update", "tickets", "--unset-header", "Authorization"}
+	dropNotes    = []string{"server", "update", "notes", "--unset-header", "Authorization"}
+	dropStdioRef = []string{"server", "update", "everything", "--unset-env", "CONF_STDIO_TOKEN"}
+)
+
+// withoutFilters drops every tool filter (for a client mcpwire writes none for).
+func withoutFilters(ws []wantServer) []wantServer {
+	out := slices.Clone(ws)
+	for i := range out {
+		out[i].allow, out[i].deny = nil, nil
+	}
+	return out
+}
+
 // clientCase is one client of Q5: its scopes and files, what writes them, and its driver.
 type clientCase struct {
 	provider, client string
 	scopes           []string                       // "user", "project"
 	servers          func(s *scenario) []wantServer // what the client must show
 	files            func(s *scenario) []string     // the files written, in s.scope; seeds trust
-	write            writeConfig                    // the stand-in (byHand) until mcpwire writes the client
+	write            writeConfig                    // what writes the files: mcpwire (injected)
 	byHand           writeConfig                    // the shapes the real client was seen to read
 	driver           func(s *scenario, want []wantServer) []step
 	connects         bool   // the driver connects: the HTTP servers must have received the references' values

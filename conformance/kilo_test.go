@@ -52,13 +52,22 @@ var kiloCase = clientCase{
 	files: func(s *scenario) []string {
 		return []string{projectOrUser(s, "kilo.json", filepath.Join(".config", "kilo", "kilo.json"))}
 	},
-	// The stand-in until mcpwire writes Kilo; then: write: injected("<conf-sse without
-	// wd; at project scope also without references>"),
-	write:    kiloByHand,
+	write:    kiloInjected,
 	byHand:   kiloByHand,
 	driver:   kiloDriver,
 	connects: true,
 	hide:     "tickets", off: "everything",
+}
+
+// kiloInjected is mcpwire's inject of conf-sse without wd (Kilo drops cwd), at project
+// scope also without references (Kilo skips a project file holding one, and mcpwire
+// refuses to write one there).
+func kiloInjected(s *scenario, want []wantServer) {
+	if s.scope == "project" {
+		injectedAfter("conf-sse", dropWd, dropTickets, dropNotes, dropStdioRef)(s, want)
+		return
+	}
+	injectedAfter("conf-sse", dropWd)(s, want)
 }
 
 // kiloByHand writes the shapes Kilo 7.7.7 was seen to read (OBSERVED.md §5), the tools

@@ -43,8 +43,7 @@ var qoderCase = clientCase{
 	files: func(s *scenario) []string {
 		return []string{projectOrUser(s, ".mcp.json", ".qoder/settings.json")}
 	},
-	// The stand-in until mcpwire writes Qoder; then: write: injected("conf-sse"),
-	write:    qoderByHand,
+	write:    injected("conf-sse"),
 	byHand:   qoderByHand,
 	driver:   qoderDriver,
 	connects: true,

@@ -40,8 +40,7 @@ var qwenCase = clientCase{
 	files: func(s *scenario) []string {
 		return []string{projectOrUser(s, ".qwen/settings.json", ".qwen/settings.json")}
 	},
-	// The stand-in until mcpwire writes Qwen Code; then: write: injected("conf-sse"),
-	write:    qwenByHand,
+	write:    injected("conf-sse"),
 	byHand:   qwenByHand,
 	driver:   qwenDriver,
 	connects: true,

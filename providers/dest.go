@@ -3,6 +3,7 @@ package providers
 import (
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,7 +29,7 @@ const (
 	LocalAppData Base = "local-app-data"
 )
 
-// Dest is where one client file lives.
+// Dest is where one client file lives, and how the client reads it.
 type Dest struct {
 	// Env names a variable that, when set, replaces the directory: the file is
 	// $Env/EnvDir…/Files[0]; with EnvFile, $Env is the file itself.
@@ -64,6 +65,56 @@ type Dest struct {
 	// does not exist (Continue's config.json): mcpwire does not create the file while
 	// one of them exists, since that would hide it from the client.
 	Yields []string
+	// Servers is the path of member names to the servers when it is not the
+	// provider's ServersKey; ProjectKey in it stands for the absolute project
+	// directory (Claude Code's projects["<abs project>"].mcpServers, V11).
+	Servers []string
+	// Strict: the client ignores the whole file when it is not strict JSON (a comment
+	// or a trailing comma), so mcpwire refuses to write such a file (V9).
+	// NoTrailingComma: the client takes comments but drops or resets the whole file
+	// over a trailing comma, which mcpwire then refuses to write.
+	Strict, NoTrailingComma bool
+	// NoRefs: the client skips the whole file when it holds a reference to an
+	// environment variable (Kilo's project files), so none is written there.
+	NoRefs bool
+}
+
+// ProjectKey stands for the absolute project directory in a Dest's Servers path.
+const ProjectKey = "<project>"
+
+// ServersPath returns the member names from the top level to the servers of this
+// destination: Servers with ProjectKey replaced by projectKey, else serversKey.
+func (d *Dest) ServersPath(serversKey, projectKey string) []string {
+	if len(d.Servers) == 0 {
+		return []string{serversKey}
+	}
+	out := slices.Clone(d.Servers)
+	for i, k := range out {
+		if k == ProjectKey {
+			out[i] = projectKey
+		}
+	}
+	return out
+}
+
+// Nested reports whether the servers sit under the project's own key (ProjectKey):
+// the file is shared by every project, each with its own servers.
+func (d *Dest) Nested() bool { return slices.Contains(d.Servers, ProjectKey) }
+
+// SameFile reports whether two destinations name the same file (one of their
+// candidate paths, directory and name, is the same), whatever part of it each uses.
+func (d *Dest) SameFile(o *Dest) bool {
+	if d.Base != o.Base || d.Env != o.Env || d.EnvFile != o.EnvFile || !slices.Equal(d.EnvDir, o.EnvDir) {
+		return false
+	}
+	for _, f := range d.Files {
+		for _, g := range o.Files {
+			if path.Join(append(slices.Clone(d.Dir), f)...) == path.Join(append(slices.Clone(o.Dir), g)...) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Pointed is where a destination's pointer file and fallback directories are, for

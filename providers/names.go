@@ -32,6 +32,12 @@ var aliases = map[string]string{
 	"visualstudio":    "visual-studio",
 	"jetbrains-junie": "junie",
 	"lmstudio":        "lm-studio",
+	"qwen":            "qwen-code",
+	"augment":         "auggie",
+	"kilocode":        "kilo",
+	"kilo-code":       "kilo",
+	"qodercli":        "qoder",
+	"qoder-cli":       "qoder",
 }
 
 // Normalize returns the provider name for name or one of its aliases, and whether it

@@ -10,8 +10,13 @@ type Provider struct {
 	Display string
 	// DefaultScope is used when --scope is not given (V6).
 	DefaultScope Scope
-	// Project and User are the server files per scope; nil when the client has none.
-	Project, User *Dest
+	// Project, Local and User are the server files per scope; nil when the client has
+	// none.
+	Project, Local, User *Dest
+	// AlsoReads are files of other clients' scopes this client reads too (Qwen Code
+	// reads Claude Code's .mcp.json): mcpwire does not write them for it, but lists it
+	// among their readers (V10).
+	AlsoReads []*Dest
 	// Settings are Claude Code's settings files, where deny rules go (C2).
 	Settings map[Scope]*Dest
 	// Format is the file format.
@@ -60,6 +65,13 @@ type Provider struct {
 	WorkspaceVar string
 	// ReservedRefs are variables the client reads as empty in remote URLs and headers (V5).
 	ReservedRefs []string
+	// LiteralHeaders: the client sends header values as written, without expanding
+	// references, so a reference in a header is refused (auggie).
+	LiteralHeaders bool
+	// StandaloneEnv is the variable that names a standalone file the client loads
+	// besides its own (opencode's OPENCODE_CONFIG, Kilo's KILO_CONFIG), for the
+	// dialects that launch the client that way.
+	StandaloneEnv string
 	// Owner is how entries already in the file are treated (C6).
 	Owner OwnerMode
 	// PrivateMode: every file is 0600, project files included.
@@ -123,15 +135,26 @@ type Scope string
 
 // Scopes.
 const (
+	// Project is the project's shared file, usually committed.
 	Project Scope = "project"
-	User    Scope = "user"
+	// Local is the person's private file for one project, never committed: Claude
+	// Code's projects["<abs project>"] in ~/.claude.json (V11), auggie's and Qoder's
+	// settings.local.json.
+	Local Scope = "local"
+	// User is the person's own file, for every project.
+	User Scope = "user"
 )
+
+// AllScopes lists every scope, from the most shared to the most personal.
+var AllScopes = []Scope{Project, Local, User}
 
 // Dest returns the destination of a scope, nil when the client has none.
 func (p *Provider) Dest(s Scope) *Dest {
 	switch s {
 	case Project:
 		return p.Project
+	case Local:
+		return p.Local
 	case User:
 		return p.User
 	}
@@ -143,12 +166,12 @@ func (p *Provider) Aliases() []string { return Aliases(p.Name) }
 
 // Manual reports whether the client has no config file mcpwire can write: its
 // servers are added by hand (ChatGPT Desktop's connectors).
-func (p *Provider) Manual() bool { return p.Project == nil && p.User == nil }
+func (p *Provider) Manual() bool { return p.Project == nil && p.Local == nil && p.User == nil }
 
 // Scopes lists the scopes the client has a destination for.
 func (p *Provider) Scopes() []Scope {
 	var out []Scope
-	for _, s := range []Scope{Project, User} {
+	for _, s := range AllScopes {
 		if p.Dest(s) != nil {
 			out = append(out, s)
 		}
@@ -191,8 +214,8 @@ const (
 	ShapeCodex Shape = "codex"
 	// ShapeGrok: TOML [mcp_servers.NAME] in marker comments.
 	ShapeGrok Shape = "grok"
-	// ShapeCopilot: {type:"local",command,args,env} and {type,url,headers}, with a per-server
-	// tools allowlist (GitHub Copilot CLI).
+	// ShapeCopilot: Claude Code's spelling ({command,args,env,cwd} and {type,url,headers}),
+	// with a per-server tools allowlist (GitHub Copilot CLI).
 	ShapeCopilot Shape = "copilot"
 	// ShapeGoose: Goose's extensions entry {enabled, type, name, description, cmd, args,
 	// envs, env_keys, …} (YAML map by name).
@@ -209,6 +232,14 @@ const (
 	// ShapeCrush: {type, command, args, env} and {type, url, headers}, with enabled_tools
 	// and disabled_tools (Crush).
 	ShapeCrush Shape = "crush"
+	// ShapeQwen: Gemini CLI's entries, with "$version": 4 in a new file (Qwen Code).
+	ShapeQwen Shape = "qwen"
+	// ShapeAuggie: "type" (stdio, http, sse) on every entry, no cwd (auggie).
+	ShapeAuggie Shape = "auggie"
+	// ShapeAmp: {command,args,env} and {url,headers}, "transport":"sse" for SSE (Amp).
+	ShapeAmp Shape = "amp"
+	// ShapeQoder: Claude Code's spelling with a disabled switch (Qoder CLI).
+	ShapeQoder Shape = "qoder"
 	// ShapeManual: no file; mcpwire prints the steps.
 	ShapeManual Shape = "manual"
 )
@@ -235,6 +266,13 @@ const (
 func (r RefStyle) Spell(v string) string {
 	s, _ := policy.SpellingOf(string(r))
 	return s.Spell(v)
+}
+
+// Open is how a reference starts in this style ("${", "{env:"); "" when the style has
+// no placeholder.
+func (r RefStyle) Open() string {
+	s, _ := policy.SpellingOf(string(r))
+	return s.Open
 }
 
 // RefersTo reports whether text holds a reference to variable v in this style.
@@ -300,7 +338,7 @@ const (
 	AllowCodex    AllowStyle = "enabled_tools"
 	AllowOpencode AllowStyle = "tools map SERVER_*: false then SERVER_TOOL: true"
 	AllowGemini   AllowStyle = "includeTools"
-	AllowTools    AllowStyle = "tools (exact names; [\"*\"] for all)"
+	AllowTools    AllowStyle = "tools (exact names; every tool without it)"
 	AllowGoose    AllowStyle = "available_tools (exact names; [] for all)"
 	AllowKimi     AllowStyle = "enabledTools (exact names)"
 	AllowCrush    AllowStyle = "enabled_tools (exact names; a server left with none is disabled)"

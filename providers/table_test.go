@@ -39,8 +39,11 @@ func TestTableInvariants(t *testing.T) {
 			if len(d.Files) == 0 {
 				t.Errorf("%s %s: no file names", p.Name, s)
 			}
-			if (s == Project) != (d.Base == ProjectDir) {
+			switch {
+			case s == Project && d.Base != ProjectDir, s == User && d.Base == ProjectDir:
 				t.Errorf("%s %s: base %s", p.Name, s, d.Base)
+			case d.Nested() && d.Base == ProjectDir:
+				t.Errorf("%s %s: a project file keyed by the project", p.Name, s)
 			}
 		}
 		if (p.Format == TOML) != (p.Shape == ShapeCodex || p.Shape == ShapeGrok || p.Shape == ShapeVibe) {
@@ -83,7 +86,8 @@ func TestTableInvariants(t *testing.T) {
 	// V2: the aliases the spec names
 	for a, n := range map[string]string{"claude": "claude-code", "openai": "codex", "agy": "antigravity", "oh-my-pi": "omp",
 		"factory-ai": "factory", "devin": "windsurf", "cascade": "windsurf", "code": "vscode", "copilot": "copilot-cli",
-		"cn": "continue", "vibe": "mistral-vibe", "mistral": "mistral-vibe"} {
+		"cn": "continue", "vibe": "mistral-vibe", "mistral": "mistral-vibe",
+		"qwen": "qwen-code", "augment": "auggie", "kilocode": "kilo", "kilo-code": "kilo", "qodercli": "qoder", "qoder-cli": "qoder"} {
 		if p, ok := Get(a); !ok || p.Name != n {
 			t.Errorf("alias %s does not name %s", a, n)
 		}
@@ -105,10 +109,14 @@ func TestTableInvariants(t *testing.T) {
 			t.Errorf("%s: default scope %s, want project", n, p.DefaultScope)
 		}
 	}
-	for _, n := range []string{"codex", "windsurf", "factory", "warp", "claude-desktop"} {
+	for _, n := range []string{"codex", "windsurf", "factory", "warp", "claude-desktop", "copilot-cli", "qwen-code", "auggie", "amp", "kilo"} {
 		if p, _ := Get(n); p.DefaultScope != User {
 			t.Errorf("%s: default scope %s, want user", n, p.DefaultScope)
 		}
+	}
+	// V6: Qoder's own `mcp add` writes its local file by default, and so does mcpwire
+	if p, _ := Get("qoder"); p.DefaultScope != Local {
+		t.Errorf("qoder: default scope %s, want local", p.DefaultScope)
 	}
 }
 

@@ -118,7 +118,7 @@ func writeAdopted(f fsys.FS, reg *registry.Registry, adopted []*fileAdoption, id
 // staged.
 func (fa *fileAdoption) recordTarget(f fsys.FS, layer string) (fsys.Target, error) {
 	c := fa.c
-	path, canon, err := recordPath(layer, OwnershipDir, c.Path)
+	path, canon, err := entryRecordPath(layer, c.Path, c.local.Container, c.local.Scope != "")
 	if err != nil {
 		return fsys.Target{}, err
 	}
@@ -149,7 +149,10 @@ func (fa *fileAdoption) recordTarget(f fsys.FS, layer string) (fsys.Target, erro
 				}
 				rec, _ = st.settle(rec, entryDigest(c.doc, c.es))
 			}
-			rec.Destination, rec.Provider = canon, c.Provider.Name
+			rec.Destination, rec.localRecord, rec.Providers = canon, c.local, rec.writers(c.Provider.Name)
+			if rec.Provider == "" {
+				rec.Provider = c.Provider.Name
+			}
 			maps.Copy(rec.Entries, digests)
 			return rec.encode(), 0o600, false, nil
 		},

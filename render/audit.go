@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
@@ -49,7 +50,13 @@ type AuditRequest struct {
 func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 	files, errs := ClientFiles(f, r.Providers, r.Env, "")
 	var out []Finding
+	seen := map[string]bool{} // a file several clients read (V10) is audited once
 	for _, c := range files {
+		key := c.Path + "\x00" + strings.Join(c.local.Container, "\x00")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
 		committed := c.Scope == providers.Project && !c.Provider.GitIgnored
 		exposed := !committed && r.GOOS != "windows" && c.Mode&0o077 != 0
 		for _, e := range c.Entries {

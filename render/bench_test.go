@@ -44,30 +44,45 @@ func itoa(i int) string { return string(rune('0'+i/10)) + string(rune('0'+i%10))
 // spec: Q4 W1 W8
 // BenchmarkInjectLargeClaudeJSON injects one server into a 50 MB ~/.claude.json
 // (generated like Claude Code's own: a large projects map), alternating servers so
-// every iteration rewrites the file.
+// every iteration rewrites the file: at user scope (the top-level mcpServers), and at
+// local scope (V11: the mcpServers of a project halfway through the map).
 func BenchmarkInjectLargeClaudeJSON(b *testing.B) {
 	home := b.TempDir()
 	path := filepath.Join(home, ".claude.json")
 	if out, err := exec.Command("go", "run", "../bench/genclaude", "-size", "50", "-out", path).CombinedOutput(); err != nil {
 		b.Fatalf("genclaude: %v\n%s", err, out)
 	}
-	fi, err := os.Stat(path)
+	project := filepath.Join(home, "proj")
+	if err := os.Mkdir(project, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
 	}
+	key := fmt.Sprintf("\"/home/dev/src/project-%06d\": {", strings.Count(string(data), "\"/home/dev/src/project-")/2)
+	real, _ := filepath.EvalSymlinks(project)
+	data = []byte(strings.Replace(string(data), key, strconv.Quote(real)+": {", 1))
 	reg := benchRegistry(b, filepath.Join(home, ".aiwg"), 2)
 	p, _ := providers.Get("claude-code")
-	b.SetBytes(fi.Size())
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		r := render.Request{Registry: reg, Provider: p, Scope: providers.User, Project: home, Servers: []string{"s" + itoa(i%2)},
-			Env: providers.PathEnv{GOOS: runtime.GOOS, Home: home}, DryRun: true}
-		if i%2 == 1 {
-			r.Servers = []string{"s00", "s01"}
-		}
-		if _, err := render.Inject(fsys.NewOS(), r); err != nil {
-			b.Fatal(err)
-		}
+	for _, scope := range []providers.Scope{providers.User, providers.Local} {
+		b.Run(string(scope), func(b *testing.B) {
+			if err := os.WriteFile(path, data, 0o600); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				r := render.Request{Registry: reg, Provider: p, Scope: scope, Project: project, Servers: []string{"s" + itoa(i%2)},
+					Env: providers.PathEnv{GOOS: runtime.GOOS, Home: home}, DryRun: true}
+				if i%2 == 1 {
+					r.Servers = []string{"s00", "s01"}
+				}
+				if _, err := render.Inject(fsys.NewOS(), r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

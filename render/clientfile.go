@@ -34,6 +34,9 @@ type ClientFile struct {
 	target dialect.Target
 	d      dialect.Dialect
 	env    providers.PathEnv
+	// local is set for a project's own servers in a file shared by every project
+	// (Claude Code's local scope): their record is their own.
+	local localRecord
 }
 
 // ClientEntry is one server entry of a client file.
@@ -114,16 +117,27 @@ func OpenClientFile(f fsys.FS, p *providers.Provider, scope providers.Scope, env
 	if err != nil {
 		return nil, err
 	}
-	d := dialect.For(p)
+	// the file as inject would edit it: the provider as it spells entries there (a file
+	// several clients read, V10), where the servers sit (a project's own in a file
+	// shared by every project, V11)
+	edit, _ := (&Request{Provider: p, Project: env.Project, Env: env}).newEdit(scope, path)
+	d := edit.d
 	c := &ClientFile{Provider: p, Scope: scope, Path: path, Mode: fi.Mode().Perm(), d: d, env: env,
-		target: dialect.Target{P: p, Scope: scope, Project: env.Project}}
-	if scope == providers.Project {
+		target: dialect.Target{P: edit.p, Scope: scope, Project: env.Project}}
+	if scope != providers.User {
 		c.Project = env.Project
+	}
+	if p.Dest(scope).Nested() {
+		c.local = localRecord{Scope: scope, Project: env.Project, Container: edit.servers}
 	}
 	if c.doc, err = format.Parse(p.Format, path, data, true); err != nil {
 		return nil, err
 	}
-	if c.es, err = c.doc.Entries((&fileEdit{p: p, d: d}).container()); err != nil {
+	container := edit.container(c.doc)
+	if _, ok := c.doc.Lookup(container.Path...); !ok && c.local.Scope != "" {
+		return nil, nil // no servers of this project in the file shared by every project
+	}
+	if c.es, err = c.doc.Entries(container); err != nil {
 		return nil, err
 	}
 	for _, n := range c.es.Names() {
@@ -143,7 +157,7 @@ func OpenClientFile(f fsys.FS, p *providers.Provider, scope providers.Scope, env
 // readRecord reads the file's ownership record, when there is one, settled against
 // the file when an interrupted run left a staged record beside it (staging.go).
 func (c *ClientFile) readRecord(f fsys.FS, layerDir string) error {
-	own, err := newOwnState(f, layerDir, c.Path, c.Provider.Name)
+	own, err := newOwnState(f, layerDir, c.Path, c.Provider.Name, c.local)
 	if err != nil {
 		return err
 	}

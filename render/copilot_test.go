@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,31 +11,68 @@ import (
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
-// TestCopilotRefusesCommentedFile: GitHub Copilot CLI ignores a whole config file
-// that holds comments, so mcpwire refuses to write one (and writes nothing) instead of
-// adding servers Copilot would never load; a strict file is written 0600.
+// TestCopilotProjectStrict: GitHub Copilot CLI ignores a whole project file that holds
+// comments or trailing commas, so mcpwire refuses to write one (and writes nothing)
+// instead of adding servers Copilot would never load; its user file is JSONC, which
+// Copilot reads, and a new one is written 0600.
 //
-// spec: V9 W4
-func TestCopilotRefusesCommentedFile(t *testing.T) {
+// spec: V9 W2 W4
+func TestCopilotProjectStrict(t *testing.T) {
 	w := newWorld(t)
 	p := w.provider("copilot-cli")
-	path := w.dest(p, providers.User)
-	commented := []byte("{\n  // mine\n  \"mcpServers\": {}\n}\n")
-	w.place(path, commented)
-	_, err := render.Inject(fsys.NewOS(), w.request("copilot-cli", "", "", "fetch"))
-	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "comments") {
-		t.Fatalf("inject into a commented file: %v", err)
+	project := w.dest(p, providers.Project)
+	for _, bad := range []string{"{\n  // mine\n  \"mcpServers\": {}\n}\n", "{\n  \"mcpServers\": {},\n}\n"} {
+		w.place(project, []byte(bad))
+		_, err := render.Inject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "", "fetch"))
+		if err == nil || !strings.Contains(err.Error(), project) || !strings.Contains(err.Error(), "comments or trailing commas") {
+			t.Fatalf("inject into %q: %v", bad, err)
+		}
+		if got := read(t, project); string(got) != bad {
+			t.Errorf("the refused file changed:\n%s", got)
+		}
 	}
-	if got := read(t, path); string(got) != string(commented) {
-		t.Errorf("the refused file changed:\n%s", got)
+	user := w.dest(p, providers.User)
+	commented := "{\n  // mine\n  \"mcpServers\": {}\n}\n"
+	w.place(user, []byte(commented))
+	if _, err := render.Inject(fsys.NewOS(), w.request("copilot-cli", "", "", "fetch")); err != nil {
+		t.Fatalf("the user file takes comments: %v", err)
 	}
-	if err := os.Remove(path); err != nil {
+	if got := read(t, user); !strings.Contains(string(got), "// mine") || !strings.Contains(string(got), `"fetch"`) {
+		t.Errorf("user file:\n%s", got)
+	}
+	if err := os.Remove(user); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := render.Inject(fsys.NewOS(), w.request("copilot-cli", "", "", "fetch")); err != nil {
 		t.Fatal(err)
 	}
-	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(user); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("new file: %v, mode %v; want 0600", err, fi.Mode().Perm())
+	}
+}
+
+// TestCopilotGithubFile: Copilot reads .github/mcp.json only when no .mcp.json exists,
+// so mcpwire writes that file when it is the only one, and .mcp.json otherwise.
+//
+// spec: V1 V10
+func TestCopilotGithubFile(t *testing.T) {
+	w := newWorld(t)
+	gh := filepath.Join(w.project, ".github", "mcp.json")
+	w.place(gh, []byte("{\n  \"mcpServers\": {}\n}\n"))
+	res, err := render.Inject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "", "fetch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Destination != gh || len(res.Readers) != 0 {
+		t.Errorf("destination %s, readers %v; want %s, none", res.Destination, res.Readers, gh)
+	}
+	mcp := filepath.Join(w.project, ".mcp.json")
+	w.place(mcp, []byte("{}\n"))
+	res, err = render.Inject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "", "fetch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Destination != mcp || strings.Join(res.Readers, ", ") != "Claude Code, Qwen Code, Qoder CLI" {
+		t.Errorf("destination %s, readers %v", res.Destination, res.Readers)
 	}
 }

@@ -35,8 +35,8 @@ func resolveScope(p *providers.Provider, s providers.Scope) (providers.Scope, er
 	if s == "" {
 		s = p.DefaultScope
 	}
-	if s != providers.Project && s != providers.User {
-		return "", fmt.Errorf("unknown scope %q (want project or user)", s)
+	if !slices.Contains(providers.AllScopes, s) {
+		return "", fmt.Errorf("unknown scope %q (want project, local or user)", s)
 	}
 	if p.Dest(s) == nil {
 		return "", &ScopeError{Provider: p, Scope: s}
@@ -126,12 +126,12 @@ func Destination(f fsys.FS, p *providers.Provider, scope providers.Scope, env pr
 	return path, s, err
 }
 
-// fileMode returns the mode for a client file (W4): user scope and private clients
-// 0600; an existing project file keeps its mode; a new project file 0666 minus the
-// umask (0600 when newPrivate).
+// fileMode returns the mode for a client file (W4): user and local scope (private to
+// the person) and private clients 0600; an existing project file keeps its mode; a new
+// project file 0666 minus the umask (0600 when newPrivate).
 func fileMode(scope providers.Scope, cur fsys.Snapshot, private, newPrivate bool) fs.FileMode {
 	switch {
-	case scope == providers.User || private:
+	case scope == providers.User || scope == providers.Local || private:
 		return 0o600
 	case cur.Exists:
 		return cur.Mode.Perm()
@@ -141,21 +141,24 @@ func fileMode(scope providers.Scope, cur fsys.Snapshot, private, newPrivate bool
 	return 0o666 &^ fsys.Umask()
 }
 
-// dirMode is the mode of directories created for a scope (W4).
-func dirMode(scope providers.Scope) fs.FileMode {
-	if scope == providers.User {
+// dirMode is the mode of directories created for a file of a scope (W4): a project's
+// own directories get the project's mode (0777 minus the umask), the person's own
+// (user scope, and a local file outside the project) 0700.
+func dirMode(scope providers.Scope, project, path string) fs.FileMode {
+	if scope == providers.User || scope == providers.Local && !within(path, project) {
 		return 0o700
 	}
 	return 0o777 &^ fsys.Umask()
 }
 
-// parentCheck returns the W5 parent check of a destination: for project scope every
-// directory between the project root and the file must be real (the root may be a
-// symlink); an explicit --out path is checked from the filesystem root; user scope
-// allows symlinked parents.
+// parentCheck returns the W5 parent check of a destination: for a file in the project
+// (project scope, and a local file there) every directory between the project root and
+// the file must be real (the root may be a symlink); an explicit --out path is checked
+// from the filesystem root; user scope, and a local file in the person's home (Claude
+// Code's ~/.claude.json), allow symlinked parents.
 func parentCheck(f fsys.FS, scope providers.Scope, project, path string) func() error {
 	switch {
-	case scope == providers.Project && within(path, project):
+	case scope != providers.User && within(path, project):
 		return func() error { return fsys.CheckRealDirs(f, project, path) }
 	case scope == providers.Project:
 		return func() error { return fsys.CheckRealDirs(f, filepath.Dir(path), path) }
@@ -228,8 +231,10 @@ func canonicalOrClean(p string) string {
 }
 
 // ScopeOf tells which scope of p a client file dest is, for this environment: user
-// when it is p's user-scope file; else project, with the project directory dest
-// minus p's project path (".cursor/mcp.json"). ok is false when it is neither.
+// when it is p's user-scope file; else project or local (a file in the project), with
+// the project directory dest minus p's path for that scope (".cursor/mcp.json"). ok is
+// false when it is none of them. A local scope kept inside the user file (Claude
+// Code's projects["<abs>"]) is told by its ownership record, not by its path.
 func ScopeOf(p *providers.Provider, dest string, env providers.PathEnv) (scope providers.Scope, project string, ok bool) {
 	if p.User != nil {
 		if cands, err := p.User.Candidates(env); err == nil {
@@ -247,21 +252,23 @@ func ScopeOf(p *providers.Provider, dest string, env providers.PathEnv) (scope p
 			}
 		}
 	}
-	d := p.Project
-	if d == nil || d.Base != providers.ProjectDir || d.Env != "" {
-		return "", "", false
-	}
 	dest = filepath.Clean(dest)
-	for _, f := range d.Files {
-		rel := filepath.Join(append(slices.Clone(d.Dir), f)...)
-		dir, found := strings.CutSuffix(dest, string(filepath.Separator)+rel)
-		if !found {
+	for _, sc := range []providers.Scope{providers.Project, providers.Local} {
+		d := p.Dest(sc)
+		if d == nil || d.Base != providers.ProjectDir || d.Env != "" {
 			continue
 		}
-		if dir == "" || dir == filepath.VolumeName(dir) {
-			dir += string(filepath.Separator)
+		for _, f := range d.Files {
+			rel := filepath.Join(append(slices.Clone(d.Dir), f)...)
+			dir, found := strings.CutSuffix(dest, string(filepath.Separator)+rel)
+			if !found {
+				continue
+			}
+			if dir == "" || dir == filepath.VolumeName(dir) {
+				dir += string(filepath.Separator)
+			}
+			return sc, dir, true
 		}
-		return providers.Project, dir, true
 	}
 	return "", "", false
 }

@@ -134,8 +134,30 @@ func (w *world) request(provider string, scope providers.Scope, profile string, 
 	return r
 }
 
+// projectKey is the project's key in a file shared by every project (Claude Code's
+// projects map): its real path, with forward slashes on Windows.
+func (w *world) projectKey() string {
+	key, err := filepath.EvalSymlinks(w.project)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if runtime.GOOS == "windows" {
+		key = filepath.ToSlash(key)
+	}
+	return key
+}
+
+// fixture returns a fixture's content with projectMark replaced by the project's key.
+func (w *world) fixture(name string) []byte {
+	key, _ := json.Marshal(w.projectKey())
+	return bytes.ReplaceAll(fixtures.File(name), []byte(`"`+projectMark+`"`), key)
+}
+
 // normalize replaces the temporary project directory with projectMark.
 func (w *world) normalize(b []byte) []byte {
+	if key := w.projectKey(); key != w.project {
+		b = bytes.ReplaceAll(b, []byte(key), []byte(projectMark))
+	}
 	b = bytes.ReplaceAll(b, []byte(w.project), []byte(projectMark))
 	if esc := strings.ReplaceAll(w.project, `\`, `\\`); esc != w.project {
 		b = bytes.ReplaceAll(b, []byte(esc), []byte(projectMark))
@@ -188,9 +210,11 @@ type goldenCase struct {
 // goldenExtras are the fixtures whose injection also writes outside the servers key:
 // Claude Code's settings files, opencode's top-level tools map.
 var goldenExtras = map[string]goldenCase{
-	"claude-code.mcp.json":    {settings: "claude-code.settings.local.json", settingsGolden: "claude-code.settings.local.json"},
-	"claude-code.claude.json": {settingsGolden: "claude-code.user.settings.json"},
-	"opencode.opencode.jsonc": {tools: []string{"github_*", "notes_purge_*", "tickets_delete_ticket", "github_get_file_contents", "github_search_*"}},
+	"claude-code.mcp.json":          {settings: "claude-code.settings.local.json", settingsGolden: "claude-code.settings.local.json"},
+	"claude-code.claude.json":       {settingsGolden: "claude-code.user.settings.json"},
+	"opencode.opencode.jsonc":       {tools: []string{"github_*", "notes_purge_*", "tickets_delete_ticket", "github_get_file_contents", "github_search_*"}},
+	"claude-code.local.claude.json": {settingsGolden: "claude-code.local.settings.local.json"},
+	"kilo.kilo.jsonc":               {tools: []string{"notes_purge_*", "tickets_delete_ticket"}},
 }
 
 // TestGoldenInject injects each fixture's profile into every provider of the table that
@@ -228,7 +252,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 		scope = "" // the provider's default scope (V6) is the fixture's scope
 	}
 	path := w.dest(p, providers.Scope(fx.Scope))
-	orig := fixtures.File(gc.fixture)
+	orig := w.fixture(gc.fixture)
 	w.place(path, orig)
 	var settingsPath string
 	var settingsOrig []byte
@@ -262,8 +286,9 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 		checkTOMLPreserved(t, gc.fixture, orig, got, p.ServersKey, res.Written)
 	default:
 		var affected [][]string
+		servers := p.Dest(providers.Scope(fx.Scope)).ServersPath(p.ServersKey, w.projectKey())
 		for _, n := range res.Written {
-			affected = append(affected, []string{p.ServersKey, n})
+			affected = append(affected, append(slices.Clone(servers), n))
 		}
 		for _, k := range gc.tools {
 			affected = append(affected, []string{"tools", k})

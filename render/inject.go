@@ -74,11 +74,13 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 		}
 		// an empty profile still removes what mcpwire wrote there (B7)
 	}
-	if err := r.checkPolicy(servers, scope, false); err != nil {
+	if err := r.checkPolicy(servers, scope, path); err != nil {
 		return nil, err
 	}
 	prep.Result.Destination = path
-	t := newTarget(p, scope, r.Project, false)
+	edit, readers := r.newEdit(scope, path)
+	prep.Result.Readers = readerNames(readers)
+	t := newTarget(edit.p, scope, r.Project, false)
 	t.off = &prep.off
 	entries, filters, written, err := r.plan(t, servers)
 	if err != nil {
@@ -88,16 +90,9 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	if scope == providers.Project && p.ProjectNote != "" {
 		prep.Result.Notes = append(prep.Result.Notes, p.ProjectNote)
 	}
-	if t.absoluteProject() && !(p.GitIgnored && r.Inject.Ignored != nil) {
-		// said when the file changes (Commit), not on every run that leaves it as it is
-		for _, s := range servers {
-			if fields := t.projectFields(s); len(fields) > 0 && slices.Contains(written, s.Name) {
-				prep.projectWarn = append(prep.projectWarn, fmt.Sprintf("%s: %s of %s: ${project} is written as the absolute path %s into %s, a project file usually committed (%s has no workspace variable); other checkouts need their own inject",
-					p.Name, strings.Join(fields, ", "), s.Name, r.Project, path, p.Display))
-			}
-		}
-	}
-	edit := &fileEdit{p: p, d: t.d, path: path, set: entries, remove: prep.off, filters: filters, force: r.Inject.Force, keepFilters: r.Inject.KeepFilters}
+	prep.projectWarn = append(r.projectWarnings(t, servers, written, path), r.hides(f, path)...)
+	edit.set, edit.remove, edit.filters = entries, prep.off, filters
+	edit.force, edit.keepFilters = r.Inject.Force, r.Inject.KeepFilters
 	if r.Inject.Sync {
 		edit.sync = map[string]bool{}
 		for _, n := range r.Servers {
@@ -114,11 +109,36 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	return prep, r.otherTargets(f, prep, ft, t, scope)
+}
+
+// projectWarnings are the R10 warnings of ${project} written as an absolute path into
+// a project file usually committed, said when the file changes (Commit), not on every
+// run that leaves it as it is.
+func (r *Request) projectWarnings(t target, servers []*registry.Server, written []string, path string) []string {
+	p := r.Provider
+	if !t.absoluteProject() || p.GitIgnored && r.Inject.Ignored != nil {
+		return nil
+	}
+	var out []string
+	for _, s := range servers {
+		if fields := t.projectFields(s); len(fields) > 0 && slices.Contains(written, s.Name) {
+			out = append(out, fmt.Sprintf("%s: %s of %s: ${project} is written as the absolute path %s into %s, a project file usually committed (%s has no workspace variable); other checkouts need their own inject",
+				p.Name, strings.Join(fields, ", "), s.Name, r.Project, path, p.Display))
+		}
+	}
+	return out
+}
+
+// otherTargets sets the prepared injection's targets: the client file's, install's
+// legacy file, and Claude Code's settings (deny rules), in the W7 order.
+func (r *Request) otherTargets(f fsys.FS, prep *Prepared, ft fileTargetSet, t target, scope providers.Scope) error {
+	edit := prep.edit
 	mid := []fsys.Target{ft.main}
 	if r.Install.Legacy != "" {
 		lt, ok, err := legacyTarget(f, r.Install.Legacy, r.Project)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ok {
 			mid = append(mid, lt)
@@ -127,10 +147,10 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	stages, records := []fsys.Target{ft.stage}, []fsys.Target{ft.record}
 	prep.stages = []*staged{&edit.stage}
 	if dr, ok := t.d.(dialect.DenyRuler); ok && !r.Inject.KeepFilters {
-		rules := dr.DenyRules(filters)
+		rules := dr.DenyRules(edit.filters)
 		perm, targets, err := r.settingsTargets(f, scope, nil)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		// a server that stays in the file, though not selected, keeps its rules (B7)
 		perm.wantFn = func() []string {
@@ -147,7 +167,7 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 		stages, prep.stages = nil, nil // a dry run cannot be interrupted half-way
 	}
 	prep.targets = append(append(stages, mid...), records...)
-	return prep, nil
+	return nil
 }
 
 // staying returns the deny rules mcpwire tracks (rec) of the servers in the file after
@@ -181,7 +201,9 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 	if len(targets) == 0 {
 		return nil
 	}
-	results, err := fsys.Apply(f, targets)
+	linkSharedEdits(preps)
+	merged, at := mergeTargets(targets)
+	results, err := fsys.Apply(f, merged)
 	if err != nil {
 		return err
 	}
@@ -201,8 +223,8 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 			p.Result.Settings = p.perm.path
 		}
 		for range p.targets {
-			if results[i].Changed {
-				p.Result.Changed = append(p.Result.Changed, results[i].Path)
+			if res := results[at[i]]; res.Changed && !slices.Contains(p.Result.Changed, res.Path) {
+				p.Result.Changed = append(p.Result.Changed, res.Path)
 			}
 			i++
 		}
@@ -304,7 +326,11 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 	if err := r.Registry.Set().CheckWrite(); err != nil {
 		return fileTargetSet{}, err
 	}
-	own, err := newOwnState(f, layer.Dir, edit.path, edit.p.Name)
+	var local localRecord
+	if r.Provider.Dest(scope).Nested() {
+		local = localRecord{Scope: scope, Project: r.Project, Container: edit.servers}
+	}
+	own, err := newOwnState(f, layer.Dir, edit.path, edit.p.Name, local)
 	if err != nil {
 		return fileTargetSet{}, err
 	}
@@ -312,7 +338,7 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 	private := edit.p.PrivateMode
 	main := fsys.Target{
 		Path:    edit.path,
-		DirPerm: dirMode(scope),
+		DirPerm: dirMode(scope, r.Project, edit.path),
 		Check:   parentCheck(f, scope, r.Project, edit.path),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			out, err := edit.compute(cur)
@@ -346,7 +372,7 @@ func (r *Request) settingsTargets(f fsys.FS, scope providers.Scope, want []strin
 		return nil, nil, err
 	}
 	ss := settingsScope{
-		dirPerm: dirMode(scope),
+		dirPerm: dirMode(scope, r.Project, path),
 		check:   parentCheck(f, scope, r.Project, path),
 		mode:    func(cur fsys.Snapshot) fs.FileMode { return fileMode(scope, cur, false, true) },
 	}

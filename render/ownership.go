@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
@@ -20,9 +22,36 @@ const OwnershipDir = "mcp-ownership"
 // ownRecord is one ownership record: for one destination, the digest of every entry
 // mcpwire wrote there.
 type ownRecord struct {
-	Destination string            `json:"destination"`
-	Provider    string            `json:"provider,omitempty"`
-	Entries     map[string]string `json:"entries"`
+	Destination string `json:"destination"`
+	localRecord
+	// Provider is the first provider that wrote there; Providers every one, for a
+	// file several clients read (V10).
+	Provider  string            `json:"provider,omitempty"`
+	Providers []string          `json:"providers,omitempty"`
+	Entries   map[string]string `json:"entries"`
+}
+
+// localRecord says, in the record of a project's own servers inside a file shared by
+// every project (Claude Code's local scope, V11), which scope and project they are and
+// where they sit: the path alone cannot tell them from the user-scope servers.
+type localRecord struct {
+	Scope     providers.Scope `json:"scope,omitempty"`
+	Project   string          `json:"project,omitempty"`
+	Container []string        `json:"container,omitempty"`
+}
+
+// writers returns the providers of a record after provider wrote it too.
+func (r *ownRecord) writers(provider ...string) []string {
+	out := slices.Clone(r.Providers)
+	if len(out) == 0 && r.Provider != "" {
+		out = []string{r.Provider}
+	}
+	for _, p := range provider {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // recordPath returns the record file for a destination: the sha256 of its canonical
@@ -66,6 +95,10 @@ type ownState struct {
 	path     string // the record file
 	canon    string // the destination's canonical path
 	provider string
+	// local is what the record of a project's own servers in a shared file says
+	// (V11); writers are the providers of the transaction writing these entries (V10)
+	local   localRecord
+	writers []string
 	// as last read: the record file (an empty record when missing) and the staged record
 	raw, stagedRaw []byte
 	exists, staged bool
@@ -73,14 +106,15 @@ type ownState struct {
 	stage          *ownStage
 }
 
-// newOwnState reads the record of a destination, refusing a corrupt one (or a corrupt
-// staged one) before anything is written.
-func newOwnState(f fsys.FS, layerDir, dest, provider string) (*ownState, error) {
-	path, canon, err := recordPath(layerDir, OwnershipDir, dest)
+// newOwnState reads the record of a destination's servers, refusing a corrupt one (or
+// a corrupt staged one) before anything is written. local is set for a project's own
+// servers in a file shared by every project: they have a record of their own.
+func newOwnState(f fsys.FS, layerDir, dest, provider string, local localRecord) (*ownState, error) {
+	path, canon, err := entryRecordPath(layerDir, dest, local.Container, local.Scope != "")
 	if err != nil {
 		return nil, err
 	}
-	s := &ownState{f: f, path: path, canon: canon, provider: provider}
+	s := &ownState{f: f, path: path, canon: canon, provider: provider, local: local, writers: []string{provider}}
 	return s, s.load()
 }
 
@@ -166,7 +200,13 @@ func (e *fileEdit) recordTarget() fsys.Target {
 			if !cur.Exists && len(e.next.Entries) == 0 {
 				return nil, 0, true, nil // nothing owned: create no record
 			}
-			rec := &ownRecord{Destination: s.canon, Provider: s.provider, Entries: e.next.Entries}
+			if e.after != nil {
+				return cur.Data, 0, !cur.Exists, nil // the last edit of these entries writes the record
+			}
+			rec := &ownRecord{Destination: s.canon, localRecord: s.local, Provider: s.rec.Provider, Providers: s.rec.writers(s.writers...), Entries: e.next.Entries}
+			if rec.Provider == "" {
+				rec.Provider = s.provider
+			}
 			return rec.encode(), 0o600, false, nil
 		},
 	}

@@ -96,7 +96,7 @@ func (r *Request) standalone(ephemeral bool) (target, []*registry.Server, error)
 	if err != nil {
 		return target{}, nil, err
 	}
-	if err := r.checkPolicy(servers, providers.User, true); err != nil {
+	if err := r.checkPolicy(servers, providers.User, ""); err != nil {
 		return target{}, nil, err
 	}
 	return newTarget(r.Provider, providers.User, r.Project, ephemeral), servers, nil

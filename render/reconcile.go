@@ -38,6 +38,19 @@ type fileEdit struct {
 	force   bool
 	// keepFilters carries the filter members of rewritten entries over (KeepFilters).
 	keepFilters bool
+	// servers is the path of the servers in the file; nest the destination's template
+	// of it (with providers.ProjectKey), foldKeys whether a project key is matched
+	// without case (Windows).
+	servers, nest []string
+	foldKeys      bool
+	// syntax is the destination, for what its client's parser refuses (Strict,
+	// NoTrailingComma); others are the members other writers of a shared file keep in
+	// its entries (V10); before and after are the edits of the same entries earlier and
+	// later in the transaction (two clients of one shared file): the last one stages
+	// and writes the record.
+	syntax        *providers.Dest
+	others        []string
+	before, after *fileEdit
 
 	// own is the ownership record and its staged copy; record is the record settled
 	// for the last edit (staging.go), next the record after it.
@@ -151,15 +164,6 @@ func (e *foreignError) Hints() []string {
 	return []string{"add --force to replace them, or give the servers other names"}
 }
 
-// container is where the provider's file keeps its servers.
-func (e *fileEdit) container() format.Container {
-	c := format.Container{Path: []string{e.p.ServersKey}, NameKey: e.p.EntryName}
-	if f, ok := e.d.(dialect.Framer); ok && owners[e.p.Owner].framed {
-		c.Frame = f.Frame()
-	}
-	return c
-}
-
 // compute is apply, run once for the same file and records: the staged record's
 // target and the file's own target both need its result (staging.go).
 func (e *fileEdit) compute(cur fsys.Snapshot) ([]byte, error) {
@@ -189,12 +193,17 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := doc.Entries(e.container())
+	entries, err := doc.Entries(e.container(doc))
 	if err != nil {
 		return nil, err
 	}
 	e.record, e.forgotten = e.own.rec, nil
-	if e.own.stage != nil {
+	switch {
+	case e.before != nil:
+		// the entries the earlier edit of this file in the transaction wrote are
+		// mcpwire's, though the record file does not hold them yet (V10)
+		e.record = e.before.next
+	case e.own.stage != nil:
 		e.record, e.forgotten = e.own.stage.settle(e.own.rec, entryDigest(doc, entries))
 	}
 	if err := e.reconcile(entries); err != nil {
@@ -209,7 +218,7 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return out, e.checkStrict(out)
+	return out, e.checkSyntax(cur.Data, out)
 }
 
 // nextRecord is the record after the edit: the settled one, with every entry written
@@ -230,14 +239,18 @@ func (e *fileEdit) nextRecord() *ownRecord {
 // stagedRecord decides the staged record of the edit (staging.go): one when the
 // client file changes and so does its record.
 func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
+	if e.after != nil {
+		return nil, nil // the last edit of these entries stages the record
+	}
 	cur, err := readSnapshot(f, e.path)
 	if err != nil {
 		return nil, err
 	}
-	out, err := e.compute(cur)
+	out, err := e.computeChain(cur)
 	if err != nil {
 		return nil, err
 	}
+	base := e.root().record
 	unchanged := cur.Exists && bytes.Equal(out, cur.Data)
 	if len(cur.Data) > bigFile {
 		// the file's own target reads it again: let this read and its parse go first,
@@ -245,18 +258,18 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 		cur.Data = nil
 		runtime.GC()
 	}
-	if unchanged || !cur.Exists && len(e.set) == 0 || maps.Equal(e.record.Entries, e.next.Entries) {
+	if unchanged || !cur.Exists && len(e.set) == 0 || maps.Equal(base.Entries, e.next.Entries) {
 		return nil, nil
 	}
 	// the record file's entries the settlement of an earlier staged record removed: the
 	// staged record replacing it must say so, or they would count again
 	var forgotten []string
 	for _, n := range slices.Sorted(maps.Keys(e.own.rec.Entries)) {
-		if _, ok := e.record.Entries[n]; !ok {
+		if _, ok := base.Entries[n]; !ok {
 			forgotten = append(forgotten, n)
 		}
 	}
-	st := &ownStage{Destination: e.own.canon, Before: e.record.Entries, After: e.next.Entries, Forgotten: forgotten}
+	st := &ownStage{Destination: e.own.canon, Before: base.Entries, After: e.next.Entries, Forgotten: forgotten}
 	return st.encode(), nil
 }
 
@@ -291,6 +304,9 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 		existing, has := es.Get(ne.name)
 		if has && e.keepFilters {
 			entry = e.d.Filters().Carry(entry, existing)
+		}
+		if has && len(e.others) > 0 {
+			entry = dialect.FilterSpec{Members: e.others}.Carry(entry, existing)
 		}
 		newDigest, err := es.Digest(ne.name, entry)
 		if err != nil {

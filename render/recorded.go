@@ -5,14 +5,21 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // RecordedDestination is a client file the write layer's ownership records (C6) say
 // mcpwire wrote server entries to.
 type RecordedDestination struct {
-	// Provider is the provider that wrote it.
-	Provider string
+	// Provider is the first provider that wrote it; Providers every one (a file several
+	// clients read, V10).
+	Provider  string
+	Providers []string
+	// Scope and Project are set for a project's own servers inside a file shared by
+	// every project (Claude Code's local scope, V11), which the path cannot tell.
+	Scope   providers.Scope
+	Project string
 	// Path is the destination's canonical path.
 	Path string
 	// Servers are the recorded server entries, sorted (a dialect's own entries, whose
@@ -54,7 +61,11 @@ func RecordedDestinations(f fsys.FS, layerDir string) ([]RecordedDestination, er
 		if rec.Provider == "" || rec.Destination == "" {
 			continue
 		}
-		d := RecordedDestination{Provider: rec.Provider, Path: rec.Destination, Record: path}
+		d := RecordedDestination{Provider: rec.Provider, Providers: rec.Providers, Path: rec.Destination, Record: path,
+			Scope: rec.Scope, Project: rec.Project}
+		if len(d.Providers) == 0 {
+			d.Providers = []string{rec.Provider}
+		}
 		for n := range rec.Entries {
 			if !strings.Contains(n, ":") { // a dialect's own entry (opencode's "tools:KEY"), not a server
 				d.Servers = append(d.Servers, n)

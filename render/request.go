@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -100,6 +101,8 @@ type Result struct {
 	Unselected []string
 	// Settings is the Claude settings file holding deny rules, when one was written.
 	Settings string
+	// Readers are the other clients that read the destination (V10), by display name.
+	Readers []string
 	// Notes are lines for the person (not warnings).
 	Notes []string
 }
@@ -137,9 +140,11 @@ func (r *Request) selected() ([]*registry.Server, error) {
 	return out, nil
 }
 
-// checkPolicy applies the effective credential policy (P1, P3, P6) and, for project
-// scope, the committed-file rule (P7), to the selected servers only (P9).
-func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope, ephemeral bool) error {
+// checkPolicy applies the effective credential policy (P1, P3, P6) and, for a file
+// that may be committed, the committed-file rule (P7), to the selected servers only
+// (P9). path is the client file written; "" for standalone output, which P7 does not
+// apply to.
+func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope, path string) error {
 	level, err := r.Registry.EffectivePolicy(r.PolicyEnv, r.Policy)
 	if err != nil {
 		return err
@@ -155,12 +160,7 @@ func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope,
 		}
 		return &policy.Error{Rule: fmt.Sprintf("credential policy %q", level), Violations: vs, Hint: hint, More: policy.PlainHint(vs)}
 	}
-	if scope != providers.Project || ephemeral {
-		return nil
-	}
-	if r.Provider.GitIgnored && r.Inject.Ignored != nil {
-		// RunWield reads its project file only when git ignores it, and mcpwire checks
-		// that before writing: the file is never committed, so P7 does not apply.
+	if scope == providers.User || path == "" {
 		return nil
 	}
 	for _, s := range servers {
@@ -169,25 +169,56 @@ func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope,
 	if len(vs) == 0 {
 		return nil
 	}
-	return &policy.Error{Rule: "project scope (a committed file)", Violations: vs, Hint: r.projectHint(), More: policy.PlainHint(vs)}
+	// only now, since asking whether git ignores a file runs git
+	rule, hint := r.committed(scope, path)
+	if rule == "" {
+		return nil
+	}
+	return &policy.Error{Rule: rule, Violations: vs, Hint: hint, More: policy.PlainHint(vs)}
 }
 
-// projectHint is the advice of a P7 refusal: the client's private user-scope file
-// when it has one, and references only where the client can spell them.
+// committed says whether the file of a scope may be committed, so that P7 applies:
+// the rule's name and the advice of a refusal, or "" when it may not. A project file
+// may be, unless the client reads it only when git ignores it (RunWield, checked before
+// writing). A local file is private: Claude Code's inside ~/.claude.json never is
+// committed (V11), and one inside the project only when git ignores it.
+func (r *Request) committed(scope providers.Scope, path string) (rule, hint string) {
+	switch {
+	case path == "":
+		return "", ""
+	case scope == providers.Project && r.Provider.GitIgnored && r.Inject.Ignored != nil:
+		// RunWield reads its project file only when git ignores it, and mcpwire checks
+		// that before writing: the file is never committed, so P7 does not apply.
+		return "", ""
+	case scope == providers.Project:
+		return "project scope (a committed file)", r.projectHint()
+	case scope == providers.Local && within(path, r.Project) && (r.Inject.Ignored == nil || r.Inject.Ignored(path) != nil):
+		rel, _ := filepath.Rel(r.Project, path)
+		return "local scope in a file git does not ignore", "git could commit " + path + ": add " + filepath.ToSlash(rel) +
+			" to " + filepath.Join(r.Project, ".gitignore") + ", or reference variables with --env-from K=VAR / --header-env H=VAR"
+	}
+	return "", ""
+}
+
+// projectHint is the advice of a P7 refusal: the client's private file — its local
+// scope for this project (V11), else its user-scope file — when it has one, and
+// references only where the client can spell them.
 func (r *Request) projectHint() string {
 	p := r.Provider
 	refs := dialect.TakesRefs(p, dialect.For(p))
-	var user string
-	if d := p.User; d != nil {
-		if paths, err := d.Candidates(r.pathEnv()); err == nil {
-			user = paths[0]
+	var private string
+	for _, s := range []providers.Scope{providers.Local, providers.User} {
+		if d := p.Dest(s); d != nil && private == "" {
+			if paths, err := d.Candidates(r.pathEnv()); err == nil {
+				private = "--scope " + string(s) + " (" + paths[0] + ")"
+			}
 		}
 	}
 	switch {
-	case user != "" && refs:
-		return "write them to " + p.Display + "'s private file instead: --scope user (" + user + "), or reference variables with --env-from K=VAR / --header-env H=VAR"
-	case user != "":
-		return "write them to " + p.Display + "'s private file instead: --scope user (" + user + ")"
+	case private != "" && refs:
+		return "write them to " + p.Display + "'s private file instead: " + private + ", or reference variables with --env-from K=VAR / --header-env H=VAR"
+	case private != "":
+		return "write them to " + p.Display + "'s private file instead: " + private
 	case refs:
 		return "keep secrets out of committed files: reference variables with server update NAME --env-from K=VAR or --header-env H=VAR"
 	}

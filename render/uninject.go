@@ -38,8 +38,8 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		res.Absent = slices.Clone(r.Servers)
 		return res, nil
 	}
-	d := dialect.For(p)
-	edit := &fileEdit{p: p, d: d, path: path, remove: r.Servers}
+	edit, _ := r.newEdit(scope, path)
+	edit.remove = r.Servers
 	ft, err := r.fileTargets(f, edit, scope)
 	if err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	stages, mid, records := []fsys.Target{ft.stage}, []fsys.Target{ft.main}, []fsys.Target{ft.record}
 	list := []*staged{&edit.stage}
 	var perm *permEdit
-	if dr, ok := d.(dialect.DenyRuler); ok {
+	if dr, ok := edit.d.(dialect.DenyRuler); ok {
 		var st []fsys.Target
 		perm, st, err = r.settingsTargets(f, scope, nil)
 		if err != nil {

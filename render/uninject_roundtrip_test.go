@@ -19,7 +19,8 @@ var coreProviders = []string{"claude-code", "claude-desktop", "codex", "cursor",
 	"factory", "antigravity", "warp", "omp", "grok-build", "gemini-cli"}
 
 // serverFixtures returns the servers fixture of every provider of the core set (Claude
-// Code twice: its project and its user file).
+// Code three times: its project and its user file, and its local scope in the user
+// file).
 func serverFixtures(t *testing.T) []fixtures.Fixture {
 	var out []fixtures.Fixture
 	seen := map[string]bool{}
@@ -65,7 +66,7 @@ func TestUninjectRoundTrip(t *testing.T) {
 			p := w.provider(fx.Provider)
 			scope := providers.Scope(fx.Scope)
 			path := w.dest(p, scope)
-			orig := fixtures.File(fx.Name)
+			orig := w.fixture(fx.Name)
 			w.place(path, orig)
 			var settingsPath string
 			var settingsOrig []byte

@@ -195,7 +195,7 @@ func TestCompletionNames(t *testing.T) {
 		{words: []string{"inject", "--servers=x,"}, want: []string{"--servers=x,y"}},
 		{words: []string{"inject", "--servers=y"}, want: []string{"--servers=x", "--servers=y"}},
 		{words: []string{"inject", "--servers", "=", "x"}, want: []string{"x", "y"}},
-		{words: []string{"inject", "--scope", ""}, want: []string{"project", "user"}},
+		{words: []string{"inject", "--scope", ""}, want: []string{"local", "project", "user"}},
 		{words: []string{"inject", "--project", ""}, want: nil},
 		{words: []string{"inject", "--provider", ""}, notWant: []string{"x", "dev", "--profile"}},
 		{words: []string{"inject", "--provider"}, want: []string{"--provider"}},

@@ -38,7 +38,7 @@ func flagNames(path, flag string) nameSource {
 	case "servers", "add-server", "remove-server":
 		return serverNames
 	case "scope":
-		return fixedNames(string(providers.Project), string(providers.User))
+		return fixedNames(string(providers.Project), string(providers.Local), string(providers.User))
 	case "type":
 		return fixedNames(string(registry.Stdio), string(registry.HTTP), string(registry.SSE))
 	}

@@ -24,7 +24,7 @@ func importCommand(env *Env) *cli.Command {
 			"mcpwire would write exactly as they are mcpwire's, so that inject updates and uninject removes them.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "client to read (see mcpwire providers), or all"},
-			&cli.StringFlag{Name: "scope", Usage: "project or user (default: every scope with a file)"},
+			&cli.StringFlag{Name: "scope", Usage: "project, local or user (default: every scope with a file)"},
 			&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
 			listFlag("servers", "import only these entries (comma list or repeat)"),
 			&cli.StringFlag{Name: "as-profile", Usage: "also add a profile NAME of the imported servers, with the clients' tool filters"},

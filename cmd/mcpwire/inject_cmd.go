@@ -17,7 +17,7 @@ import (
 func selectionFlags() []cli.Flag {
 	return []cli.Flag{
 		listFlag("provider", "client to write (see mcpwire providers); repeat or a comma list for several, in one transaction"),
-		&cli.StringFlag{Name: "scope", Usage: "project or user (default: the provider's usual scope)"},
+		&cli.StringFlag{Name: "scope", Usage: "project, local or user (default: the provider's usual scope)"},
 		&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
 		listFlag("servers", "servers to write (comma list or repeat; not with --profile)"),
 		&cli.StringFlag{Name: "profile", Usage: "write a profile's servers and tool filters (__all__ = every server)"},
@@ -92,8 +92,8 @@ func providerList(names []string, all bool) ([]*providers.Provider, error) {
 // scopeFlag reads --scope.
 func scopeFlag(c *cli.Context) (providers.Scope, error) {
 	s := providers.Scope(c.String("scope"))
-	if s != "" && s != providers.Project && s != providers.User {
-		return "", usagef("--scope must be project or user, not %q", s)
+	if s != "" && !slices.Contains(providers.AllScopes, s) {
+		return "", usagef("--scope must be project, local or user, not %q", s)
 	}
 	return s, nil
 }
@@ -302,7 +302,7 @@ func allRequests(env *Env, f fsys.FS, reg *registry.Registry, base render.Reques
 		}
 		var dests []render.RecordedDestination
 		for _, d := range recorded {
-			if d.Provider == p.Name {
+			if slices.Contains(d.Providers, p.Name) {
 				dests = append(dests, d)
 			}
 		}
@@ -320,30 +320,43 @@ func allRequests(env *Env, f fsys.FS, reg *registry.Registry, base render.Reques
 			continue
 		}
 		for _, d := range dests {
-			scope, project, ok := render.ScopeOf(p, d.Path, env.pathEnv(""))
-			if !ok {
-				env.warn(fmt.Sprintf("%s: %s is neither %s's user-scope file here nor one of its project files; skipped (ownership record %s)", p.Name, d.Path, p.Display, d.Record))
-				continue
-			}
-			r := base
-			r.Provider, r.Scope, r.Inject = p, scope, skipping(base.Inject, base.Inject.Ignored)
-			if scope == providers.Project {
-				if fi, err := f.Stat(project); err != nil || !fi.IsDir() {
-					env.warn(fmt.Sprintf("%s: project directory %s of %s no longer exists; skipped", p.Name, project, d.Path))
-					continue
+			if r, ok := recordedRequest(env, f, base, p, d); ok {
+				if r.Servers = choose(name, d.Servers); len(r.Servers) > 0 {
+					out = append(out, r)
 				}
-				r.Project, r.Env, r.Inject = project, env.pathEnv(project), skipping(base.Inject, gitIgnored(project))
 			}
-			if r.Servers = choose(name, d.Servers); len(r.Servers) == 0 {
-				continue
-			}
-			out = append(out, r)
 		}
 	}
 	if len(out) == 0 {
 		printf(env.Stdout, "no injections recorded: nothing to do (inject --provider P first)\n")
 	}
 	return out, nil
+}
+
+// recordedRequest is the request of inject --all for one recorded destination of p:
+// in that file's own scope and project — said by the record for a project's own
+// servers in a file shared by every project (Claude Code's local scope), by the path
+// otherwise. A file that is none of p's, or a project that no longer exists, is
+// skipped with a WARNING.
+func recordedRequest(env *Env, f fsys.FS, base render.Request, p *providers.Provider, d render.RecordedDestination) (render.Request, bool) {
+	scope, project, ok := d.Scope, d.Project, d.Scope != ""
+	if !ok {
+		scope, project, ok = render.ScopeOf(p, d.Path, env.pathEnv(""))
+	}
+	if !ok || p.Dest(scope) == nil {
+		env.warn(fmt.Sprintf("%s: %s is neither %s's user-scope file here nor one of its project files; skipped (ownership record %s)", p.Name, d.Path, p.Display, d.Record))
+		return render.Request{}, false
+	}
+	r := base
+	r.Provider, r.Scope, r.Inject = p, scope, skipping(base.Inject, base.Inject.Ignored)
+	if scope != providers.User {
+		if fi, err := f.Stat(project); err != nil || !fi.IsDir() {
+			env.warn(fmt.Sprintf("%s: project directory %s of %s no longer exists; skipped", p.Name, project, d.Path))
+			return render.Request{}, false
+		}
+		r.Project, r.Env, r.Inject = project, env.pathEnv(project), skipping(base.Inject, gitIgnored(project))
+	}
+	return r, true
 }
 
 // skipping is inject --all's options: a server a client cannot take is skipped with a
@@ -353,10 +366,14 @@ func skipping(o render.InjectOptions, ignored func(string) error) render.InjectO
 	return o
 }
 
+// reportInject says what an injection did: the file written (or up to date), the
+// other clients reading it (V10), the deny rules, then the notes.
 func reportInject(env *Env, r *render.Result, dry bool) {
-	for _, n := range r.Notes {
-		printf(env.Stdout, "%s: %s\n", r.Provider, n)
-	}
+	defer func() {
+		for _, n := range r.Notes {
+			printf(env.Stdout, "%s: %s\n", r.Provider, n)
+		}
+	}()
 	if r.Destination == "" {
 		return
 	}
@@ -381,6 +398,9 @@ func reportInject(env *Env, r *render.Result, dry bool) {
 		printf(env.Stdout, "%s: %s %s to %s (%s scope)\n", r.Provider, verb, strings.Join(r.Written, ", "), r.Destination, r.Scope)
 	} else {
 		printf(env.Stdout, "%s: %s is up to date (%s)\n", r.Provider, r.Destination, strings.Join(r.Written, ", "))
+	}
+	if len(r.Readers) > 0 {
+		printf(env.Stdout, "%s: %s is read by %s too\n", r.Provider, r.Destination, strings.Join(r.Readers, ", "))
 	}
 	if r.Settings != "" && slices.Contains(r.Changed, r.Settings) {
 		printf(env.Stdout, "%s: %s tool deny rules to %s\n", r.Provider, verb, r.Settings)

@@ -104,7 +104,7 @@ func TestInjectExitCodes(t *testing.T) {
 		{[]string{"inject", "--provider", "codex", "--all"}, 2, "give exactly one of --provider NAME and --all"},
 		{[]string{"inject", "--servers", "fetch"}, 2, "give exactly one of --provider NAME and --all"},
 		{[]string{"inject", "--provider", "codex"}, 2, "choose servers with --profile NAME or --servers a,b"},
-		{[]string{"inject", "--provider", "codex", "--servers", "fetch", "--scope", "global"}, 2, `--scope must be project or user, not "global"`},
+		{[]string{"inject", "--provider", "codex", "--servers", "fetch", "--scope", "global"}, 2, `--scope must be project, local or user, not "global"`},
 		{[]string{"inject", "--provider", "codex", "--servers", "fetch", "--out", "x.json"}, 2, "--out needs --ephemeral"},
 		{[]string{"inject", "--all", "--ephemeral"}, 2, "cannot be used with --all"},
 		{[]string{"inject", "extra", "--provider", "codex", "--servers", "fetch"}, 2, "takes no arguments"},
@@ -208,7 +208,7 @@ func TestProvidersJSON(t *testing.T) {
 	if !slices.Equal(names, providers.Names()) {
 		t.Errorf("providers %v, want %v", names, providers.Names())
 	}
-	if !regexp.MustCompile(`"settings": \{\n\s+"project": ".*/repo/.claude/settings.local.json"`).Match(stdout.Bytes()) {
+	if !regexp.MustCompile(`"settings": \{\n(\s+"local": ".*/repo/.claude/settings.local.json",\n)?\s+"project": ".*/repo/.claude/settings.local.json"`).Match(stdout.Bytes()) {
 		t.Errorf("claude-code's settings files are not listed")
 	}
 }

@@ -22,7 +22,7 @@ func installCommand(env *Env) *cli.Command {
 		Usage:     "install the built-in aiwg server (or --profile/--servers) into a client, as you would by hand",
 		ArgsUsage: "[TARGET] [PROJECT-DIR]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "scope", Usage: "project or user (default: the target's usual scope)"},
+			&cli.StringFlag{Name: "scope", Usage: "project, local or user (default: the target's usual scope)"},
 			&cli.StringFlag{Name: "project", Usage: "project directory (default: the positional DIR, else the current directory)"},
 			listFlag("servers", "install these registry servers instead of the built-in entry"),
 			&cli.StringFlag{Name: "profile", Usage: "install a profile's servers instead of the built-in entry"},

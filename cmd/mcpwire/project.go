@@ -68,12 +68,13 @@ func (e *Env) workTree() string {
 	return e.tree
 }
 
-// checkProject guards a command that writes a project-scope file (U4): unless the
-// directory was given explicitly (--project, install's DIR), the filesystem root and
-// the home directory are refused as a project; a project found above the working
-// directory is said on stdout. Other scopes need no project.
+// checkProject guards a command that writes a project's file (U4: project scope, and
+// local scope, a project's private servers): unless the directory was given explicitly
+// (--project, install's DIR), the filesystem root and the home directory are refused
+// as a project; a project found above the working directory is said on stdout. User
+// scope needs no project.
 func (e *Env) checkProject(dir string, explicit bool, scope providers.Scope) error {
-	if scope != providers.Project || explicit {
+	if scope != providers.Project && scope != providers.Local || explicit {
 		return nil
 	}
 	what := ""
@@ -108,9 +109,11 @@ func sameDir(e *Env, a, b string) bool {
 	return err1 == nil && err2 == nil && ra == rb
 }
 
-// projectScopes reports whether any of the providers writes its project-scope file
-// for the --scope given (their default scope when none is, V6).
+// projectScopes returns the scope that needs a project among those the providers write
+// for the --scope given (their default scope when none is, V6): project, else local,
+// else the scope given.
 func projectScopes(scope providers.Scope, ps ...*providers.Provider) providers.Scope {
+	out := scope
 	for _, p := range ps {
 		s := scope
 		if s == "" {
@@ -119,6 +122,9 @@ func projectScopes(scope providers.Scope, ps ...*providers.Provider) providers.S
 		if s == providers.Project {
 			return providers.Project
 		}
+		if s == providers.Local {
+			out = providers.Local
+		}
 	}
-	return scope
+	return out
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"bufio"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render"
 	"github.com/urfave/cli/v2"
 )
 
@@ -19,14 +21,23 @@ type providerView struct {
 	// Variables are the environment variables that relocate each scope's file.
 	Variables map[string][]string `json:"variables"`
 	// Settings are Claude Code's settings files per scope, where deny rules go.
-	Settings   map[string]string `json:"settings,omitempty"`
-	Format     string            `json:"format,omitempty"`
-	ServersKey string            `json:"serversKey,omitempty"`
-	Transports string            `json:"transports"`
-	References string            `json:"references"`
-	ToolDeny   string            `json:"toolDeny"`
-	ToolAllow  string            `json:"toolAllow"`
-	Ephemeral  bool              `json:"ephemeral"`
+	Settings map[string]string `json:"settings,omitempty"`
+	// ServersPath is, per scope whose servers are not under serversKey, the member
+	// names to them (Claude Code's local scope: projects, the project, mcpServers).
+	ServersPath map[string][]string `json:"serversPath,omitempty"`
+	// Readers are, per scope, the other clients that read that file too (V10).
+	Readers map[string][]string `json:"readers,omitempty"`
+	// Syntax is, per scope, what the client's reader refuses in the file and mcpwire
+	// therefore never writes (V9): "strict JSON", "no trailing commas",
+	// "no references".
+	Syntax     map[string][]string `json:"syntax,omitempty"`
+	Format     string              `json:"format,omitempty"`
+	ServersKey string              `json:"serversKey,omitempty"`
+	Transports string              `json:"transports"`
+	References string              `json:"references"`
+	ToolDeny   string              `json:"toolDeny"`
+	ToolAllow  string              `json:"toolAllow"`
+	Ephemeral  bool                `json:"ephemeral"`
 	// StrictJSON: the client rejects or ignores a file with comments or trailing
 	// commas, so mcpwire refuses to write into one (V9).
 	StrictJSON bool `json:"strictJSON,omitempty"`
@@ -63,7 +74,7 @@ func providersCommand(env *Env) *cli.Command {
 
 // providerViews shows every provider of the table for this environment.
 func providerViews(pe providers.PathEnv) []providerView {
-	var views []providerView
+	views := make([]providerView, 0, len(providers.All()))
 	for _, p := range providers.All() {
 		v := providerView{
 			Name: p.Name, Display: p.Display, Aliases: p.Aliases(), DefaultScope: string(p.DefaultScope),
@@ -85,10 +96,48 @@ func providerViews(pe providers.PathEnv) []providerView {
 				}
 				v.Settings[string(s)] = candidates(d, pe)
 			}
+			scopeExtras(&v, p, s, pe)
 		}
 		views = append(views, v)
 	}
 	return views
+}
+
+// scopeExtras adds what the view says of one scope beyond its file: where in it the
+// servers sit when not under the servers key, and the other clients reading it.
+func scopeExtras(v *providerView, p *providers.Provider, s providers.Scope, pe providers.PathEnv) {
+	d := p.Dest(s)
+	if path := d.ServersPath(p.ServersKey, render.ProjectKey(pe.Project, pe.GOOS)); len(d.Servers) > 0 {
+		if v.ServersPath == nil {
+			v.ServersPath = map[string][]string{}
+		}
+		v.ServersPath[string(s)] = path
+	}
+	var syntax []string
+	for _, x := range []struct {
+		on   bool
+		what string
+	}{{d.Strict, "strict JSON"}, {d.NoTrailingComma, "no trailing commas"}, {d.NoRefs, "no references"}} {
+		if x.on {
+			syntax = append(syntax, x.what)
+		}
+	}
+	if len(syntax) > 0 {
+		if v.Syntax == nil {
+			v.Syntax = map[string][]string{}
+		}
+		v.Syntax[string(s)] = syntax
+	}
+	var readers []string
+	for _, q := range p.Readers(s) {
+		readers = append(readers, q.Name)
+	}
+	if len(readers) > 0 {
+		if v.Readers == nil {
+			v.Readers = map[string][]string{}
+		}
+		v.Readers[string(s)] = readers
+	}
 }
 
 // printProvider prints one provider as text.
@@ -101,7 +150,8 @@ func printProvider(bw *bufio.Writer, v providerView) {
 	if len(v.Destinations) == 0 {
 		printf(bw, "  no config file: mcpwire install prints the steps\n")
 	}
-	for _, s := range []string{"project", "user"} {
+	for _, sc := range providers.AllScopes {
+		s := string(sc)
 		d, ok := v.Destinations[s]
 		if !ok {
 			continue
@@ -118,6 +168,15 @@ func printProvider(bw *bufio.Writer, v providerView) {
 			def = " (" + strings.Join(notes, "; ") + ")"
 		}
 		printf(bw, "  %-8s %s%s\n", s+":", d, def)
+		if path, ok := v.ServersPath[s]; ok {
+			printf(bw, "  %-8s servers under %s\n", "", jsonPath(path))
+		}
+		if rs, ok := v.Readers[s]; ok {
+			printf(bw, "  %-8s also read by %s\n", "", strings.Join(rs, ", "))
+		}
+		if sx, ok := v.Syntax[s]; ok {
+			printf(bw, "  %-8s %s (the client drops the file otherwise)\n", "", strings.Join(sx, "; "))
+		}
 		if st, ok := v.Settings[s]; ok {
 			printf(bw, "  %-8s %s (deny rules)\n", "", st)
 		}
@@ -159,6 +218,15 @@ func candidates(d *providers.Dest, pe providers.PathEnv) string {
 		}
 	}
 	return strings.Join(append(out, c...), " | ")
+}
+
+// jsonPath shows member names as a path: "projects" → "/w/repo" → "mcpServers".
+func jsonPath(path []string) string {
+	parts := make([]string, len(path))
+	for i, k := range path {
+		parts[i] = strconv.Quote(k)
+	}
+	return strings.Join(parts, " → ")
 }
 
 func yesNo(b bool) string {

@@ -23,7 +23,7 @@ func uninjectCommand(env *Env) *cli.Command {
 func uninjectFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "provider", Usage: "client to remove the servers from (see mcpwire providers)"},
-		&cli.StringFlag{Name: "scope", Usage: "project or user (default: the provider's usual scope)"},
+		&cli.StringFlag{Name: "scope", Usage: "project, local or user (default: the provider's usual scope)"},
 		&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
 		listFlag("servers", "servers to remove (comma list or repeat)"),
 		&cli.StringFlag{Name: "profile", Usage: "remove a profile's servers (__all__ = every server)"},

@@ -22,9 +22,7 @@ type claude struct{ p *providers.Provider }
 func newClaude(p *providers.Provider) Dialect { return claude{p} }
 
 func (d claude) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
-	e := typedLaunch(d.p, s, v)
-	switchOff(d.p, &e, s, sf)
-	return e
+	return typedEntry(d.p, s, v, sf)
 }
 
 // claudeOwn are Claude Code's members with no registry equivalent.

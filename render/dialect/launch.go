@@ -100,6 +100,14 @@ func typedLaunch(p *providers.Provider, s *registry.Server, v *Values) format.Ob
 	return launch(p, e, s, v, memberURL)
 }
 
+// typedEntry is the entry of Claude Code's .mcp.json spelling, which Copilot CLI and
+// Qoder read too (V10): typedLaunch and the client's switch.
+func typedEntry(p *providers.Provider, s *registry.Server, v *Values, sf *ServerFilters) format.Object {
+	e := typedLaunch(p, s, v)
+	switchOff(p, &e, s, sf)
+	return e
+}
+
 // urlKey is the member holding a remote server's URL.
 func urlKey(p *providers.Provider) string {
 	if p.URLKey == "" {

@@ -18,7 +18,8 @@ import (
 // environment, cwd} and {type:"remote", url, headers}, with the enabled switch. Its
 // tool filters are not in the entries but in the top-level "tools" map, whose keys
 // mcpwire writes and owns like entries (recorded as "tools:KEY", C6). A standalone
-// file is named by OPENCODE_CONFIG (C5).
+// file is named by OPENCODE_CONFIG (C5). Kilo Code CLI, an opencode fork, reads the
+// same (its standalone file is KILO_CONFIG; it has no cwd).
 type opencode struct{ p *providers.Provider }
 
 func newOpencode(p *providers.Provider) Dialect { return opencode{p} }
@@ -27,7 +28,6 @@ const (
 	opencodeTools    = "tools"
 	opencodeToolsRec = opencodeTools + ":" // ownership-record prefix of a tools key
 	opencodeEnv      = "environment"
-	opencodeConfig   = "OPENCODE_CONFIG"
 )
 
 func (d opencode) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
@@ -42,7 +42,7 @@ func (d opencode) Entry(s *registry.Server, v *Values, sf *ServerFilters) format
 		if len(v.Env) > 0 {
 			e.Set(opencodeEnv, v.Env)
 		}
-		if v.Cwd != "" {
+		if v.Cwd != "" && d.p.CwdKey != "" {
 			e.Set(d.p.CwdKey, v.Cwd)
 		}
 	}
@@ -220,10 +220,11 @@ func (opencode) Standalone(doc format.Object, fs *FilterSet) format.Object {
 	return doc
 }
 
-// Launch names the standalone file with OPENCODE_CONFIG; opencode merges it with the
-// person's own configs, so a session cannot use it.
+// Launch names the standalone file with the client's variable (OPENCODE_CONFIG,
+// KILO_CONFIG); the client merges it with the person's own configs, so a session
+// cannot use it.
 func (d opencode) Launch(out, _ string) Launch {
-	return Launch{Env: []string{opencodeConfig, out}, Binary: d.p.Binary}
+	return Launch{Env: []string{d.p.StandaloneEnv, out}, Binary: d.p.Binary}
 }
 
 // EditFile writes the profile's tools keys, removes those mcpwire wrote that the

@@ -248,8 +248,8 @@ func ReadBack(t Target, d Dialect, entry json.RawMessage) (*Imported, error) {
 	if !refsByName(d) {
 		unspell(t.P.Refs.Variable, s)
 	}
-	if t.Scope == providers.Project && !t.Ephemeral && t.Project != "" {
-		unsubst(t.ProjectValue(), s)
+	if t.Scope != providers.User && !t.Ephemeral && t.Project != "" {
+		unsubst(t.ProjectValue(), s) // a project's file, or its own servers (Claude Code's local scope)
 	}
 	defaultType(s)
 	return im, nil

@@ -144,13 +144,13 @@ func writeAndRead(t *testing.T, p *providers.Provider, name string, e format.Obj
 	return got.JSON()
 }
 
-// expectRead is s as the entry carries it: ${project} as the target writes it outside
-// a project file, cwd only where the client has a member for it, SSE only where the
+// expectRead is s as the entry carries it: ${project} as the target writes it in a
+// user file, cwd only where the client has a member for it, SSE only where the
 // entry says so, oh-my-pi's own fields only where they are written.
 func expectRead(tg Target, s *registry.Server, entry format.Object, raw []byte) *registry.Server {
 	w := s.Clone()
 	w.Name = ""
-	if tg.Scope != providers.Project {
+	if tg.Scope == providers.User {
 		w.Command, w.Cwd = tg.subst(w.Command), tg.subst(w.Cwd)
 		for i := range w.Args {
 			w.Args[i] = tg.subst(w.Args[i])
@@ -232,9 +232,10 @@ func sameOutside(d Dialect, fs *FilterSet, name string, got *ServerFilters) bool
 		again.Servers[name] = got
 	}
 	switch x := d.(type) {
-	case Standaloner:
-		a, _ := format.Marshal(x.Standalone(nil, fs))
-		b, _ := format.Marshal(x.Standalone(nil, again))
+	case FilterReader:
+		st := d.(Standaloner)
+		a, _ := format.Marshal(st.Standalone(nil, fs))
+		b, _ := format.Marshal(st.Standalone(nil, again))
 		return bytes.Equal(a, b)
 	case DenyRuler:
 		return reflect.DeepEqual(x.DenyRules(fs), x.DenyRules(again))

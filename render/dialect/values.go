@@ -88,8 +88,12 @@ func (sp *speller) bad(field, reason string) {
 }
 
 // ref spells a reference to variable vr in field; "" with a problem when the client
-// has no placeholder for it.
+// has no placeholder for it, or cannot take one there.
 func (sp *speller) ref(field, vr string) string {
+	if why := sp.t.refused(field); why != "" {
+		sp.bad(field, why)
+		return ""
+	}
 	s := sp.t.P.Refs.Spell(vr)
 	if s == "" {
 		sp.bad(field, sp.t.P.Display+" documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client")
@@ -106,6 +110,7 @@ func Spell(t Target, d Dialect, s *registry.Server) (Values, []Problem) {
 	} else {
 		sp.remote(s, &v)
 	}
+	sp.literalRefs(s)
 	p := t.P
 	switch {
 	case s.Remote() && !p.Remote.Takes(registry.HTTP):
@@ -117,6 +122,46 @@ func Spell(t Target, d Dialect, s *registry.Server) (Values, []Problem) {
 		sp.probs = append(sp.probs, rf.Refuse(s, &v)...)
 	}
 	return v, sp.probs
+}
+
+// refused says why the client cannot take a reference in field of this target's file,
+// "" when it can: the file is skipped whole when it holds one (Kilo's project files),
+// or the client sends headers as written (auggie).
+func (t Target) refused(field string) string {
+	if d := t.P.Dest(t.Scope); d != nil && d.NoRefs && !t.Ephemeral {
+		return fmt.Sprintf("%s skips a whole %s-scope file that holds a reference to an environment variable; write this server with --scope user, or without references", t.P.Display, t.Scope)
+	}
+	if t.P.LiteralHeaders && (strings.HasPrefix(field, "headerEnv.") || field == "bearerEnv" || strings.HasPrefix(field, "headers.")) {
+		return t.P.Display + " sends header values as written, without expanding references; use a literal value in a private file (--scope user), or another client"
+	}
+	return ""
+}
+
+// literalRefs refuses literal values that hold a placeholder of the client's spelling
+// where the client cannot take one (refused).
+func (sp *speller) literalRefs(s *registry.Server) {
+	open := sp.t.P.Refs.Open()
+	if open == "" {
+		return
+	}
+	check := func(field, v string) {
+		if strings.Contains(v, open) {
+			if why := sp.t.refused(field); why != "" {
+				sp.bad(field, why)
+			}
+		}
+	}
+	for _, k := range SortedKeys(s.Headers) {
+		check("headers."+k, s.Headers[k])
+	}
+	for _, k := range SortedKeys(s.Env) {
+		check("env."+k, s.Env[k])
+	}
+	for i, a := range s.Args {
+		check(fmt.Sprintf("args[%d]", i), a)
+	}
+	check("url", s.URL)
+	check("command", s.Command)
 }
 
 // launch computes a stdio server's command, arguments, cwd and environment.

@@ -132,6 +132,26 @@ func (d *Doc) Lookup(path ...string) (Value, bool) {
 	return v, true
 }
 
+// Open materialises the objects at path and on the way to it, as an edit there
+// would, and reports whether they all exist and are objects. Lookups below them
+// then read the materialised members instead of scanning the text again: a
+// caller that will look up or edit several members of one deep object (a
+// project's servers in a 50 MB ~/.claude.json) opens it first.
+func (d *Doc) Open(path ...string) bool {
+	o := d.rootObject()
+	for _, name := range path {
+		if o == nil {
+			return false
+		}
+		k := o.find(name)
+		if k < 0 {
+			return false
+		}
+		o = d.child(o, k)
+	}
+	return o != nil
+}
+
 // emit passes the document's bytes, in order, to fn.
 func (d *Doc) emit(fn func([]byte)) {
 	if d.root == nil {

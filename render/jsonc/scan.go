@@ -40,6 +40,17 @@ func (r *record) blank(start, end int) {
 	}
 }
 
+// appendSpan appends to spans, doubling the capacity when it is full: an object with
+// tens of thousands of members (the projects of a 50 MB ~/.claude.json) then leaves
+// a few copies behind for the garbage collector, not the dozens append's slower
+// growth of large slices would.
+func appendSpan(spans []span, sp span) []span {
+	if len(spans) == cap(spans) && cap(spans) >= 256 {
+		spans = append(make([]span, 0, 2*cap(spans)), spans...)
+	}
+	return append(spans, sp)
+}
+
 // scanner states.
 const (
 	stValue = iota // a value must come next
@@ -120,7 +131,7 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 			}
 			if recording {
 				if depth == 1 {
-					rec.members = append(rec.members, span{keyStart: ks, keyEnd: ke, valStart: i, first: len(rec.inner)})
+					rec.members = appendSpan(rec.members, span{keyStart: ks, keyEnd: ke, valStart: i, first: len(rec.inner)})
 				} else if depth == 2 && deep {
 					rec.inner = append(rec.inner, span{keyStart: ks, keyEnd: ke, valStart: i})
 				}

@@ -1,0 +1,87 @@
+package providers
+
+import (
+	"slices"
+	"testing"
+)
+
+func names(ps []*Provider) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// TestReaders: the clients reading a file are derived from the table (V10): Claude
+// Code's .mcp.json is Copilot CLI's and Qoder's project file and Qwen Code reads it
+// too; Copilot's .github/mcp.json is its own; opencode's project file is read by Kilo;
+// ~/.claude.json has no other reader. The writers are the readers whose own file it is.
+//
+// spec: V10
+func TestReaders(t *testing.T) {
+	get := func(n string) *Provider {
+		p, ok := Get(n)
+		if !ok {
+			t.Fatalf("no provider %s", n)
+		}
+		return p
+	}
+	for _, c := range []struct {
+		provider string
+		scope    Scope
+		file     string
+		readers  []string
+		writers  []string
+	}{
+		{"claude-code", Project, ".mcp.json", []string{"copilot-cli", "qwen-code", "qoder"}, []string{"copilot-cli", "qoder"}},
+		{"copilot-cli", Project, ".mcp.json", []string{"claude-code", "qwen-code", "qoder"}, []string{"claude-code", "qoder"}},
+		{"qoder", Project, ".mcp.json", []string{"claude-code", "copilot-cli", "qwen-code"}, []string{"claude-code", "copilot-cli"}},
+		{"copilot-cli", Project, ".github/mcp.json", nil, nil},
+		{"opencode", Project, "opencode.json", []string{"kilo"}, nil},
+		{"opencode", Project, "opencode.jsonc", nil, nil},
+		{"claude-code", User, ".claude.json", nil, nil},
+		{"claude-code", Local, ".claude.json", nil, nil},
+		{"qwen-code", Project, "settings.json", nil, nil},
+		{"qoder", Local, "settings.local.json", nil, nil},
+		{"auggie", Local, "settings.local.json", nil, nil},
+		{"roo-code", Project, "mcp.json", []string{"zoo-code"}, []string{"zoo-code"}},
+		{"zoo-code", Project, ".roo/mcp.json", []string{"roo-code"}, []string{"roo-code"}},
+		{"zoo-code", Project, ".zoo/mcp.json", nil, nil},
+	} {
+		p := get(c.provider)
+		if got := names(p.ReadersOf(c.scope, c.file)); !slices.Equal(got, c.readers) {
+			t.Errorf("readers of %s %s %s: %v, want %v", c.provider, c.scope, c.file, got, c.readers)
+		}
+		if got := names(p.WritersOf(c.scope, c.file)); !slices.Equal(got, c.writers) {
+			t.Errorf("writers of %s %s %s: %v, want %v", c.provider, c.scope, c.file, got, c.writers)
+		}
+	}
+	if got := names(get("claude-code").Readers(Project)); !slices.Equal(got, []string{"copilot-cli", "qwen-code", "qoder"}) {
+		t.Errorf("Readers(project) of claude-code: %v", got)
+	}
+	if got := get("claude-code").ReadersOf(Project, "other.json"); got != nil {
+		t.Errorf("readers of a file that is not a candidate: %v", names(got))
+	}
+}
+
+// TestServersPath: the servers of Claude Code's local scope sit under the project's own
+// key in ~/.claude.json (V11); other files keep them under the servers key.
+//
+// spec: V11
+func TestServersPath(t *testing.T) {
+	p, _ := Get("claude-code")
+	if got := p.Local.ServersPath(p.ServersKey, "/w/repo"); !slices.Equal(got, []string{"projects", "/w/repo", "mcpServers"}) {
+		t.Errorf("local servers path %q", got)
+	}
+	if got := p.User.ServersPath(p.ServersKey, "/w/repo"); !slices.Equal(got, []string{"mcpServers"}) {
+		t.Errorf("user servers path %q", got)
+	}
+	if !p.Local.Nested() || p.User.Nested() || !p.Local.SameFile(p.User) {
+		t.Error("local is nested in the user file")
+	}
+	a, _ := Get("amp")
+	if got := a.User.ServersPath(a.ServersKey, "/w"); !slices.Equal(got, []string{"amp.mcpServers"}) {
+		t.Errorf("amp servers path %q: one flat key", got)
+	}
+}

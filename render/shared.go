@@ -1,0 +1,198 @@
+package render
+
+import (
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// A file read by more than one client (V10) — the project's .mcp.json is Claude
+// Code's, GitHub Copilot CLI's and Qoder CLI's project file — has one ownership record,
+// whoever writes it, and one entry per server: each of its writers spells an entry the
+// way all of them read it (Claude Code's spelling, no switch unless all have it) and
+// keeps the members only the others write, so that writing the same server for two of
+// them gives one entry, and either may remove it.
+
+// sharedView is the provider as it writes a file other clients write too: its switch
+// only when every writer has the same (a server switched off for one reader of the
+// entry and on for another would be a trap), and the variables any writer reads as
+// empty (V5).
+func sharedView(p *providers.Provider, writers []*providers.Provider) *providers.Provider {
+	if len(writers) == 0 {
+		return p
+	}
+	v := *p
+	for _, w := range writers {
+		if w.Switch != v.Switch {
+			v.Switch = ""
+		}
+		v.ReservedRefs = dialect.AppendNew(slices.Clip(v.ReservedRefs), w.ReservedRefs)
+	}
+	return &v
+}
+
+// othersMembers are the members the other writers of a file keep in its entries and p
+// does not write — their tool filters (Copilot CLI's tools allowlist) and their cwd
+// member (Copilot CLI, Qoder CLI; Claude Code has none) — which an entry p rewrites
+// keeps, so that p never undoes what another client of the file needs.
+func othersMembers(p *providers.Provider, writers []*providers.Provider) []string {
+	own := append(slices.Clone(dialect.For(p).Filters().Members), p.CwdKey)
+	var out []string
+	for _, w := range writers {
+		for _, m := range append(dialect.For(w).Filters().Members, w.CwdKey) {
+			if m != "" && !slices.Contains(own, m) && !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// readerNames are the display names of clients.
+func readerNames(ps []*providers.Provider) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Display)
+	}
+	return out
+}
+
+// newEdit is the edit of the request's file at a scope: the provider as it spells
+// entries there (sharedView), where the servers sit, how strictly the client reads the
+// file, and its other readers.
+func (r *Request) newEdit(scope providers.Scope, path string) (*fileEdit, []*providers.Provider) {
+	p := r.Provider
+	d := p.Dest(scope)
+	name := fileName(d, path, r.pathEnv())
+	writers := p.WritersOf(scope, name)
+	view := sharedView(p, writers)
+	e := &fileEdit{p: view, d: dialect.For(view), path: path, servers: r.serversPath(scope), nest: d.Servers,
+		foldKeys: r.Env.GOOS == "windows", syntax: d, others: othersMembers(p, writers)}
+	return e, p.ReadersOf(scope, name)
+}
+
+// mergeTargets folds the targets of one transaction that write the same file — two
+// writers of a shared file (V10), or Claude Code's user and local servers in
+// ~/.claude.json under inject --all — into one target whose edit runs theirs in
+// order, each on the content the one before leaves, so that the file is locked,
+// checked and written once. at maps each given target to its merged one.
+func mergeTargets(targets []fsys.Target) (out []fsys.Target, at []int) {
+	at = make([]int, len(targets))
+	first := map[string]int{}
+	for i, t := range targets {
+		k := filepath.Clean(t.Path)
+		if j, ok := first[k]; ok {
+			out[j] = chain(out[j], t)
+			at[i] = j
+			continue
+		}
+		first[k] = len(out)
+		at[i] = len(out)
+		out = append(out, t)
+	}
+	return out, at
+}
+
+// chain is a target whose edit is a's, then b's on a's result.
+func chain(a, b fsys.Target) fsys.Target {
+	c := a
+	if c.DirPerm == 0 {
+		c.DirPerm = b.DirPerm
+	}
+	c.Check = func() error {
+		for _, check := range []func() error{a.Check, b.Check} {
+			if check != nil {
+				if err := check(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	c.Edit = func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+		data, perm, remove, err := a.Edit(cur)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		next := fsys.Snapshot{}
+		if !remove {
+			if perm == 0 {
+				perm = cur.Mode
+			}
+			next = fsys.Snapshot{Exists: true, Data: data, Mode: perm}
+		}
+		return b.Edit(next)
+	}
+	return c
+}
+
+// linkSharedEdits tells each client-file edit of a transaction about the edits of the
+// same entries (same record) before and after it: a later one counts the entries the
+// earlier ones wrote as mcpwire's, though the record file does not hold them yet, and
+// only the last one stages and writes the record, for every writer (V10).
+func linkSharedEdits(preps []*Prepared) {
+	last := map[string]*fileEdit{}
+	for _, p := range preps {
+		e := p.edit
+		if e == nil || e.own == nil {
+			continue
+		}
+		if prev := last[e.own.path]; prev != nil {
+			e.before, prev.after = prev, e
+			e.own.writers = dialect.AppendNew(slices.Clone(prev.own.writers), e.own.writers)
+		}
+		last[e.own.path] = e
+	}
+}
+
+// root is the first edit of these entries in the transaction.
+func (e *fileEdit) root() *fileEdit {
+	for e.before != nil {
+		e = e.before
+	}
+	return e
+}
+
+// computeChain runs the edits of these entries before e, then e, on the client file
+// as read: each edit of a shared file sees what the earlier ones made of it.
+func (e *fileEdit) computeChain(cur fsys.Snapshot) ([]byte, error) {
+	if e.before != nil {
+		out, err := e.before.computeChain(cur)
+		if err != nil {
+			return nil, err
+		}
+		cur = fsys.Snapshot{Exists: true, Data: out, Mode: cur.Mode}
+	}
+	return e.compute(cur)
+}
+
+// hides warns when creating the request's file hides another client's file from it:
+// a client that reads the first of its candidates that exists (Copilot CLI reads
+// .github/mcp.json only while no .mcp.json exists) would read the new file instead.
+func (r *Request) hides(f fsys.FS, path string) []string {
+	if _, err := f.Lstat(path); err == nil {
+		return nil
+	}
+	env := r.pathEnv()
+	var out []string
+	for _, q := range providers.All() {
+		for _, s := range q.Scopes() {
+			cands, err := q.Dest(s).Candidates(env)
+			if err != nil || len(cands) < 2 || !samePath(cands[0], path) {
+				continue
+			}
+			for _, c := range cands[1:] {
+				if _, err := f.Lstat(c); err == nil && q != r.Provider {
+					out = append(out, fmt.Sprintf("%s: creating %s hides %s from %s, which reads the first of them that exists; its servers there no longer load",
+						r.Provider.Name, path, c, q.Display))
+				}
+			}
+		}
+	}
+	return out
+}
