@@ -22,6 +22,10 @@ type Spelling struct {
 	// ${VAR:-default}). Only an empty default leaves the value a reference: a
 	// non-empty one is a literal the client uses.
 	Default string
+	// Prompt: the placeholder names a value the client asks the person for and keeps
+	// in its own secret store (VS Code's ${input:ID}), not an environment variable. It
+	// is a reference, not a literal (P1, P7), but no variable reads back from it.
+	Prompt bool
 }
 
 // The styles of the spellings in the table.
@@ -37,6 +41,7 @@ const (
 	// StyleBearerVar: a bearer token's variable by name, and stdio servers inherit the
 	// client's environment (Kimi Code); no placeholder.
 	StyleBearerVar = "variable names (bearerTokenEnvVar; stdio servers inherit the environment)"
+	StyleInput     = "${input:ID}"
 )
 
 // spellings is the table of reference spellings.
@@ -50,6 +55,7 @@ var spellings = []Spelling{
 	{Style: StyleSecrets, Open: "${{ secrets.", Close: " }}"},
 	{Style: StyleBearerVar},
 	{Style: StyleNone},
+	{Style: StyleInput, Open: "${input:", Close: "}", Prompt: true},
 }
 
 // Spellings returns the table of reference spellings.
@@ -65,9 +71,10 @@ func SpellingOf(style string) (Spelling, bool) {
 	return Spelling{}, false
 }
 
-// Spell writes a reference to variable v, or "" when the spelling has no placeholder.
+// Spell writes a reference to variable v, or "" when the spelling has no placeholder
+// for variables.
 func (s Spelling) Spell(v string) string {
-	if s.Open == "" {
+	if s.Open == "" || s.Prompt {
 		return ""
 	}
 	return s.Open + v + s.Close
@@ -80,6 +87,54 @@ func (s Spelling) RefersTo(text, v string) bool {
 		return false
 	}
 	return strings.Contains(text, s.Open+v+s.Close) || s.Default != "" && strings.Contains(text, s.Open+v+s.Default)
+}
+
+// Variable is the inverse of Spell (issue 14: import reads a client's file back): the
+// variable a value refers to when the whole value is one reference in this spelling,
+// without a default ("${TOKEN}" → TOKEN). Anything else — text around the
+// placeholder, a default, another spelling, an invalid name — is not a reference
+// this spelling wrote, and stays a literal value.
+func (s Spelling) Variable(text string) (string, bool) {
+	if s.Open == "" || s.Prompt {
+		return "", false
+	}
+	name, ok := strings.CutPrefix(text, s.Open)
+	if !ok {
+		return "", false
+	}
+	if name, ok = strings.CutSuffix(name, s.Close); !ok || !IsVarName(name) {
+		return "", false
+	}
+	return name, true
+}
+
+// AnyVariable is Variable in every spelling of the table: for a snippet whose client
+// is not known (server add-json).
+func AnyVariable(text string) (string, bool) {
+	for _, s := range spellings {
+		if v, ok := s.Variable(text); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// BearerScheme starts the Authorization header that carries a bearer token from a
+// variable (bearerEnv): "Bearer " and the reference.
+const BearerScheme = "Bearer "
+
+// IsVarName reports whether s is a variable name: [A-Za-z_][A-Za-z0-9_]*.
+func IsVarName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // referenceAt reports whether s starts with a placeholder of some spelling (the
@@ -115,7 +170,11 @@ func referenceRegexp(table []Spelling) *regexp.Regexp {
 		if sp.Open == "" {
 			continue
 		}
-		alt := regexp.QuoteMeta(sp.Open) + `[A-Za-z_][A-Za-z0-9_]*`
+		name := `[A-Za-z_][A-Za-z0-9_]*`
+		if sp.Prompt {
+			name = `[^}\s]+` // a prompt's id, which VS Code does not restrict
+		}
+		alt := regexp.QuoteMeta(sp.Open) + name
 		if sp.Default != "" {
 			alt += "(?:" + regexp.QuoteMeta(sp.Default) + ")?"
 		}

@@ -89,3 +89,53 @@ func TestSpellingsContinueRow(t *testing.T) {
 		t.Errorf("a reference in text redacted: %q", got)
 	}
 }
+
+// spec: B1 V4 — Variable is the inverse of Spell: a value that is exactly one reference
+// in the row's spelling gives its variable; text around it, a default, another row's
+// spelling or an invalid name gives none. AnyVariable tries every row. VS Code's
+// ${input:ID} is a reference (P1, P7 let it through) but names no variable.
+func TestVariable(t *testing.T) {
+	tests := []struct {
+		style, text, want string
+	}{
+		{StyleDollar, "${TOKEN}", "TOKEN"},
+		{StyleDollar, "${TOKEN:-}", ""},
+		{StyleDollar, "${TOKEN:-x}", ""},
+		{StyleDollar, "x${TOKEN}", ""},
+		{StyleDollar, "${env:TOKEN}", ""},
+		{StyleDollar, "${1X}", ""},
+		{StyleDollarEnv, "${env:TOKEN}", "TOKEN"},
+		{StyleDollarEnv, "${TOKEN}", ""},
+		{StyleBraceEnv, "{env:TOKEN}", "TOKEN"},
+		{StyleBraceEnv, "{env:TOKEN} ", ""},
+		{StyleNames, "TOKEN", ""},
+		{StyleInput, "${input:tk}", ""},
+	}
+	for _, tt := range tests {
+		sp, _ := SpellingOf(tt.style)
+		if got, ok := sp.Variable(tt.text); got != tt.want || ok != (tt.want != "") {
+			t.Errorf("%s.Variable(%q) = %q, %v; want %q", tt.style, tt.text, got, ok, tt.want)
+		}
+		if got := sp.Spell("V"); got != "" {
+			if back, ok := sp.Variable(got); !ok || back != "V" {
+				t.Errorf("%s: Variable(Spell(V)) = %q, %v", tt.style, back, ok)
+			}
+		}
+	}
+	for text, want := range map[string]string{"${A}": "A", "${env:B}": "B", "{env:C}": "C", "${input:d}": "", "$E": ""} {
+		if got, _ := AnyVariable(text); got != want {
+			t.Errorf("AnyVariable(%q) = %q, want %q", text, got, want)
+		}
+	}
+	for _, v := range []string{"${input:perplexity-key}", "Bearer ${input:tk}"} {
+		if !IsReference(v) {
+			t.Errorf("IsReference(%q) = false", v)
+		}
+	}
+	if IsReference("${input:}") || IsReference("${input:a b}") {
+		t.Error("an empty or spaced input id is a reference")
+	}
+	if vs := CheckProject(Fields{Server: "s", Env: map[string]string{"KEY": "${input:key}"}}); len(vs) != 0 {
+		t.Errorf("P7 refuses VS Code's input reference: %v", vs)
+	}
+}

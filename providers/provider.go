@@ -281,6 +281,13 @@ func (r RefStyle) RefersTo(text, v string) bool {
 	return s.RefersTo(text, v)
 }
 
+// Variable reads a reference back (import): the variable a value names when it is
+// exactly one reference in this style.
+func (r RefStyle) Variable(text string) (string, bool) {
+	s, _ := policy.SpellingOf(string(r))
+	return s.Variable(text)
+}
+
 // RemoteSupport says which remote transports a client takes.
 type RemoteSupport string
 

@@ -15,16 +15,7 @@ import (
 // such names (L14), new entries may not.
 func (r *Registry) AddServer(s *Server) error {
 	s = s.Clone()
-	if err := ValidServerName(s.Name); err != nil {
-		return fmt.Errorf("server %q: %w", s.Name, err)
-	}
-	if err := s.Validate(); err != nil {
-		return fmt.Errorf("server %q: %w", s.Name, err)
-	}
-	if err := checkTransport(s, nil); err != nil {
-		return fmt.Errorf("server %q: %w", s.Name, err)
-	}
-	if err := checkPlain(s, nil); err != nil {
+	if err := checkNew(s); err != nil {
 		return err
 	}
 	if r.InWriteLayer(s.Name) {
@@ -36,6 +27,21 @@ func (r *Registry) AddServer(s *Server) error {
 	now := r.now()
 	s.AddedAt, s.UpdatedAt, s.InjectedProviders = now, now, nil
 	return r.commit(r.serverDelta(s))
+}
+
+// checkNew makes the checks of a new entry: an R2 name, a valid server, the fields of
+// its transport only (checkTransport) and plain env keys that are no credentials (P11).
+func checkNew(s *Server) error {
+	if err := ValidServerName(s.Name); err != nil {
+		return fmt.Errorf("server %q: %w", s.Name, err)
+	}
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("server %q: %w", s.Name, err)
+	}
+	if err := checkTransport(s, nil); err != nil {
+		return fmt.Errorf("server %q: %w", s.Name, err)
+	}
+	return checkPlain(s, nil)
 }
 
 // UpdateServer changes a server with edit. A lower-layer server is copied into the

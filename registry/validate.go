@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpwire/mcpwire/policy"
 )
 
 // The name checks are written out rather than regular expressions: they run for
@@ -93,12 +95,7 @@ func ValidProfileName(name string) error {
 
 // ValidVarName checks an environment variable name used by a reference.
 // (^[A-Za-z_][A-Za-z0-9_]*$).
-func ValidVarName(name string) bool {
-	if name == "" || isDigit(name[0]) {
-		return false
-	}
-	return allBytes(name, func(c byte) bool { return isLower(c) || isUpper(c) || isDigit(c) || c == '_' })
-}
+func ValidVarName(name string) bool { return policy.IsVarName(name) }
 
 // Validate checks a server (R2) and fills an omitted type (stdio with a command, else
 // http). The name is checked as a loaded name (LoadableName, L14); AddServer checks

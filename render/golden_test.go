@@ -29,7 +29,7 @@ const projectMark = "@PROJECT@"
 
 // world is a scratch home, project and registry layer.
 type world struct {
-	t       *testing.T
+	t       testing.TB
 	home    string
 	project string
 	layer   string
@@ -37,13 +37,13 @@ type world struct {
 	warns   []string
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	return newWorldIn(t, t.TempDir())
 }
 
 // newWorldIn is newWorld under root, emptied first (a world at the same paths again).
-func newWorldIn(t *testing.T, root string) *world {
+func newWorldIn(t testing.TB, root string) *world {
 	t.Helper()
 	if err := os.RemoveAll(root); err != nil {
 		t.Fatal(err)

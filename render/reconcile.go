@@ -324,10 +324,15 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 				}
 				continue
 			}
-			switch st {
-			case identical:
+			switch {
+			case st == identical:
 				continue
-			case foreign:
+			case st == owned && existing.Digest() == newDigest:
+				// mcpwire's and already as it would write it: left as it is, in the
+				// person's formatting and member order (an adopted entry, B2)
+				e.wrote[ne.name] = newDigest
+				continue
+			case st == foreign:
 				if rule.strict || !e.force {
 					foreignNames = append(foreignNames, ne.name)
 					continue

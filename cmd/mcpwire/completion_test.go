@@ -220,6 +220,11 @@ func TestCompletionNames(t *testing.T) {
 		{words: []string{"profile", "export", ""}, want: []string{"dev"}},
 		{words: []string{"install", ""}, has: []string{"claude-desktop", "claude-code", "cursor"}},
 		{words: []string{"credential-policy", ""}, want: []string{"literal", "references", "none"}},
+		// spec: B1 U6 — import --from takes a provider or all
+		{words: []string{"import", "--from", ""}, has: []string{"claude-desktop", "claude", "cursor", "codex", "all"}, notWant: []string{"x", "dev"}},
+		{words: []string{"import", "--from=a"}, has: []string{"--from=all", "--from=antigravity"}},
+		{words: []string{"import", "--servers", ""}, want: nil},
+		{words: []string{"status", "--provider", ""}, has: []string{"claude-desktop", "cursor"}, notWant: []string{"all"}},
 		{words: []string{"--config-dir", other, "inject", "--servers", ""}, want: []string{"z"}},
 		{words: []string{"inject", "--config-dir=" + other, "--servers", ""}, want: []string{"z"}},
 	}

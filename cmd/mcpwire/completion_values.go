@@ -25,6 +25,8 @@ func flagNames(path, flag string) nameSource {
 		return withAll(profileNames)
 	case "profile add --servers":
 		return withAll(serverNames)
+	case "import --servers":
+		return nil // entries of the client's file, not registry servers
 	}
 	switch flag {
 	case "provider":

@@ -34,6 +34,8 @@ type Env struct {
 	dashdash    bool
 	// errs is stderr as decided once per run (colour, terminal; U7).
 	errs *stream
+	// warnings, when set, collects every warning too (--json, U5).
+	warnings *[]string
 }
 
 // NewOSEnv returns the real process environment.
@@ -55,6 +57,9 @@ func NewOSEnv() *Env {
 
 // warn prints one warning line on stderr.
 func (e *Env) warn(msg string) {
+	if e.warnings != nil {
+		*e.warnings = append(*e.warnings, msg)
+	}
 	io.WriteString(e.Stderr, e.diag().paint(sgrWarning, "WARNING")+" "+msg+"\n")
 }
 

@@ -28,6 +28,7 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 		out = filepath.Join(env.Cwd, out)
 	}
 	f, dr := env.writeFS(c.Bool("dry-run"))
+	jo := startJSON(env, c, "inject", dr != nil)
 	project, err := project(env, c)
 	if err != nil {
 		return err
@@ -54,10 +55,12 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 		}
 		printf(env.Stdout, "%s: %s %s\n", p.Name, verb, rt.Config)
 		printf(env.Stdout, "Launch with: %s\n", rt.LaunchLine())
-		if dr != nil {
+		if jo != nil {
+			jo.ephemeral(p.Name, rt.Config, rt.Written, &rt.Line)
+		} else if dr != nil {
 			printDiff(env, dr, reg)
 		}
-		return nil
+		return jo.finish()
 	}
 	res, err := render.Ephemeral(f, req, out)
 	if err != nil {
@@ -70,8 +73,14 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 	if line := res.LaunchLine(); line != "" {
 		printf(env.Stdout, "Launch with: %s\n", line)
 	}
-	if dr != nil {
+	if jo != nil {
+		jo.ephemeral(p.Name, res.Out, res.Written, res.Launch)
+		if res.Settings != "" {
+			jo.rep.Destinations[0].Settings = res.Settings
+			jo.rep.Changed = append(jo.rep.Changed, res.Settings)
+		}
+	} else if dr != nil {
 		printDiff(env, dr, reg)
 	}
-	return nil
+	return jo.finish()
 }

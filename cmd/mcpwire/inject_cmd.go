@@ -37,6 +37,8 @@ func injectCommand(env *Env) *cli.Command {
 			&cli.BoolFlag{Name: "no-credentials", Usage: "credential policy none for this run"},
 			&cli.BoolFlag{Name: "clear-tool-filters", Usage: "write no tool filters (removes the deny rules mcpwire added)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace same-named entries mcpwire did not write"},
+			&cli.BoolFlag{Name: "check", Usage: "print the diff as --dry-run does and write nothing; exit 1 when a file would change (CI)"},
+			jsonFlag,
 		),
 		Action: func(c *cli.Context) error { return runInject(env, c) },
 	}
@@ -159,6 +161,9 @@ func runInject(env *Env, c *cli.Context) error {
 		return err
 	}
 	if c.Bool("ephemeral") {
+		if c.Bool("check") {
+			return usagef("--check compares client files with what inject would write; it cannot be used with --ephemeral")
+		}
 		if all {
 			return usagef("--ephemeral writes one provider's config; it cannot be used with --all")
 		}
@@ -173,6 +178,9 @@ func runInject(env *Env, c *cli.Context) error {
 	if all && (c.IsSet("scope") || c.IsSet("project")) {
 		return usagef("--all re-injects the files mcpwire recorded, each in its own scope and project; --scope and --project cannot be used with it")
 	}
+	check := c.Bool("check")
+	dry := c.Bool("dry-run") || check
+	out := startJSON(env, c, "inject", dry)
 	proj, err := project(env, c)
 	if err != nil {
 		return err
@@ -186,7 +194,6 @@ func runInject(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	dry := c.Bool("dry-run")
 	f, dr := env.writeFS(dry)
 	base := render.Request{
 		Registry: reg, Scope: scope, Project: proj, Policy: flagLevel,
@@ -196,33 +203,40 @@ func runInject(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAll(env, f, reqs, dry); err != nil {
+	results, err := writeAll(env, f, reqs, dry)
+	if err != nil {
 		return err
 	}
-	if dry {
+	out.inject(reqs, results)
+	if dry && out == nil {
 		printDiff(env, dr, reg)
 	}
-	return nil
+	if !check {
+		return out.finish()
+	}
+	return checkVerdict(env, out, results, reg.Set().Write().Dir)
 }
 
 // writeAll prepares every request, writes them as one transaction (W7), and says what
-// each did.
-func writeAll(env *Env, f fsys.FS, reqs []render.Request, dry bool) error {
+// each did; it returns the results, one per request.
+func writeAll(env *Env, f fsys.FS, reqs []render.Request, dry bool) ([]*render.Result, error) {
 	var preps []*render.Prepared
 	for _, r := range reqs {
 		prep, err := render.Prepare(f, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		preps = append(preps, prep)
 	}
 	if err := render.Commit(f, preps, !dry); err != nil {
-		return err
+		return nil, err
 	}
-	for _, prep := range preps {
+	results := make([]*render.Result, len(preps))
+	for i, prep := range preps {
 		reportInject(env, prep.Result, dry)
+		results[i] = prep.Result
 	}
-	return nil
+	return results, nil
 }
 
 // injectRequests builds one request per provider of --provider (U2: one

@@ -28,6 +28,7 @@ func installCommand(env *Env) *cli.Command {
 			&cli.StringFlag{Name: "profile", Usage: "install a profile's servers instead of the built-in entry"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the destination, the migration and the diff; write nothing"},
 			&cli.BoolFlag{Name: "force", Usage: "replace a same-named entry mcpwire did not write"},
+			jsonFlag,
 		},
 		Action: func(c *cli.Context) error { return runInstall(env, c) },
 	}
@@ -75,6 +76,7 @@ func builtin(env *Env, scope providers.Scope) *registry.Server {
 }
 
 func runInstall(env *Env, c *cli.Context) error {
+	out := startJSON(env, c, "install", c.Bool("dry-run"))
 	name, dir, err := installTarget(env, c)
 	if err != nil {
 		return err
@@ -136,7 +138,7 @@ func runInstall(env *Env, c *cli.Context) error {
 		req.Inject.SkipUnsupported = true
 	}
 	if p.Manual() {
-		return printManual(env, p, req)
+		return installManual(env, out, p, req)
 	}
 	if p.Install != nil && p.Install.Legacy != nil && slices.Contains(req.Servers, render.BuiltinName) {
 		// the legacy entry moves only when an aiwg entry is installed in its place (I4)
@@ -145,23 +147,37 @@ func runInstall(env *Env, c *cli.Context) error {
 		}
 	}
 	f, dr := env.writeFS(req.DryRun)
-	if err := writeInstall(env, f, req); err != nil {
+	res, err := writeInstall(env, f, req)
+	if err != nil {
 		return err
 	}
-	if dr != nil {
+	out.inject([]render.Request{req}, []*render.Result{res})
+	if dr != nil && out == nil {
 		printDiff(env, dr, reg)
 	}
-	return nil
+	return out.finish()
+}
+
+// installManual prints the steps for a client configured by hand; with --json, a
+// note says to run without it for them.
+func installManual(env *Env, out *jsonOut, p *providers.Provider, req render.Request) error {
+	if err := printManual(env, p, req); err != nil {
+		return err
+	}
+	if out != nil {
+		out.rep.Notes = append(out.rep.Notes, p.Name+": "+p.Display+" has no config file mcpwire can write; run without --json for the steps to add the servers by hand")
+	}
+	return out.finish()
 }
 
 // writeInstall injects the request and says what happened: the legacy entry moved
 // (I4), and how to restart a client that reads its file only when it starts.
-func writeInstall(env *Env, f fsys.FS, req render.Request) error {
+func writeInstall(env *Env, f fsys.FS, req render.Request) (*render.Result, error) {
 	p := req.Provider
 	migrate := req.Install.Legacy != "" && render.LegacyEntry(env.FS, req.Install.Legacy)
 	res, err := render.Inject(f, req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	reportInject(env, res, req.DryRun)
 	if migrate {
@@ -174,7 +190,7 @@ func writeInstall(env *Env, f fsys.FS, req render.Request) error {
 	if p.Install != nil && p.Install.Restart != "" && !req.DryRun && slices.Contains(res.Changed, res.Destination) {
 		printf(env.Stdout, "restart %s to load the change (%s)\n", p.Display, p.Install.Restart)
 	}
-	return nil
+	return res, nil
 }
 
 // installBuiltin makes the request install the built-in entry (I2), unless the

@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
 	"github.com/urfave/cli/v2"
 )
 
@@ -17,6 +20,13 @@ func serverCommand(env *Env) *cli.Command {
 			{
 				Name: "add", Usage: "define a server", ArgsUsage: "NAME [-- COMMAND ARG…]", Flags: serverFlags(),
 				Action: func(c *cli.Context) error { return serverAdd(env, c) },
+			},
+			{
+				Name: "add-json", Usage: "define a server from one entry of a client's config, as its README shows it", ArgsUsage: "NAME JSON",
+				Description: "JSON is one server entry in any JSON client's shape (Claude Code, Claude Desktop, Cursor,\n" +
+					"VS Code, Windsurf, opencode, Gemini CLI, Copilot CLI …), alone or inside its mcpServers member;\n" +
+					"- reads it from standard input. References such as ${VAR} become --env-from/--header-env.",
+				Action: func(c *cli.Context) error { return serverAddJSON(env, c) },
 			},
 			{
 				Name: "update", Usage: "change the given fields of a server", ArgsUsage: "NAME [-- COMMAND ARG…]", Flags: append(serverFlags(), updateFlags()...),
@@ -51,6 +61,36 @@ func serverAdd(env *Env, c *cli.Context) error {
 		return err
 	}
 	printf(env.Stdout, "added server %q to %s\n", s.Name, reg.ServerOrigin(s.Name))
+	return nil
+}
+
+// serverAddJSON defines a server from a pasted client entry (B3), with import's
+// policy check (B1).
+func serverAddJSON(env *Env, c *cli.Context) error {
+	reg, err := env.registryFor(c, 2, "a server NAME and its JSON entry")
+	if err != nil {
+		return err
+	}
+	name, raw := c.Args().Get(0), []byte(c.Args().Get(1))
+	if c.Args().Get(1) == "-" {
+		if raw, err = io.ReadAll(env.Stdin); err != nil {
+			return err
+		}
+	}
+	sn, err := render.ReadSnippet(name, raw)
+	if err != nil {
+		return err
+	}
+	if len(sn.Dropped) > 0 {
+		env.warn(fmt.Sprintf("not imported, mcpwire has no field for them: %s (%s)", name, strings.Join(sn.Dropped, ", ")))
+	}
+	if err := render.CheckImportPolicy(reg, env.Getenv(policy.EnvVar), []*registry.Server{sn.Server}); err != nil {
+		return err
+	}
+	if err := reg.AddServer(sn.Server); err != nil {
+		return err
+	}
+	printf(env.Stdout, "added server %q to %s (read as %s's entry shape)\n", name, reg.ServerOrigin(name), sn.Provider.Display)
 	return nil
 }
 

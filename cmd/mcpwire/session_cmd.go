@@ -12,9 +12,12 @@ import (
 	"syscall"
 
 	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/policy/redact"
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
 	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/urfave/cli/v2"
 )
 
@@ -39,6 +42,8 @@ func sessionCommand(env *Env) *cli.Command {
 			&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
 			&cli.BoolFlag{Name: "strict-credentials", Usage: "credential policy references for this run"},
 			&cli.BoolFlag{Name: "no-credentials", Usage: "credential policy none for this run"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be written and the launch command; write and launch nothing"},
+			jsonFlag,
 		},
 		Action: func(c *cli.Context) error { return runSession(env, c) },
 	}
@@ -62,6 +67,15 @@ func runSession(env *Env, c *cli.Context) error {
 	level, err := flagPolicy(c)
 	if err != nil {
 		return err
+	}
+	dry := c.Bool("dry-run")
+	if c.Bool("json") && !dry {
+		return usagef("session --json needs --dry-run: a session hands the terminal to the client")
+	}
+	out := startJSON(env, c, "session", dry)
+	var dr *fsys.DryRun
+	if dry {
+		env.FS, dr = env.writeFS(true) // the registry and every file are read and written through it
 	}
 	// The name becomes a directory (codex) or a file name (claude): check it before
 	// any filesystem access, the registry's included (X1).
@@ -90,7 +104,7 @@ func runSession(env *Env, c *cli.Context) error {
 	}
 	req := render.Request{
 		Registry: reg, Provider: p, Project: project, Servers: res.Servers, Filters: res.Filters, Profile: profile,
-		Policy: level, PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn,
+		Policy: level, PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn, DryRun: dry,
 		Inject: render.InjectOptions{Sync: true}, // --persist injects as inject --profile does (B7)
 	}
 	launch, cleanup, err := sessionLaunch(env, c, p, req, profile)
@@ -100,7 +114,36 @@ func runSession(env *Env, c *cli.Context) error {
 	if cleanup != nil {
 		defer cleanup()
 	}
-	return run(env, launch.Binary, append(launch.Args, env.passthrough...), launch.Env)
+	launch.Args = append(launch.Args, env.passthrough...)
+	if dry {
+		return sessionDryRun(env, out, dr, reg, p.Name, req.Servers, launch)
+	}
+	return run(env, launch.Binary, launch.Args, launch.Env)
+}
+
+// sessionDryRun says what session would write and launch (U5): the files, the diff
+// and the launch line, credentials hidden; with --json, the document.
+func sessionDryRun(env *Env, out *jsonOut, dr *fsys.DryRun, reg *registry.Registry, provider string, servers []string, l dialect.Launch) error {
+	layer := reg.Set().Write().Dir
+	var files []string
+	for _, in := range dr.Intents() {
+		if in.Op == "write" {
+			files = append(files, in.Path)
+		}
+	}
+	shownBin, shown := redact.Launch(l.Binary, l.Args)
+	l.Binary, l.Args = shownBin, shown
+	if out == nil {
+		printf(env.Stdout, "%s: would launch: %s\n", provider, l.String())
+		printDiff(env, dr, reg)
+		return nil
+	}
+	for _, path := range clientFiles(files, layer) {
+		out.rep.Destinations = append(out.rep.Destinations, writeDest{Provider: provider, Path: path, Written: servers, Changed: true})
+	}
+	out.rep.Changed = files
+	out.launch(l)
+	return out.finish()
 }
 
 // sessionLaunch prepares what session starts: the client on its own file (--persist),

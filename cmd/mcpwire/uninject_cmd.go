@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
@@ -27,6 +28,7 @@ func uninjectFlags() []cli.Flag {
 		listFlag("servers", "servers to remove (comma list or repeat)"),
 		&cli.StringFlag{Name: "profile", Usage: "remove a profile's servers (__all__ = every server)"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print each destination and a diff; change nothing"},
+		jsonFlag,
 	}
 }
 
@@ -54,6 +56,7 @@ func runUninject(env *Env, c *cli.Context) error {
 		return err
 	}
 	f, dr := env.writeFS(c.Bool("dry-run"))
+	out := startJSON(env, c, "uninject", dr != nil)
 	project, err := project(env, c)
 	if err != nil {
 		return err
@@ -78,8 +81,12 @@ func runUninject(env *Env, c *cli.Context) error {
 	if len(res.Absent) > 0 {
 		printf(env.Stdout, "%s: not in %s: %s\n", p.Name, res.Destination, strings.Join(res.Absent, ", "))
 	}
-	if dr != nil {
+	if out != nil {
+		out.rep.Destinations = []writeDest{{Provider: res.Provider, Scope: string(res.Scope), Path: res.Destination,
+			Removed: res.Removed, Skipped: append(slices.Clone(res.Kept), res.Absent...), Changed: slices.Contains(res.Changed, res.Destination)}}
+		out.rep.Changed = res.Changed
+	} else if dr != nil {
 		printDiff(env, dr, reg)
 	}
-	return nil
+	return out.finish()
 }

@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"encoding/json"
+
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -29,6 +31,22 @@ func (d amp) Entry(s *registry.Server, v *Values, _ *ServerFilters) format.Objec
 }
 
 func (amp) Filters() FilterSpec { return FilterSpec{} }
+
+// ampOwn are Amp's members mcpwire does not write.
+var ampOwn = []string{"includeTools", "disabled"}
+
+// Read reads an entry back: the launch members, and "transport": "sse" (a URL is
+// streamable HTTP otherwise).
+func (d amp) Read(entry json.RawMessage) (*Imported, error) {
+	r, err := newReading(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	typ := r.readType(ampTransport)
+	s := readLaunch(d.p, r, memberHeaders, memberURL)
+	s.Type = typ
+	return r.done(s, nil, ampOwn...)
+}
 
 // Standalone is the bare map of servers Amp's --mcp-config takes.
 func (amp) Standalone(doc format.Object, _ *FilterSet) format.Object {

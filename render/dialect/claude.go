@@ -1,6 +1,9 @@
 package dialect
 
 import (
+	"encoding/json"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -20,6 +23,19 @@ func newClaude(p *providers.Provider) Dialect { return claude{p} }
 
 func (d claude) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
 	return typedEntry(d.p, s, v, sf)
+}
+
+// claudeOwn are Claude Code's members with no registry equivalent.
+var claudeOwn = []string{"timeout", "headersHelper", "alwaysLoad", "oauth"}
+
+// Read reads an entry back: type, launch members. Its filters are deny rules in a
+// settings file, not in the entry (ReadRules).
+func (d claude) Read(entry json.RawMessage) (*Imported, error) {
+	r, s, err := readTyped(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	return r.done(s, nil, claudeOwn...)
 }
 
 func (claude) Filters() FilterSpec { return FilterSpec{Deny: true, AllowRefused: true, DenyAll: true} }
@@ -57,6 +73,34 @@ func (claude) DenyRules(fs *FilterSet) []string {
 func (claude) Owns(rule, server string) bool {
 	prefix := rulePrefix(server)
 	return rule == prefix || strings.HasPrefix(rule, prefix+"__")
+}
+
+// ReadRules reads deny rules back as filters (the inverse of DenyRules), for the
+// servers named: mcp__SERVER is a whole-server deny, mcp__SERVER__TOOL a tool's. A
+// rule belongs to the server with the longest prefix it matches; others are left.
+func (claude) ReadRules(rules, servers []string) map[string]*ServerFilters {
+	byLen := slices.Clone(servers)
+	sort.Slice(byLen, func(i, j int) bool { return len(rulePrefix(byLen[i])) > len(rulePrefix(byLen[j])) })
+	out := map[string]*ServerFilters{}
+	for _, rule := range rules {
+		for _, s := range byLen {
+			prefix := rulePrefix(s)
+			tool, isTool := strings.CutPrefix(rule, prefix+"__")
+			if rule != prefix && (!isTool || tool == "") {
+				continue
+			}
+			if out[s] == nil {
+				out[s] = &ServerFilters{}
+			}
+			if rule == prefix || tool == "*" {
+				out[s].DenyAll = true
+			} else {
+				out[s].Deny = AppendNew(out[s].Deny, []string{tool})
+			}
+			break
+		}
+	}
+	return out
 }
 
 // Launch loads exactly the standalone file (--strict-mcp-config comes last, which

@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"encoding/json"
+
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -65,6 +67,32 @@ func (d codex) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Ob
 		e.Set(codexEnabled, false)
 	}
 	return e
+}
+
+// codexOwn are Codex's members with no registry equivalent.
+var codexOwn = []string{"startup_timeout_sec", "startup_timeout_ms", "tool_timeout_sec", "required",
+	"default_tools_approval_mode", "tools", "supports_parallel_tool_calls", "scopes", "oauth", "oauth_resource"}
+
+// Read reads a table back, references included: env_vars (names passed under their
+// own name) become envFrom, env_http_headers headerEnv, bearer_token_env_var
+// bearerEnv; http_headers are the literal headers; the switch, enabled_tools and
+// disabled_tools.
+func (d codex) Read(entry json.RawMessage) (*Imported, error) {
+	r, err := newReading(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	s := readLaunch(d.p, r, codexHTTPHeaders, memberURL)
+	for _, n := range r.strs(codexEnvVars) {
+		if s.EnvFrom == nil {
+			s.EnvFrom = map[string]string{}
+		}
+		s.EnvFrom[n] = n
+	}
+	s.HeaderEnv = r.strMap(codexEnvHTTP)
+	s.BearerEnv = r.str(codexBearer)
+	r.switchOff(d.p, s)
+	return r.done(s, r.filterLists(codexDisabledTools, codexEnabledTools), codexOwn...)
 }
 
 func (codex) Filters() FilterSpec {

@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"encoding/json"
 	"path/filepath"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -54,6 +55,35 @@ func (d continueDev) Entry(s *registry.Server, v *Values, _ *ServerFilters) form
 }
 
 func (continueDev) Filters() FilterSpec { return FilterSpec{} }
+
+// continueOwn are Continue's members with no registry equivalent.
+var continueOwn = []string{"serverName", "faviconUrl", "sourceFile", "connectionTimeout"}
+
+// Read reads an entry back: its name member, type (stdio, or sse / streamable-http for
+// a url), the launch members, and the headers inside requestOptions (its other
+// options are dropped).
+func (d continueDev) Read(entry json.RawMessage) (*Imported, error) {
+	r, err := newReading(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	r.has(d.p.EntryName)
+	typ := r.readType(memberType)
+	s := readLaunch(d.p, r, "", memberURL) // headers are inside requestOptions
+	s.Type = typ
+	var opts map[string]json.RawMessage
+	r.decode(continueRequestOptions, "an object", &opts)
+	for _, k := range SortedKeys(opts) {
+		if k != memberHeaders {
+			r.drop(continueRequestOptions+"."+k, true)
+			continue
+		}
+		if json.Unmarshal(opts[k], &s.Headers) != nil && r.err == nil {
+			r.err = &EntryError{continueRequestOptions + ".headers", "must be an object of strings"}
+		}
+	}
+	return r.done(s, nil, continueOwn...)
+}
 
 // EditFile writes the header a new file needs: Continue refuses a config or block
 // without name and version. A file that has other members is left as it is.

@@ -1,6 +1,9 @@
 package dialect
 
 import (
+	"encoding/json"
+	"slices"
+
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -33,6 +36,20 @@ func (d copilot) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.
 // Filters: an allowlist of exact names.
 func (copilot) Filters() FilterSpec {
 	return FilterSpec{Allow: true, ExactAllow: true, Members: []string{copilotTools}}
+}
+
+// Read reads an entry back: type (Copilot's "local" is stdio), the launch members, and
+// the tools allowlist (absent, or ["*"], is every tool: no filter).
+func (d copilot) Read(entry json.RawMessage) (*Imported, error) {
+	r, s, err := readTyped(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	var sf *ServerFilters
+	if tools, set := r.names(copilotTools); set && !slices.Equal(tools, []string{"*"}) {
+		sf = &ServerFilters{Allow: tools}
+	}
+	return r.done(s, sf, "timeout")
 }
 
 // Launch adds the standalone file to the person's own servers for one run.

@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -42,6 +43,19 @@ func (d crush) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Ob
 		e.Set(crushDisabled, names)
 	}
 	return e
+}
+
+// crushOwn are Crush's members with no registry equivalent.
+var crushOwn = []string{"timeout", "oauth", "oauth_client_id", "oauth_client_secret", "oauth_callback_port"}
+
+// Read reads an entry back: type, launch members, disabled, enabled_tools and
+// disabled_tools.
+func (d crush) Read(entry json.RawMessage) (*Imported, error) {
+	r, s, err := readTyped(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	return r.done(s, r.filterLists(crushDisabled, crushEnabled), crushOwn...)
 }
 
 func (d crush) Filters() FilterSpec {

@@ -18,6 +18,7 @@
 package dialect
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -86,6 +87,16 @@ type (
 	NameChecker interface {
 		CheckNames(names []string) error
 	}
+	// RuleReader reads a DenyRuler's rules back as filters (import --as-profile).
+	RuleReader interface {
+		ReadRules(rules, servers []string) map[string]*ServerFilters
+	}
+	// StartChecker names what of the client's own state keeps servers of one of its
+	// files from starting (status, B4): Claude Code's project approval and trust,
+	// Gemini CLI's mcp.allowed/mcp.excluded and trusted folders.
+	StartChecker interface {
+		StartBlockers(st *StartState) map[string][]string
+	}
 	// NamedRefs is a client that takes references by variable name in members of
 	// their own (Codex env_vars, env_http_headers, bearer_token_env_var) instead of a
 	// placeholder in values (V4).
@@ -119,6 +130,37 @@ type FileState struct {
 	// Replace: the edit's filters replace those mcpwire wrote (a profile or
 	// --clear-tool-filters, not KeepFilters nor uninject).
 	Force, Replace bool
+}
+
+// StartState is what a StartChecker sees of one client file.
+type StartState struct {
+	Scope providers.Scope
+	// Project is the project directory ("" for a user file without one).
+	Project string
+	// Path is the client file; Names its server entries.
+	Path  string
+	Names []string
+	// Read returns a member of a JSON file (the client file itself among them) as
+	// standard JSON; false when the file or the member is not there.
+	Read func(file string, member ...string) (json.RawMessage, bool)
+	Env  providers.PathEnv
+}
+
+// strings reads an array of strings member of a file.
+func (st *StartState) strings(file string, member ...string) []string {
+	raw, ok := st.Read(file, member...)
+	var out []string
+	if !ok || json.Unmarshal(raw, &out) != nil {
+		return nil
+	}
+	return out
+}
+
+// flag reads a boolean member of a file; false when it is not there.
+func (st *StartState) flag(file string, member ...string) bool {
+	raw, ok := st.Read(file, member...)
+	var v bool
+	return ok && json.Unmarshal(raw, &v) == nil && v
 }
 
 // Launch is how to start a client on standalone output.

@@ -38,6 +38,14 @@ func (disabledTools) members(e *format.Object, sf *ServerFilters) {
 	}
 }
 
+// read reads the disabledTools array back as deny filters.
+func (disabledTools) read(r *reading) *ServerFilters {
+	if names, _ := r.names(memberDisabledTools); len(names) > 0 {
+		return &ServerFilters{Deny: names}
+	}
+	return nil
+}
+
 // update unions the new entry's disabledTools with the array in the file
 // (UnionDisabled).
 func (dt disabledTools) update(path, name string, existing format.Value, entry format.Object) (format.Object, error) {

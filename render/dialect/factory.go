@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"encoding/json"
+
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -28,6 +30,18 @@ func (d factory) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.
 }
 
 func (d factory) Filters() FilterSpec { return d.dt.spec() }
+
+// factoryOwn are Factory's members mcpwire does not write.
+var factoryOwn = []string{"enabledTools", "timeoutMs"}
+
+// Read reads an entry back: type, launch members, disabled and disabledTools.
+func (d factory) Read(entry json.RawMessage) (*Imported, error) {
+	r, s, err := readTyped(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	return r.done(s, d.dt.read(r), factoryOwn...)
+}
 
 // Update keeps the disabledTools already in the file.
 func (d factory) Update(path, name string, existing format.Value, entry format.Object) (format.Object, error) {

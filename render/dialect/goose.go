@@ -1,10 +1,12 @@
 package dialect
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -92,6 +94,75 @@ func (d goose) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Ob
 		tools = exactNames(sf.Allow)
 	}
 	return append(e, format.Member{Key: gooseBundled, Value: nil}, format.Member{Key: gooseAvailable, Value: tools})
+}
+
+// Read reads an extension back: stdio (cmd, args, envs, env_keys passed under their
+// own names) or streamable_http (uri, headers: ${VAR} is a header from a variable,
+// Authorization: Bearer ${VAR} the bearer token, env_keys naming them), enabled,
+// description and available_tools. What Goose writes for every extension (name, its
+// default timeout, bundled, socket) is read and left.
+func (d goose) Read(entry json.RawMessage) (*Imported, error) {
+	r, err := newReading(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	s := &registry.Server{Type: r.readType(memberType)}
+	r.has(gooseName)
+	s.Description = r.str(gooseDesc)
+	if on, set := r.flag(gooseEnabled); set && !on {
+		f := false
+		s.Enabled = &f
+	}
+	keys := r.strs(gooseEnvKeys)
+	if s.Remote() {
+		s.URL = r.str(gooseURI)
+		d.readHeaders(s, r.strMap(memberHeaders))
+		if envs := r.strMap(gooseEnvs); len(envs) > 0 {
+			r.drop(gooseEnvs, true)
+		}
+		r.has(gooseSocket)
+	} else {
+		s.Command, s.Args, s.Env = r.str(gooseCmd), r.strs(memberArgs), r.strMap(gooseEnvs)
+		for _, k := range keys {
+			if s.EnvFrom == nil {
+				s.EnvFrom = map[string]string{}
+			}
+			s.EnvFrom[k] = k
+		}
+	}
+	var timeout float64
+	if r.decode(gooseTimeout, "a number", &timeout) && timeout != gooseDefaultTimeout {
+		r.drop(gooseTimeout, true)
+	}
+	r.has(gooseBundled)
+	var sf *ServerFilters
+	if tools, _ := r.names(gooseAvailable); len(tools) > 0 {
+		sf = &ServerFilters{Allow: tools}
+	}
+	return r.done(s, sf)
+}
+
+// readHeaders reads a remote extension's headers: ${VAR} is a header from a variable,
+// Authorization: Bearer ${VAR} the bearer token, anything else literal.
+func (goose) readHeaders(s *registry.Server, headers map[string]string) {
+	dollar, _ := policy.SpellingOf(policy.StyleDollar)
+	for _, h := range SortedKeys(headers) {
+		v := headers[h]
+		token, bearer := strings.CutPrefix(v, policy.BearerScheme)
+		if vr, ok := dollar.Variable(token); ok && bearer && strings.EqualFold(h, "Authorization") {
+			s.BearerEnv = vr
+		} else if vr, ok := dollar.Variable(v); ok {
+			if s.HeaderEnv == nil {
+				s.HeaderEnv = map[string]string{}
+			}
+			s.HeaderEnv[h] = vr
+		} else {
+			if s.Headers == nil {
+				s.Headers = map[string]string{}
+			}
+			s.Headers[h] = v
+		}
+	}
 }
 
 // Filters: an allowlist of exact names; [] is what a server without one gets, which the

@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"encoding/json"
+
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -28,6 +30,20 @@ func (d grok) Entry(s *registry.Server, v *Values, _ *ServerFilters) format.Obje
 }
 
 func (grok) Filters() FilterSpec { return FilterSpec{} }
+
+// grokOwn are Grok Build's members mcpwire does not write.
+var grokOwn = []string{"startup_timeout_sec", "tool_timeout_sec"}
+
+// Read reads a table back: the launch members and the switch.
+func (d grok) Read(entry json.RawMessage) (*Imported, error) {
+	r, err := newReading(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	s := readLaunch(d.p, r, memberHeaders, memberURL)
+	r.switchOff(d.p, s)
+	return r.done(s, nil, grokOwn...)
+}
 
 // Frame is the marker lines.
 func (grok) Frame() *format.Frame { return &format.Frame{Start: grokStart, End: grokEnd} }

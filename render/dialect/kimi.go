@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"encoding/json"
+
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -44,6 +46,22 @@ func (d kimi) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Obj
 		e.Set(kimiDisabled, names)
 	}
 	return e
+}
+
+// Read reads an entry back: transport (stdio when absent), the launch members,
+// bearerTokenEnvVar as bearerEnv, the switch, enabledTools and disabledTools. A
+// variable a stdio server inherits under its own name leaves no trace to read.
+func (d kimi) Read(entry json.RawMessage) (*Imported, error) {
+	r, err := newReading(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	typ := r.readType(kimiTransport)
+	s := readLaunch(d.p, r, memberHeaders, memberURL)
+	s.Type = typ
+	s.BearerEnv = r.str(kimiBearer)
+	r.switchOff(d.p, s)
+	return r.done(s, r.filterLists(kimiDisabled, kimiEnabled))
 }
 
 func (d kimi) Filters() FilterSpec {

@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"encoding/json"
+
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -52,6 +54,41 @@ func typeMember(p *providers.Provider, s *registry.Server) format.Object {
 		return format.Object{{Key: memberType, Value: typ}}
 	}
 	return nil
+}
+
+// readLaunch reads what launch writes: command, args, env and the client's cwd member
+// of a stdio entry; the URL (under the first of urlKeys the entry has) and the headers
+// (under headersKey) of a remote one. The type is the caller's to read.
+func readLaunch(p *providers.Provider, r *reading, headersKey string, urlKeys ...string) *registry.Server {
+	s := &registry.Server{}
+	for _, k := range urlKeys {
+		if r.has(k) {
+			s.URL = r.str(k)
+			break
+		}
+	}
+	s.Command = r.str(memberCommand)
+	s.Args = r.strs(memberArgs)
+	s.Env = r.strMap(memberEnv)
+	s.Headers = r.strMap(headersKey)
+	if p.CwdKey != "" {
+		s.Cwd = r.str(p.CwdKey)
+	}
+	return s
+}
+
+// readTyped starts reading an entry of a shape that says its transport (Claude Code,
+// oh-my-pi, VS Code, Factory, Copilot CLI): the type, the launch members, the switch.
+func readTyped(p *providers.Provider, entry json.RawMessage) (*reading, *registry.Server, error) {
+	r, err := newReading(p, entry)
+	if err != nil {
+		return nil, nil, err
+	}
+	typ := r.readType(memberType)
+	s := readLaunch(p, r, memberHeaders, memberURL)
+	s.Type = typ
+	r.switchOff(p, s)
+	return r, s, nil
 }
 
 // typedLaunch is Claude Code's launch members: "type" first on a remote entry only.

@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"encoding/json"
+
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -27,6 +29,25 @@ func (d omp) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Obje
 	}
 	switchOff(d.p, &e, s, sf)
 	return e
+}
+
+// ompOwn are oh-my-pi's members mcpwire does not write.
+var ompOwn = []string{"enabledTools", "disabledTools", "requestIdFormat"}
+
+// Read reads an entry back: Claude Code's members, and timeout, auth and oauth into
+// the registry's own fields.
+func (d omp) Read(entry json.RawMessage) (*Imported, error) {
+	r, s, err := readTyped(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	var timeout json.RawMessage
+	if r.decode("timeout", "a number", &timeout) {
+		s.Timeout = timeout
+	}
+	r.decode("auth", "an object", &s.Auth)
+	r.decode("oauth", "an object", &s.OAuth)
+	return r.done(s, nil, ompOwn...)
 }
 
 func (omp) Filters() FilterSpec { return FilterSpec{} }

@@ -1,8 +1,11 @@
 package dialect
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -45,6 +48,103 @@ func (d opencode) Entry(s *registry.Server, v *Values, sf *ServerFilters) format
 	}
 	switchOff(d.p, &e, s, sf)
 	return e
+}
+
+// opencodeOwn are opencode's members with no registry equivalent.
+var opencodeOwn = []string{"timeout", "oauth"}
+
+// Read reads an entry back: type local (command array = command and arguments,
+// environment, cwd) or remote (url, headers), and the switch. Its filters are in the
+// top-level tools map (ReadFilters).
+func (d opencode) Read(entry json.RawMessage) (*Imported, error) {
+	r, err := newReading(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	s := &registry.Server{Type: r.readType(memberType)}
+	if cmd := r.strs(memberCommand); len(cmd) > 0 {
+		s.Command, s.Args = cmd[0], cmd[1:]
+		if len(s.Args) == 0 {
+			s.Args = nil
+		}
+	}
+	s.Env = r.strMap(opencodeEnv)
+	s.Cwd = r.str(d.p.CwdKey)
+	s.URL = r.str(memberURL)
+	s.Headers = r.strMap(memberHeaders)
+	r.switchOff(d.p, s)
+	return r.done(s, nil, opencodeOwn...)
+}
+
+// ReadFilters reads the tools map back (the inverse of tools): per server, the keys
+// "<server>_<tool>" that are false are denied and those that are true allowed;
+// "<server>_*": false is an allowlist when the server has allowed keys, else a
+// whole-server deny. A key belongs to the longest server name it starts with.
+func (opencode) ReadFilters(lookup func(path ...string) (json.RawMessage, bool), servers []string) map[string]*ServerFilters {
+	raw, ok := lookup(opencodeTools)
+	if !ok {
+		return nil
+	}
+	keys, values := boolMembers(raw)
+	byLen := slices.Clone(servers)
+	sort.Slice(byLen, func(i, j int) bool { return len(byLen[i]) > len(byLen[j]) })
+	out := map[string]*ServerFilters{}
+	wild := map[string]bool{}
+	for i, k := range keys {
+		on := values[i]
+		for _, s := range byLen {
+			tool, found := strings.CutPrefix(k, s+"_")
+			if !found || tool == "" {
+				continue
+			}
+			sf := out[s]
+			if sf == nil {
+				sf = &ServerFilters{}
+				out[s] = sf
+			}
+			switch {
+			case tool == "*" && !on:
+				wild[s] = true
+			case on:
+				sf.Allow = append(sf.Allow, tool)
+			default:
+				sf.Deny = append(sf.Deny, tool)
+			}
+			break
+		}
+	}
+	for s, sf := range out {
+		switch {
+		case !wild[s]:
+			sf.Allow = nil // true keys without "<server>_*": false restrict nothing
+		case sf.Allow == nil:
+			sf.DenyAll = true
+		}
+	}
+	return out
+}
+
+// boolMembers returns the members of a JSON object whose values are true or false, in
+// their order (opencode uses the last rule that matches).
+func boolMembers(raw json.RawMessage) (keys []string, values []bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return keys, values
+		}
+		var v any
+		if dec.Decode(&v) != nil {
+			return keys, values
+		}
+		if b, ok := v.(bool); ok {
+			keys, values = append(keys, t.(string)), append(values, b)
+		}
+	}
+	return keys, values
 }
 
 // Filters: deny and allow, globs included, in the top-level tools map.

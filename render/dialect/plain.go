@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"encoding/json"
+
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -45,6 +47,28 @@ func (d plain) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Ob
 		d.dt.members(&e, sf)
 	}
 	return e
+}
+
+// plainOwn are members of the common shape's clients with no registry equivalent:
+// Cursor's envFile and auth, a timeout.
+var plainOwn = []string{"envFile", "auth", "timeout"}
+
+// Read reads an entry back: an optional type, the launch members (Windsurf's url as
+// well as its serverUrl), the switch and disabledTools.
+func (d plain) Read(entry json.RawMessage) (*Imported, error) {
+	r, err := newReading(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	typ := r.readType(memberType)
+	s := readLaunch(d.p, r, memberHeaders, urlKey(d.p), memberURL)
+	s.Type = typ
+	r.switchOff(d.p, s)
+	var sf *ServerFilters
+	if d.dt != nil {
+		sf = d.dt.read(r)
+	}
+	return r.done(s, sf, plainOwn...)
 }
 
 func (d plain) Filters() FilterSpec {

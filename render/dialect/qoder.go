@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"encoding/json"
+
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -19,3 +21,12 @@ func (d qoder) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Ob
 }
 
 func (qoder) Filters() FilterSpec { return FilterSpec{} }
+
+// Read reads an entry back: Claude Code's members and the switch.
+func (d qoder) Read(entry json.RawMessage) (*Imported, error) {
+	r, s, err := readTyped(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	return r.done(s, nil)
+}

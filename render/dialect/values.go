@@ -221,7 +221,7 @@ func (sp *speller) remote(s *registry.Server, v *Values) {
 		if sp.byName {
 			v.BearerVar = s.BearerEnv
 		} else if ref := sp.ref("bearerEnv", s.BearerEnv); ref != "" {
-			headers["Authorization"] = "Bearer " + ref
+			headers["Authorization"] = bearerHeader(ref)
 		}
 	}
 	for _, vr := range p.ReservedRefs {

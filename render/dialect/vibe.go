@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -77,6 +78,100 @@ func vibeAuthOf(v *Values) format.Object {
 		auth.Set(vibeAPIKeyFormat, "{token}")
 	}
 	return auth
+}
+
+// vibeOwn are Vibe's members with no registry equivalent.
+var vibeOwn = []string{"prompt", "startup_timeout_sec", "tool_timeout_sec", "sampling_enabled"}
+
+// vibeBearerFormat is api_key_format's default: the token of api_key_env as a bearer
+// token in api_key_header's default, Authorization.
+const vibeBearerFormat = "Bearer {token}"
+
+// Read reads a table back: its name member, transport, the launch members (a command
+// list or a command line split into command and arguments), a remote server's static
+// auth (or the legacy top-level headers and api_key_*): its literal headers, and the
+// header from api_key_env as bearerEnv (the default Authorization: Bearer {token}) or
+// headerEnv ({token} in another header); disabled and disabled_tools.
+func (d vibe) Read(entry json.RawMessage) (*Imported, error) {
+	r, err := newReading(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	r.has(d.p.EntryName)
+	typ := r.readType(vibeTransport)
+	var cmd []string
+	if raw, ok := r.m[memberCommand]; ok && json.Unmarshal(raw, &cmd) == nil {
+		delete(r.m, memberCommand)
+	}
+	s := readLaunch(d.p, r, "", memberURL)
+	s.Type = typ
+	if cmd != nil || strings.ContainsAny(s.Command, " \t") {
+		if cmd == nil && strings.ContainsAny(s.Command, "'\"\\") {
+			return nil, &EntryError{memberCommand, "a command line with quotes, which mcpwire does not split as Vibe does"}
+		}
+		if cmd == nil {
+			cmd = strings.Fields(s.Command)
+		}
+		if len(cmd) == 0 {
+			return nil, &EntryError{memberCommand, "empty"}
+		}
+		s.Command, s.Args = cmd[0], append(cmd[1:len(cmd):len(cmd)], s.Args...)
+		if len(s.Args) == 0 {
+			s.Args = nil
+		}
+	}
+	auth := map[string]json.RawMessage{}
+	if !r.decode(vibeAuth, "a table", &auth) {
+		for _, k := range []string{memberHeaders, vibeAPIKeyEnv, vibeAPIKeyHeader, vibeAPIKeyFormat} {
+			if raw, ok := r.m[k]; ok && r.has(k) {
+				auth[k] = raw
+			}
+		}
+	}
+	if err := d.readAuth(s, auth); err != nil {
+		return nil, err
+	}
+	r.switchOff(d.p, s)
+	var sf *ServerFilters
+	if names, _ := r.names(vibeDisabledTools); len(names) > 0 {
+		sf = &ServerFilters{Deny: names}
+	}
+	return r.done(s, sf, vibeOwn...)
+}
+
+// readAuth reads a static auth table into the server's headers and references.
+func (vibe) readAuth(s *registry.Server, auth map[string]json.RawMessage) error {
+	str := func(k string) string {
+		var v string
+		json.Unmarshal(auth[k], &v)
+		return v
+	}
+	if t := str(memberType); len(auth) > 0 && t != "" && t != "static" {
+		return &EntryError{vibeAuth + ".type", fmt.Sprintf("%q auth is not one mcpwire writes (static headers and api_key_env)", t)}
+	}
+	if raw, ok := auth[memberHeaders]; ok && json.Unmarshal(raw, &s.Headers) != nil {
+		return &EntryError{vibeAuth + ".headers", "must be a table of strings"}
+	}
+	vr := str(vibeAPIKeyEnv)
+	if vr == "" {
+		return nil
+	}
+	header, form := str(vibeAPIKeyHeader), str(vibeAPIKeyFormat)
+	if header == "" {
+		header = "Authorization"
+	}
+	if form == "" {
+		form = vibeBearerFormat
+	}
+	switch {
+	case form == vibeBearerFormat && strings.EqualFold(header, "Authorization"):
+		s.BearerEnv = vr
+	case form == "{token}":
+		s.HeaderEnv = map[string]string{header: vr}
+	default:
+		return &EntryError{vibeAuth + "." + vibeAPIKeyFormat, "a format mcpwire does not write (it writes {token} and Bearer {token})"}
+	}
+	return nil
 }
 
 func (vibe) Filters() FilterSpec {

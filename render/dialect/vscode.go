@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"encoding/json"
+
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -23,3 +25,15 @@ func (d vscode) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.O
 }
 
 func (vscode) Filters() FilterSpec { return FilterSpec{} }
+
+// vscodeOwn are VS Code's members with no registry equivalent.
+var vscodeOwn = []string{"envFile", "sandboxEnabled", "sandbox", "dev"}
+
+// Read reads an entry back: type and launch members.
+func (d vscode) Read(entry json.RawMessage) (*Imported, error) {
+	r, s, err := readTyped(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	return r.done(s, nil, vscodeOwn...)
+}

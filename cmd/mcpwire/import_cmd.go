@@ -1,0 +1,193 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/urfave/cli/v2"
+)
+
+// fromAll is import --from's name for every client.
+const fromAll = "all"
+
+func importCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:  "import",
+		Usage: "take the servers already in a client's own config file into the registry",
+		Description: "Reads the client's file (every scope it has one for, or --scope) and adds its servers to the\n" +
+			"write layer, references back as --env-from/--header-env/--bearer-env. A name a layer already\n" +
+			"defines is never replaced. --from all reads every client's files; --adopt also makes the entries\n" +
+			"mcpwire would write exactly as they are mcpwire's, so that inject updates and uninject removes them.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "from", Usage: "client to read (see mcpwire providers), or all"},
+			&cli.StringFlag{Name: "scope", Usage: "project, local or user (default: every scope with a file)"},
+			&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
+			listFlag("servers", "import only these entries (comma list or repeat)"),
+			&cli.StringFlag{Name: "as-profile", Usage: "also add a profile NAME of the imported servers, with the clients' tool filters"},
+			&cli.BoolFlag{Name: "adopt", Usage: "record the entries mcpwire would write as they are as mcpwire's (inject updates them, uninject removes them)"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be imported and the diff; write nothing"},
+			jsonFlag,
+		},
+		Action: func(c *cli.Context) error { return runImport(env, c) },
+	}
+}
+
+func runImport(env *Env, c *cli.Context) error {
+	if err := exactArgs(c, 0, ""); err != nil {
+		return err
+	}
+	from := c.String("from")
+	if from == "" {
+		return usagef("import needs --from PROVIDER (or --from all)")
+	}
+	scope, err := scopeFlag(c)
+	if err != nil {
+		return err
+	}
+	ps, err := importProviders(from, scope)
+	if err != nil {
+		return err
+	}
+	proj, err := project(env, c)
+	if err != nil {
+		return err
+	}
+	dry := c.Bool("dry-run")
+	out := startJSON(env, c, "import", dry)
+	f, dr := env.writeFS(dry)
+	env.FS = f // the registry is written through the dry run too
+	reg, err := env.registry()
+	if err != nil {
+		return err
+	}
+	files, err := importFiles(env, f, ps, scope, proj, reg.Set().Write().Dir, from == fromAll)
+	if err != nil {
+		return err
+	}
+	res, err := render.Import(f, render.ImportRequest{
+		Registry: reg, Files: files, Servers: list(c, "servers"), Profile: c.String("as-profile"), Adopt: c.Bool("adopt"),
+		PolicyEnv: env.Getenv(policy.EnvVar), Warn: env.warn,
+	})
+	if err != nil {
+		return err
+	}
+	reportImport(env, res, reg.Set().Write().Servers.Path, dry)
+	out.imported(res)
+	if dry && out == nil {
+		printDiff(env, dr, reg)
+	}
+	return out.finish()
+}
+
+// importProviders resolves --from: one provider with a file, or every one (all). An
+// explicit --scope the provider has no file for is refused (V6).
+func importProviders(from string, scope providers.Scope) ([]*providers.Provider, error) {
+	if from == fromAll {
+		var out []*providers.Provider
+		for _, p := range providers.All() {
+			if !p.Manual() {
+				out = append(out, p)
+			}
+		}
+		return out, nil
+	}
+	p, err := provider(from)
+	if err != nil {
+		return nil, err
+	}
+	if p.Manual() {
+		return nil, fmt.Errorf("%s has no config file mcpwire can read; its servers are added by hand", p.Display)
+	}
+	if scope != "" && p.Dest(scope) == nil {
+		return nil, &render.ScopeError{Provider: p, Scope: scope}
+	}
+	return []*providers.Provider{p}, nil
+}
+
+// importFiles opens the client files to import: every scope of each provider that
+// has a file here (or the --scope given). For one provider, a file that does not
+// parse is refused, and finding none is an error naming where it looked; for all, a
+// bad file is skipped with a warning.
+func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.Scope, proj, layer string, all bool) ([]*render.ClientFile, error) {
+	var files []*render.ClientFile
+	var looked []string
+	for _, p := range ps {
+		for _, s := range p.Scopes() {
+			if scope != "" && s != scope {
+				continue
+			}
+			pe := env.pathEnv(proj)
+			if path, _, err := render.ClientPath(f, p, s, pe); err == nil && path != "" {
+				looked = append(looked, path)
+			}
+			c, err := render.OpenClientFile(f, p, s, pe, layer)
+			switch {
+			case err != nil && all:
+				env.warn(fmt.Sprintf("%s: skipped: %v", p.Name, err))
+			case err != nil:
+				return nil, err
+			case c != nil:
+				files = append(files, c)
+			}
+		}
+	}
+	if len(files) == 0 && !all {
+		return nil, fmt.Errorf("%s: no config file here (looked at %s)", ps[0].Name, strings.Join(looked, ", "))
+	}
+	return files, nil
+}
+
+// reportImport says what an import did: per file, the servers taken in and adopted;
+// the servers already defined; the profile.
+func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool) {
+	verb, adopt, add := "imported", "adopted", "added"
+	if dry {
+		verb, adopt, add = "would import", "would adopt", "would add"
+	}
+	for _, fi := range res.Files {
+		if len(fi.Servers) == 0 {
+			printf(env.Stdout, "%s: nothing to import from %s (%s scope)\n", fi.Provider, fi.Path, fi.Scope)
+			continue
+		}
+		printf(env.Stdout, "%s: %s %s from %s (%s scope)\n", fi.Provider, verb, strings.Join(fi.Servers, ", "), fi.Path, fi.Scope)
+		if len(fi.Adopted) > 0 {
+			printf(env.Stdout, "%s: %s %s: inject updates them, uninject removes them\n", fi.Provider, adopt, strings.Join(fi.Adopted, ", "))
+		}
+	}
+	if len(res.Added) > 0 {
+		printf(env.Stdout, "%s servers %s to %s\n", add, strings.Join(res.Added, ", "), layerFile)
+	}
+	if len(res.Identical) > 0 {
+		printf(env.Stdout, "already defined as read (unchanged): %s\n", strings.Join(res.Identical, ", "))
+	}
+	if res.Profile != "" {
+		printf(env.Stdout, "%s profile %q\n", add, res.Profile)
+	}
+	if len(res.Files) == 0 {
+		printf(env.Stdout, "no client config files found: nothing to import\n")
+	}
+}
+
+// imported adds what an import did to the --json document.
+func (j *jsonOut) imported(res *render.ImportResult) {
+	if j == nil {
+		return
+	}
+	for _, fi := range res.Files {
+		d := writeDest{Provider: fi.Provider, Scope: fi.Scope, Path: fi.Path, Written: fi.Servers, Adopted: fi.Adopted, Foreign: fi.Foreign}
+		for _, s := range res.Skipped {
+			if s.Path == fi.Path {
+				d.Skipped = append(d.Skipped, s.Server)
+			}
+		}
+		j.rep.Destinations = append(j.rep.Destinations, d)
+	}
+	j.rep.Added, j.rep.Identical, j.rep.Profile, j.rep.Changed = res.Added, res.Identical, res.Profile, res.Changed
+	for _, s := range res.Skipped {
+		j.rep.Skipped = append(j.rep.Skipped, skipJSON(s))
+	}
+}

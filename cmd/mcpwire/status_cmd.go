@@ -1,0 +1,124 @@
+package main
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
+	"github.com/urfave/cli/v2"
+)
+
+func statusCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:  "status",
+		Usage: "every client file here and in the project, each MCP entry's state, and what keeps it from starting",
+		Description: "States: owned (mcpwire wrote it, unchanged), drifted (changed since mcpwire wrote it), foreign\n" +
+			"(not mcpwire's), stale (mcpwire's, but no layer defines it any more), missing (recorded, gone).\n" +
+			"Blockers: a referenced variable not set, a command not on PATH, the client's own approval,\n" +
+			"trust and allow lists. Values are never printed.",
+		Flags: []cli.Flag{
+			listFlag("provider", "only these clients (comma list or repeat)"),
+			&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
+			jsonFlag,
+			&cli.BoolFlag{Name: "check", Usage: "exit 1 when an entry is drifted, stale, missing or cannot start"},
+		},
+		Action: func(c *cli.Context) error { return runStatus(env, c) },
+	}
+}
+
+// readProviders resolves --provider for the commands that read every client (status,
+// audit): all clients with a file when none is given.
+func readProviders(c *cli.Context) ([]*providers.Provider, error) {
+	if !c.IsSet("provider") {
+		var out []*providers.Provider
+		for _, p := range providers.All() {
+			if !p.Manual() {
+				out = append(out, p)
+			}
+		}
+		return out, nil
+	}
+	return providerList(list(c, "provider"), false)
+}
+
+// readingRun starts a command that reads every client's files (status, audit): its
+// providers, its project and the registry.
+func readingRun(env *Env, c *cli.Context) ([]*providers.Provider, string, *registry.Registry, error) {
+	if err := exactArgs(c, 0, ""); err != nil {
+		return nil, "", nil, err
+	}
+	ps, err := readProviders(c)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	proj, err := project(env, c)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	reg, err := env.registry()
+	return ps, proj, reg, err
+}
+
+// printReport prints doc with --json, or calls text.
+func printReport(env *Env, c *cli.Context, doc any, text func()) error {
+	if c.Bool("json") {
+		return writeJSON(env.Stdout, doc)
+	}
+	text()
+	return nil
+}
+
+func runStatus(env *Env, c *cli.Context) error {
+	ps, proj, reg, err := readingRun(env, c)
+	if err != nil {
+		return err
+	}
+	bar := env.startProgress("status", "clients", len(ps), c.Bool("json"))
+	files := render.Status(env.FS, render.StatusRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj), Getenv: env.Getenv, Step: bar.step})
+	bar.end()
+	doc := struct {
+		Project string              `json:"project"`
+		Files   []render.StatusFile `json:"files"`
+	}{proj, nonNil(files)}
+	if err := printReport(env, c, doc, func() { printStatus(env, files) }); err != nil {
+		return err
+	}
+	if c.Bool("check") && render.Unstartable(files) {
+		return errors.New("status: entries are drifted, stale, missing or cannot start (see above)")
+	}
+	return nil
+}
+
+// printStatus prints each file and its entries: name, state, blockers.
+func printStatus(env *Env, files []render.StatusFile) {
+	if len(files) == 0 {
+		printf(env.Stdout, "no client config files here\n")
+		return
+	}
+	for _, f := range files {
+		if f.Error != "" {
+			printf(env.Stdout, "%s: cannot read: %s\n", f.Provider, f.Error)
+			continue
+		}
+		printf(env.Stdout, "%s (%s) %s\n", f.Provider, f.Scope, f.Path)
+		if len(f.Entries) == 0 {
+			printf(env.Stdout, "  no MCP servers\n")
+			continue
+		}
+		rows := make([][]string, 0, len(f.Entries))
+		for _, e := range f.Entries {
+			state := string(e.State)
+			if e.Off {
+				state += ", off"
+			}
+			row := []string{e.Name, state}
+			if len(e.Blockers) > 0 {
+				row = append(row, strings.Join(e.Blockers, "; "))
+			}
+			rows = append(rows, row)
+		}
+		table(env.Stdout, "  ", rows)
+	}
+}

@@ -1,0 +1,357 @@
+package dialect
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+)
+
+// The reverse direction (issue 14): a client entry read back into the registry's
+// terms, for import, server add-json, status and audit. Each dialect's Read sits
+// beside its Entry and reads the same member names; ReadBack then turns the client's
+// reference spelling and its workspace variable back into the registry's fields, so
+// that the dialects read values exactly as they are in the file.
+
+// Reader reads one entry of the client's file back: the inverse of Entry. Every
+// dialect with a file has one (a test over providers.All() says so).
+type Reader interface {
+	// Read reads one entry, given as standard JSON. References stay as the file
+	// spells them (ReadBack reads them), except where the client names variables in
+	// members of their own (NamedRefs), which Read reads itself.
+	Read(entry json.RawMessage) (*Imported, error)
+}
+
+// FilterReader reads tool filters kept outside the entries (opencode's top-level
+// tools map): the inverse of a FileEditor's filters.
+type FilterReader interface {
+	ReadFilters(lookup func(path ...string) (json.RawMessage, bool), servers []string) map[string]*ServerFilters
+}
+
+// Imported is one client entry read back.
+type Imported struct {
+	// Server is the entry as a registry server (no name: the caller's).
+	Server *registry.Server
+	// Filters are the entry's tool filters; nil when it has none.
+	Filters *ServerFilters
+	// Dropped are the members mcpwire does not import, sorted: the client's own with
+	// no registry equivalent (autoApprove, timeout, trust…) and any it does not know.
+	Dropped []string
+	// Unknown are the members of Dropped the client does not document: an entry
+	// with some does not have this client's shape (server add-json).
+	Unknown []string
+}
+
+// EntryError is an entry that cannot be read back: the member and why, never a value.
+type EntryError struct{ Member, Reason string }
+
+func (e *EntryError) Error() string { return e.Member + ": " + e.Reason }
+
+// reading reads the members of one entry, remembering which it used.
+type reading struct {
+	m    map[string]json.RawMessage
+	used map[string]bool
+	err  error
+	// extra are members inside other members that are dropped (drop).
+	extra, extraUnknown []string
+	// types are the client's own type values (providers.Provider.Types), if any.
+	types *providers.TypeNames
+}
+
+// newReading decodes an entry of p's file, which must be an object.
+func newReading(p *providers.Provider, entry json.RawMessage) (*reading, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(entry, &m); err != nil || m == nil {
+		return nil, &EntryError{"entry", "not an object"}
+	}
+	return &reading{m: m, used: map[string]bool{}, types: p.Types}, nil
+}
+
+// has reports whether the entry holds a member (and marks it used).
+func (r *reading) has(key string) bool {
+	_, ok := r.m[key]
+	if ok {
+		r.used[key] = true
+	}
+	return ok
+}
+
+// decode decodes a member into dst; false when it is absent or null.
+func (r *reading) decode(key, want string, dst any) bool {
+	raw, ok := r.m[key]
+	if !ok {
+		return false
+	}
+	r.used[key] = true
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return false
+	}
+	if err := json.Unmarshal(raw, dst); err != nil && r.err == nil {
+		r.err = &EntryError{key, "must be " + want}
+	}
+	return r.err == nil
+}
+
+func (r *reading) str(key string) string {
+	var s string
+	r.decode(key, "a string", &s)
+	return s
+}
+
+func (r *reading) strs(key string) []string {
+	var out []string
+	if r.decode(key, "an array of strings", &out) && len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func (r *reading) strMap(key string) map[string]string {
+	var out map[string]string
+	if r.decode(key, "an object of strings", &out) && len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// names reads a list of tool names; set is false when it is absent ([] is an empty
+// allowlist, not no list).
+func (r *reading) names(key string) (out []string, set bool) {
+	if !r.decode(key, "an array of tool names", &out) {
+		return nil, false
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out, true
+}
+
+// filterLists reads a deny list and an allowlist of tool names; nil when neither is
+// there (an empty allowlist is one).
+func (r *reading) filterLists(denyKey, allowKey string) *ServerFilters {
+	deny, _ := r.names(denyKey)
+	allow, allowSet := r.names(allowKey)
+	if len(deny) == 0 && !allowSet {
+		return nil
+	}
+	sf := &ServerFilters{Deny: deny}
+	if allowSet {
+		sf.Allow = allow
+	}
+	return sf
+}
+
+// flag reads a boolean member; set is false when it is absent.
+func (r *reading) flag(key string) (v, set bool) {
+	set = r.decode(key, "true or false", &v)
+	return v, set
+}
+
+// switchOff reads the client's switch member (the inverse of switchOff): enabled:
+// false or disabled: true turn the server off.
+func (r *reading) switchOff(p *providers.Provider, s *registry.Server) {
+	if p.Switch == "" {
+		return
+	}
+	v, set := r.flag(p.Switch)
+	if set && off(p.Switch, v) {
+		f := false
+		s.Enabled = &f
+	}
+}
+
+// drop names a member inside another (requestOptions.timeout) as dropped: one the
+// client documents when own, else unknown.
+func (r *reading) drop(name string, own bool) {
+	r.extra = append(r.extra, name)
+	if !own {
+		r.extraUnknown = append(r.extraUnknown, name)
+	}
+}
+
+// done finishes a reading: the members not used are dropped, and those the client
+// does not document (not in own) are unknown.
+func (r *reading) done(s *registry.Server, sf *ServerFilters, own ...string) (*Imported, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	im := &Imported{Server: s, Filters: sf, Dropped: r.extra, Unknown: r.extraUnknown}
+	for k := range r.m {
+		if r.used[k] {
+			continue
+		}
+		im.Dropped = append(im.Dropped, k)
+		if !slices.Contains(own, k) {
+			im.Unknown = append(im.Unknown, k)
+		}
+	}
+	sort.Strings(im.Dropped)
+	sort.Strings(im.Unknown)
+	return im, nil
+}
+
+// transport maps a client's spelling of a transport to the registry's: "" when it
+// has none.
+func transport(typ string) (string, bool) {
+	switch strings.ToLower(typ) {
+	case "stdio", "local":
+		return registry.Stdio, true
+	case "http", "streamable-http", "streamable_http", "streamablehttp", "remote":
+		return registry.HTTP, true
+	case registry.SSE:
+		return registry.SSE, true
+	}
+	return "", false
+}
+
+// readType reads a type member; a value that names no transport mcpwire has is an
+// error naming the member.
+func (r *reading) readType(key string) string {
+	t := r.str(key)
+	if t == "" {
+		return ""
+	}
+	if r.types != nil {
+		for _, tr := range []string{registry.Stdio, registry.HTTP, registry.SSE} {
+			if r.types.Of(tr) == t {
+				return tr
+			}
+		}
+	}
+	typ, ok := transport(t)
+	if !ok && r.err == nil {
+		r.err = &EntryError{key, "transport " + fmt.Sprintf("%q", t) + " is not one mcpwire writes (stdio, http, sse)"}
+	}
+	return typ
+}
+
+// ReadBack reads entry in the file of target t with dialect d: d's Read, then the
+// references spelled in the client's syntax back into envFrom, headerEnv and
+// bearerEnv (V4), and the workspace variable of a project file back into ${project}
+// (R10) — the inverse of Spell.
+func ReadBack(t Target, d Dialect, entry json.RawMessage) (*Imported, error) {
+	rd, ok := d.(Reader)
+	if !ok {
+		return nil, fmt.Errorf("mcpwire cannot read %s's entries back", t.P.Display)
+	}
+	im, err := rd.Read(entry)
+	if err != nil {
+		return nil, err
+	}
+	s := im.Server
+	if !refsByName(d) {
+		unspell(t.P.Refs.Variable, s)
+	}
+	if t.Scope != providers.User && !t.Ephemeral && t.Project != "" {
+		unsubst(t.ProjectValue(), s) // a project's file, or its own servers (Claude Code's local scope)
+	}
+	defaultType(s)
+	return im, nil
+}
+
+// ReadSnippet reads an entry pasted from a client's documentation with dialect d
+// (server add-json, B3): references in any client's spelling come back as reference
+// fields, since the snippet's client is not known.
+func ReadSnippet(d Dialect, entry json.RawMessage) (*Imported, error) {
+	rd, ok := d.(Reader)
+	if !ok {
+		return nil, fmt.Errorf("no reader")
+	}
+	im, err := rd.Read(entry)
+	if err != nil {
+		return nil, err
+	}
+	if !refsByName(d) {
+		unspell(policy.AnyVariable, im.Server)
+	}
+	defaultType(im.Server)
+	return im, nil
+}
+
+// defaultType sets an entry's transport where the shape does not say it: a URL means
+// http, else stdio.
+func defaultType(s *registry.Server) {
+	if s.Type == "" {
+		s.Type = registry.Stdio
+		if s.URL != "" {
+			s.Type = registry.HTTP
+		}
+	}
+}
+
+// unspell turns whole-value references back into reference fields: an env value into
+// envFrom, a header into headerEnv, "Authorization: Bearer <ref>" into bearerEnv.
+func unspell(variable func(string) (string, bool), s *registry.Server) {
+	for _, k := range SortedKeys(s.Env) {
+		if vr, ok := variable(s.Env[k]); ok {
+			if s.EnvFrom == nil {
+				s.EnvFrom = map[string]string{}
+			}
+			s.EnvFrom[k] = vr
+			delete(s.Env, k)
+		}
+	}
+	for _, h := range SortedKeys(s.Headers) {
+		v := s.Headers[h]
+		token, bearer := strings.CutPrefix(v, policy.BearerScheme)
+		if vr, ok := variable(token); ok && bearer && strings.EqualFold(h, "Authorization") && s.BearerEnv == "" {
+			s.BearerEnv = vr
+			delete(s.Headers, h)
+		} else if vr, ok := variable(v); ok {
+			if s.HeaderEnv == nil {
+				s.HeaderEnv = map[string]string{}
+			}
+			s.HeaderEnv[h] = vr
+			delete(s.Headers, h)
+		}
+	}
+	if len(s.Env) == 0 {
+		s.Env = nil
+	}
+	if len(s.Headers) == 0 {
+		s.Headers = nil
+	}
+}
+
+// unsubst writes the project directory as ${project} again in a stdio server's
+// command, arguments, working directory and env values (R10): the client's workspace
+// variable, or the absolute directory where the path continues or ends.
+func unsubst(pv string, s *registry.Server) {
+	if pv == "" || s.Remote() {
+		return
+	}
+	back := func(v string) string {
+		var b strings.Builder
+		for {
+			i := strings.Index(v, pv)
+			if i < 0 {
+				b.WriteString(v)
+				return b.String()
+			}
+			end := i + len(pv)
+			b.WriteString(v[:i])
+			if strings.HasPrefix(pv, "$") || end == len(v) || v[end] == '/' || v[end] == '\\' {
+				b.WriteString(ProjectVar)
+			} else {
+				b.WriteString(pv)
+			}
+			v = v[end:]
+		}
+	}
+	s.Command, s.Cwd = back(s.Command), back(s.Cwd)
+	for i, a := range s.Args {
+		s.Args[i] = back(a)
+	}
+	for k, v := range s.Env {
+		s.Env[k] = back(v)
+	}
+}
+
+// bearerHeader is the header rendering writes for bearerEnv.
+func bearerHeader(ref string) string { return policy.BearerScheme + ref }

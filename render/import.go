@@ -1,0 +1,303 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// ImportRequest is one import (B1, B2): the entries of client files read back into
+// registry servers in the write layer.
+type ImportRequest struct {
+	Registry *registry.Registry
+	// Files are the client files to import from, in order: a name found in several
+	// comes from the first.
+	Files []*ClientFile
+	// Servers, when set, are the only entries imported; each must be in a file.
+	Servers []string
+	// Profile, when set, names a new profile of the imported servers with the
+	// clients' tool filters (import --as-profile).
+	Profile string
+	// Adopt records ownership (C6) of each entry mcpwire would write as it is (B2).
+	Adopt bool
+	// PolicyEnv is AIWG_MCP_CREDENTIAL_POLICY.
+	PolicyEnv string
+	// Warn receives warnings.
+	Warn func(string)
+}
+
+// ImportResult says what an import did (or would do, in a dry run).
+type ImportResult struct {
+	// Added are the servers added to the registry; Identical those a layer already
+	// defines exactly as read (noted, not warned).
+	Added, Identical []string
+	// Skipped are the entries not imported, with the reason.
+	Skipped []ImportSkip
+	// Files are the files read, with what became of their entries.
+	Files []ImportFile
+	// Profile is the profile added, "" when none.
+	Profile string
+	// Changed are the files written: the registry's, ownership records.
+	Changed []string
+}
+
+// ImportSkip is an entry that was not imported.
+type ImportSkip struct {
+	Server, Provider, Path, Reason string
+}
+
+// ImportFile is one client file of an import.
+type ImportFile struct {
+	Provider string
+	Scope    string
+	Path     string
+	// Servers are the entries of the file that are now registry servers (added or
+	// identical).
+	Servers []string
+	// Adopted are the entries whose ownership was recorded (B2); Foreign those mcpwire
+	// would write differently, which stay the person's.
+	Adopted, Foreign []string
+}
+
+// candidate is one entry on its way into the registry.
+type candidate struct {
+	s     *registry.Server
+	from  []*ClientFile
+	entry map[*ClientFile]*ClientEntry
+}
+
+// Import reads the request's files into the registry: every check first, then one
+// write of the registry (servers and the profile), then the ownership records of the
+// adopted entries. A literal credential the effective policy refuses stops it before
+// anything is written (P1, P6).
+func Import(f fsys.FS, r ImportRequest) (*ImportResult, error) {
+	res := &ImportResult{}
+	cands, order, err := r.collect(res)
+	if err != nil {
+		return nil, err
+	}
+	var add []*registry.Server
+	for _, n := range order {
+		c := cands[n]
+		cur, defined := r.Registry.Server(n)
+		switch {
+		case !defined:
+			add = append(add, c.s)
+			res.Added = append(res.Added, n)
+		case sameServer(cur, c.s):
+			res.Identical = append(res.Identical, n)
+		default:
+			r.skip(res, c.from[0], n, fmt.Sprintf("already defined differently in %s; not replaced", r.Registry.ServerOrigin(n)))
+			delete(cands, n)
+		}
+	}
+	if err := CheckImportPolicy(r.Registry, r.PolicyEnv, add); err != nil {
+		return nil, err
+	}
+	adopted := r.adoption(res, cands)
+	var kept []string
+	for _, n := range order {
+		if cands[n] != nil {
+			kept = append(kept, n)
+		}
+	}
+	profile, err := r.profile(f, res, cands, kept)
+	if err != nil {
+		return nil, err
+	}
+	receipts := map[string][]string{}
+	for _, fa := range adopted {
+		for _, n := range fa.names {
+			receipts[n] = dialect.AppendNew(receipts[n], []string{fa.c.Provider.Name})
+		}
+	}
+	if len(add) > 0 || profile != nil {
+		if err := r.Registry.AddServers(add, profile, receipts); err != nil {
+			return nil, err
+		}
+		res.Changed = append(res.Changed, r.Registry.Set().Write().Servers.Path)
+		if profile != nil {
+			res.Profile = profile.Name
+			res.Changed = append(res.Changed, r.Registry.Set().Write().Profiles.Path)
+		}
+	}
+	changed, err := writeAdopted(f, r.Registry, adopted, res.Identical, receipts)
+	if err != nil {
+		return res, fmt.Errorf("the servers were imported, but recording ownership failed: %w", err)
+	}
+	res.Changed = append(res.Changed, changed...)
+	return res, nil
+}
+
+// collect reads every entry of the files: one candidate per name, in order. Entries
+// that cannot be read, or are not valid servers, are skipped with a warning; a name
+// defined differently in two files comes from the first, with a warning; the members
+// with no registry equivalent are named in one warning.
+func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []string, error) {
+	cands := map[string]*candidate{}
+	var order, dropped []string
+	seen := map[string]bool{}
+	for _, c := range r.Files {
+		res.Files = append(res.Files, ImportFile{Provider: c.Provider.Name, Scope: string(c.Scope), Path: c.Path})
+		var own []string
+		for i := range c.Entries {
+			e := &c.Entries[i]
+			if r.Servers != nil && !slices.Contains(r.Servers, e.Name) {
+				continue
+			}
+			seen[e.Name] = true
+			s, why := importable(e, c.Scope == providers.Project)
+			if why != "" {
+				r.skip(res, c, e.Name, why)
+				continue
+			}
+			if len(e.Read.Dropped) > 0 {
+				own = append(own, fmt.Sprintf("%s (%s)", e.Name, strings.Join(e.Read.Dropped, ", ")))
+			}
+			prev, dup := cands[e.Name]
+			switch {
+			case !dup:
+				cands[e.Name] = &candidate{s: s, from: []*ClientFile{c}, entry: map[*ClientFile]*ClientEntry{c: e}}
+				order = append(order, e.Name)
+			case sameServer(prev.s, s):
+				prev.from = append(prev.from, c)
+				prev.entry[c] = e
+			default:
+				r.warn(fmt.Sprintf("%s: %s defines it differently from %s; imported as %s defines it", e.Name, c.Path, prev.from[0].Path, prev.from[0].Provider.Name))
+			}
+		}
+		if len(own) > 0 {
+			dropped = append(dropped, c.Provider.Name+": "+strings.Join(own, "; "))
+		}
+	}
+	var missing []string
+	for _, n := range r.Servers {
+		if !seen[n] {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, nil, fmt.Errorf("not in the files read: %s", strings.Join(missing, ", "))
+	}
+	if len(dropped) > 0 {
+		r.warn("not imported, mcpwire has no field for them: " + strings.Join(dropped, "; "))
+	}
+	return cands, order, nil
+}
+
+// importable returns an entry as a registry server, or why it cannot be one. An
+// entry of a project file, which is committed, keeps its env values that cannot be
+// credentials (P11: neither name nor value looks like one) as plain values, so that
+// they can be written into project files again.
+func importable(e *ClientEntry, committed bool) (*registry.Server, string) {
+	if e.Err != nil {
+		return nil, "cannot be read: " + e.Err.Error()
+	}
+	s := e.Read.Server.Clone()
+	s.Name = e.Name
+	if committed {
+		for _, k := range dialect.SortedKeys(s.Env) {
+			if policy.PlainEnvProblem(k, s.Env[k]) == "" {
+				s.PlainEnv = append(s.PlainEnv, k)
+			}
+		}
+	}
+	if err := registry.ValidServerName(s.Name); err != nil {
+		return nil, err.Error()
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err.Error()
+	}
+	return s, ""
+}
+
+// sameServer reports whether two servers are the same definition: what they start and
+// how, their bookkeeping, description and which env values are declared plain (the
+// same values either way) aside.
+func sameServer(a, b *registry.Server) bool {
+	strip := func(s *registry.Server) []byte {
+		c := s.Clone()
+		c.InjectedProviders, c.AddedAt, c.UpdatedAt, c.PlainEnv, c.Description = nil, "", "", nil, ""
+		raw, _ := json.Marshal(c)
+		return raw
+	}
+	return bytes.Equal(strip(a), strip(b))
+}
+
+func (r *ImportRequest) warn(msg string) {
+	if r.Warn != nil {
+		r.Warn(msg)
+	}
+}
+
+// skip records an entry that is not imported, with a warning.
+func (r *ImportRequest) skip(res *ImportResult, c *ClientFile, name, why string) {
+	res.Skipped = append(res.Skipped, ImportSkip{Server: name, Provider: c.Provider.Name, Path: c.Path, Reason: why})
+	r.warn(fmt.Sprintf("%s: skipped %s from %s: %s", c.Provider.Name, name, c.Path, why))
+}
+
+// CheckImportPolicy refuses servers read from client files (import, server add-json)
+// that hold literal credentials the effective policy refuses (P1): every server and
+// field, never a value, so that nothing is written.
+func CheckImportPolicy(reg *registry.Registry, policyEnv string, servers []*registry.Server) error {
+	level, err := reg.EffectivePolicy(policyEnv, nil)
+	if err != nil {
+		return err
+	}
+	var vs []policy.Violation
+	for _, s := range servers {
+		vs = append(vs, policy.Check(level, policy.Fields{
+			Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
+			HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv, Auth: s.Auth, OAuth: s.OAuth,
+		})...)
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	return &policy.Error{Rule: fmt.Sprintf("credential policy %q", level), Violations: vs,
+		Hint: "keep the values out of the registry: define these servers with mcpwire server add NAME … --env-from K=VAR / --header-env H=VAR (the client reads the variables), and import the others with --servers"}
+}
+
+// profileOf builds the import's profile: the servers imported (added or already
+// defined as read), in the order the files hold them, and, per provider, the tool
+// filters its files hold for them.
+func (r *ImportRequest) profileOf(servers []string, filters map[string]map[string]*dialect.ServerFilters) *registry.Profile {
+	p := &registry.Profile{Name: r.Profile, Servers: servers,
+		Description: "imported from " + r.sources(), ProviderOverrides: map[string]*registry.Filters{}}
+	for _, prov := range dialect.SortedKeys(filters) {
+		f := &registry.Filters{}
+		for _, n := range dialect.SortedKeys(filters[prov]) {
+			sf := filters[prov][n]
+			if sf.DenyAll {
+				f.ToolDeny = append(f.ToolDeny, n+"__*")
+			}
+			for _, t := range sf.Deny {
+				f.ToolDeny = append(f.ToolDeny, n+"__"+t)
+			}
+			for _, t := range sf.Allow {
+				f.ToolAllow = append(f.ToolAllow, n+"__"+t)
+			}
+		}
+		if len(f.ToolDeny)+len(f.ToolAllow) > 0 {
+			p.ProviderOverrides[prov] = f
+		}
+	}
+	return p
+}
+
+// sources names the providers of the files read.
+func (r *ImportRequest) sources() string {
+	var names []string
+	for _, c := range r.Files {
+		names = dialect.AppendNew(names, []string{c.Provider.Name})
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,266 @@
+package render
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/format"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// EntryState is how an entry of a client file stands with mcpwire (B4).
+type EntryState string
+
+// Entry states.
+const (
+	// Owned: mcpwire wrote it and nobody changed it since (record digest matches).
+	Owned EntryState = "owned"
+	// Drifted: mcpwire wrote it, and it changed since.
+	Drifted EntryState = "drifted"
+	// Foreign: mcpwire did not write it.
+	Foreign EntryState = "foreign"
+	// Stale: mcpwire's, unchanged, but no layer defines the server any more.
+	Stale EntryState = "stale"
+	// Missing: recorded as mcpwire's, gone from the file.
+	Missing EntryState = "missing"
+)
+
+// StatusEntry is one entry of a client file: its state and what mcpwire can see that
+// keeps it from starting. It names variables, commands and files, never a value.
+type StatusEntry struct {
+	Name  string     `json:"name"`
+	State EntryState `json:"state"`
+	// Off: the file switches the server off (enabled: false, disabled: true).
+	Off bool `json:"off,omitempty"`
+	// Blockers are what keeps it from starting.
+	Blockers []string `json:"blockers,omitempty"`
+}
+
+// StatusFile is one client file and its entries.
+type StatusFile struct {
+	Provider string          `json:"provider"`
+	Scope    providers.Scope `json:"scope"`
+	Path     string          `json:"path"`
+	Entries  []StatusEntry   `json:"entries"`
+	// Error is why the file could not be read; it then has no entries.
+	Error string `json:"error,omitempty"`
+}
+
+// StatusRequest is what status looks at.
+type StatusRequest struct {
+	Registry  *registry.Registry
+	Providers []*providers.Provider
+	// Env locates the files; its Project is the project whose files are included.
+	Env providers.PathEnv
+	// Getenv reads this environment (referenced variables, PATH).
+	Getenv func(string) string
+	// Step is called once per provider looked at (progress); nil for none.
+	Step func()
+}
+
+// Status lists every file of the request's providers that exists here, user files and
+// the project's, with each entry's state and blockers (B4). It reads and never writes.
+func Status(f fsys.FS, r StatusRequest) []StatusFile {
+	layer := r.Registry.Set().Write().Dir
+	read := newDocCache(f)
+	var out []StatusFile
+	for _, p := range r.Providers {
+		files, errs := ClientFiles(f, []*providers.Provider{p}, r.Env, layer)
+		for _, err := range errs {
+			out = append(out, StatusFile{Provider: p.Name, Error: err.Error(), Entries: []StatusEntry{}})
+		}
+		for _, c := range files {
+			read.seed(c)
+			out = append(out, r.fileStatus(c, read))
+		}
+		if r.Step != nil {
+			r.Step()
+		}
+	}
+	return append(out, r.goneFiles(f, layer, out)...)
+}
+
+// goneFiles are the files of this machine and project that ownership records name but
+// that are gone: every recorded entry of them is missing.
+func (r StatusRequest) goneFiles(f fsys.FS, layer string, seen []StatusFile) []StatusFile {
+	recorded, err := RecordedDestinations(f, layer)
+	if err != nil {
+		return []StatusFile{{Error: err.Error(), Entries: []StatusEntry{}}}
+	}
+	var out []StatusFile
+	for _, d := range recorded {
+		p, ok := providers.Get(d.Provider)
+		if !ok || !slices.Contains(r.Providers, p) || slices.ContainsFunc(seen, func(s StatusFile) bool { return samePath(s.Path, d.Path) }) {
+			continue
+		}
+		scope, project, ok := ScopeOf(p, d.Path, r.Env)
+		if !ok || scope == providers.Project && !samePath(project, r.Env.Project) {
+			continue
+		}
+		if _, err := f.Lstat(d.Path); !fsys.IsNotExist(err) {
+			continue
+		}
+		sf := StatusFile{Provider: p.Name, Scope: scope, Path: d.Path, Entries: []StatusEntry{}}
+		for _, n := range d.Servers {
+			sf.Entries = append(sf.Entries, StatusEntry{Name: n, State: Missing})
+		}
+		out = append(out, sf)
+	}
+	return out
+}
+
+// fileStatus is the status of one file's entries, those recorded but gone included.
+func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
+	sf := StatusFile{Provider: c.Provider.Name, Scope: c.Scope, Path: c.Path, Entries: []StatusEntry{}}
+	var names []string
+	for _, e := range c.Entries {
+		names = append(names, e.Name)
+	}
+	var clientBlockers map[string][]string
+	if sc, ok := c.d.(dialect.StartChecker); ok {
+		clientBlockers = sc.StartBlockers(&dialect.StartState{Scope: c.Scope, Project: r.Env.Project, Path: c.Path,
+			Names: names, Read: read.member, Env: r.Env})
+	}
+	for _, e := range c.Entries {
+		se := StatusEntry{Name: e.Name, State: r.state(c, e.Name, e.Digest)}
+		if e.Err != nil {
+			se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
+		} else {
+			se.Off = dialect.Disabled(e.Read.Server)
+			se.Blockers = append(se.Blockers, r.blockers(e.Read.Server)...)
+		}
+		se.Blockers = append(se.Blockers, clientBlockers[e.Name]...)
+		sf.Entries = append(sf.Entries, se)
+	}
+	for _, n := range dialect.SortedKeys(c.Record) {
+		if _, ok := c.Entry(n); !ok && !strings.Contains(n, ":") {
+			sf.Entries = append(sf.Entries, StatusEntry{Name: n, State: Missing})
+		}
+	}
+	return sf
+}
+
+// state is an entry's state against the file's ownership record and the registry.
+func (r StatusRequest) state(c *ClientFile, name, digest string) EntryState {
+	rec, recorded := c.Record[name]
+	switch {
+	case !recorded:
+		return Foreign
+	case rec != digest:
+		return Drifted
+	}
+	if _, defined := r.Registry.Server(name); !defined {
+		return Stale
+	}
+	return Owned
+}
+
+// blockers are what keeps a server from starting that this environment shows: a
+// referenced variable that is not set, a stdio command not found.
+func (r StatusRequest) blockers(s *registry.Server) []string {
+	var out []string
+	var vars []string
+	for _, m := range []map[string]string{s.EnvFrom, s.HeaderEnv} {
+		for _, k := range dialect.SortedKeys(m) {
+			vars = dialect.AppendNew(vars, []string{m[k]})
+		}
+	}
+	if s.BearerEnv != "" {
+		vars = dialect.AppendNew(vars, []string{s.BearerEnv})
+	}
+	for _, v := range vars {
+		if r.Getenv(v) == "" {
+			out = append(out, "variable "+v+" is not set")
+		}
+	}
+	if !s.Remote() && s.Command != "" {
+		cmd := strings.ReplaceAll(s.Command, dialect.ProjectVar, r.Env.Project)
+		if !strings.Contains(cmd, "${") && !onPath(cmd, r.Getenv, r.Env.GOOS) {
+			out = append(out, "command "+policy.RedactText(cmd)+" not found on PATH")
+		}
+	}
+	return out
+}
+
+// onPath reports whether a command can be started: a path that exists, or a name
+// found in a directory of PATH (with an extension of PATHEXT on Windows).
+func onPath(cmd string, getenv func(string) string, goos string) bool {
+	exts := []string{""}
+	if goos == "windows" {
+		exts = append(exts, strings.Split(strings.ToLower(getenv("PATHEXT")), ";")...)
+	}
+	exists := func(p string) bool {
+		for _, e := range exts {
+			if fi, err := fsys.NewOS().Stat(p + e); err == nil && !fi.IsDir() {
+				return true
+			}
+		}
+		return false
+	}
+	if strings.ContainsAny(cmd, `/\`) {
+		return exists(cmd)
+	}
+	for _, dir := range filepath.SplitList(getenv("PATH")) {
+		if dir != "" && exists(filepath.Join(dir, cmd)) {
+			return true
+		}
+	}
+	return false
+}
+
+// docCache reads and parses JSON files once for the start checks; the client files
+// status opened are used as they are.
+type docCache struct {
+	f    fsys.FS
+	docs map[string]format.Document
+}
+
+func newDocCache(f fsys.FS) *docCache { return &docCache{f: f, docs: map[string]format.Document{}} }
+
+// seed adds an opened client file.
+func (d *docCache) seed(c *ClientFile) { d.docs[c.Path] = c.doc }
+
+// member returns a member of a JSON file (the whole file without a member path).
+func (d *docCache) member(file string, path ...string) (json.RawMessage, bool) {
+	doc, ok := d.docs[file]
+	if !ok {
+		data, err := d.f.ReadFile(file)
+		if err == nil {
+			doc, err = format.Parse(providers.JSONC, file, data, true)
+		}
+		if err != nil {
+			doc = nil
+		}
+		d.docs[file] = doc
+	}
+	if doc == nil {
+		return nil, false
+	}
+	v, ok := doc.Lookup(path...)
+	if !ok {
+		return nil, false
+	}
+	return v.JSON(), true
+}
+
+// Unstartable reports whether anything in the status needs attention (status
+// --check): an entry drifted, stale, missing or with a blocker, or a file unread.
+func Unstartable(files []StatusFile) bool {
+	for _, f := range files {
+		if f.Error != "" {
+			return true
+		}
+		if slices.ContainsFunc(f.Entries, func(e StatusEntry) bool {
+			return e.State == Drifted || e.State == Stale || e.State == Missing || len(e.Blockers) > 0
+		}) {
+			return true
+		}
+	}
+	return false
+}
