@@ -121,11 +121,11 @@ func TestQwenVersion(t *testing.T) {
 	}
 }
 
-// TestEphemeralClientsA: the clients with a flag or variable that loads a standalone
+// TestEphemeralInstallableClients: the clients with a flag or variable that loads a standalone
 // file get one, with the launch line; Qoder CLI has none and refuses.
 //
 // spec: C5
-func TestEphemeralClientsA(t *testing.T) {
+func TestEphemeralInstallableClients(t *testing.T) {
 	for _, c := range []struct{ provider, key, launch string }{
 		{"copilot-cli", "mcpServers", "copilot --additional-mcp-config @OUT"},
 		{"qwen-code", "mcpServers", "qwen --mcp-config OUT"},
