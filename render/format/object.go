@@ -2,8 +2,6 @@ package format
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"sort"
 )
@@ -53,28 +51,7 @@ func (o Object) Without(k string) Object {
 }
 
 // MarshalJSON writes the members in order, without HTML escaping.
-func (o Object) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, m := range o {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		k, err := Marshal(m.Key)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(k)
-		buf.WriteByte(':')
-		v, err := Marshal(m.Value)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(v)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
+func (o Object) MarshalJSON() ([]byte, error) { return appendObject(nil, o) }
 
 // Sorted turns a string map into an Object with sorted keys.
 func Sorted(m map[string]string) Object {
@@ -90,17 +67,6 @@ func Sorted(m map[string]string) Object {
 	return o
 }
 
-// Marshal is json.Marshal without HTML escaping and without a final newline.
-func Marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
-
 // Indent encodes v with two-space indentation and a final newline: a standalone file.
 func Indent(v any) ([]byte, error) {
 	raw, err := Marshal(v)
@@ -113,24 +79,4 @@ func Indent(v any) ([]byte, error) {
 	}
 	buf.WriteByte('\n')
 	return buf.Bytes(), nil
-}
-
-// Canonical returns a key-sorted compact encoding of JSON, for digests and comparisons.
-func Canonical(raw []byte) []byte {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return raw
-	}
-	b, err := Marshal(v)
-	if err != nil {
-		return raw
-	}
-	return b
-}
-
-// Digest is the sha256 of an entry's canonical JSON: member order and formatting do
-// not count, so a client that reformats its file keeps mcpwire's ownership (C6).
-func Digest(entryJSON []byte) string {
-	sum := sha256.Sum256(Canonical(entryJSON))
-	return hex.EncodeToString(sum[:])
 }

@@ -109,6 +109,15 @@ func CheckWritableDir(dir string) error {
 	return nil
 }
 
+// CheckWritable is CheckWritableDir for a path that is a directory when it exists (a
+// caller has just looked at it): one system call when it is writable.
+func CheckWritable(dir string) error {
+	if accessWX(dir) == nil {
+		return nil
+	}
+	return CheckWritableDir(dir)
+}
+
 // IsNotExist reports a missing file, including a path whose parent is a file.
 func IsNotExist(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)

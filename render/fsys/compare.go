@@ -33,7 +33,7 @@ func SameContent(f FS, name string, want Snapshot) (bool, error) {
 
 // sameContent streams the file and compares it chunk by chunk.
 func (OS) sameContent(name string, want Snapshot) (bool, error) {
-	fh, err := os.Open(name)
+	fh, err := openFile(name, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return !want.Exists, nil
 	}

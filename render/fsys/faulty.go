@@ -97,12 +97,23 @@ func (*Faulty) EvalSymlinks(name string) (string, error) { return OS{}.EvalSymli
 
 // WriteFile is [OS.WriteFile], failing when this is the FailWrite-th call.
 func (f *Faulty) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOptions) error {
+	return f.nextWrite(name, perm).WriteFile(name, data, perm, opts)
+}
+
+// nextWrite counts a write and returns the filesystem it runs on.
+func (f *Faulty) nextWrite(name string, perm fs.FileMode) OS {
 	n := f.record(&f.writes, fmt.Sprintf("write %s %#o", name, perm))
 	stage := f.WriteStage
 	if stage == "" {
 		stage = StageWrite
 	}
-	return failAt(n, f.FailWrite, stage).WriteFile(name, data, perm, opts)
+	return failAt(n, f.FailWrite, stage)
+}
+
+// stageWrite is the first half of [Faulty.WriteFile] in a batched transaction (see
+// [Target.Batch]): the same call count, the same fault stages.
+func (f *Faulty) stageWrite(name string, data []byte, perm fs.FileMode) (*pendingWrite, error) {
+	return f.nextWrite(name, perm).stageWrite(name, data, perm)
 }
 
 // Mkdir is [OS.Mkdir], failing when this is the FailMkdir-th call.

@@ -19,12 +19,29 @@ var lockTimeout = 30 * time.Second
 // removes the lock file, so none is left behind. Once it holds the lock, Lock removes
 // the temporary files of name that interrupted runs left (see cleanStale).
 func (o OS) Lock(name string) (release func() error, err error) {
+	release, err = o.lockOnly(name)
+	if err != nil {
+		return nil, err
+	}
+	o.cleanStale(name)
+	return release, nil
+}
+
+// staleLocker is a filesystem whose locks a transaction takes all first, then
+// removes the stale temporary files of with one listing per directory (the real
+// one).
+type staleLocker interface {
+	lockOnly(name string) (release func() error, err error)
+	cleanStale(names ...string)
+}
+
+// lockOnly is Lock without the removal of stale temporary files.
+func (o OS) lockOnly(name string) (release func() error, err error) {
 	unlock, err := lockFile(name+LockSuffix, o.intr.check)
 	if err != nil {
 		return nil, err
 	}
 	o.after("lock", name)
-	o.cleanStale(name)
 	var once sync.Once
 	return func() error {
 		err := error(nil)

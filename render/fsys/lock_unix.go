@@ -20,7 +20,7 @@ const locksDieWithProcess = true
 func lockFile(path string, stop func() error) (unlock func() error, err error) {
 	deadline := time.Now().Add(lockTimeout)
 	for try := 0; ; try++ {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+		f, err := openFile(path, os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}

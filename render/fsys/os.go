@@ -67,7 +67,7 @@ func (o OS) after(stage, name string) {
 }
 
 // ReadFile returns the contents of the named file.
-func (OS) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
+func (OS) ReadFile(name string) ([]byte, error) { return readFile(name) }
 
 // Lstat describes the named file without following a final symlink.
 func (OS) Lstat(name string) (fs.FileInfo, error) { return os.Lstat(name) }
@@ -142,72 +142,29 @@ func (o OS) Chmod(name string, perm fs.FileMode) error {
 // W4): it creates an exclusive temporary file .<base>.mcpwire-<random>.tmp in the same
 // directory, sets its mode, writes and syncs it, runs opts (W5, W8) and renames it over
 // name (with opts.Expect on Linux and macOS, an atomic swap checked afterwards; on
-// Windows a move that never replaces a file expected absent: see replace). Every
-// failure removes the temporary file, except a *[DisplacedError], where the temporary
-// file holds another program's file (it is then renamed .<base>.mcpwire-<random>.kept
-// when possible). A destination that is a symlink or not a regular file is refused. An
-// [Interrupt] stops the write before the rename, the temporary file removed.
+// Windows a move that never replaces a file expected absent: see replace), then syncs
+// the directory. Every failure removes the temporary file, except a
+// *[DisplacedError], where the temporary file holds another program's file (it is
+// then renamed .<base>.mcpwire-<random>.kept when possible). A destination that is a
+// symlink or not a regular file is refused. An [Interrupt] stops the write before the
+// rename, the temporary file removed.
 func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOptions) (err error) {
-	defer func() {
-		if err != nil {
-			err = fmt.Errorf("write %s: %w", name, err)
-		}
-	}()
 	if err := o.intr.begin(); err != nil {
-		return err
+		return fmt.Errorf("write %s: %w", name, err)
 	}
 	defer o.intr.end()
-	if err := checkDest(name); err != nil {
-		return err
-	}
-	tmp, f, err := o.createTemp(name, perm)
+	w, err := o.stageWrite(name, data, perm)
 	if err != nil {
 		return err
 	}
-	committed := false
-	defer func() {
-		if !committed {
-			_ = f.Close() // may already be closed; the temp file goes either way
-			removeTemp(tmp, err)
-		}
-	}()
-	o.after("temp", tmp)
-	if err := o.fill(f, tmp, name, data, perm); err != nil {
+	defer w.discard()
+	if err := syncPending([]*pendingWrite{w}); err != nil {
 		return err
 	}
-	if opts != nil && opts.Check != nil {
-		if err := opts.Check(); err != nil {
-			return err
-		}
-	}
-	if opts != nil && opts.Expect != nil {
-		if err := expect(name, opts.Expect); err != nil {
-			return err
-		}
-	}
-	if err := o.intr.check(); err != nil {
+	if err := w.commit(opts); err != nil {
 		return err
 	}
-	if err := o.fault("rename", name); err != nil {
-		return err
-	}
-	if err := checkDest(name); err != nil {
-		return err
-	}
-	var want *Snapshot
-	if opts != nil {
-		want = opts.Expect
-	}
-	if handled, err := replace(tmp, name, want); handled {
-		if err != nil {
-			return err
-		}
-	} else if err := os.Rename(tmp, name); err != nil {
-		return err
-	}
-	committed = true
-	o.after("rename", name)
-	syncDir(filepath.Dir(name))
+	syncDirs([]string{filepath.Dir(name)})
 	return nil
 }
 
@@ -215,8 +172,8 @@ func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOpt
 // Interrupt.
 const writeChunk = 1 << 20
 
-// fill sets the temporary file's mode, writes data to it (a chunk at a time, checking
-// the Interrupt in between), syncs and closes it.
+// fill sets the temporary file's mode and writes data to it (a chunk at a time,
+// checking the Interrupt in between); syncPending syncs and closes it.
 func (o OS) fill(f *os.File, tmp, name string, data []byte, perm fs.FileMode) error {
 	if err := f.Chmod(effectiveMode(perm)); err != nil { // beat the umask
 		return err
@@ -237,16 +194,6 @@ func (o OS) fill(f *os.File, tmp, name string, data []byte, perm fs.FileMode) er
 			o.after("partial", tmp)
 		}
 	}
-	if err := o.fault("sync", name); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	o.after("synced", tmp)
 	return nil
 }
 
@@ -319,7 +266,7 @@ func (o OS) createTemp(name string, perm fs.FileMode) (string, *os.File, error) 
 		if err := o.fault("open", tmp); err != nil {
 			return "", nil, err
 		}
-		f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, effectiveMode(perm))
+		f, err := openFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, effectiveMode(perm))
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -338,14 +285,4 @@ func expect(name string, want *Snapshot) error {
 		return ErrChanged
 	}
 	return nil
-}
-
-// syncDir makes a rename in dir durable where the platform allows it (best effort).
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = d.Sync()
-	_ = d.Close()
 }

@@ -1,19 +1,24 @@
 package fsys
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
 // hasLeftovers reports whether name's directory holds a temporary file of name, or
 // its lock file where a lock dies with its process (flock, LockFileEx): left by an
-// interrupted run, or in use by one under way in another process.
-func hasLeftovers(f FS, name string) bool {
+// interrupted run, or in use by one under way in another process. listings holds the
+// directories listed so far by this planning (nothing is written meanwhile).
+func hasLeftovers(f FS, name string, listings map[string][]fs.DirEntry) bool {
 	dir, base := filepath.Split(name)
-	entries, err := f.ReadDir(filepath.Clean(dir))
-	if err != nil {
-		return false
+	dir = filepath.Clean(dir)
+	entries, ok := listings[dir]
+	if !ok {
+		entries, _ = f.ReadDir(dir)
+		listings[dir] = entries
 	}
 	for _, e := range entries {
 		n := e.Name()
@@ -55,32 +60,43 @@ func isTempName(entry, base string) bool {
 }
 
 // cleanStale removes the temporary files that interrupted mcpwire runs left beside
-// name (issue 11): regular files named .<base>.mcpwire-<random>.tmp, nothing else.
-// It runs only while name's lock is held: every mcpwire write of name creates its
-// temporary file under that lock and removes it before releasing it, so such a file
-// belongs to no running mcpwire process. Files it cannot list or remove are left
-// (best effort: they cost space, not correctness).
-func (o OS) cleanStale(name string) {
-	dir, base := filepath.Split(name)
-	if dir == "" {
-		dir = "."
+// names (issue 11): regular files named .<base>.mcpwire-<random>.tmp, nothing else,
+// listing each directory once. It runs only while the names' locks are held: every
+// mcpwire write of a file creates its temporary file under that file's lock and
+// removes it before releasing it, so such a file belongs to no running mcpwire
+// process. Files it cannot list or remove are left (best effort: they cost space, not
+// correctness).
+func (o OS) cleanStale(names ...string) {
+	bases := map[string][]string{}
+	var dirs []string
+	for _, name := range names {
+		dir, base := filepath.Split(name)
+		if dir == "" {
+			dir = "."
+		}
+		if _, ok := bases[dir]; !ok {
+			dirs = append(dirs, dir)
+		}
+		bases[dir] = append(bases[dir], base)
 	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	entries, _ := d.Readdirnames(-1)
-	_ = d.Close()
-	for _, e := range entries {
-		if !isTempName(e, base) {
+	for _, dir := range dirs {
+		d, err := openFile(dir, os.O_RDONLY, 0)
+		if err != nil {
 			continue
 		}
-		p := filepath.Join(dir, e)
-		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		if os.Remove(p) == nil {
-			o.after("clean", p)
+		entries, _ := d.Readdirnames(-1)
+		_ = d.Close()
+		for _, e := range entries {
+			if !slices.ContainsFunc(bases[dir], func(base string) bool { return isTempName(e, base) }) {
+				continue
+			}
+			p := filepath.Join(dir, e)
+			if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			if os.Remove(p) == nil {
+				o.after("clean", p)
+			}
 		}
 	}
 }

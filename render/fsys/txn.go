@@ -39,6 +39,19 @@ type Target struct {
 	DirPerm fs.FileMode
 	// Check runs at plan time and again just before the rename (W5 parent checks).
 	Check func() error
+	// Batch, when every target of an Apply has one (> 0) and the filesystem is the
+	// real one, lets Apply make its writes durable together instead of one after the
+	// other (W3, docs/writes.md "Durability"). Edits run in target order as
+	// always; the writes then go batch by batch in ascending Batch order (in target
+	// order within a batch): every temporary file is written first and all are
+	// synced at once, then each batch's files are renamed and their directories
+	// synced at once before the first rename of the next batch. So a crash keeps any
+	// subset of a batch's renames, and none of a batch unless every rename of the
+	// batches before it: the targets of one batch must not depend on each other's
+	// order on disk. After a redo (W8) the targets still to write are edited again
+	// in write order, so an Edit must not depend on the Edit of a target of a later
+	// batch.
+	Batch int
 }
 
 // Result says what happened to one target.
@@ -99,6 +112,15 @@ const maxRetries = 5
 // [Interrupt]), Stop fails the transaction at its next step the same way, rollback
 // included; a transaction begun after Stop fails at once.
 func Apply(f FS, targets []Target) ([]Result, error) {
+	return ApplyThen(f, targets, nil)
+}
+
+// ApplyThen is [Apply], running then (when not nil) once every write succeeded,
+// before the locks are released: then may remove a file the transaction wrote (a
+// staged record), which no other mcpwire process can change while the lock is held,
+// without locking it again. then cannot fail the transaction, and a signal does not
+// stop it (as the release of the locks).
+func ApplyThen(f FS, targets []Target, then func([]Result)) ([]Result, error) {
 	intr := interruptOf(f)
 	if err := intr.begin(); err != nil {
 		return nil, err
@@ -114,6 +136,9 @@ func Apply(f FS, targets []Target) ([]Result, error) {
 		err = errors.Join(append([]error{err}, tx.rollback()...)...)
 		return nil, err
 	}
+	if then != nil {
+		then(results)
+	}
 	if err := tx.release(); err != nil {
 		return results, err
 	}
@@ -126,10 +151,11 @@ func Apply(f FS, targets []Target) ([]Result, error) {
 func prepareAll(f FS, targets []Target) ([]*plan, error) {
 	for try := 0; ; try++ {
 		plans := make([]*plan, len(targets))
+		listings := map[string][]fs.DirEntry{}
 		var err error
 		for i, t := range targets {
 			plans[i] = &plan{t: t}
-			if err = plans[i].prepare(f); err != nil {
+			if err = plans[i].prepare(f, listings); err != nil {
 				break
 			}
 		}
@@ -165,8 +191,9 @@ type plan struct {
 	stale bool
 }
 
-// prepare runs the plan-time checks and the first edit.
-func (p *plan) prepare(f FS) error {
+// prepare runs the plan-time checks and the first edit. listings are the directories
+// listed so far by this planning (see hasLeftovers).
+func (p *plan) prepare(f FS, listings map[string][]fs.DirEntry) error {
 	if p.t.Check != nil {
 		if err := p.t.Check(); err != nil {
 			return err
@@ -187,10 +214,10 @@ func (p *plan) prepare(f FS) error {
 		return err
 	}
 	if near == parent {
-		p.stale = hasLeftovers(f, p.t.Path)
+		p.stale = hasLeftovers(f, p.t.Path, listings)
 	}
 	if p.needsWrite() {
-		return CheckWritableDir(near)
+		return CheckWritable(near)
 	}
 	return nil
 }
@@ -227,6 +254,11 @@ func (p *plan) unchanged() bool {
 		return !p.snap.Exists
 	}
 	return p.snap.Exists && p.snap.Mode == p.perm && bytes.Equal(p.snap.Data, p.data)
+}
+
+// rewrites reports that the edit writes new content (not only a mode, nor a removal).
+func (p *plan) rewrites() bool {
+	return !p.unchanged() && !p.remove && !(p.snap.Exists && bytes.Equal(p.snap.Data, p.data))
 }
 
 // needsWrite reports that the edit creates, rewrites or removes the file (a mode
