@@ -21,7 +21,8 @@ type fileAdoption struct {
 
 // adoption fills each file's servers and, with Adopt, decides which of its entries
 // become mcpwire's: those whose rendering by mcpwire has the digest of the entry in
-// the file. The others stay the person's, named in one warning per file.
+// the file, and that its ownership record does not hold as they are already. The
+// others stay the person's, named in one warning per file.
 func (r *ImportRequest) adoption(res *ImportResult, cands map[string]*candidate) []*fileAdoption {
 	var out []*fileAdoption
 	for i, c := range r.Files {
@@ -33,8 +34,8 @@ func (r *ImportRequest) adoption(res *ImportResult, cands map[string]*candidate)
 				continue
 			}
 			res.Files[i].Servers = append(res.Files[i].Servers, e.Name)
-			if !r.Adopt {
-				continue
+			if !r.Adopt || c.Record[e.Name] == e.Digest {
+				continue // mcpwire's already, as it is: nothing new to record
 			}
 			if c.Renders(e.Name, cand.s, e.Read.Filters) {
 				fa.names = append(fa.names, e.Name)
@@ -59,7 +60,7 @@ func (r *ImportRequest) adoption(res *ImportResult, cands map[string]*candidate)
 // frame lines where the client's entries have them.
 func (c *ClientFile) Renders(name string, s *registry.Server, sf *dialect.ServerFilters) bool {
 	e, ok := c.Entry(name)
-	if !ok || owners[c.Provider.Owner].framed && !e.Framed {
+	if !ok {
 		return false
 	}
 	v, probs := dialect.Spell(c.target, c.d, s)
@@ -67,7 +68,7 @@ func (c *ClientFile) Renders(name string, s *registry.Server, sf *dialect.Server
 		return false
 	}
 	dg, err := c.es.Digest(name, c.d.Entry(s, &v, sf))
-	return err == nil && dg == e.Digest
+	return err == nil && owners[c.Provider.Owner].standing("", e.Digest, e.Framed, dg) == identical
 }
 
 // writeAdopted records the adopted entries: the injection receipts of servers that
@@ -105,7 +106,7 @@ func writeAdopted(f fsys.FS, reg *registry.Registry, adopted []*fileAdoption, id
 	}
 	var changed []string
 	for _, x := range results {
-		if x.Changed {
+		if x.Changed && !transient(x.Path) {
 			changed = append(changed, x.Path)
 		}
 	}

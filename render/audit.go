@@ -14,7 +14,7 @@ import (
 // Finding kinds of audit (B6).
 const (
 	// FindingCredential is a literal credential in a committed project file, or in a
-	// user file others can read.
+	// user file the group or others can read.
 	FindingCredential = "credential"
 	// FindingShadow is a server no configuration layer defines.
 	FindingShadow = "shadow"
@@ -52,11 +52,10 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 	var out []Finding
 	seen := map[string]bool{} // a file several clients read (V10) is audited once
 	for _, c := range files {
-		key := c.Path + "\x00" + strings.Join(c.local.Container, "\x00")
-		if seen[key] {
+		if seen[c.Key()] {
 			continue
 		}
-		seen[key] = true
+		seen[c.Key()] = true
 		committed := c.Scope == providers.Project && !c.Provider.GitIgnored
 		exposed := !committed && r.GOOS != "windows" && c.Mode&0o077 != 0
 		for _, e := range c.Entries {
@@ -75,12 +74,35 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 				}
 			case exposed:
 				for _, v := range policy.Check(policy.References, fields) {
-					out = append(out, c.finding(FindingCredential, e.Name, v.Field, fmt.Sprintf("a user file others can read (mode %04o)", uint32(c.Mode&fs.ModePerm))))
+					out = append(out, c.finding(FindingCredential, e.Name, v.Field, exposedWhy(c.Mode)))
 				}
 			}
 		}
 	}
 	return out, errs
+}
+
+// exposedWhy says who besides the owner can get at a user file: "a user file the
+// group can read (mode 0640)", "… others can read …", "… the group and others can
+// read …"; "access" instead of "read" when one of them has other bits than read.
+func exposedWhy(mode fs.FileMode) string {
+	perm := uint32(mode & fs.ModePerm)
+	var who []string
+	read := true
+	for _, c := range []struct {
+		name  string
+		shift uint
+	}{{"the group", 3}, {"others", 0}} {
+		if bits := perm >> c.shift & 0o7; bits != 0 {
+			who = append(who, c.name)
+			read = read && bits&0o4 != 0
+		}
+	}
+	verb := "read"
+	if !read {
+		verb = "access"
+	}
+	return fmt.Sprintf("a user file %s can %s (mode %04o)", strings.Join(who, " and "), verb, perm)
 }
 
 // finding is a finding of the file.

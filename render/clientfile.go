@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
@@ -50,6 +51,13 @@ type ClientEntry struct {
 	// member and the reason, never a value).
 	Read *dialect.Imported
 	Err  error
+}
+
+// Key identifies the entries the file holds: its path, and where in it they sit (a
+// project's own servers in a file shared by every project, V11). A file several
+// clients read (V10) has one key, whichever client opened it.
+func (c *ClientFile) Key() string {
+	return c.Path + "\x00" + strings.Join(c.local.Container, "\x00")
 }
 
 // Lookup returns a member of the file outside its entries, as standard JSON.

@@ -12,7 +12,8 @@ import (
 )
 
 // TestCopilotProjectStrict: GitHub Copilot CLI ignores a whole project file that holds
-// comments or trailing commas, so mcpwire refuses to write one (and writes nothing)
+// comments or trailing commas, so mcpwire refuses to write one, naming the first such
+// line (and writes nothing)
 // instead of adding servers Copilot would never load; its user file is JSONC, which
 // Copilot reads, and a new one is written 0600.
 //
@@ -21,11 +22,14 @@ func TestCopilotProjectStrict(t *testing.T) {
 	w := newWorld(t)
 	p := w.provider("copilot-cli")
 	project := w.dest(p, providers.Project)
-	for _, bad := range []string{"{\n  // mine\n  \"mcpServers\": {}\n}\n", "{\n  \"mcpServers\": {},\n}\n"} {
+	// the refusal names the line, as Qwen Code's and Kilo's do
+	for bad, line := range map[string]string{"{\n  // mine\n  \"mcpServers\": {}\n}\n": ": line 2 holds a comment,",
+		"{\n  \"mcpServers\": {\"a\": {\"command\": \"x\"},\n  },\n  \"x\": 1\n}\n": ": line 2 has a trailing comma,",
+		"{\n  \"mcpServers\": {},\n  \"x\": [1,\n  /* c */ ]\n}\n":                  ": line 3 has a trailing comma,"} {
 		w.place(project, []byte(bad))
 		_, err := render.Inject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "", "fetch"))
-		if err == nil || !strings.Contains(err.Error(), project) || !strings.Contains(err.Error(), "comments or trailing commas") {
-			t.Fatalf("inject into %q: %v", bad, err)
+		if err == nil || !strings.Contains(err.Error(), project+line) {
+			t.Fatalf("inject into %q: %v; want %q", bad, err, project+line)
 		}
 		if got := read(t, project); string(got) != bad {
 			t.Errorf("the refused file changed:\n%s", got)
@@ -72,7 +76,7 @@ func TestCopilotGithubFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Destination != mcp || strings.Join(res.Readers, ", ") != "Claude Code, Qwen Code, Qoder CLI" {
+	if res.Destination != mcp || strings.Join(res.Readers, ", ") != "Claude Code, Qwen Code, Qoder CLI, Kimi Code, Visual Studio" {
 		t.Errorf("destination %s, readers %v", res.Destination, res.Readers)
 	}
 }

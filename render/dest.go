@@ -209,8 +209,9 @@ func checkNotUserFile(p *providers.Provider, path string, env providers.PathEnv)
 	if err != nil {
 		return nil // no user file here (no home directory): nothing to collide with
 	}
+	canon := canonicalOrClean(path)
 	for _, c := range cands {
-		if samePath(path, c) {
+		if canonicalOrClean(c) == canon {
 			return &UserFileError{Provider: p, Path: path, UserFile: c}
 		}
 	}

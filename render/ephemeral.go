@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"github.com/mcpwire/mcpwire/internal/hint"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -56,6 +57,22 @@ func SidecarPath(out string) string {
 	return out + ".settings.json"
 }
 
+// NoEphemeralError is --ephemeral for a client whose files cannot stand alone (C5).
+type NoEphemeralError struct{ Provider *providers.Provider }
+
+func (e *NoEphemeralError) Error() string {
+	msg := e.Provider.Display + " files cannot stand alone, so --ephemeral is not supported"
+	if e.Provider.NoEphemeral != "" {
+		msg += ": " + e.Provider.NoEphemeral
+	}
+	return msg
+}
+
+// Hints says what to do instead.
+func (e *NoEphemeralError) Hints() []string {
+	return []string{"inject into its file instead: the same command without --ephemeral"}
+}
+
 // Ephemeral writes a standalone config for one run: out (0600), and for Claude Code a
 // deny-rule sidecar beside it when there are deny rules. Without out, a new 0700
 // temporary directory holds <profile|custom>-<provider>.json. Nothing is written when
@@ -63,10 +80,10 @@ func SidecarPath(out string) string {
 func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 	p := r.Provider
 	if _, ok := dialect.For(p).(dialect.RuntimeHomer); ok {
-		return nil, fmt.Errorf("%s ephemeral output is a runtime home: use mcpwire session --provider %s --profile NAME", p.Name, p.Name)
+		return nil, hint.Wrap(fmt.Errorf("%s ephemeral output is a runtime home", p.Name), "use mcpwire session --provider "+p.Name+" --profile NAME")
 	}
 	if !p.Ephemeral {
-		return nil, fmt.Errorf("%s files cannot stand alone, so --ephemeral is not supported; inject into its file instead", p.Display)
+		return nil, &NoEphemeralError{Provider: p}
 	}
 	t, servers, err := r.standalone(true)
 	if err != nil {
@@ -89,47 +106,13 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		out = filepath.Join(res.Dir, r.outName())
 	}
 	res.Out = out
-	targets := []fsys.Target{{
-		Path:  out,
-		Check: func() error { return fsys.CheckRealDirs(f, "", out) },
-		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-			return content, 0o600, false, nil
-		},
-	}}
-	// an explicit --out: replace only an earlier ephemeral output, and record this one;
-	// the records are staged first (staging.go)
-	var stages, outRec []fsys.Target
-	var list []*staged
-	if res.Dir == "" {
-		st := &staged{}
-		ot, err := r.outTargets(f, out, content, entries, st)
-		if err != nil {
-			return nil, err
-		}
-		targets[0], outRec, stages, list = ot.out, []fsys.Target{ot.record}, []fsys.Target{ot.stage}, []*staged{st}
+	targets, list, err := r.ephemeralTargets(f, res, d, content, entries, filters)
+	if err == nil {
+		_, err = fsys.Apply(f, targets)
 	}
-	if dr, ok := d.(dialect.DenyRuler); ok {
-		if rules := dr.DenyRules(filters); len(rules) > 0 {
-			side := SidecarPath(out)
-			st, err := r.sidecarTargets(f, out, side, rules, res.Dir == "", &list)
-			if err != nil {
-				if res.Dir != "" {
-					f.Remove(res.Dir) // empty: nothing was written into it yet
-				}
-				return nil, err
-			}
-			res.Settings = side
-			if len(st) == 3 { // a staged record, the sidecar, its record
-				stages, st = append(stages, st[0]), st[1:]
-			}
-			targets = append(targets, st...)
-		}
-	}
-	// staged records → output → sidecar → sidecar record → output record (W7)
-	targets = append(append(stages, targets...), outRec...)
-	if _, err := fsys.Apply(f, targets); err != nil {
+	if err != nil {
 		if res.Dir != "" {
-			f.Remove(res.Dir)
+			f.Remove(res.Dir) // nothing is left in it: the transaction undid its writes
 		}
 		return nil, err
 	}
@@ -139,6 +122,46 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		res.Launch = &launch
 	}
 	return res, nil
+}
+
+// ephemeralTargets are the writes of an ephemeral output, in order: staged records →
+// output → sidecar → sidecar record → output record (W7). An explicit --out (res.Dir
+// empty) replaces only an earlier ephemeral output and is recorded, its records staged
+// first (staging.go); a sidecar is added when the dialect has deny rules to write.
+func (r *Request) ephemeralTargets(f fsys.FS, res *EphemeralResult, d dialect.Dialect, content []byte, entries []namedEntry, filters *dialect.FilterSet) ([]fsys.Target, []*staged, error) {
+	out := res.Out
+	targets := []fsys.Target{{
+		Path:  out,
+		Check: func() error { return fsys.CheckRealDirs(f, "", out) },
+		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+			return content, 0o600, false, nil
+		},
+	}}
+	var stages, outRec []fsys.Target
+	var list []*staged
+	if res.Dir == "" {
+		st := &staged{}
+		ot, err := r.outTargets(f, out, content, entries, st)
+		if err != nil {
+			return nil, nil, err
+		}
+		targets[0], outRec, stages, list = ot.out, []fsys.Target{ot.record}, []fsys.Target{ot.stage}, []*staged{st}
+	}
+	if dr, ok := d.(dialect.DenyRuler); ok {
+		if rules := dr.DenyRules(filters); len(rules) > 0 {
+			side := SidecarPath(out)
+			st, err := r.sidecarTargets(f, out, side, rules, res.Dir == "", &list)
+			if err != nil {
+				return nil, nil, err
+			}
+			res.Settings = side
+			if len(st) == 3 { // a staged record, the sidecar, its record
+				stages, st = append(stages, st[0]), st[1:]
+			}
+			targets = append(targets, st...)
+		}
+	}
+	return append(append(stages, targets...), outRec...), list, nil
 }
 
 // standaloneFile is the content of a standalone file: the servers key with the
@@ -152,14 +175,24 @@ func standaloneFile(p *providers.Provider, d dialect.Dialect, entries []namedEnt
 }
 
 // outName is the file name of an ephemeral output in a temporary directory:
-// <profile|custom>-<provider>.json.
+// <profile|custom>-<provider>.json, every character of the profile's name outside
+// [A-Za-z0-9._-] made '_' (a name AIWG accepts may hold '/', L14).
 func (r *Request) outName() string {
 	name := r.Profile
 	if name == "" || name == "__all__" {
 		name = "custom"
 	}
+	name = strings.Map(func(c rune) rune {
+		if c == '.' || c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			return c
+		}
+		return '_'
+	}, name)
 	return name + "-" + r.Provider.Name + ".json"
 }
+
+// anotherOut is the hint of a refused --out path (C5).
+const anotherOut = "choose another --out path"
 
 // sidecarTargets returns the sidecar and its record. The sidecar must be absent or an
 // unchanged sidecar mcpwire created, and never the MCP file itself (C5).
@@ -167,7 +200,7 @@ func (r *Request) outName() string {
 // no record (the directory is thrown away after the run).
 func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, record bool, list *[]*staged) ([]fsys.Target, error) {
 	if side == out {
-		return nil, fmt.Errorf("the deny-rule sidecar %s would be the MCP file itself; choose another --out path", side)
+		return nil, hint.Wrap(fmt.Errorf("the deny-rule sidecar %s would be the MCP file itself", side), anotherOut)
 	}
 	recPath, canon, err := recordPath(r.Registry.Set().Write().Dir, PermissionsDir, side)
 	if err != nil {
@@ -193,14 +226,14 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 	}
 	if fi, err := f.Lstat(side); err == nil {
 		if oi, err := f.Stat(out); err == nil && os.SameFile(fi, oi) {
-			return nil, fmt.Errorf("the deny-rule sidecar %s is the same file as %s; choose another --out path", side, out)
+			return nil, hint.Wrap(fmt.Errorf("the deny-rule sidecar %s is the same file as %s", side, out), anotherOut)
 		}
 		data, err := f.ReadFile(side)
 		if err != nil {
 			return nil, err
 		}
 		if !slices.ContainsFunc(recs, func(rec *permRecord) bool { return rec.Sidecar && rec.ContentDigest == contentDigest(data) }) {
-			return nil, fmt.Errorf("%s exists and is not a sidecar mcpwire wrote; choose another --out path", side)
+			return nil, hint.Wrap(fmt.Errorf("%s exists and is not a sidecar mcpwire wrote", side), anotherOut)
 		}
 	} else if !fsys.IsNotExist(err) {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpwire/mcpwire/internal/hint"
 	"io/fs"
 
 	"github.com/mcpwire/mcpwire/render/format"
@@ -104,9 +105,9 @@ func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []na
 			}
 			if !mine {
 				if sidecar {
-					return nil, 0, false, fmt.Errorf("%s is the deny-rule sidecar of an earlier run; choose another --out path", out)
+					return nil, 0, false, hint.Wrap(fmt.Errorf("%s is the deny-rule sidecar of an earlier run", out), anotherOut)
 				}
-				return nil, 0, false, fmt.Errorf("%s exists and is not a config mcpwire wrote; choose another --out path", out)
+				return nil, 0, false, hint.Wrap(fmt.Errorf("%s exists and is not a config mcpwire wrote", out), anotherOut)
 			}
 			return content, 0o600, false, nil
 		},

@@ -131,14 +131,14 @@ var refusalCases = []refusalCase{
 		// spec: V9 (a strict-JSON client's file with a comment is refused, not written)
 		name: "kiro comment", fixture: "kiro.mcp.json", profile: "dev",
 		edit: addBefore(`  "mcpServers"`, "  // servers for this workspace\n"),
-		want: `@DEST@ holds comments or trailing commas, and Kiro reads strict JSON only: it would reject or ignore the whole file`,
+		want: `@DEST@: line 2 holds a comment, and Kiro reads strict JSON only: it would reject or ignore the whole file`,
 	},
 	{
 		name: "crush trailing comma", fixture: "crush.crush.json", profile: "dev",
 		edit: addBefore(`
   },
   "options"`, ","),
-		want: `@DEST@ holds comments or trailing commas, and Crush reads strict JSON only: it would reject or ignore the whole file`,
+		want: `@DEST@: line 23 has a trailing comma, and Crush reads strict JSON only: it would reject or ignore the whole file`,
 	},
 }
 

@@ -257,6 +257,7 @@ func CheckImportPolicy(reg *registry.Registry, policyEnv string, servers []*regi
 		vs = append(vs, policy.Check(level, policy.Fields{
 			Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
 			HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv, Auth: s.Auth, OAuth: s.OAuth,
+			PlainEnv: s.PlainEnvKeys(), // a project file's plain values (importable, P11)
 		})...)
 	}
 	if len(vs) == 0 {
@@ -265,6 +266,10 @@ func CheckImportPolicy(reg *registry.Registry, policyEnv string, servers []*regi
 	return &policy.Error{Rule: fmt.Sprintf("credential policy %q", level), Violations: vs,
 		Hint: "keep the values out of the registry: define these servers with mcpwire server add NAME … --env-from K=VAR / --header-env H=VAR (the client reads the variables), and import the others with --servers"}
 }
+
+// AddJSONHint is the advice of a server add-json refused by the credential policy:
+// one server, no other to import.
+const AddJSONHint = "keep the values out of the registry: write each as a reference the client resolves (\"${VAR}\" in the JSON), or define the server with mcpwire server add NAME … --env-from K=VAR / --header-env H=VAR (--env-plain K=V for a value that is no secret)"
 
 // profileOf builds the import's profile: the servers imported (added or already
 // defined as read), in the order the files hold them, and, per provider, the tool

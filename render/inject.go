@@ -54,6 +54,23 @@ func Inject(f fsys.FS, r Request) (*Result, error) {
 	return prep.Result, nil
 }
 
+// PrepareAll prepares the requests of one transaction in order, as Prepare does each;
+// what does not change while nothing is written is found out once for all of them:
+// the write layer's overlap check (L8), whether the files a new file would hide exist.
+func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
+	batch := &prepareBatch{checked: map[*registry.Registry]bool{}, exists: map[string]bool{}}
+	preps := make([]*Prepared, 0, len(reqs))
+	for _, r := range reqs {
+		r.batch = batch
+		prep, err := Prepare(f, r)
+		if err != nil {
+			return nil, err
+		}
+		preps = append(preps, prep)
+	}
+	return preps, nil
+}
+
 // Prepare checks and plans an injection without writing: the policy (P6), the
 // rendering of every server (V4–V7), the destination and its ownership record.
 func Prepare(f fsys.FS, r Request) (*Prepared, error) {
@@ -101,8 +118,8 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	}
 	prep.edit = edit
 	if p.GitIgnored && scope == providers.Project && r.Inject.Ignored != nil {
-		if err := r.Inject.Ignored(path); err != nil {
-			return nil, err
+		if st, err := r.Inject.Ignored(path); st != GitIgnores || err != nil {
+			return nil, r.ignoreRefusal(path, st, err)
 		}
 	}
 	ft, err := r.fileTargets(f, edit, scope)
@@ -134,17 +151,20 @@ func (r *Request) projectWarnings(t target, servers []*registry.Server, written 
 // legacy file, and Claude Code's settings (deny rules), in the W7 order.
 func (r *Request) otherTargets(f fsys.FS, prep *Prepared, ft fileTargetSet, t target, scope providers.Scope) error {
 	edit := prep.edit
-	mid := []fsys.Target{ft.main}
+	mid := batch(batchFiles, ft.main)
+	settingsBatch := batchFiles
 	if r.Install.Legacy != "" {
 		lt, ok, err := legacyTarget(f, r.Install.Legacy, r.Project)
 		if err != nil {
 			return err
 		}
 		if ok {
-			mid = append(mid, lt)
+			// renamed after the destination, as before the batches, and the settings after it
+			mid = append(mid, batch(batchLegacy, lt)...)
+			settingsBatch = batchLegacy
 		}
 	}
-	stages, records := []fsys.Target{ft.stage}, []fsys.Target{ft.record}
+	stages, records := batch(batchStaged, ft.stage), batch(batchRecords, ft.record)
 	prep.stages = []*staged{&edit.stage}
 	if dr, ok := t.d.(dialect.DenyRuler); ok && !r.Inject.KeepFilters {
 		rules := dr.DenyRules(edit.filters)
@@ -157,9 +177,9 @@ func (r *Request) otherTargets(f fsys.FS, prep *Prepared, ft fileTargetSet, t ta
 			return append(slices.Clone(rules), staying(dr, perm.record, edit.names, r.Servers)...)
 		}
 		// staged records → MCP config → settings → deny record → ownership record (W7)
-		stages = append(stages, perm.stageTarget(f, targets[0]))
-		mid = append(mid, targets[0])
-		records = append([]fsys.Target{targets[1]}, records...)
+		stages = append(stages, batch(batchStaged, perm.stageTarget(f, targets[0]))...)
+		mid = append(mid, batch(settingsBatch, targets[0])...)
+		records = append(batch(batchRecords, targets[1]), records...)
 		prep.stages = append(prep.stages, &perm.stage)
 		prep.perm = perm
 	}
@@ -203,7 +223,17 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 	}
 	linkSharedEdits(preps)
 	merged, at := mergeTargets(targets)
-	results, err := fsys.Apply(f, merged)
+	var stages []*staged
+	for _, p := range preps {
+		stages = append(stages, p.stages...)
+	}
+	results, err := fsys.ApplyThen(f, merged, func(results []fsys.Result) {
+		if receipts && !slices.ContainsFunc(preps, (*Prepared).forgets) {
+			// no receipt to forget: the staged records are done with once the records
+			// are written, and go under the locks the transaction holds (staging.go)
+			unstageWritten(f, stages, results)
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -223,7 +253,7 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 			p.Result.Settings = p.perm.path
 		}
 		for range p.targets {
-			if res := results[at[i]]; res.Changed && !slices.Contains(p.Result.Changed, res.Path) {
+			if res := results[at[i]]; res.Changed && !transient(res.Path) && !slices.Contains(p.Result.Changed, res.Path) {
 				p.Result.Changed = append(p.Result.Changed, res.Path)
 			}
 			i++
@@ -234,14 +264,10 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 			}
 		}
 	}
-	var stages []*staged
-	for _, p := range preps {
-		if receipts {
-			if err := p.receipts(); err != nil {
-				return err // the staged records stay: the next run settles them
-			}
+	if receipts {
+		if err := saveReceipts(preps); err != nil {
+			return err // the staged records stay: the next run settles them
 		}
-		stages = append(stages, p.stages...)
 	}
 	if len(preps) > 0 {
 		unstage(f, stages, preps[0].warn)
@@ -249,26 +275,46 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 	return nil
 }
 
-// receipts records the injection in the registry (injectedProviders, W7): the servers
-// written, and no more those removed, or gone from the file since an interrupted run
-// removed them.
-func (p *Prepared) receipts() error {
-	if len(p.Result.Written) > 0 {
-		if err := p.reg.RecordInjection(p.Result.Written, p.Result.Provider); err != nil {
-			return fmt.Errorf("the client files were written, but recording the injection failed: %w", err)
+// saveReceipts records the injections in the registry (injectedProviders, W7): the
+// servers written, and no more those removed, or gone from the file since an
+// interrupted run removed them — every injection of a registry in one write of it.
+func saveReceipts(preps []*Prepared) error {
+	var regs []*registry.Registry
+	lists := map[*registry.Registry][]registry.Receipts{}
+	for _, p := range preps {
+		if _, ok := lists[p.reg]; !ok {
+			regs = append(regs, p.reg)
+		}
+		lists[p.reg] = append(lists[p.reg], p.receipts())
+	}
+	for _, reg := range regs {
+		if err := reg.SaveReceipts(lists[reg]); err != nil {
+			what := "updating the injection records"
+			if slices.ContainsFunc(lists[reg], func(c registry.Receipts) bool { return len(c.Written) > 0 }) {
+				what = "recording the injection"
+			}
+			return fmt.Errorf("the client files were written, but %s failed: %w", what, err)
 		}
 	}
+	return nil
+}
+
+// forgets reports that the injection removes entries, or forgets recorded ones: its
+// receipts must then be written before its staged record goes, which says which
+// receipts to forget if a crash comes in between (docs/writes.md "Crashes", row 6).
+func (p *Prepared) forgets() bool {
+	return p.edit != nil && (len(p.edit.dropped) > 0 || len(p.edit.forgotten) > 0)
+}
+
+// receipts are the injection's changes to the receipts: the servers written, and
+// those removed, or gone from the file since an interrupted run removed them.
+func (p *Prepared) receipts() registry.Receipts {
 	gone := slices.Clone(p.Result.Removed)
 	if p.edit != nil {
 		gone = dialect.AppendNew(gone, p.edit.forgotten)
 	}
 	gone = slices.DeleteFunc(gone, func(n string) bool { return slices.Contains(p.Result.Written, n) })
-	if len(gone) > 0 {
-		if err := p.reg.ForgetInjection(gone, p.Result.Provider); err != nil {
-			return fmt.Errorf("the client files were written, but updating the injection records failed: %w", err)
-		}
-	}
-	return nil
+	return registry.Receipts{Provider: p.Result.Provider, Written: p.Result.Written, Gone: gone}
 }
 
 // syncResults reports what a --profile inject removed because the profile no longer
@@ -323,8 +369,13 @@ type fileTargetSet struct{ stage, main, record fsys.Target }
 // and its ownership record (written in that order, W7; staging.go).
 func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) (fileTargetSet, error) {
 	layer := r.Registry.Set().Write()
-	if err := r.Registry.Set().CheckWrite(); err != nil {
-		return fileTargetSet{}, err
+	if r.batch == nil || !r.batch.checked[r.Registry] {
+		if err := r.Registry.Set().CheckWrite(); err != nil {
+			return fileTargetSet{}, err
+		}
+		if r.batch != nil {
+			r.batch.checked[r.Registry] = true
+		}
 	}
 	var local localRecord
 	if r.Provider.Dest(scope).Nested() {

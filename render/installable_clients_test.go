@@ -48,9 +48,37 @@ func TestAuggieRefusals(t *testing.T) {
 	if _, err := w.inject("auggie", "", "github"); err != nil {
 		t.Fatalf("env references: %v", err)
 	}
-	for _, bad := range []string{`"type": "streamable-http"`, `"args": "-y"`, `"disabled": "yes"`} {
-		w.place(path, []byte("{\n  \"mcpServers\": {\n    \"theirs\": {\"command\": \"x\", "+bad+"}\n  }\n}\n"))
-		refused(t, w, w.request("auggie", "", "", "fetch"), path, path, `entry "theirs"`)
+	// each seen with auggie 0.36.0: mcp list --json shows no server of the file
+	for bad, why := range map[string]string{
+		`"command": "x", "type": "streamable-http"`:   `type "streamable-http" is not stdio, http or sse`,
+		`"command": "x", "args": "-y"`:                "args is not a list",
+		`"command": "x", "args": [null]`:              "args is not a list",
+		`"command": "x", "disabled": "yes"`:           "disabled is not true or false",
+		`"url": "https://a/mcp", "headers": {"A": 1}`: "headers.A is not a string",
+		`"url": "https://a/mcp", "headers": "h"`:      "headers is not an object",
+		`"command": 1`:                                "command is not a string",
+		`"url": 5`:                                    "url is not a string",
+		`"command": "x", "env": "A"`:                  "env is not an object",
+		`"command": "x", "env": {"A": [1]}`:           "env.A is not a string, number, boolean or null",
+		`"command": "x", "cwd": 5`:                    "cwd is not a string",
+		`"command": "x", "name": 5`:                   "name is not a string",
+		`"command": "x", "title": null`:               "title is not a string",
+		`"command": "x", "clientId": 5`:               "clientId is not a string",
+		`"type": "http", "command": "x"`:              "type http needs a url",
+		`"type": "stdio", "url": "https://a/mcp"`:     "type stdio needs a command",
+		`"args": ["a"]`:                               "it has neither a command nor a url",
+		`"url": ""`:                                   "it has neither a command nor a url",
+	} {
+		w.place(path, []byte("{\n  \"mcpServers\": {\n    \"theirs\": {"+bad+"}\n  }\n}\n"))
+		refused(t, w, w.request("auggie", "", "", "fetch"), path, path, `entry "theirs": `+why)
+	}
+	// what auggie reads: scalars in args and env, unknown members, a url with a command
+	for _, good := range []string{`"command": "x", "args": [1, true], "env": {"A": 1, "B": null, "C": false}`,
+		`"url": "https://a/mcp", "command": "x", "timeout": "x"`, `"type": "sse", "url": "https://a/sse"`} {
+		w.place(path, []byte("{\n  \"mcpServers\": {\n    \"theirs\": {"+good+"}\n  }\n}\n"))
+		if _, err := w.inject("auggie", "", "fetch"); err != nil {
+			t.Errorf("%s: %v", good, err)
+		}
 	}
 }
 

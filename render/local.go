@@ -28,7 +28,12 @@ func ProjectKey(project, goos string) string {
 // servers key, or the project's own place in a file shared by every project.
 func (r *Request) serversPath(scope providers.Scope) []string {
 	p := r.Provider
-	return p.Dest(scope).ServersPath(p.ServersKey, ProjectKey(r.Project, r.Env.GOOS))
+	d := p.Dest(scope)
+	key := ""
+	if d.Nested() {
+		key = ProjectKey(r.Project, r.Env.GOOS) // a real path: resolved only when needed
+	}
+	return d.ServersPath(p.ServersKey, key)
 }
 
 // container is where the provider's file keeps its servers.

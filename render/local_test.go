@@ -138,22 +138,26 @@ func TestClaudeLocalWindowsKey(t *testing.T) {
 }
 
 // TestLocalFileInProject: a local file inside the project (auggie's and Qoder's
-// settings.local.json) is private only when git ignores it: P7 applies until then, and
-// the refusal says so; once ignored, a literal credential may go there (0600).
+// settings.local.json, Visual Studio's per-user .vs/mcp.json) is private only when git
+// ignores it: P7 applies until then, and the refusal says so, naming the line to add
+// to .gitignore; once ignored, a literal credential may go there (0600).
 //
 // spec: P7 V11 W4
 func TestLocalFileInProject(t *testing.T) {
-	for _, name := range []string{"auggie", "qoder"} {
+	for _, name := range []string{"auggie", "qoder", "visual-studio"} {
 		t.Run(name, func(t *testing.T) {
 			w := newWorld(t)
 			r := w.withLiteral(name, providers.Local)
-			r.Inject.Ignored = func(string) error { return errors.New("not ignored") }
+			r.Inject.Ignored = func(string) (render.IgnoreState, error) { return render.GitWouldCommit, nil }
 			_, err := render.Inject(fsys.NewOS(), r)
 			var pe *policy.Error
 			if !errors.As(err, &pe) || !strings.Contains(pe.Hint, ".gitignore") || !strings.Contains(pe.Rule, "git does not ignore") {
 				t.Fatalf("not ignored: %v", err)
 			}
-			r.Inject.Ignored = func(string) error { return nil }
+			if strings.Contains(pe.Hint, "no private file") || strings.Contains(pe.Rule, "committed file") {
+				t.Errorf("a private file called committed: %s; %s", pe.Rule, pe.Hint)
+			}
+			r.Inject.Ignored = func(string) (render.IgnoreState, error) { return render.GitIgnores, nil }
 			res, err := render.Inject(fsys.NewOS(), r)
 			if err != nil {
 				t.Fatalf("ignored: %v", err)
@@ -165,6 +169,40 @@ func TestLocalFileInProject(t *testing.T) {
 				t.Errorf("%s: %v, mode %v; want 0600", res.Destination, err, fi.Mode().Perm())
 			}
 		})
+	}
+}
+
+// TestVisualStudioLocal: Visual Studio's <solution>/.vs/mcp.json is per user (its
+// documents; .vs/ is in its own .gitignore), so it is the local scope, the default;
+// Visual Studio has no project scope in mcpwire (the committed .mcp.json is Claude
+// Code's), and --scope project is refused naming the scopes it has (V6).
+//
+// spec: V6 V11 P7
+func TestVisualStudioLocal(t *testing.T) {
+	w := newWorld(t)
+	p := w.provider("visual-studio")
+	if p.DefaultScope != providers.Local || p.Project != nil || p.Local == nil {
+		t.Fatalf("visual-studio: default %s, project %v, local %v", p.DefaultScope, p.Project, p.Local)
+	}
+	_, err := w.inject("visual-studio", providers.Project, "fetch")
+	var se *render.ScopeError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "no project-scope config file") {
+		t.Fatalf("%v", err)
+	}
+	// the refusal's advice is what Visual Studio has: no references; its user file on
+	// Windows only
+	for goos, user := range map[string]bool{"linux": false, "windows": true} {
+		w.env.GOOS = goos
+		r := w.withLiteral("visual-studio", providers.Local)
+		r.Inject.Ignored = func(string) (render.IgnoreState, error) { return render.GitWouldCommit, nil }
+		_, err := render.Inject(fsys.NewOS(), r)
+		var pe *policy.Error
+		if !errors.As(err, &pe) {
+			t.Fatalf("%s: %v", goos, err)
+		}
+		if strings.Contains(pe.Hint, "reference variables") || strings.Contains(pe.Hint, "--scope user") != user {
+			t.Errorf("%s: hint %q", goos, pe.Hint)
+		}
 	}
 }
 

@@ -118,22 +118,31 @@ func newOwnState(f fsys.FS, layerDir, dest, provider string, local localRecord) 
 	return s, s.load()
 }
 
-// load reads the record and the staged record again.
+// load reads the record and the staged record again; what holds the same bytes as
+// the last load is not decoded again (the decoded records are never changed).
 func (s *ownState) load() error {
-	s.rec = &ownRecord{Destination: s.canon, Entries: map[string]string{}}
 	data, exists, err := readOptional(s.f, s.path)
 	if err != nil {
 		return err
 	}
-	s.raw, s.exists = data, exists
-	if exists {
-		if err := decodeRecord(data, s.rec); err != nil {
-			return corruptRecord(s.path, err)
+	if s.rec == nil || exists != s.exists || !bytes.Equal(data, s.raw) {
+		rec := &ownRecord{Destination: s.canon, Entries: map[string]string{}}
+		if exists {
+			if err := decodeRecord(data, rec); err != nil {
+				s.rec = nil
+				return corruptRecord(s.path, err)
+			}
 		}
+		s.rec = rec
 	}
-	s.stage = nil
+	s.raw, s.exists = data, exists
+	staged, wasStaged := s.stagedRaw, s.staged
 	if s.stagedRaw, s.staged, err = readOptional(s.f, s.path+stagedSuffix); err != nil || !s.staged {
+		s.stage = nil
 		return err
+	}
+	if s.stage != nil && wasStaged && bytes.Equal(staged, s.stagedRaw) {
+		return nil
 	}
 	s.stage, err = decodeOwnStage(s.path+stagedSuffix, s.stagedRaw)
 	return err
@@ -228,5 +237,5 @@ func checkRecordDir(f fsys.FS, path string) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("%s: not a directory", dir)
 	}
-	return fsys.CheckWritableDir(dir)
+	return fsys.CheckWritable(dir)
 }

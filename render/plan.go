@@ -34,7 +34,7 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *dia
 		names = append(names, s.Name)
 	}
 	if nc, ok := t.d.(dialect.NameChecker); ok {
-		if err := nc.CheckNames(names); err != nil {
+		if err := nc.CheckNames(names, nil); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -100,4 +100,25 @@ func (r *Request) standalone(ephemeral bool) (target, []*registry.Server, error)
 		return target{}, nil, err
 	}
 	return newTarget(r.Provider, providers.User, r.Project, ephemeral), servers, nil
+}
+
+// checkNames refuses servers to write whose names the client cannot tell apart from
+// another entry in the file after the edit (L14, B7): Claude Code's deny rules for
+// "my.server" also restrict a "my_server" written beside it, and uninjecting either
+// would take the other's restriction away. Entries already in the file that only
+// clash among themselves are not this edit's doing.
+func (e *fileEdit) checkNames() error {
+	if len(e.set) == 0 {
+		return nil
+	}
+	names := make([]string, len(e.set))
+	for i, ne := range e.set {
+		names[i] = ne.name
+	}
+	for _, nc := range e.checkers {
+		if err := nc.CheckNames(names, e.names); err != nil {
+			return fmt.Errorf("%s: %w", e.path, err)
+		}
+	}
+	return nil
 }

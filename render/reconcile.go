@@ -48,8 +48,11 @@ type fileEdit struct {
 	// its entries (V10); before and after are the edits of the same entries earlier and
 	// later in the transaction (two clients of one shared file): the last one stages
 	// and writes the record.
-	syntax        *providers.Dest
-	others        []string
+	syntax *providers.Dest
+	others []string
+	// checkers are the name checks of the clients mcpwire writes the file for (a
+	// server written for Copilot CLI into .mcp.json is one Claude Code reads too).
+	checkers      []dialect.NameChecker
 	before, after *fileEdit
 
 	// own is the ownership record and its staged copy; record is the record settled
@@ -126,21 +129,27 @@ var owners = map[providers.OwnerMode]ownerRule{
 	providers.OwnerKeepExisting: {keep: true},
 }
 
-// standing says how an existing entry stands: its digest against the ownership
+// standing says how an existing entry stands: its digest d against the ownership
 // record and against the digest of what would be written ("" when nothing would).
-func (e *fileEdit) standing(rule ownerRule, name string, cur format.Entry, newDigest string) ownership {
-	d := cur.Digest()
-	st := foreign
+func (e *fileEdit) standing(rule ownerRule, name string, cur format.Entry, d, newDigest string) ownership {
+	return rule.standing(e.record.Entries[name], d, cur.Framed(), newDigest)
+}
+
+// standing is the one place an entry's ownership is decided (inject, uninject,
+// status, adopt): an entry with digest d is mcpwire's when the digest recorded for it
+// ("" when none) is d, identical when d is what mcpwire would write (newDigest, ""
+// when nothing would), foreign otherwise; under a framed rule an entry outside its
+// frame lines is never mcpwire's.
+func (rule ownerRule) standing(recorded, d string, framed bool, newDigest string) ownership {
 	switch {
-	case e.record.Entries[name] == d:
-		st = owned
-	case d == newDigest:
-		st = identical
+	case rule.framed && !framed:
+		return foreign
+	case recorded != "" && recorded == d:
+		return owned
+	case newDigest != "" && d == newDigest:
+		return identical
 	}
-	if rule.framed && !cur.Framed() {
-		return foreign // outside its frame lines, an entry is never mcpwire's
-	}
-	return st
+	return foreign
 }
 
 // foreignError is a same-named entry mcpwire did not write (C6).
@@ -213,6 +222,9 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 		return nil, err
 	}
 	e.names = entries.Names()
+	if err := e.checkNames(); err != nil {
+		return nil, err
+	}
 	e.next = e.nextRecord()
 	out, err := doc.Bytes()
 	if err != nil {
@@ -313,7 +325,8 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 			return err
 		}
 		if has {
-			st := e.standing(rule, ne.name, existing, newDigest)
+			d := existing.Digest()
+			st := e.standing(rule, ne.name, existing, d, newDigest)
 			if rule.keep && st != owned {
 				// kept as it is; one mcpwire wrote and nobody changed is updated like
 				// anywhere else, so that its record follows
@@ -327,7 +340,7 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 			switch {
 			case st == identical:
 				continue
-			case st == owned && existing.Digest() == newDigest:
+			case st == owned && d == newDigest:
 				// mcpwire's and already as it would write it: left as it is, in the
 				// person's formatting and member order (an adopted entry, B2)
 				e.wrote[ne.name] = newDigest
@@ -362,7 +375,7 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 			}
 			continue
 		}
-		if e.standing(rule, name, existing, "") != owned {
+		if e.standing(rule, name, existing, existing.Digest(), "") != owned {
 			if unselected {
 				e.unselectedKept = append(e.unselectedKept, name)
 			} else {

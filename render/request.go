@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // Request is one injection of servers into one provider's file: what every command
@@ -41,6 +41,32 @@ type Request struct {
 	// Inject and Install are the options of inject and install.
 	Inject  InjectOptions
 	Install InstallOptions
+
+	// batch, when set, is what the requests of one PrepareAll share: nothing is
+	// written while they are prepared.
+	batch *prepareBatch
+}
+
+// prepareBatch is what the requests of one PrepareAll find out once for all.
+type prepareBatch struct {
+	// checked holds the registries whose write layer passed its overlap check (L8).
+	checked map[*registry.Registry]bool
+	// exists caches whether a path exists (Lstat), for hides.
+	exists map[string]bool
+}
+
+// exists reports whether path exists, once per PrepareAll.
+func (r *Request) exists(f fsys.FS, path string) bool {
+	if r.batch != nil {
+		if e, ok := r.batch.exists[path]; ok {
+			return e
+		}
+	}
+	_, err := f.Lstat(path)
+	if r.batch != nil {
+		r.batch.exists[path] = err == nil
+	}
+	return err == nil
 }
 
 // InjectOptions are how an injection treats what is already in the file.
@@ -58,8 +84,9 @@ type InjectOptions struct {
 	// SkipUnsupported skips servers the client cannot take, with a warning, instead of
 	// refusing (inject --all, V7).
 	SkipUnsupported bool
-	// Ignored checks that a project file is ignored by git (providers.GitIgnored).
-	Ignored func(path string) error
+	// Ignored asks git whether it ignores a file of the project (providers.GitIgnored,
+	// and a local-scope file inside the project); nil when git cannot be asked.
+	Ignored IgnoreCheck
 }
 
 // InstallOptions are install's: the built-in entry and the legacy migration (I2-I4).
@@ -115,29 +142,7 @@ func (r *Request) warn(msg string) {
 
 // selected returns the registry servers of the request, refusing unknown names.
 func (r *Request) selected() ([]*registry.Server, error) {
-	var out []*registry.Server
-	var missing []string
-	for _, n := range r.Servers {
-		s, ok := r.Registry.Server(n)
-		for _, x := range r.Install.Extra {
-			if !ok && x.Name == n {
-				s, ok = x, true
-			}
-		}
-		if !ok {
-			missing = append(missing, n)
-			continue
-		}
-		out = append(out, s)
-	}
-	if len(missing) > 0 {
-		what := "servers not defined in any configuration layer"
-		if r.Profile != "" {
-			what = fmt.Sprintf("profile %q names servers not defined in any configuration layer", r.Profile)
-		}
-		return nil, fmt.Errorf("%s: %s", what, strings.Join(missing, ", "))
-	}
-	return out, nil
+	return r.Registry.Lookup(r.Servers, r.Profile, r.Install.Extra)
 }
 
 // checkPolicy applies the effective credential policy (P1, P3, P6) and, for a file
@@ -192,12 +197,39 @@ func (r *Request) committed(scope providers.Scope, path string) (rule, hint stri
 		return "", ""
 	case scope == providers.Project:
 		return "project scope (a committed file)", r.projectHint()
-	case scope == providers.Local && within(path, r.Project) && (r.Inject.Ignored == nil || r.Inject.Ignored(path) != nil):
+	case scope == providers.Local && within(path, r.Project) && !r.gitIgnores(path):
 		rel, _ := filepath.Rel(r.Project, path)
-		return "local scope in a file git does not ignore", "git could commit " + path + ": add " + filepath.ToSlash(rel) +
-			" to " + filepath.Join(r.Project, ".gitignore") + ", or reference variables with --env-from K=VAR / --header-env H=VAR"
+		hint = "git could commit " + path + ": add " + filepath.ToSlash(rel) + " to " + filepath.Join(r.Project, ".gitignore")
+		if user := r.privateFile(providers.User); user != "" {
+			hint += ", or write them to " + user
+		}
+		if dialect.TakesRefs(r.Provider, dialect.For(r.Provider)) {
+			hint += ", or reference variables with --env-from K=VAR / --header-env H=VAR"
+		}
+		return "local scope in a file git does not ignore", hint
 	}
 	return "", ""
+}
+
+// privateFile names the provider's file of a private scope on this system, as a P7
+// refusal names it ("--scope user (PATH)"); "" when it has none here.
+func (r *Request) privateFile(s providers.Scope) string {
+	if d := r.Provider.Dest(s); d != nil {
+		if paths, err := d.Candidates(r.pathEnv()); err == nil {
+			return "--scope " + string(s) + " (" + paths[0] + ")"
+		}
+	}
+	return ""
+}
+
+// gitIgnores reports whether git keeps path out of commits (false when it cannot be
+// asked).
+func (r *Request) gitIgnores(path string) bool {
+	if r.Inject.Ignored == nil {
+		return false
+	}
+	st, err := r.Inject.Ignored(path)
+	return err == nil && st == GitIgnores
 }
 
 // projectHint is the advice of a P7 refusal: the client's private file — its local
@@ -206,13 +238,9 @@ func (r *Request) committed(scope providers.Scope, path string) (rule, hint stri
 func (r *Request) projectHint() string {
 	p := r.Provider
 	refs := dialect.TakesRefs(p, dialect.For(p))
-	var private string
-	for _, s := range []providers.Scope{providers.Local, providers.User} {
-		if d := p.Dest(s); d != nil && private == "" {
-			if paths, err := d.Candidates(r.pathEnv()); err == nil {
-				private = "--scope " + string(s) + " (" + paths[0] + ")"
-			}
-		}
+	private := r.privateFile(providers.Local)
+	if private == "" {
+		private = r.privateFile(providers.User)
 	}
 	switch {
 	case private != "" && refs:

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpwire/mcpwire/internal/hint"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -57,7 +58,7 @@ func (r *RuntimeResult) LaunchLine() string { return r.Line.String() }
 // config as it was.
 func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 	if !ValidRuntimeName(name) {
-		return nil, fmt.Errorf("invalid runtime home name %q: use lowercase letters, digits and '-'", name)
+		return nil, hint.Wrap(fmt.Errorf("invalid runtime home name %q", name), "a runtime home is named with lowercase letters, digits and '-'")
 	}
 	p := r.Provider
 	rh, ok := dialect.For(p).(dialect.RuntimeHomer)

@@ -73,6 +73,11 @@ func (r *Request) newEdit(scope providers.Scope, path string) (*fileEdit, []*pro
 	view := sharedView(p, writers)
 	e := &fileEdit{p: view, d: dialect.For(view), path: path, servers: r.serversPath(scope), nest: d.Servers,
 		foldKeys: r.Env.GOOS == "windows", syntax: d, others: othersMembers(p, writers)}
+	for _, w := range append([]*providers.Provider{view}, writers...) {
+		if nc, ok := dialect.For(w).(dialect.NameChecker); ok {
+			e.checkers = append(e.checkers, nc)
+		}
+	}
 	return e, p.ReadersOf(scope, name)
 }
 
@@ -180,17 +185,36 @@ func (r *Request) hides(f fsys.FS, path string) []string {
 	}
 	env := r.pathEnv()
 	var out []string
+	canon := ""
 	for _, q := range providers.All() {
+		if q == r.Provider {
+			continue
+		}
 		for _, s := range q.Scopes() {
 			cands, err := q.Dest(s).Candidates(env)
-			if err != nil || len(cands) < 2 || !samePath(cands[0], path) {
+			if err != nil || len(cands) < 2 {
 				continue
 			}
+			// the other candidates that exist first (an lstat each, usually none): only
+			// then does it matter whether the first is this file (two real paths)
+			var hidden []string
 			for _, c := range cands[1:] {
-				if _, err := f.Lstat(c); err == nil && q != r.Provider {
-					out = append(out, fmt.Sprintf("%s: creating %s hides %s from %s, which reads the first of them that exists; its servers there no longer load",
-						r.Provider.Name, path, c, q.Display))
+				if r.exists(f, c) {
+					hidden = append(hidden, c)
 				}
+			}
+			if len(hidden) == 0 {
+				continue
+			}
+			if canon == "" {
+				canon = canonicalOrClean(path)
+			}
+			if canonicalOrClean(cands[0]) != canon {
+				continue
+			}
+			for _, c := range hidden {
+				out = append(out, fmt.Sprintf("%s: creating %s hides %s from %s, which reads the first of them that exists; its servers there no longer load",
+					r.Provider.Name, path, c, q.Display))
 			}
 		}
 	}

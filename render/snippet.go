@@ -8,6 +8,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // Snippet is a server entry pasted from a client's documentation, read back (B3).
@@ -48,8 +49,16 @@ func (e *SnippetError) Hints() []string {
 // against every client's entry shape in table order (a TOML client's table, given as
 // JSON, too); the first that knows every member reads it, references in any client's
 // spelling becoming reference fields.
+//
+// The snippet is read as the project reads every JSON file (render/jsonc): comments
+// and trailing commas, which READMEs often show, are fine, and a syntax error is
+// worded as in any file, after "server NAME: the pasted entry".
 func ReadSnippet(name string, raw []byte) (*Snippet, error) {
-	entry := unwrapSnippet(name, raw)
+	dec, err := jsonc.Decode(raw)
+	if err != nil {
+		return nil, fmt.Errorf("server %q: the pasted entry: %w", name, err)
+	}
+	entry := unwrapSnippet(name, []byte(dec.Root))
 	best := &SnippetError{Server: name}
 	for _, p := range providers.All() {
 		if p.Manual() {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -26,9 +27,36 @@ import (
 // written yet is harmless; the reverse — an entry written and recorded nowhere — can
 // no longer happen.
 
+// The write batches of a transaction (fsys.Target.Batch, docs/writes.md
+// "Durability"): every staged record is durable before the first client file is
+// renamed, every client file (and Claude's settings) before the first record. Within
+// a batch the renames may reach the disk in any order: each file's staged record
+// settles it alone.
+const (
+	batchStaged = 1 + iota
+	batchFiles
+	// batchLegacy is install's legacy settings file, from which the built-in entry
+	// goes only once the destination holds it.
+	batchLegacy
+	batchRecords
+)
+
+// batch returns the targets, each in write batch b.
+func batch(b int, targets ...fsys.Target) []fsys.Target {
+	for i := range targets {
+		targets[i].Batch = b
+	}
+	return targets
+}
+
 // stagedSuffix names the staged copy of a record, beside it (not a .json file, so
 // that inject --all never takes it for a record).
 const stagedSuffix = ".staged"
+
+// transient reports whether a file a transaction wrote is a staged record: written
+// and removed within the run (unless removing it failed, which is warned), so it is
+// never one of the files a command reports as changed (U5).
+func transient(path string) bool { return strings.HasSuffix(path, stagedSuffix) }
 
 // ownStage is a staged ownership record: the entries before and after the
 // transaction, and the names an earlier staged record had already forgotten.
@@ -260,6 +288,28 @@ func unstage(f fsys.FS, list []*staged, warn func(string)) {
 	}
 	if _, err := fsys.Apply(f, targets); err != nil && warn != nil {
 		warn(fmt.Sprintf("could not remove a staged ownership record (the next run settles and removes it): %v", err))
+	}
+}
+
+// unstageWritten removes, while the transaction still holds their locks, the staged
+// records it wrote (results): no other mcpwire process can have changed them since.
+// Those it found and kept (an interrupted run's, settled) are not locked, and go with
+// unstage; so does one that cannot be removed now.
+func unstageWritten(f fsys.FS, list []*staged, results []fsys.Result) {
+	written := map[string]bool{}
+	for _, r := range results {
+		written[filepath.Clean(r.Path)] = r.Changed && !r.Removed
+	}
+	var done []*staged
+	var paths []string
+	var want [][]byte
+	for _, st := range list {
+		if st.ok && written[filepath.Clean(st.path)] {
+			done, paths, want = append(done, st), append(paths, st.path), append(want, st.data)
+		}
+	}
+	for i, removed := range fsys.RemoveUnchanged(f, paths, want) {
+		done[i].ok = !removed
 	}
 }
 

@@ -128,7 +128,7 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 			Names: names, Read: read.member, Env: r.Env})
 	}
 	for _, e := range c.Entries {
-		se := StatusEntry{Name: e.Name, State: r.state(c, e.Name, e.Digest)}
+		se := StatusEntry{Name: e.Name, State: r.state(c, e)}
 		if e.Err != nil {
 			se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
 		} else {
@@ -146,16 +146,18 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 	return sf
 }
 
-// state is an entry's state against the file's ownership record and the registry.
-func (r StatusRequest) state(c *ClientFile, name, digest string) EntryState {
-	rec, recorded := c.Record[name]
+// state is an entry's state against the file's ownership record and the registry. A
+// recorded entry that mcpwire would no longer treat as its own (changed since, or
+// moved out of its frame lines) has drifted.
+func (r StatusRequest) state(c *ClientFile, e ClientEntry) EntryState {
+	rec, recorded := c.Record[e.Name]
 	switch {
 	case !recorded:
 		return Foreign
-	case rec != digest:
+	case owners[c.Provider.Owner].standing(rec, e.Digest, e.Framed, "") != owned:
 		return Drifted
 	}
-	if _, defined := r.Registry.Server(name); !defined {
+	if _, defined := r.Registry.Server(e.Name); !defined {
 		return Stale
 	}
 	return Owned

@@ -62,7 +62,8 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 					return nil
 				}
 				// the rules of the servers removed now, and of those an interrupted run removed
-				return withoutServers(dr, perm.record.DenyAdded, append(slices.Clone(edit.dropped), edit.forgotten...))
+				// (a rule a server staying in the file answers to as well stays, B7)
+				return withoutServers(dr, perm.record.DenyAdded, append(slices.Clone(edit.dropped), edit.forgotten...), edit.names)
 			}
 			stages = append(stages, perm.stageTarget(f, st[0]))
 			mid = append(mid, st[0])
@@ -73,12 +74,12 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	if r.DryRun {
 		stages, list = nil, nil
 	}
-	results, err := fsys.Apply(f, append(append(stages, mid...), records...))
+	results, err := fsys.Apply(f, append(append(batch(batchStaged, stages...), batch(batchFiles, mid...)...), batch(batchRecords, records...)...))
 	if err != nil {
 		return nil, err
 	}
 	for _, x := range results {
-		if x.Changed {
+		if x.Changed && !transient(x.Path) {
 			res.Changed = append(res.Changed, x.Path)
 		}
 	}
@@ -112,18 +113,17 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	return res, nil
 }
 
-// withoutServers drops the deny rules that belong to the named servers.
-func withoutServers(dr dialect.DenyRuler, rules, servers []string) []string {
+// withoutServers drops the deny rules that belong to the named servers, except a rule
+// that also belongs to a server staying in the file: Claude Code cannot tell
+// "my.server" from "my_server" in a rule, and removing one must not leave the other
+// unrestricted (L14, B7).
+func withoutServers(dr dialect.DenyRuler, rules, servers, staying []string) []string {
+	owned := func(rule string, names []string) bool {
+		return slices.ContainsFunc(names, func(n string) bool { return dr.Owns(rule, n) })
+	}
 	var out []string
 	for _, rule := range rules {
-		drop := false
-		for _, s := range servers {
-			if dr.Owns(rule, s) {
-				drop = true
-				break
-			}
-		}
-		if !drop {
+		if !owned(rule, servers) || owned(rule, staying) {
 			out = append(out, rule)
 		}
 	}

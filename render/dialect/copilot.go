@@ -33,9 +33,11 @@ func (d copilot) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.
 	return e
 }
 
-// Filters: an allowlist of exact names.
+// Filters: an allowlist of exact names. Copilot has no denylist and no switch in its
+// config (docs.github.com …/copilot-cli/use-copilot-cli/allowing-tools: --deny-tool,
+// --excluded-tools; disabledMcpServers lives in its settings.json).
 func (copilot) Filters() FilterSpec {
-	return FilterSpec{Allow: true, ExactAllow: true, Members: []string{copilotTools}}
+	return FilterSpec{Allow: true, ExactAllow: true, Members: []string{copilotTools}, DenyElsewhere: "--deny-tool or --excluded-tools on its command line"}
 }
 
 // Read reads an entry back: type (Copilot's "local" is stdio), the launch members, and

@@ -83,9 +83,11 @@ type (
 		RuntimeHome() RuntimeHome
 	}
 	// NameChecker refuses a selection of servers whose names the client cannot tell
-	// apart (Claude Code's sanitised permission-rule prefixes, L14).
+	// apart (Claude Code's sanitised permission-rule prefixes, L14), among themselves
+	// or with the servers already in the destination (present; nil for output that
+	// starts empty).
 	NameChecker interface {
-		CheckNames(names []string) error
+		CheckNames(names, present []string) error
 	}
 	// RuleReader reads a DenyRuler's rules back as filters (import --as-profile).
 	RuleReader interface {

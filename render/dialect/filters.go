@@ -156,6 +156,10 @@ type FilterSpec struct {
 	// filter for the server (Copilot CLI's tools ["*"]); under KeepFilters the member in
 	// the file replaces them.
 	Defaults map[string]any
+	// DenyElsewhere, for a client with an allowlist but no denylist in its entries,
+	// names where it keeps tool denials that mcpwire does not write (said in the
+	// warning about a toolDeny not applied).
+	DenyElsewhere string
 }
 
 // Warnings warns once per injection about the filters the client cannot express, or
@@ -165,7 +169,7 @@ func (spec FilterSpec) Warnings(display string, fs *FilterSet, injected []string
 	var deny, allow []string
 	for _, n := range SortedKeys(fs.Servers) {
 		sf := fs.Servers[n]
-		if sf.DenyAll {
+		if sf.DenyAll && !spec.DenyAll {
 			deny = append(deny, n+"__*")
 		}
 		for _, t := range sf.Deny {
@@ -180,13 +184,27 @@ func (spec FilterSpec) Warnings(display string, fs *FilterSet, injected []string
 		fs.Warn("%s documents no tool filters; not applied: toolDeny %s; toolAllow %s", display, strings.Join(deny, ", "), strings.Join(allow, ", "))
 	default:
 		if !spec.Deny && len(deny) > 0 {
-			fs.Warn("%s documents no per-tool filter; toolDeny not applied: %s", display, strings.Join(deny, ", "))
+			spec.denyWarning(display, fs, deny)
 		}
 		if noAllow && len(allow) > 0 {
 			fs.Warn("%s has no tool allowlist; toolAllow not applied: %s", display, strings.Join(allow, ", "))
 		}
 	}
 	spec.exactness(display, fs, injected)
+}
+
+// denyWarning says that deny patterns were not applied, and why: the client has no
+// per-tool filter at all, or an allowlist only (and where it keeps denials instead).
+func (spec FilterSpec) denyWarning(display string, fs *FilterSet, deny []string) {
+	if !spec.Allow {
+		fs.Warn("%s documents no per-tool filter; toolDeny not applied: %s", display, strings.Join(deny, ", "))
+		return
+	}
+	elsewhere := ""
+	if spec.DenyElsewhere != "" {
+		elsewhere = " (it denies tools with " + spec.DenyElsewhere + ", which mcpwire does not write)"
+	}
+	fs.Warn("%s has a tool allowlist but no denylist in its config; toolDeny not applied: %s%s", display, strings.Join(deny, ", "), elsewhere)
 }
 
 // exactness warns about globs, whole-server denies and unrestricted servers.

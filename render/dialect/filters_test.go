@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
 )
 
@@ -31,5 +32,40 @@ func TestCarryReplacesDefaults(t *testing.T) {
 		if string(got) != tc.want {
 			t.Errorf("carry = %s, want %s", got, tc.want)
 		}
+	}
+}
+
+// TestAllowOnlyDenyWarning: Copilot CLI and Goose filter tools by an allowlist: a
+// toolDeny is not applied, and the warning says that (not that the client has no tool
+// filter) and where the client keeps its denials; Goose switches a whole server off
+// with enabled: false, so SERVER__* is applied there and left out of the warning. A
+// client without any filter keeps its wording.
+//
+// spec: F3 F4
+func TestAllowOnlyDenyWarning(t *testing.T) {
+	fs := func() *FilterSet {
+		return &FilterSet{Servers: map[string]*ServerFilters{"a": {DenyAll: true}, "b": {Deny: []string{"drop"}}}}
+	}
+	for name, want := range map[string]string{
+		"copilot-cli": "GitHub Copilot CLI has a tool allowlist but no denylist in its config; toolDeny not applied: a__*, b__drop (it denies tools with --deny-tool or --excluded-tools on its command line, which mcpwire does not write)",
+		"goose":       "Goose has a tool allowlist but no denylist in its config; toolDeny not applied: b__drop (it denies tools with never_allow in its permission.yaml, which mcpwire does not write)",
+		"cursor":      "Cursor documents no per-tool filter; toolDeny not applied: a__*, b__drop",
+	} {
+		p, _ := providers.Get(name)
+		f := fs()
+		For(p).Filters().Warnings(p.Display, f, []string{"a", "b"})
+		if len(f.Warnings) != 1 || f.Warnings[0] != want {
+			t.Errorf("%s: %q\nwant %q", name, f.Warnings, want)
+		}
+	}
+	p, _ := providers.Get("goose")
+	d := For(p)
+	s := &registry.Server{Name: "a", Type: registry.Stdio, Command: "a-mcp"}
+	v, _ := Spell(Target{P: p, Scope: providers.User}, d, s)
+	if on, _ := d.Entry(s, &v, fs().Of("a")).Get("enabled"); on != false {
+		t.Errorf("goose a__*: enabled %v, want false", on)
+	}
+	if on, _ := d.Entry(s, &v, fs().Of("b")).Get("enabled"); on != true {
+		t.Errorf("goose b__drop: enabled %v, want true", on)
 	}
 }

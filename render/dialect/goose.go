@@ -29,7 +29,8 @@ import (
 // substitutes ${VAR} in a remote server's headers from the same variables; so envFrom
 // must be VAR=VAR, and headerEnv and bearerEnv become ${VAR} headers with VAR in
 // env_keys. Goose has no SSE client. Tool filter: available_tools, an allowlist of
-// exact names ([] is every tool); no denylist.
+// exact names ([] is every tool); no denylist in the entry; enabled: false for a
+// whole-server deny.
 type goose struct{ p *providers.Provider }
 
 func newGoose(p *providers.Provider) Dialect { return goose{p} }
@@ -53,7 +54,7 @@ const (
 )
 
 func (d goose) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
-	e := format.Object{{Key: gooseEnabled, Value: !Disabled(s)}}
+	e := format.Object{{Key: gooseEnabled, Value: !Disabled(s) && (sf == nil || !sf.DenyAll)}}
 	envs := v.Env
 	if envs == nil {
 		envs = format.Object{}
@@ -67,13 +68,14 @@ func (d goose) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Ob
 		for _, h := range v.Headers {
 			headers[h.Key] = fmt.Sprint(h.Value)
 		}
+		dollar, _ := policy.SpellingOf(policy.StyleDollar) // remote headers take ${VAR}
 		for _, h := range v.EnvHTTPHeaders {
 			vr := fmt.Sprint(h.Value)
-			headers[h.Key] = "${" + vr + "}"
+			headers[h.Key] = dollar.Spell(vr)
 			keys = AppendNew(keys, []string{vr})
 		}
 		if v.BearerVar != "" {
-			headers["Authorization"] = "Bearer ${" + v.BearerVar + "}"
+			headers["Authorization"] = "Bearer " + dollar.Spell(v.BearerVar)
 			keys = AppendNew(keys, []string{v.BearerVar})
 		}
 		sort.Strings(keys)
@@ -166,10 +168,14 @@ func (goose) readHeaders(s *registry.Server, headers map[string]string) {
 }
 
 // Filters: an allowlist of exact names; [] is what a server without one gets, which the
-// allowlist already in the file replaces under KeepFilters.
+// allowlist already in the file replaces under KeepFilters. A whole-server deny
+// (SERVER__*) is enabled: false. Goose's denials of single tools are "never allow"
+// tool permissions in its permission.yaml (crates/goose/src/config/permission.rs),
+// which Goose rewrites whole under its own lock and refuses to start over when it
+// cannot parse it: mcpwire does not write them.
 func (goose) Filters() FilterSpec {
-	return FilterSpec{Allow: true, ExactAllow: true, Members: []string{gooseAvailable}, Switch: gooseEnabled,
-		Defaults: map[string]any{gooseAvailable: []string{}}}
+	return FilterSpec{Allow: true, ExactAllow: true, DenyAll: true, Members: []string{gooseAvailable}, Switch: gooseEnabled,
+		Defaults: map[string]any{gooseAvailable: []string{}}, DenyElsewhere: "never_allow in its permission.yaml"}
 }
 
 // RefsByName: Goose passes variables by name (env_keys).
@@ -177,8 +183,9 @@ func (goose) RefsByName() {}
 
 // CheckNames refuses a name Goose would file under another key: Goose keys an
 // extension by its name in lower case without spaces (name_to_key), and finds, turns
-// on or off an extension by that key.
-func (goose) CheckNames(names []string) error {
+// on or off an extension by that key. Entries already in the file (present) are
+// Goose's own business.
+func (goose) CheckNames(names, _ []string) error {
 	var bad []string
 	for _, n := range names {
 		if k := gooseKey(n); k != n {

@@ -169,8 +169,8 @@ func toolKey(server, tool string) string { return toolName(server, false) + "_" 
 // CheckNames refuses servers whose names opencode makes alike in its tool names (L14):
 // "my.server" and "my_server" both give my_server_<tool>, so a tools key written for
 // one would also switch the other's tools off.
-func (opencode) CheckNames(names []string) error {
-	return checkClashes(names, func(n string) string { return toolName(n, false) + "_" }, "opencode cannot tell these servers' tools apart")
+func (opencode) CheckNames(names, present []string) error {
+	return checkClashes(names, present, func(n string) string { return toolName(n, false) + "_" }, "opencode cannot tell these servers' tools apart")
 }
 
 // tools renders filters as the tools map (F3): for each allowlist server

@@ -83,11 +83,29 @@ func TestToolKeysOfOddNames(t *testing.T) {
 		t.Errorf("keys %q, want %q", keys, want)
 	}
 	p, _ := providers.Get("opencode")
-	err := For(p).(NameChecker).CheckNames([]string{"my.server", "fetch", "my_server"})
+	err := For(p).(NameChecker).CheckNames([]string{"my.server", "fetch", "my_server"}, nil)
 	if err == nil || !strings.Contains(err.Error(), `"my.server" and "my_server" (both my_server_)`) {
 		t.Errorf("error %v, want the clash named", err)
 	}
-	if err := For(p).(NameChecker).CheckNames([]string{"my.server", "fetch"}); err != nil {
+	if err := For(p).(NameChecker).CheckNames([]string{"my.server", "fetch"}, nil); err != nil {
 		t.Error(err)
+	}
+}
+
+// spec: L14 B7 — a selected name is checked against the servers already in the
+// file: a clash with one of them is refused naming it as already there; two names
+// already in the file that only clash with each other are not this edit's doing.
+func TestCheckNamesPresent(t *testing.T) {
+	p, _ := providers.Get("claude-code")
+	nc := For(p).(NameChecker)
+	err := nc.CheckNames([]string{"my_server"}, []string{"my.server", "web"})
+	if err == nil || err.Error() != `Claude Code cannot tell these servers apart in permission rules: "my_server" and "my.server" (already in the file) (both mcp__my_server)` {
+		t.Errorf("error %v", err)
+	}
+	if err := nc.CheckNames([]string{"web"}, []string{"my.server", "my_server", "web"}); err != nil {
+		t.Errorf("clash of entries already in the file refused: %v", err)
+	}
+	if err := nc.CheckNames([]string{"my_server"}, []string{"my_server"}); err != nil {
+		t.Errorf("a name against itself refused: %v", err)
 	}
 }

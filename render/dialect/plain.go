@@ -50,12 +50,17 @@ func (d plain) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Ob
 }
 
 // plainOwn are members of the common shape's clients with no registry equivalent:
-// Cursor's envFile and auth, a timeout.
-var plainOwn = []string{"envFile", "auth", "timeout"}
+// Cursor's envFile and auth, a timeout, Cline's metadata and oauth state.
+var plainOwn = []string{"envFile", "auth", "timeout", "metadata", "oauth"}
 
 // Read reads an entry back: an optional type, the launch members (Windsurf's url as
-// well as its serverUrl), the switch and disabledTools.
+// well as its serverUrl), the switch and disabledTools; for Cline, from its nested
+// transport member too.
 func (d plain) Read(entry json.RawMessage) (*Imported, error) {
+	entry, err := unnest(entry, d.p.Nested)
+	if err != nil {
+		return nil, err
+	}
 	r, err := newReading(d.p, entry)
 	if err != nil {
 		return nil, err

@@ -120,6 +120,32 @@ func (r *reading) strMap(key string) map[string]string {
 	return out
 }
 
+// unnest moves the members of an entry's nested transport member (key, "" for none)
+// up into the entry: Cline's {"transport": {"type": "stdio", "command": …},
+// "disabled": …} reads as {"type": "stdio", "command": …, "disabled": …}. An entry
+// without it is returned as it is.
+func unnest(entry json.RawMessage, key string) (json.RawMessage, error) {
+	if key == "" || !bytes.Contains(entry, []byte(`"`+key+`"`)) {
+		return entry, nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(entry, &m) != nil || m[key] == nil {
+		return entry, nil // not an object, or no such member: newReading says so
+	}
+	var inner map[string]json.RawMessage
+	if json.Unmarshal(m[key], &inner) != nil || inner == nil {
+		return nil, &EntryError{key, "must be an object"}
+	}
+	delete(m, key)
+	for _, k := range SortedKeys(inner) {
+		if _, both := m[k]; both {
+			return nil, &EntryError{key + "." + k, "is also outside " + key}
+		}
+		m[k] = inner[k]
+	}
+	return json.Marshal(m)
+}
+
 // names reads a list of tool names; set is false when it is absent ([] is an empty
 // allowlist, not no list).
 func (r *reading) names(key string) (out []string, set bool) {

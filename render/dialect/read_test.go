@@ -353,3 +353,60 @@ func TestReadBackProject(t *testing.T) {
 		}
 	}
 }
+
+// TestClineNestedRead: Cline's readers take an entry's transport nested
+// ({"transport": {"type", "command", …}, "disabled": …}, what `cline mcp add` writes)
+// as well as flat; import reads both to the same server, for every transport.
+//
+// spec: B1 V9
+func TestClineNestedRead(t *testing.T) {
+	p, _ := providers.Get("cline")
+	d := For(p)
+	tg := Target{P: p, Scope: providers.User}
+	for _, c := range roundTripServers() {
+		v, probs := Spell(tg, d, c.s)
+		if len(probs) > 0 {
+			continue
+		}
+		flat, _ := json.Marshal(d.Entry(c.s, &v, nil))
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal(flat, &m)
+		inner := map[string]json.RawMessage{}
+		for _, k := range []string{"type", "command", "args", "cwd", "env", "url", "headers"} {
+			if raw, ok := m[k]; ok {
+				inner[k] = raw
+				delete(m, k)
+			}
+		}
+		m["transport"], _ = json.Marshal(inner)
+		nested, _ := json.Marshal(m)
+		want, err := ReadBack(tg, d, flat)
+		if err != nil {
+			t.Fatalf("%s flat: %v", c.s.Name, err)
+		}
+		got, err := ReadBack(tg, d, nested)
+		if err != nil {
+			t.Errorf("%s nested %s: %v", c.s.Name, nested, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s nested %s read %+v, flat %+v", c.s.Name, nested, got.Server, want.Server)
+		}
+	}
+	// what the audit found, and what cline 3.0.65 wrote (clients-wave2.md)
+	for entry, want := range map[string]registry.Server{
+		`{"transport":{"type":"stdio","command":"npx"}}`: {Type: registry.Stdio, Command: "npx"},
+		`{"transport":{"type":"streamableHttp","url":"https://t.example/mcp","headers":{"X":"y"}},"disabled":true}`: {
+			Type: registry.HTTP, URL: "https://t.example/mcp", Headers: map[string]string{"X": "y"}, Enabled: new(bool)},
+	} {
+		im, err := ReadBack(tg, d, json.RawMessage(entry))
+		if err != nil || !reflect.DeepEqual(*im.Server, want) {
+			t.Errorf("%s: %+v, %v; want %+v", entry, im, err, want)
+		}
+	}
+	for entry, member := range map[string]string{`{"transport":"stdio"}`: "transport", `{"transport":{"command":"a"},"command":"b"}`: "transport.command"} {
+		if _, err := ReadBack(tg, d, json.RawMessage(entry)); err == nil || !strings.HasPrefix(err.Error(), member+": ") {
+			t.Errorf("%s: %v, want an error naming %s", entry, err, member)
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package render
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/mcpwire/mcpwire/internal/hint"
+	"github.com/mcpwire/mcpwire/providers"
+)
+
+// IgnoreState is what git says of a file inside a project: whether it would keep the
+// file out of commits. A client that reads a project file only when git ignores it
+// (providers.Provider.GitIgnored) gets one only then; a private file inside a project
+// (a local scope) is committed unless git ignores it (P7).
+type IgnoreState int
+
+const (
+	// GitIgnores: git ignores the file and does not track it.
+	GitIgnores IgnoreState = iota
+	// GitTracks: git ignores the file but tracks it all the same.
+	GitTracks
+	// GitWouldCommit: git does not ignore the file.
+	GitWouldCommit
+	// NotCheckout: the project is not inside a git checkout.
+	NotCheckout
+	// NoGit: git is not installed.
+	NoGit
+	// GitFailed: git could not answer (the error says why).
+	GitFailed
+)
+
+// IgnoreCheck asks git about a file of the project (the CLI runs git; render decides
+// and words what the answer means for the client).
+type IgnoreCheck func(path string) (IgnoreState, error)
+
+// ignoreRefusal is the refusal of a project file the client would read only when git
+// ignores it: what git said, and how to get a file the client reads.
+func (r *Request) ignoreRefusal(path string, st IgnoreState, gitErr error) error {
+	who := r.Provider.Display
+	rel, _ := filepath.Rel(r.Project, path)
+	rel = filepath.ToSlash(rel)
+	addLine := fmt.Sprintf("add this line to %s: %s", filepath.Join(r.Project, ".gitignore"), rel)
+	useUser := ""
+	if user := r.privateFile(providers.User); user != "" {
+		useUser = "use " + user
+	}
+	var err error
+	var hints []string
+	switch st {
+	case GitTracks:
+		err = fmt.Errorf("%s is tracked by git; %s only reads an untracked, ignored project file", path, who)
+		hints = []string{"untrack it (the file stays): git -C " + r.Project + " rm --cached " + rel}
+	case GitWouldCommit:
+		err = fmt.Errorf("%s would not be ignored by git; %s only reads a project file git ignores", path, who)
+		hints = []string{addLine}
+	case NotCheckout:
+		err = fmt.Errorf("%s is not inside a git checkout; %s only reads a project file of a git checkout that ignores it", r.Project, who)
+		hints = []string{useUser, "git init the project and " + addLine}
+	case NoGit:
+		err = fmt.Errorf("cannot check that git ignores %s: git is not installed; %s only reads a project file git ignores", path, who)
+		hints = []string{useUser}
+	default:
+		err = fmt.Errorf("cannot ask git whether %s is ignored: %v; %s only reads an ignored project file of a git checkout", path, gitErr, who)
+		hints = []string{useUser}
+	}
+	return hint.Wrap(err, slices.DeleteFunc(hints, func(h string) bool { return h == "" })...)
+}

@@ -1,0 +1,56 @@
+package render_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/internal/hint"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// TestGitIgnoredRefusals: a client that reads its project file only when git ignores
+// it (RunWield) gets one only then; every other answer of git is refused naming the
+// client, with what to do on hint lines (its user file where it has one), and
+// nothing is written. The CLI only asks git; the wording is render's, from the table.
+//
+// spec: I1 W7 §0
+func TestGitIgnoredRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		st    render.IgnoreState
+		err   error
+		want  string
+		hints []string
+	}{
+		{render.GitTracks, nil, "is tracked by git; RunWield only reads an untracked, ignored project file", []string{"untrack it (the file stays): git -C PROJECT rm --cached .wld/mcp.json"}},
+		{render.GitWouldCommit, nil, "would not be ignored by git; RunWield only reads a project file git ignores", []string{"add this line to PROJECT/.gitignore: .wld/mcp.json"}},
+		{render.NotCheckout, nil, "is not inside a git checkout; RunWield only reads a project file of a git checkout that ignores it", []string{"use --scope user (HOME/.wld/mcp.json)", "git init the project and add this line to PROJECT/.gitignore: .wld/mcp.json"}},
+		{render.NoGit, nil, "git is not installed; RunWield only reads a project file git ignores", []string{"use --scope user (HOME/.wld/mcp.json)"}},
+		{render.GitFailed, errors.New("exit status 128"), "is ignored: exit status 128; RunWield only reads an ignored project file of a git checkout", []string{"use --scope user (HOME/.wld/mcp.json)"}},
+	} {
+		w := newWorld(t)
+		r := w.request("runwield", providers.Project, "", "fetch")
+		r.Inject.Ignored = func(string) (render.IgnoreState, error) { return tc.st, tc.err }
+		_, err := render.Inject(fsys.NewOS(), r)
+		var h hint.Hinter
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &h) {
+			t.Errorf("state %d: %v, want %q with hints", tc.st, err, tc.want)
+			continue
+		}
+		var hints []string
+		for _, l := range h.Hints() {
+			hints = append(hints, strings.NewReplacer(w.project, "PROJECT", w.home, "HOME").Replace(l))
+		}
+		if !slices.Equal(hints, tc.hints) {
+			t.Errorf("state %d: hints %q, want %q", tc.st, hints, tc.hints)
+		}
+		if _, err := os.Stat(filepath.Join(w.project, ".wld")); !os.IsNotExist(err) {
+			t.Errorf("state %d: something was written: %v", tc.st, err)
+		}
+	}
+}
