@@ -3,6 +3,7 @@ package layers
 import (
 	"encoding/json"
 	"errors"
+	"github.com/mcpwire/mcpwire/fixtures"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,7 @@ const meServers = `{
 func loadMe(t *testing.T, content string) (root string, set *Set) {
 	t.Helper()
 	root = t.TempDir()
-	writeFiles(t, root, map[string]string{"me/mcp-servers.json": content})
+	fixtures.WriteFiles(t, root, map[string]string{"me/mcp-servers.json": content})
 	set, err := Load(fsys.NewOS(), cfgOf(root, "me"))
 	if err != nil {
 		t.Fatal(err)
@@ -77,9 +78,9 @@ func TestSaveExpect(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root, set := loadMe(t, meServers)
 			if tt.other != "" {
-				writeFiles(t, root, map[string]string{"me/mcp-servers.json": tt.other})
+				fixtures.WriteFiles(t, root, map[string]string{"me/mcp-servers.json": tt.other})
 			}
-			before := tree(t, root)
+			before := fixtures.Tree(t, root)
 			mem := *set.Write().Servers
 			err := set.Save(Delta{Kind: Servers,
 				Set:       map[string]json.RawMessage{"mine": raw(`{"command":"m"}`)},
@@ -105,7 +106,7 @@ func TestSaveExpect(t *testing.T) {
 					t.Errorf("%q lacks %q", err, part)
 				}
 			}
-			sameTree(t, before, tree(t, root))
+			fixtures.SameTree(t, before, fixtures.Tree(t, root))
 			if got := set.Write().Servers; len(got.Entries) != len(mem.Entries) || got.Path != mem.Path {
 				t.Error("in-memory file changed")
 			}
@@ -120,7 +121,7 @@ func TestSaveExpect(t *testing.T) {
 func TestSaveExpectUnderTheLock(t *testing.T) {
 	root, set := loadMe(t, meServers)
 	set.fs = &lockHook{FS: set.fs, before: func() {
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": {"x": {"command": "other"}}}`})
+		fixtures.WriteFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": {"x": {"command": "other"}}}`})
 	}}
 	err := set.Save(Delta{Kind: Servers,
 		Set:    map[string]json.RawMessage{"x": json.RawMessage(`{"command":"mine"}`)},
@@ -166,10 +167,10 @@ func TestSavePatch(t *testing.T) {
 	t.Run("a patch changes one member of the entry as it is in the file", func(t *testing.T) {
 		root, set := loadMe(t, meServers)
 		// another process changes x after this one read it
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": strings.Replace(meServers, `"old"`, `"theirs"`, 1)})
+		fixtures.WriteFiles(t, root, map[string]string{"me/mcp-servers.json": strings.Replace(meServers, `"old"`, `"theirs"`, 1)})
 		set.fs = &lockHook{FS: set.fs, before: func() {
 			// and again between the plan and the lock
-			writeFiles(t, root, map[string]string{"me/mcp-servers.json": strings.Replace(meServers, `"old"`, `"theirs-2"`, 1)})
+			fixtures.WriteFiles(t, root, map[string]string{"me/mcp-servers.json": strings.Replace(meServers, `"old"`, `"theirs-2"`, 1)})
 		}}
 		err := set.Save(Delta{Kind: Servers, Patch: map[string]func(json.RawMessage) (map[string]json.RawMessage, error){
 			"x": addCursor, "gone": addCursor,
@@ -206,14 +207,14 @@ func TestSavePatch(t *testing.T) {
 	})
 	t.Run("a patch error names the file and entry, nothing written", func(t *testing.T) {
 		root, set := loadMe(t, meServers)
-		before := tree(t, root)
+		before := fixtures.Tree(t, root)
 		err := set.Save(Delta{Kind: Servers, Patch: map[string]func(json.RawMessage) (map[string]json.RawMessage, error){
 			"x": func(json.RawMessage) (map[string]json.RawMessage, error) { return nil, errors.New("boom") },
 		}})
 		if err == nil || !strings.Contains(err.Error(), filepath.Join(root, "me/mcp-servers.json")+`: server "x": boom`) {
 			t.Fatalf("err = %v", err)
 		}
-		sameTree(t, before, tree(t, root))
+		fixtures.SameTree(t, before, fixtures.Tree(t, root))
 	})
 }
 

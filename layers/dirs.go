@@ -17,6 +17,7 @@ package layers
 
 import (
 	"errors"
+	"github.com/mcpwire/mcpwire/internal/hint"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,7 +58,7 @@ func Resolve(getenv func(string) string, explicit, home, cwd string) (Config, er
 	}
 	if explicit != "" {
 		if home == "" && homeRelative(explicit) {
-			return Config{}, errors.New("cannot expand ~ in --config-dir: the home directory is unknown; set HOME")
+			return Config{}, hint.Wrap(errors.New("cannot expand ~ in --config-dir: the home directory is unknown"), "set HOME, or give --config-dir as an absolute path")
 		}
 		return single(explicit)
 	}
@@ -83,7 +84,7 @@ func Resolve(getenv func(string) string, explicit, home, cwd string) (Config, er
 		return single(v)
 	}
 	if home == "" {
-		return Config{}, errors.New("cannot find the home directory for ~/.aiwg; set HOME or AIWG_CONFIG")
+		return Config{}, hint.Wrap(errors.New("cannot find the home directory for ~/.aiwg"), "set HOME, or AIWG_CONFIG to the configuration directory")
 	}
 	return Config{Dirs: []string{filepath.Join(home, ".aiwg")}, Given: []string{""}}, nil
 }

@@ -3,6 +3,7 @@ package layers
 import (
 	"encoding/json"
 	"errors"
+	"github.com/mcpwire/mcpwire/fixtures"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -77,20 +78,6 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-// writeFiles creates files (path relative to root → content).
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		p = filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(c), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func cfgOf(root string, dirs ...string) Config {
 	c := Config{Layered: len(dirs) > 1}
 	for _, d := range dirs {
@@ -121,7 +108,7 @@ func TestLoad(t *testing.T) {
 	})
 	t.Run("JSONC: comments and trailing commas", func(t *testing.T) {
 		root := t.TempDir()
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": `// my servers
+		fixtures.WriteFiles(t, root, map[string]string{"me/mcp-servers.json": `// my servers
 {
   /* block */ "apiVersion": "aiwg.io/v1",
   "x-top": {"keep": [1, 2,],},
@@ -155,7 +142,7 @@ func TestLoad(t *testing.T) {
 	})
 	t.Run("whitespace or comments only is an empty registry", func(t *testing.T) {
 		root := t.TempDir()
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": "\n  \n", "me/mcp-profiles.json": "// nothing yet\n/* later */"})
+		fixtures.WriteFiles(t, root, map[string]string{"me/mcp-servers.json": "\n  \n", "me/mcp-profiles.json": "// nothing yet\n/* later */"})
 		s, err := Load(fsys.NewOS(), cfgOf(root, "me"))
 		if err != nil {
 			t.Fatal(err)
@@ -166,7 +153,7 @@ func TestLoad(t *testing.T) {
 	})
 	t.Run("a byte order mark is allowed", func(t *testing.T) {
 		root := t.TempDir()
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": "\ufeff{\"servers\": {\"a\": {\"command\": \"x\"}}}",
+		fixtures.WriteFiles(t, root, map[string]string{"me/mcp-servers.json": "\ufeff{\"servers\": {\"a\": {\"command\": \"x\"}}}",
 			"me/mcp-profiles.json": "\ufeff\n"})
 		s, err := Load(fsys.NewOS(), cfgOf(root, "me"))
 		if err != nil {
@@ -178,7 +165,7 @@ func TestLoad(t *testing.T) {
 	})
 	t.Run("null collection is empty", func(t *testing.T) {
 		root := t.TempDir()
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": null}`})
+		fixtures.WriteFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": null}`})
 		if _, err := Load(fsys.NewOS(), cfgOf(root, "me")); err != nil {
 			t.Fatal(err)
 		}
@@ -205,7 +192,7 @@ func TestLoad(t *testing.T) {
 	for _, tt := range bad {
 		t.Run("L11 "+tt.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeFiles(t, root, map[string]string{"org/mcp-servers.json": tt.content})
+			fixtures.WriteFiles(t, root, map[string]string{"org/mcp-servers.json": tt.content})
 			path := filepath.Join(root, "org", "mcp-servers.json")
 			_, err := Load(fsys.NewOS(), cfgOf(root, "org", "me"))
 			if err == nil || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), tt.want) {
@@ -216,7 +203,7 @@ func TestLoad(t *testing.T) {
 
 	t.Run("L12 every bad file is named in one error, in layer order", func(t *testing.T) {
 		root := t.TempDir()
-		writeFiles(t, root, map[string]string{
+		fixtures.WriteFiles(t, root, map[string]string{
 			"org/mcp-servers.json":   `{`,
 			"team/mcp-servers.json":  `{"servers": {}}`,
 			"team/mcp-profiles.json": `{"profiles": 3}`,
@@ -246,7 +233,7 @@ func TestLoad(t *testing.T) {
 
 	t.Run("L9 a symlinked layer file is refused", func(t *testing.T) {
 		root := t.TempDir()
-		writeFiles(t, root, map[string]string{"real/mcp-servers.json": `{"servers": {}}`})
+		fixtures.WriteFiles(t, root, map[string]string{"real/mcp-servers.json": `{"servers": {}}`})
 		if err := os.MkdirAll(filepath.Join(root, "me"), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +248,7 @@ func TestLoad(t *testing.T) {
 	})
 	t.Run("L9 a symlinked layer directory and ancestor are fine", func(t *testing.T) {
 		root := t.TempDir()
-		writeFiles(t, root, map[string]string{"dotfiles/aiwg/mcp-servers.json": `{"servers": {"a": {"command": "x"}}}`})
+		fixtures.WriteFiles(t, root, map[string]string{"dotfiles/aiwg/mcp-servers.json": `{"servers": {"a": {"command": "x"}}}`})
 		if err := os.Symlink(filepath.Join(root, "dotfiles"), filepath.Join(root, "linked")); err != nil {
 			t.Fatal(err)
 		}
@@ -299,6 +286,39 @@ func (f statFS) Stat(name string) (fs.FileInfo, error) {
 	return f.FS.Stat(name)
 }
 
+// lockedDirFS is a directory of mode 000 as a user other than root sees it: the
+// directory itself stats fine, but it cannot be listed and nothing in it can be
+// reached.
+type lockedDirFS struct {
+	fsys.FS
+	dir string
+}
+
+func (f lockedDirFS) denied(op, name string) error {
+	return &fs.PathError{Op: op, Path: name, Err: syscall.EACCES}
+}
+
+func (f lockedDirFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == f.dir {
+		return nil, f.denied("open", name)
+	}
+	return f.FS.ReadDir(name)
+}
+
+func (f lockedDirFS) Lstat(name string) (fs.FileInfo, error) {
+	if filepath.Dir(name) == f.dir {
+		return nil, f.denied("lstat", name)
+	}
+	return f.FS.Lstat(name)
+}
+
+func (f lockedDirFS) ReadFile(name string) ([]byte, error) {
+	if filepath.Dir(name) == f.dir {
+		return nil, f.denied("open", name)
+	}
+	return f.FS.ReadFile(name)
+}
+
 // readsFS counts the registry files read.
 type readsFS struct {
 	fsys.FS
@@ -314,7 +334,7 @@ func (f readsFS) Lstat(name string) (fs.FileInfo, error) { *f.reads++; return f.
 // any registry file is read; the write layer may be missing.
 func TestLoadMissingLowerLayer(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"org/mcp-servers.json": `{"credentialPolicy": "references"}`, "file": "x"})
+	fixtures.WriteFiles(t, root, map[string]string{"org/mcp-servers.json": `{"credentialPolicy": "references"}`, "file": "x"})
 	tests := []struct {
 		name   string
 		layers string
@@ -329,6 +349,9 @@ func TestLoadMissingLowerLayer(t *testing.T) {
 			want: []string{`"` + root + `/file" (resolved: ` + root + `/file): is not a directory`}},
 		{name: "unreadable", layers: root + "/org:" + root + "/me",
 			fs:   func(f fsys.FS) fsys.FS { return statFS{f, root + "/org", syscall.EACCES} },
+			want: []string{`configuration layer 1 of 2 "` + root + `/org" (resolved: ` + root + `/org): cannot be read: permission denied`}},
+		{name: "mode 000: stats, but cannot be listed", layers: root + "/org:" + root + "/me",
+			fs:   func(f fsys.FS) fsys.FS { return lockedDirFS{f, root + "/org"} },
 			want: []string{`configuration layer 1 of 2 "` + root + `/org" (resolved: ` + root + `/org): cannot be read: permission denied`}},
 		{name: "every bad layer at once", layers: "/typo/a:" + root + "/org:/typo/b:" + root + "/me",
 			want: []string{"2 configuration layers cannot be read:", `layer 1 of 4 "/typo/a"`, `layer 3 of 4 "/typo/b"`}},
@@ -359,6 +382,9 @@ func TestLoadMissingLowerLayer(t *testing.T) {
 			}
 			if h := le.Hints(); len(h) == 0 || !strings.Contains(h[0], EnvLayers) {
 				t.Errorf("hints %q", h)
+			}
+			if h := le.Hints(); le.Unreadable != strings.Contains(strings.Join(h, "\n"), "must be readable by you") {
+				t.Errorf("unreadable %v, hints %q", le.Unreadable, h)
 			}
 		})
 	}

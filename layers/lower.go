@@ -18,6 +18,9 @@ type LowerLayerError struct {
 	Problems []string
 	// Source names where the list of layers came from (AIWG_CONFIG_LAYERS).
 	Source string
+	// Unreadable is set when a layer directory exists but cannot be read (its mode,
+	// its owner).
+	Unreadable bool
 }
 
 func (e *LowerLayerError) Error() string {
@@ -29,25 +32,36 @@ func (e *LowerLayerError) Error() string {
 
 // Hints says what to do about a bad lower layer.
 func (e *LowerLayerError) Hints() []string {
-	return []string{
+	hints := []string{
 		"fix " + e.Source + " (directories lowest precedence first; only the last one, your write layer, may be missing), or mount or create the layer directory",
 		"a lower layer is never skipped: its servers and its credentialPolicy floor would silently disappear",
 	}
+	if e.Unreadable {
+		hints = append(hints, "a layer directory that exists must be readable by you: ls -ld shows its owner and mode (it needs r and x)")
+	}
+	return hints
 }
 
-// checkLower stats the directory of every lower layer of cfg (L13). The write layer
-// (the last one) may be missing: it is created on the first write.
+// checkLower checks the directory of every lower layer of cfg (L13): it exists, is a
+// directory, and can be listed — a directory of mode 000 stats fine but reads as
+// "permission denied" file by file. The write layer (the last one) may be missing:
+// it is created on the first write.
 func checkLower(f fsys.FS, cfg Config) error {
 	var problems []string
+	unreadable := false
 	for i := 0; i < len(cfg.Dirs)-1; i++ {
 		dir := cfg.Dirs[i]
 		what := ""
 		fi, err := f.Stat(dir)
+		if err == nil && fi.IsDir() {
+			_, err = f.ReadDir(dir)
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			what = "does not exist"
 		case err != nil:
 			what = "cannot be read: " + reason(err)
+			unreadable = true
 		case !fi.IsDir():
 			what = "is not a directory"
 		default:
@@ -58,7 +72,7 @@ func checkLower(f fsys.FS, cfg Config) error {
 	if len(problems) == 0 {
 		return nil
 	}
-	return &LowerLayerError{Problems: problems, Source: EnvLayers}
+	return &LowerLayerError{Problems: problems, Source: EnvLayers, Unreadable: unreadable}
 }
 
 // describe names layer i as given and as resolved: "../org" (/home/me/org).

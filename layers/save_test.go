@@ -1,8 +1,8 @@
 package layers
 
 import (
-	"crypto/sha256"
 	"encoding/json"
+	"github.com/mcpwire/mcpwire/fixtures"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,48 +11,6 @@ import (
 
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
-
-// tree returns path → sha256 of every file under root (and the mode), to prove that
-// nothing was written.
-func tree(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		v := fi.Mode().String()
-		if fi.Mode().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.Sum256(b)
-			v += " " + string(sum[:])
-		}
-		out[p] = v
-		return nil
-	})
-	return out
-}
-
-func sameTree(t *testing.T, before, after map[string]string) {
-	t.Helper()
-	for p, v := range before {
-		if after[p] != v {
-			t.Errorf("%s changed", p)
-		}
-	}
-	for p := range after {
-		if _, ok := before[p]; !ok {
-			t.Errorf("%s created", p)
-		}
-	}
-}
 
 var addA = Delta{Kind: Servers, Set: map[string]json.RawMessage{"a": json.RawMessage(`{"name":"a","command":"x"}`)}}
 
@@ -116,7 +74,7 @@ func TestCheckWrite(t *testing.T) {
 			return []string{root + "/org", root + "/org2"}
 		}},
 		{name: "write file hard-linked to a lower file", setup: func(t *testing.T, root string) []string {
-			writeFiles(t, root, map[string]string{"org/mcp-servers.json": `{}`})
+			fixtures.WriteFiles(t, root, map[string]string{"org/mcp-servers.json": `{}`})
 			mkdir(t, root+"/me")
 			if err := os.Link(root+"/org/mcp-servers.json", root+"/me/mcp-servers.json"); err != nil {
 				t.Fatal(err)
@@ -124,7 +82,7 @@ func TestCheckWrite(t *testing.T) {
 			return []string{root + "/org", root + "/me"}
 		}, want: "the write layer file ROOT/me/mcp-servers.json is the lower layer file ROOT/org/mcp-servers.json"},
 		{name: "write profiles file hard-linked to a lower servers file", setup: func(t *testing.T, root string) []string {
-			writeFiles(t, root, map[string]string{"org/mcp-servers.json": `{}`})
+			fixtures.WriteFiles(t, root, map[string]string{"org/mcp-servers.json": `{}`})
 			mkdir(t, root+"/me")
 			if err := os.Link(root+"/org/mcp-servers.json", root+"/me/mcp-profiles.json"); err != nil {
 				t.Fatal(err)
@@ -167,7 +125,7 @@ func TestCheckWrite(t *testing.T) {
 					mkdir(t, d)
 				}
 			}
-			before := tree(t, root)
+			before := fixtures.Tree(t, root)
 			set, err := Load(fsys.NewOS(), Config{Dirs: dirs, Layered: true})
 			if err != nil {
 				t.Fatal(err)
@@ -183,7 +141,7 @@ func TestCheckWrite(t *testing.T) {
 			if err == nil || !strings.HasPrefix(err.Error(), "overlapping configuration layer targets: ") || !strings.Contains(err.Error(), want) {
 				t.Fatalf("Save: %v, want %q", err, want)
 			}
-			sameTree(t, before, tree(t, root))
+			fixtures.SameTree(t, before, fixtures.Tree(t, root))
 			if _, ok := set.Write().Servers.Entries["a"]; ok {
 				t.Error("the refused entry is in memory")
 			}
@@ -232,7 +190,7 @@ func TestSave(t *testing.T) {
   "x-note": "kept", /* trailing */
 }
 `
-		writeFiles(t, root, map[string]string{"me/mcp-servers.json": src})
+		fixtures.WriteFiles(t, root, map[string]string{"me/mcp-servers.json": src})
 		set, err := Load(fsys.NewOS(), cfgOf(root, "me"))
 		if err != nil {
 			t.Fatal(err)
@@ -295,7 +253,7 @@ func TestSave(t *testing.T) {
 	})
 	t.Run("an existing file is made 0600", func(t *testing.T) {
 		root := t.TempDir()
-		writeFiles(t, root, map[string]string{"me/mcp-profiles.json": `{"profiles": {}}`})
+		fixtures.WriteFiles(t, root, map[string]string{"me/mcp-profiles.json": `{"profiles": {}}`})
 		os.Chmod(filepath.Join(root, "me/mcp-profiles.json"), 0o644)
 		set, _ := Load(fsys.NewOS(), cfgOf(root, "me"))
 		if err := set.Save(Delta{Kind: Profiles, Set: map[string]json.RawMessage{"p": json.RawMessage(`{"servers":[]}`)}}); err != nil {
@@ -327,7 +285,7 @@ func TestSave(t *testing.T) {
 	})
 	t.Run("writes go to the last layer only", func(t *testing.T) {
 		root := t.TempDir()
-		writeFiles(t, root, map[string]string{"org/mcp-servers.json": `{"servers": {"a": {"command": "org"}}}`})
+		fixtures.WriteFiles(t, root, map[string]string{"org/mcp-servers.json": `{"servers": {"a": {"command": "org"}}}`})
 		set, _ := Load(fsys.NewOS(), cfgOf(root, "org", "me"))
 		before, _ := os.ReadFile(filepath.Join(root, "org/mcp-servers.json"))
 		if err := set.Save(addA); err != nil {
@@ -348,15 +306,15 @@ func TestSave(t *testing.T) {
 			`[1]`:           "the top level must be an object, not an array",
 		} {
 			root := t.TempDir()
-			writeFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": {}}`})
+			fixtures.WriteFiles(t, root, map[string]string{"me/mcp-servers.json": `{"servers": {}}`})
 			set, _ := Load(fsys.NewOS(), cfgOf(root, "me"))
-			writeFiles(t, root, map[string]string{"me/mcp-servers.json": content})
-			before := tree(t, root)
+			fixtures.WriteFiles(t, root, map[string]string{"me/mcp-servers.json": content})
+			before := fixtures.Tree(t, root)
 			err := set.Save(addA)
 			if path := filepath.Join(root, "me/mcp-servers.json"); err == nil || err.Error() != path+": "+want {
 				t.Fatalf("err = %v, want %s: %s", err, path, want)
 			}
-			sameTree(t, before, tree(t, root))
+			fixtures.SameTree(t, before, fixtures.Tree(t, root))
 		}
 	})
 	t.Run("a byte order mark is kept", func(t *testing.T) {
@@ -375,7 +333,7 @@ func TestSave(t *testing.T) {
 func saveAddA(t *testing.T, content string) (*Set, []byte) {
 	t.Helper()
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"me/mcp-servers.json": content})
+	fixtures.WriteFiles(t, root, map[string]string{"me/mcp-servers.json": content})
 	set, err := Load(fsys.NewOS(), cfgOf(root, "me"))
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,8 @@ package policy
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -105,12 +106,12 @@ func Check(level Level, f Fields) []Violation {
 	if level >= None {
 		refused = func(v string) bool { return v != "" }
 	}
-	for _, k := range sortedKeys(f.Env) {
+	for _, k := range slices.Sorted(maps.Keys(f.Env)) {
 		if refused(f.Env[k]) && !f.exemptEnv(k) {
 			add(f.envField(k))
 		}
 	}
-	for _, k := range sortedKeys(f.Headers) {
+	for _, k := range slices.Sorted(maps.Keys(f.Headers)) {
 		if refused(f.Headers[k]) {
 			add("headers." + k)
 		}
@@ -193,12 +194,12 @@ func isURL(s string) bool {
 func CheckProject(f Fields) []Violation {
 	var out []Violation
 	add := func(field string) { out = append(out, Violation{f.Server, field}) }
-	for _, k := range sortedKeys(f.Env) {
+	for _, k := range slices.Sorted(maps.Keys(f.Env)) {
 		if literal(f.Env[k]) && !f.exemptEnv(k) {
 			add(f.envField(k))
 		}
 	}
-	for _, k := range sortedKeys(f.Headers) {
+	for _, k := range slices.Sorted(maps.Keys(f.Headers)) {
 		if literal(f.Headers[k]) {
 			add("headers." + k)
 		}
@@ -207,7 +208,7 @@ func CheckProject(f Fields) []Violation {
 		name string
 		m    map[string]any
 	}{{"auth", f.Auth}, {"oauth", f.OAuth}} {
-		for _, k := range sortedKeys(part.m) {
+		for _, k := range slices.Sorted(maps.Keys(part.m)) {
 			if k != "type" && populatedValue(part.m[k]) {
 				add(part.name + "." + k)
 			}
@@ -272,15 +273,6 @@ func populatedValue(v any) bool {
 	default:
 		return true
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func dedupe(v []Violation) []Violation {

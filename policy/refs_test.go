@@ -85,8 +85,21 @@ func TestSpellingsContinueRow(t *testing.T) {
 	if n, ok := referenceIn(without, "${{ secrets.GH }} rest"); !ok || n != len("${{ secrets.GH }") {
 		t.Errorf("without the row: %d, %v", n, ok)
 	}
-	if got := RedactText("auth=${{ secrets.GH }}"); got != "auth=${{ secrets.GH }}" {
-		t.Errorf("a reference in text redacted: %q", got)
+	// the blank inside the placeholder ends no word of it: after Bearer, in a URL query
+	for _, text := range []string{"auth=${{ secrets.GH }}", `Authorization: "Bearer ${{ secrets.GH }}"`,
+		"Authorization: Bearer ${{ secrets.GH }}", "GET https://h/mcp?token=${{ secrets.GH }}&x=1"} {
+		if got := RedactText(text); got != text {
+			t.Errorf("a reference in text redacted: %q", got)
+		}
+	}
+	if got := RedactArgs([]string{"Bearer ${{ secrets.GH }}"}); got[0] != "Bearer ${{ secrets.GH }}" {
+		t.Errorf("a reference in an argument redacted: %q", got)
+	}
+	// a literal after Bearer is still one, and a reference with a default is a literal
+	for text, want := range map[string]string{"Bearer ${{ x": "Bearer REDACTED x", "Bearer ${T:-sk-live-1} y": "Bearer REDACTED y"} {
+		if got := RedactText(text); got != want {
+			t.Errorf("RedactText(%q) = %q, want %q", text, got, want)
+		}
 	}
 }
 

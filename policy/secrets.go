@@ -45,6 +45,9 @@ func urlFindings(s string, refused func(string) bool) []finding {
 	if strings.Contains(s, "=") && strings.ContainsAny(s, "?&;") {
 		for _, m := range urlQueryRE().FindAllStringSubmatchIndex(s, -1) {
 			name, value := s[m[2]:m[3]], s[m[4]:m[5]]
+			if n := referenceLen(s[m[4]:]); n > 0 {
+				value = s[m[4] : m[4]+n] // the whole placeholder, blanks and all
+			}
 			if SecretName(name) && refused(value) {
 				out = append(out, finding{"url query " + name, m[4], m[5], 1})
 			}
@@ -60,11 +63,22 @@ func bearerFindings(s string) []finding {
 	}
 	var out []finding
 	for _, m := range bearerRE().FindAllStringSubmatchIndex(s, -1) {
-		if literal(s[m[2]:m[3]]) {
+		if referenceLen(s[m[2]:]) == 0 && literal(s[m[2]:m[3]]) {
 			out = append(out, finding{"Bearer", m[2], m[3], 0})
 		}
 	}
 	return out
+}
+
+// referenceLen is the length of the whole placeholder s starts with, in a spelling
+// of the table, 0 when it starts with none: the word a pattern stops at (a blank, a
+// quote) may lie inside one, as in Continue's "${{ secrets.TOKEN }}", which is one
+// reference, not a literal "${{".
+func referenceLen(s string) int {
+	if n, ok := referenceAt(s); ok && n > 0 && IsReference(s[:n]) {
+		return n
+	}
+	return 0
 }
 
 // argFindings finds the credential values inside one argument: the value of

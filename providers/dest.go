@@ -3,6 +3,7 @@ package providers
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpwire/mcpwire/internal/hint"
 	"path"
 	"path/filepath"
 	"slices"
@@ -298,7 +299,7 @@ func (d *Dest) Directory(in PathEnv) (string, error) {
 	return filepath.Join(append([]string{base}, d.Dir...)...), nil
 }
 
-var errNoHome = errors.New("cannot find the home directory; set HOME")
+var errNoHome = hint.Wrap(errors.New("cannot find the home directory"), "set HOME (on Windows USERPROFILE)")
 
 // OnlyError is a destination resolved on an operating system its client does not run
 // on (Visual Studio's user file exists only on Windows).

@@ -51,6 +51,11 @@ type Provider struct {
 	// Types are the values of an entry's "type" member per transport (plain and Crush
 	// shapes); nil writes none.
 	Types *TypeNames
+	// Nested is a member in which an entry may hold its transport members instead of
+	// at its top level (Cline's {"transport": {"type": "stdio", "command": …}}, what
+	// `cline mcp add` writes): read back as if they were the entry's own. mcpwire
+	// writes the flat shape.
+	Nested string
 	// StrictJSON: the client reads its file with a strict JSON parser and rejects or
 	// ignores the whole file over a comment or a trailing comma, so mcpwire refuses to
 	// write into a file that holds one (V9).
@@ -60,6 +65,10 @@ type Provider struct {
 	Binary string
 	// Ephemeral says whether a standalone per-run file works (C5).
 	Ephemeral bool
+	// NoEphemeral, for a client without Ephemeral, says why a standalone file does not
+	// work where the client does load one (Continue's cn --config FILE); "" when the
+	// client loads none.
+	NoEphemeral string
 	// WorkspaceVar is the client's workspace-folder variable, used for ${project} in
 	// project-scope files (R10); "" means the absolute project directory is written.
 	WorkspaceVar string
@@ -326,6 +335,7 @@ const (
 	DenyVibe           DenyStyle = "disabled_tools (exact names); disabled = true for SERVER__*"
 	DenyKimi           DenyStyle = "disabledTools; enabled: false for SERVER__*"
 	DenyCrush          DenyStyle = "disabled_tools; disabled: true for SERVER__*"
+	DenyGoose          DenyStyle = "enabled: false for SERVER__* (no per-tool denylist in the config)"
 )
 
 // AllowStyle is how toolAllow is rendered (F3).

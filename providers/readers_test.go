@@ -14,8 +14,9 @@ func names(ps []*Provider) []string {
 }
 
 // TestReaders: the clients reading a file are derived from the table (V10): Claude
-// Code's .mcp.json is Copilot CLI's and Qoder's project file and Qwen Code reads it
-// too; Copilot's .github/mcp.json is its own; opencode's project file is read by Kilo;
+// Code's .mcp.json is Copilot CLI's and Qoder's project file and Qwen Code, Kimi Code
+// and Visual Studio read it too; Visual Studio also reads VS Code's and Cursor's
+// project files; Copilot's .github/mcp.json is its own; opencode's project file is read by Kilo;
 // ~/.claude.json has no other reader. The writers are the readers whose own file it is.
 //
 // spec: V10
@@ -34,9 +35,14 @@ func TestReaders(t *testing.T) {
 		readers  []string
 		writers  []string
 	}{
-		{"claude-code", Project, ".mcp.json", []string{"copilot-cli", "qwen-code", "qoder"}, []string{"copilot-cli", "qoder"}},
-		{"copilot-cli", Project, ".mcp.json", []string{"claude-code", "qwen-code", "qoder"}, []string{"claude-code", "qoder"}},
-		{"qoder", Project, ".mcp.json", []string{"claude-code", "copilot-cli", "qwen-code"}, []string{"claude-code", "copilot-cli"}},
+		{"claude-code", Project, ".mcp.json", []string{"copilot-cli", "qwen-code", "qoder", "kimi-code", "visual-studio"}, []string{"copilot-cli", "qoder"}},
+		{"copilot-cli", Project, ".mcp.json", []string{"claude-code", "qwen-code", "qoder", "kimi-code", "visual-studio"}, []string{"claude-code", "qoder"}},
+		{"qoder", Project, ".mcp.json", []string{"claude-code", "copilot-cli", "qwen-code", "kimi-code", "visual-studio"}, []string{"claude-code", "copilot-cli"}},
+		{"vscode", Project, "mcp.json", []string{"visual-studio"}, nil},
+		{"cursor", Project, "mcp.json", []string{"visual-studio"}, nil},
+		{"cursor", User, "mcp.json", nil, nil},
+		{"visual-studio", Local, "mcp.json", nil, nil},
+		{"kimi-code", Project, "mcp.json", nil, nil},
 		{"copilot-cli", Project, ".github/mcp.json", nil, nil},
 		{"opencode", Project, "opencode.json", []string{"kilo"}, nil},
 		{"opencode", Project, "opencode.jsonc", nil, nil},
@@ -57,7 +63,7 @@ func TestReaders(t *testing.T) {
 			t.Errorf("writers of %s %s %s: %v, want %v", c.provider, c.scope, c.file, got, c.writers)
 		}
 	}
-	if got := names(get("claude-code").Readers(Project)); !slices.Equal(got, []string{"copilot-cli", "qwen-code", "qoder"}) {
+	if got := names(get("claude-code").Readers(Project)); !slices.Equal(got, []string{"copilot-cli", "qwen-code", "qoder", "kimi-code", "visual-studio"}) {
 		t.Errorf("Readers(project) of claude-code: %v", got)
 	}
 	if got := get("claude-code").ReadersOf(Project, "other.json"); got != nil {

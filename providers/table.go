@@ -38,7 +38,9 @@ var table = []*Provider{
 		Install: &Install{OneFile: true, Restart: "quit it completely, then reopen", BareDefault: true,
 			Legacy: &Dest{Base: ProjectDir, Dir: []string{".claude"}, Files: []string{"settings.local.json"}}},
 		Sources: []string{"modelcontextprotocol/modelcontextprotocol docs/docs/develop/connect-local-servers.mdx",
-			"support.claude.com/en/articles/11503834"},
+			"support.claude.com/en/articles/11503834",
+			"anthropics/claude-code#26073 (Windows MSIX build reads %LOCALAPPDATA%\\Packages\\Claude_<id>\\LocalCache\\Roaming\\Claude\\claude_desktop_config.json)",
+			"anthropics/claude-code#25579 (MSIX: the documented %APPDATA%\\Claude file is not read)"},
 	},
 	{
 		Name: "codex", Display: "Codex CLI", DefaultScope: User,
@@ -69,7 +71,8 @@ var table = []*Provider{
 		User:    &Dest{Env: "VSCODE_APPDATA", EnvDir: []string{"Code", "User"}, Base: AppData, Dir: []string{"Code", "User"}, Files: []string{"mcp.json"}},
 		Format:  JSONC, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefDollarEnv,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}",
-		Sources: []string{"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md"},
+		Sources: []string{"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md",
+			vscodeUserData},
 	},
 	{
 		Name: "opencode", Display: "opencode", DefaultScope: Project,
@@ -222,7 +225,7 @@ var table = []*Provider{
 		User: &Dest{Env: "GOOSE_PATH_ROOT", EnvDir: []string{"config"}, Base: XDGConfig, Dir: []string{"goose"}, Files: []string{"config.yaml"},
 			OS: map[string]*Dest{"windows": {Env: "GOOSE_PATH_ROOT", EnvDir: []string{"config"}, Base: AppData, Dir: []string{"Block", "goose", "config"}, Files: []string{"config.yaml"}}}},
 		Format: YAML, ServersKey: "extensions", Switch: "enabled", Shape: ShapeGoose, Refs: RefEnvKeys,
-		Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowGoose, Binary: "goose",
+		Remote: RemoteHTTP, Deny: DenyGoose, Allow: AllowGoose, DisableWhole: true, Binary: "goose",
 		Sources: []string{"aaif-goose/goose documentation/docs/guides/config-files.md", "aaif-goose/goose crates/goose/src/agents/extension.rs",
 			"aaif-goose/goose crates/goose/src/config/extensions.rs", "block/goose crates/goose/src/config/paths.rs"},
 	},
@@ -235,8 +238,10 @@ var table = []*Provider{
 		User:    &Dest{Env: "CONTINUE_GLOBAL_DIR", Base: Home, Dir: []string{".continue"}, Files: []string{"config.yaml"}, Yields: []string{"config.json"}},
 		Format:  YAML, ServersKey: "mcpServers", EntryName: "name", Shape: ShapeContinue, Refs: RefSecrets,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone,
+		NoEphemeral: "cn --config FILE loads a file in place of Continue's whole configuration, models included, so a file holding only servers leaves cn without a model",
 		Sources: []string{"continuedev/continue docs/customize/deep-dives/mcp.mdx", "continuedev/continue packages/config-yaml/src/schemas/mcp/index.ts",
-			"continuedev/continue core/util/paths.ts", "continuedev/continue core/config/yaml/LocalPlatformClient.ts"},
+			"continuedev/continue core/util/paths.ts", "continuedev/continue core/config/yaml/LocalPlatformClient.ts",
+			"continuedev/continue docs/cli/configuration.mdx (cn --config)", "cn 1.5.47 tested: --config replaces the configuration (docs/inject.md)"},
 	},
 	{
 		Name: "mistral-vibe", Display: "Mistral Vibe", DefaultScope: User,
@@ -262,7 +267,9 @@ var table = []*Provider{
 		Name: "kimi-code", Display: "Kimi Code", DefaultScope: User,
 		Project: &Dest{Base: ProjectDir, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}},
 		User:    &Dest{Env: "KIMI_CODE_HOME", Base: Home, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}},
-		Format:  JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "enabled", Shape: ShapeKimi, Refs: RefBearerVar,
+		// Kimi Code also reads <git root>/.mcp.json, between its user and project files
+		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}},
+		Format:    JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "enabled", Shape: ShapeKimi, Refs: RefBearerVar,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyKimi, Allow: AllowKimi, DisableWhole: true,
 		Sources: []string{"MoonshotAI/kimi-code docs/en/customization/mcp.md", "MoonshotAI/kimi-code packages/agent-core-v2/src/mcpCore/config-schema.ts",
 			"MoonshotAI/kimi-code packages/agent-core-v2/src/app/mcpConfig/configLoader.ts"},
@@ -285,7 +292,7 @@ var table = []*Provider{
 			More: []Relocation{{Env: "CLINE_DATA_DIR", Dir: []string{"settings"}}, {Env: "CLINE_DIR", Dir: []string{"data", "settings"}}},
 			Base: Home, Dir: []string{".cline", "data", "settings"}, Files: []string{"cline_mcp_settings.json"}},
 		Format: JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapePlain, Refs: RefNone,
-		Types:  &TypeNames{Stdio: "stdio", HTTP: "streamableHttp", SSE: "sse"},
+		Types: &TypeNames{Stdio: "stdio", HTTP: "streamableHttp", SSE: "sse"}, Nested: "transport",
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Binary: "cline", Ephemeral: true,
 		Sources: []string{"cline/cline sdk/packages/shared/src/storage/paths.ts", "cline/cline sdk/packages/core/src/extensions/mcp/config-loader.ts",
 			"cline/cline apps/vscode/src/services/mcp/schemas.ts", "cline/cline apps/vscode/src/sdk/SdkController.ts"},
@@ -298,7 +305,7 @@ var table = []*Provider{
 		Types:  &TypeNames{HTTP: "streamable-http", SSE: "sse"},
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyDisabledTools, Allow: AllowNone, DisableWhole: true, WorkspaceVar: "${workspaceFolder}",
 		Sources: []string{"RooCodeInc/Roo-Code src/services/mcp/McpHub.ts", "RooCodeInc/Roo-Code src/utils/globalContext.ts", "RooCodeInc/Roo-Code src/utils/config.ts",
-			"microsoft/vscode src/vs/workbench/api/common/extHostStoragePaths.ts (globalStorage folder: the extension id in lower case)"},
+			"microsoft/vscode src/vs/workbench/api/common/extHostStoragePaths.ts (globalStorage folder: the extension id in lower case)", vscodeUserData},
 	},
 	{
 		Name: "zoo-code", Display: "Zoo Code", DefaultScope: Project,
@@ -310,12 +317,21 @@ var table = []*Provider{
 		Sources: []string{"Zoo-Code-Org/Zoo-Code src/services/mcp/__tests__/McpHub.zooMigration.spec.ts", "Zoo-Code-Org/Zoo-Code src/services/mcp/McpHub.ts"},
 	},
 	{
-		Name: "visual-studio", Display: "Visual Studio", DefaultScope: Project,
-		Project: &Dest{Base: ProjectDir, Dir: []string{".vs"}, Files: []string{"mcp.json"}},
-		User:    &Dest{Base: Home, Files: []string{".mcp.json"}, Only: "windows"},
-		Format:  JSON, StrictJSON: true, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefNone,
+		// <solution>/.vs/mcp.json is per user and per solution (Visual Studio's own
+		// .gitignore ignores .vs/): a local file, not a committed one. The committed
+		// <solution>/.mcp.json is Claude Code's and Copilot CLI's (mcpServers), which
+		// Visual Studio reads too, so it has no project scope in mcpwire.
+		Name: "visual-studio", Display: "Visual Studio", DefaultScope: Local,
+		Local: &Dest{Base: ProjectDir, Dir: []string{".vs"}, Files: []string{"mcp.json"}},
+		User:  &Dest{Base: Home, Files: []string{".mcp.json"}, Only: "windows"},
+		// Visual Studio also reads <solution>/.mcp.json, .vscode/mcp.json and
+		// .cursor/mcp.json, after its own files
+		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}, {Base: ProjectDir, Dir: []string{".vscode"}, Files: []string{"mcp.json"}},
+			{Base: ProjectDir, Dir: []string{".cursor"}, Files: []string{"mcp.json"}}},
+		Format: JSON, StrictJSON: true, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefNone,
 		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone,
-		Sources: []string{"MicrosoftDocs/visualstudio-docs docs/ide/mcp-servers.md"},
+		Sources: []string{"MicrosoftDocs/visualstudio-docs docs/ide/mcp-servers.md (file locations: .vs\\mcp.json per user and solution)",
+			"github/gitignore VisualStudio.gitignore (.vs/)"},
 	},
 	{
 		Name: "trae", Display: "Trae", DefaultScope: Project,
@@ -361,38 +377,11 @@ var table = []*Provider{
 	},
 }
 
+// vscodeUserData is the source of VS Code's user directory: VSCODE_APPDATA, else
+// %APPDATA% (else %USERPROFILE%\AppData\Roaming) on Windows, ~/Library/Application
+// Support on macOS, $XDG_CONFIG_HOME (else ~/.config) on Linux, then the product name.
+const vscodeUserData = "microsoft/vscode src/vs/platform/environment/node/userDataPath.js (VSCODE_APPDATA, then the per-OS application-data directory)"
+
 // rooSettings is Roo Code's settings directory under the VS Code user directory:
 // globalStorage/<extension id in lower case>/settings.
 var rooSettings = []string{"Code", "User", "globalStorage", "rooveterinaryinc.roo-cline", "settings"}
-
-// lookup finds a provider by canonical name (the table is small: a scan beats a map
-// built at start-up).
-func lookup(name string) (*Provider, bool) {
-	for _, p := range table {
-		if p.Name == name {
-			return p, true
-		}
-	}
-	return nil, false
-}
-
-// Names returns every provider name in table order.
-func Names() []string {
-	out := make([]string, len(table))
-	for i, p := range table {
-		out[i] = p.Name
-	}
-	return out
-}
-
-// All returns every provider in table order.
-func All() []*Provider { return table }
-
-// Get returns the provider for a name or alias.
-func Get(name string) (*Provider, bool) {
-	n, ok := Normalize(name)
-	if !ok || n == "*" {
-		return nil, false
-	}
-	return lookup(n)
-}

@@ -2,6 +2,7 @@ package providers
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -51,6 +52,9 @@ func TestTableInvariants(t *testing.T) {
 		}
 		if (p.Format == YAML) != (p.Shape == ShapeGoose || p.Shape == ShapeContinue) {
 			t.Errorf("%s: format %s with shape %s", p.Name, p.Format, p.Shape)
+		}
+		if p.NoEphemeral != "" && p.Ephemeral {
+			t.Errorf("%s: a reason why standalone files do not work, and Ephemeral", p.Name)
 		}
 		if p.EntryName != "" && p.Format != TOML && p.Format != YAML {
 			t.Errorf("%s: a list of servers in a %s file", p.Name, p.Format)
@@ -142,6 +146,25 @@ func TestBareTarget(t *testing.T) {
 	} {
 		if name, why := BareTarget(tc.user, tc.getenv); name != tc.name || why != tc.why {
 			t.Errorf("BareTarget(%v) = %s, %s; want %s, %s", tc.user, name, why, tc.name, tc.why)
+		}
+	}
+}
+
+// TestSourcesOfLocations: a location a client's file moves to is sourced: a packaged
+// (Microsoft Store, MSIX) directory by a source naming MSIX, and VS Code's user
+// directory, wherever a client relies on it (VSCODE_APPDATA), by VS Code's own code.
+//
+// spec: V8
+func TestSourcesOfLocations(t *testing.T) {
+	for _, p := range All() {
+		src := strings.Join(p.Sources, "\n")
+		for _, d := range p.dests() {
+			if len(d.Packaged) > 0 && !strings.Contains(src, "MSIX") {
+				t.Errorf("%s: a packaged (MSIX) location without a source naming it", p.Name)
+			}
+			if d.Env == "VSCODE_APPDATA" && !strings.Contains(src, "src/vs/platform/environment/node/userDataPath.js (VSCODE_APPDATA") {
+				t.Errorf("%s: relocated by VSCODE_APPDATA without VS Code's userDataPath.js among its sources", p.Name)
+			}
 		}
 	}
 }

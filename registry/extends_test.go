@@ -27,19 +27,19 @@ func TestResolveAcrossLayers(t *testing.T) {
 }}`,
 		"me/mcp-profiles.json": `{"profiles": {
   "top":  {"extends": ["mid"], "servers": ["s5"], "providerOverrides": {"*": {"toolDeny": ["s5__q"]}, "codex": {"toolAllow": []}}},
-  "a/ll":  {"servers": []},
+  "a\u0001ll":  {"servers": []},
   "every": {"extends": ["base"], "servers": ["__all__"]},
   "plain": {"servers": []}
 }}`,
 	})
 	_, _, err := f.open()
-	contains(t, err, `invalid profile name "a/ll"`)
+	contains(t, err, `invalid profile name "a\x01ll"`)
 	// drop the unloadable one (L14) and load again
 	f = newFixture(t, []string{"org", "team", "me"}, map[string]string{
 		"org/mcp-servers.json":   extendsServers,
 		"org/mcp-profiles.json":  strings.Replace(f.read("org/mcp-profiles.json"), "", "", 1),
 		"team/mcp-profiles.json": f.read("team/mcp-profiles.json"),
-		"me/mcp-profiles.json":   strings.Replace(f.read("me/mcp-profiles.json"), `"a/ll":  {"servers": []},`, "", 1),
+		"me/mcp-profiles.json":   strings.Replace(f.read("me/mcp-profiles.json"), `"a\u0001ll":  {"servers": []},`, "", 1),
 	})
 	r, _ := f.load()
 
@@ -180,7 +180,7 @@ func TestImportProfiles(t *testing.T) {
 		{"cycle through existing layers", map[string]*Profile{"me-mid": {Extends: []string{"org-top"}}},
 			[]string{"Profile extends cycle: me-mid -> org-top -> me-mid"}},
 		{"invalid names", map[string]*Profile{"Bad": {}, "all": {}, "ok": {}},
-			[]string{"invalid profile names: Bad, all (use lowercase letters, digits and '-'; all, none and default are reserved)"}},
+			[]string{"invalid profile names: Bad, all"}},
 		{"name not matching its key", map[string]*Profile{"p": {Name: "q"}}, []string{`profile "p": name: "q" does not match its key`}},
 		{"unknown provider", map[string]*Profile{"p": {ProviderOverrides: map[string]*Filters{"nope": {}}}}, []string{`profile "p": providerOverrides: unknown provider "nope"`}},
 	}

@@ -118,7 +118,7 @@ func TestServerValidate(t *testing.T) {
 		{"65 characters load (L14)", Server{Name: long + "a", Command: "x"}, "", "stdio"},
 		{"empty name", Server{Command: "x"}, "invalid server name", ""},
 		{"dot in name loads (L14)", Server{Name: "a.b", Command: "x"}, "", "stdio"},
-		{"slash in name", Server{Name: "a/b", Command: "x"}, `invalid server name "a/b"`, ""},
+		{"slash in name loads (L14)", Server{Name: "@org/srv", Command: "x"}, "", "stdio"},
 		{"newline in name", Server{Name: "a\nb", Command: "x"}, "invalid server name", ""},
 		{"unknown type", Server{Name: "a", Type: "websocket", URL: "https://h"}, `type: unknown type "websocket" (want stdio, http or sse)`, ""},
 		{"type case matters", Server{Name: "a", Type: "HTTP", URL: "https://h"}, "type: unknown type", ""},
@@ -177,10 +177,11 @@ func TestProfileValidate(t *testing.T) {
 		{Profile{Name: "dev.x"}, ""},
 		{Profile{Name: "default"}, ""},
 		{Profile{Name: ""}, "invalid profile name"},
-		{Profile{Name: "a/b"}, `invalid profile name "a/b"`},
+		{Profile{Name: "team/dev"}, ""},
+		{Profile{Name: "a\x01b"}, `invalid profile name "a\x01b"`},
 		{Profile{Name: "p", Servers: []string{"__all__", "ok_1", "my.server"}}, ""},
 		{Profile{Name: "p", Servers: []string{"bad\nname"}}, `servers: invalid server name "bad\nname"`},
-		{Profile{Name: "p", Extends: []string{".."}}, `extends: invalid profile name ".."`},
+		{Profile{Name: "p", Extends: []string{"a\tb"}}, `extends: invalid profile name "a\tb"`},
 		{Profile{Name: "p", ProviderOverrides: map[string]*Filters{"nope": {}}}, `providerOverrides: unknown provider "nope"`},
 		{Profile{Name: "p", ProviderOverrides: map[string]*Filters{"*": {}, "copilot": {}}}, ""},
 	} {
@@ -217,12 +218,12 @@ func TestLoadReportsEveryBadEntry(t *testing.T) {
 			"num": 5,
 			"named": {"name": "other", "command": "x"},
 			"bad name": {"command": "x"},
-			"bad/name": {"command": "x"}
+			"bad\u0001name": {"command": "x"}
 		}}`,
 		"me/mcp-profiles.json": `{"profiles": {
 			"Upper": {"servers": []},
 			"all": {"servers": []},
-			"up/per": {"servers": []},
+			"up\u0001per": {"servers": []},
 			"sv": {"servers": [1]},
 			"ov": {"providerOverrides": {"bogus": {}}},
 			"ovt": {"providerOverrides": {"*": {"toolDeny": "x"}}},
@@ -239,7 +240,7 @@ func TestLoadReportsEveryBadEntry(t *testing.T) {
 	want := []string{
 		sv + `server "arr": args: must be an array of strings, not a string`,
 		sv + `server "auth": auth: must be an object, not a string`,
-		sv + `server "bad/name": invalid server name "bad/name": a name may not be empty, hold control characters, '/' or '\', be . or .., or be longer than 256 bytes`,
+		sv + `server "bad\x01name": invalid server name "bad\x01name": a name may not be empty, hold control characters, or be longer than 256 bytes`,
 		sv + `server "badenv": envFrom.A: not a valid variable name`,
 		sv + `server "badhdr": headerEnv.Authorization: not a valid variable name`,
 		sv + `server "bool": enabled: must be a boolean, not a string`,
@@ -256,7 +257,7 @@ func TestLoadReportsEveryBadEntry(t *testing.T) {
 		pf + `profile "ovo": providerOverrides.*: must be an object, not an array`,
 		pf + `profile "ovt": providerOverrides.*.toolDeny: must be an array of strings, not a string`,
 		pf + `profile "sv": servers[0]: must be a string, not a number`,
-		pf + `profile "up/per": invalid profile name "up/per": a name may not be empty, hold control characters, '/' or '\', be . or .., or be longer than 256 bytes`,
+		pf + `profile "up\x01per": invalid profile name "up\x01per": a name may not be empty, hold control characters, or be longer than 256 bytes`,
 	}
 	if !slices.Equal(le.Problems, want) {
 		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(le.Problems, "\n"), strings.Join(want, "\n"))

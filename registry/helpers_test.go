@@ -1,10 +1,8 @@
 package registry
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"io/fs"
+	"github.com/mcpwire/mcpwire/fixtures"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,15 +24,7 @@ type fixture struct {
 func newFixture(t *testing.T, layerNames []string, files map[string]string) *fixture {
 	t.Helper()
 	root := t.TempDir()
-	for p, c := range files {
-		p = filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(c), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fixtures.WriteFiles(t, root, files)
 	f := &fixture{t: t, root: root}
 	for i, n := range layerNames {
 		f.dirs = append(f.dirs, filepath.Join(root, n))
@@ -83,42 +73,13 @@ func (f *fixture) read(p string) string {
 	return string(b)
 }
 
-// tree is path → mode and sha256 of every file and directory under the root.
-func (f *fixture) tree() map[string]string {
-	out := map[string]string{}
-	filepath.WalkDir(f.root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		v := fi.Mode().String()
-		if fi.Mode().IsRegular() {
-			b, _ := os.ReadFile(p)
-			sum := sha256.Sum256(b)
-			v += " " + hex.EncodeToString(sum[:])
-		}
-		out[p] = v
-		return nil
-	})
-	return out
-}
+// tree is the state of every file and directory under the root (fixtures.TreeState).
+func (f *fixture) tree() map[string]string { return fixtures.Tree(f.t, f.root) }
 
+// sameTree fails the test for every change since before.
 func (f *fixture) sameTree(before map[string]string) {
 	f.t.Helper()
-	after := f.tree()
-	for p, v := range before {
-		if after[p] != v {
-			f.t.Errorf("%s changed", p)
-		}
-	}
-	for p := range after {
-		if _, ok := before[p]; !ok {
-			f.t.Errorf("%s created", p)
-		}
-	}
+	fixtures.SameTree(f.t, before, f.tree())
 }
 
 // view is the whole merged view of a registry as JSON: every effective server and

@@ -3,13 +3,14 @@ package registry
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpwire/mcpwire/render/jsonc"
 	"sort"
 )
 
 // marshalWithExtra encodes v (a struct without a MarshalJSON method) and appends the
 // extra members, sorted by name. HTML characters are not escaped.
 func marshalWithExtra(v any, extra map[string]json.RawMessage) ([]byte, error) {
-	b, err := marshalNoEscape(v)
+	b, err := jsonc.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +30,7 @@ func marshalWithExtra(v any, extra map[string]json.RawMessage) ([]byte, error) {
 			buf.WriteByte(',')
 		}
 		first = false
-		kb, _ := marshalNoEscape(k)
+		kb, _ := jsonc.Marshal(k)
 		buf.Write(kb)
 		buf.WriteByte(':')
 		var c bytes.Buffer
@@ -40,15 +41,4 @@ func marshalWithExtra(v any, extra map[string]json.RawMessage) ([]byte, error) {
 	}
 	buf.WriteByte('}')
 	return buf.Bytes(), nil
-}
-
-// marshalNoEscape is json.Marshal without HTML escaping and without the final newline.
-func marshalNoEscape(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }

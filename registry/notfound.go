@@ -83,3 +83,33 @@ func (r *Registry) CheckServers(names []string, what string) error {
 	}
 	return &NotFoundError{Kind: "server", Names: missing, Known: r.ServerNames(), What: what}
 }
+
+// Lookup returns the servers of names in order, a name no layer defines taken from
+// extra when one there has it (the built-in entry of install). Names neither holds are
+// refused together, with suggestions: "servers not defined in any configuration
+// layer: a, b", or, for a profile's names, `profile "p" names servers not defined …`.
+func (r *Registry) Lookup(names []string, profile string, extra []*Server) ([]*Server, error) {
+	out := make([]*Server, 0, len(names))
+	var missing []string
+	for _, n := range names {
+		s, ok := r.Server(n)
+		for _, x := range extra {
+			if !ok && x.Name == n {
+				s, ok = x, true
+			}
+		}
+		if !ok {
+			missing = append(missing, n)
+			continue
+		}
+		out = append(out, s)
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	what := "servers not defined in any configuration layer"
+	if profile != "" {
+		what = fmt.Sprintf("profile %q names servers not defined in any configuration layer", profile)
+	}
+	return nil, &NotFoundError{Kind: "server", Names: missing, Known: r.ServerNames(), What: what}
+}

@@ -3,6 +3,7 @@ package registry
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcpwire/mcpwire/internal/hint"
 	"slices"
 	"sort"
 
@@ -22,7 +23,7 @@ func (r *Registry) AddProfile(p *Profile) error {
 		return err
 	}
 	if _, ok := r.profiles[r.writeIndex()][p.Name]; ok {
-		return fmt.Errorf("profile %q already exists in %s; use profile edit", p.Name, r.set.Write().Profiles.Path)
+		return hint.Wrap(fmt.Errorf("profile %q already exists in %s", p.Name, r.set.Write().Profiles.Path), "change it with: mcpwire profile edit "+p.Name)
 	}
 	if _, file, ok := r.lowerProfile(p.Name); ok {
 		return fmt.Errorf("profile %q already exists in a lower configuration layer (%s)", p.Name, file)
@@ -195,7 +196,7 @@ func (r *Registry) ImportProfiles(in map[string]*Profile) (added, updated []stri
 	}
 	if len(bad) > 0 {
 		sort.Strings(bad)
-		return nil, nil, fmt.Errorf("invalid profile names: %s (use lowercase letters, digits and '-'; all, none and default are reserved)", listNames(bad))
+		return nil, nil, hint.Wrap(fmt.Errorf("invalid profile names: %s", listNames(bad)), profileNameRule+"; all, none and default are reserved")
 	}
 	for _, name := range sortedKeys(in) {
 		if in[name] == nil {

@@ -3,6 +3,7 @@ package registry
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcpwire/mcpwire/render/jsonc"
 	"sort"
 	"strings"
 
@@ -31,6 +32,9 @@ type Registry struct {
 	Warn func(string)
 	// Now returns the timestamp written in addedAt/createdAt/updatedAt.
 	Now func() string
+	// unsaved are the servers whose injection records RecordInjection already warned
+	// it cannot save: one inject into several clients says so once.
+	unsaved map[string]bool
 }
 
 // Open reads every layer of cfg and decodes it: malformed files and bad entries are
@@ -283,7 +287,7 @@ type LayerInfo struct {
 
 // entryJSON encodes an entry for a layer file.
 func entryJSON(v any) json.RawMessage {
-	b, err := marshalNoEscape(v)
+	b, err := jsonc.Marshal(v)
 	if err != nil {
 		panic(err)
 	}

@@ -3,6 +3,7 @@ package registry
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcpwire/mcpwire/internal/hint"
 	"slices"
 
 	"github.com/mcpwire/mcpwire/layers"
@@ -53,7 +54,7 @@ func (r *Registry) newProfile(in *Profile, extra []string) (*Profile, error) {
 		return nil, err
 	}
 	if _, ok := r.Profile(p.Name); ok {
-		return nil, fmt.Errorf("profile %q already exists (%s); choose another name", p.Name, r.ProfileOrigin(p.Name))
+		return nil, hint.Wrap(fmt.Errorf("profile %q already exists (%s)", p.Name, r.ProfileOrigin(p.Name)), "choose another name")
 	}
 	var missing []string
 	for _, n := range p.Servers {

@@ -2,7 +2,6 @@ package registry
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -96,68 +95,6 @@ func (r *Registry) RemoveServer(name string) error {
 	return r.commit(r.removeDelta(layers.Servers, name))
 }
 
-// RecordInjection adds provider to injectedProviders of each named server that the
-// write layer defines. Records for servers defined only in a lower layer are not
-// persisted (L7); a warning says so. A record is a patch of the entry as it is in the
-// file when written: it adds the provider and keeps everything else, so a change
-// another process made meanwhile survives (W8).
-func (r *Registry) RecordInjection(names []string, provider string) error {
-	d := layers.Delta{Kind: layers.Servers, Patch: map[string]func(json.RawMessage) (map[string]json.RawMessage, error){}}
-	var skipped []string
-	for _, n := range names {
-		s, ok := r.Server(n)
-		if !ok {
-			continue
-		}
-		if !r.InWriteLayer(n) {
-			skipped = append(skipped, n)
-			continue
-		}
-		if slices.Contains(s.InjectedProviders, provider) {
-			continue
-		}
-		d.Patch[n] = patchReceipts(func(ps []string) []string {
-			if slices.Contains(ps, provider) {
-				return ps
-			}
-			return append(ps, provider)
-		})
-	}
-	if len(skipped) > 0 {
-		r.warn(fmt.Sprintf("injection records for %s are not saved: defined only in a lower configuration layer, so inject --all will not include them", listNames(skipped)))
-	}
-	if len(d.Patch) == 0 {
-		return nil
-	}
-	return r.commit(d)
-}
-
-// patchReceipts returns a patch that changes the injectedProviders of an entry with
-// edit and touches nothing else. An entry removed meanwhile is left absent; an
-// empty list removes the member.
-func patchReceipts(edit func([]string) []string) func(json.RawMessage) (map[string]json.RawMessage, error) {
-	return func(cur json.RawMessage) (map[string]json.RawMessage, error) {
-		if cur == nil {
-			return nil, nil
-		}
-		var e struct {
-			InjectedProviders []string `json:"injectedProviders"`
-		}
-		if err := json.Unmarshal(cur, &e); err != nil {
-			return nil, errors.New("injectedProviders: must be a list of provider names in an object")
-		}
-		old := slices.Clone(e.InjectedProviders)
-		ps := edit(e.InjectedProviders)
-		if slices.Equal(ps, old) {
-			return nil, nil
-		}
-		if len(ps) == 0 {
-			return map[string]json.RawMessage{"injectedProviders": nil}, nil
-		}
-		return map[string]json.RawMessage{"injectedProviders": entryJSON(ps)}, nil
-	}
-}
-
 // InjectedProviders returns every provider recorded in any server's
 // injectedProviders, in first-seen order over sorted server names.
 func (r *Registry) InjectedProviders() []string {
@@ -197,24 +134,4 @@ func (r *Registry) SetPolicy(l policy.Level) error {
 		Top:       map[string]json.RawMessage{"credentialPolicy": b},
 		ExpectTop: map[string]json.RawMessage{"credentialPolicy": r.set.Write().Servers.Top["credentialPolicy"]},
 	})
-}
-
-// ForgetInjection removes provider from injectedProviders of each named server the
-// write layer defines. Like RecordInjection it patches the entry as it is in the
-// file when written.
-func (r *Registry) ForgetInjection(names []string, provider string) error {
-	d := layers.Delta{Kind: layers.Servers, Patch: map[string]func(json.RawMessage) (map[string]json.RawMessage, error){}}
-	for _, n := range names {
-		s, ok := r.Server(n)
-		if !ok || !r.InWriteLayer(n) || !slices.Contains(s.InjectedProviders, provider) {
-			continue
-		}
-		d.Patch[n] = patchReceipts(func(ps []string) []string {
-			return slices.DeleteFunc(ps, func(p string) bool { return p == provider })
-		})
-	}
-	if len(d.Patch) == 0 {
-		return nil
-	}
-	return r.commit(d)
 }

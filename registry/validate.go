@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"github.com/mcpwire/mcpwire/internal/hint"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -48,6 +49,9 @@ func validHeaderName(h string) bool { return allBytes(h, headerNameByte) }
 // reservedProfiles may not be used as profile names (R3).
 var reservedProfiles = map[string]bool{"all": true, "none": true, "default": true}
 
+// profileNameRule is the hint of a refused profile name (R3).
+const profileNameRule = "a profile name holds lowercase letters, digits and '-'"
+
 // AllServers in a profile's servers list stands for every server.
 const AllServers = "__all__"
 
@@ -63,21 +67,22 @@ func ValidServerName(name string) error {
 const maxLoadedName = 256
 
 // LoadableName checks a server or profile name read from a layer file (L14). AIWG
-// accepts names mcpwire refuses on add (a dot, other punctuation), and such an entry
-// must never make its layer unreadable, so this is much looser than R2/R3: the name
-// must be non-empty valid UTF-8 of at most 256 bytes, with no control character (it
-// is printed, and written into line-based files such as Grok Build's marker
-// comments), no '/' or '\\' and not "." or ".." (a profile name becomes part of a
-// file name). kind is "server" or "profile".
+// accepts names mcpwire refuses on add (a dot, '@' and '/' as in npm's "@org/srv",
+// other punctuation), and such an entry must never make its layer unreadable, so this
+// is much looser than R2/R3: the name must be non-empty valid UTF-8 of at most 256
+// bytes, with no control character (it is printed, and written into line-based files
+// such as Grok Build's marker comments). A use that cannot take a name — a profile
+// name that would become a directory (Codex runtime homes, session) — refuses that use
+// only, naming the profile. kind is "server" or "profile".
 func LoadableName(kind, name string) error {
-	bad := name == "" || len(name) > maxLoadedName || !utf8.ValidString(name) || name == "." || name == ".."
+	bad := name == "" || len(name) > maxLoadedName || !utf8.ValidString(name)
 	for _, r := range name {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '/' || r == '\\' {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
 			bad = true
 		}
 	}
 	if bad {
-		return fmt.Errorf("invalid %s name %q: a name may not be empty, hold control characters, '/' or '\\', be . or .., or be longer than %d bytes", kind, name, maxLoadedName)
+		return fmt.Errorf("invalid %s name %q: a name may not be empty, hold control characters, or be longer than %d bytes", kind, name, maxLoadedName)
 	}
 	return nil
 }
@@ -85,10 +90,10 @@ func LoadableName(kind, name string) error {
 // ValidProfileName checks a profile name (R3): [a-z0-9-]+ and not reserved.
 func ValidProfileName(name string) error {
 	if !allBytes(name, profileNameByte) {
-		return fmt.Errorf("invalid profile name %q: use lowercase letters, digits and '-'", name)
+		return hint.Wrap(fmt.Errorf("invalid profile name %q", name), profileNameRule)
 	}
 	if reservedProfiles[name] {
-		return fmt.Errorf("%q is a reserved profile name; choose another", name)
+		return hint.Wrap(fmt.Errorf("%q is a reserved profile name", name), "choose another name (all, none and default are reserved)")
 	}
 	return nil
 }

@@ -198,6 +198,9 @@ mcpServers:
     env:
       K: ${{ secrets.K }}
       L: ahunter2b
+    requestOptions:
+      headers:
+        Authorization: "Bearer ${{ secrets.TK }}"
 `
 	r := New("extensions", "mcpServers")
 	r.File("/h/.config/goose/config.yaml", []byte(file))
@@ -207,7 +210,8 @@ mcpServers:
 			t.Errorf("diff shows %q:\n%s", s, got)
 		}
 	}
-	for _, want := range []string{"T: REDACTED", "Authorization: REDACTED   # c", "X-Team: ${TEAM}", "K: ${{ secrets.K }}", "cmd: x", "  - name: b"} {
+	for _, want := range []string{"T: REDACTED", "Authorization: REDACTED   # c", "X-Team: ${TEAM}", "K: ${{ secrets.K }}", "cmd: x", "  - name: b",
+		`Authorization: "Bearer ${{ secrets.TK }}"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("diff lacks %s:\n%s", want, got)
 		}
