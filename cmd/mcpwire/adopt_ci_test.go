@@ -65,6 +65,10 @@ func TestAdoptCIExample(t *testing.T) {
 	devLine := strings.TrimSpace(string(dev[1]))
 	if code, out := run(devLine, map[string]string{}); code != 0 {
 		t.Fatalf("%s: exit %d\n%s", devLine, code, out)
+	} else if n := strings.Count(out, "are not saved"); n != 1 {
+		// the organisation's servers have no receipts in the write layer: said once,
+		// not once per client
+		t.Errorf("%s: the unsaved-records warning said %d times, want once\n%s", devLine, n, out)
 	}
 	for _, f := range []string{".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json"} {
 		if _, err := os.Stat(filepath.Join(repo, f)); err != nil {
@@ -89,6 +93,8 @@ func TestAdoptCIExample(t *testing.T) {
 	snap := snapshotTree(t, repo)
 	if code, out := run(check, vars); code != 0 {
 		t.Fatalf("%s on files in sync: exit %d\n%s", check, code, out)
+	} else if strings.Contains(out, "WARNING") {
+		t.Errorf("%s warns though it writes nothing:\n%s", check, out)
 	}
 	if got := snapshotTree(t, repo); got != snap {
 		t.Errorf("the job wrote into the checkout")

@@ -112,6 +112,9 @@ func setUsageHandlers(cmds []*cli.Command, st *runState) {
 	for _, c := range cmds {
 		c.OnUsageError = st.usageError
 		c.BashComplete = st.completions
+		// a command without subcommands has no "help" subcommand: its NAME argument
+		// may be "h" or "help" (server add --command x h); its help is --help
+		c.HideHelpCommand = len(c.Subcommands) == 0
 		if len(c.Subcommands) > 0 && c.Action == nil {
 			group := c
 			c.Action = func(ctx *cli.Context) error {

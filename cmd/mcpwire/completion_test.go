@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/mcpwire/mcpwire/fixtures"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,7 +76,7 @@ func TestCompletionNeverRunsTheCommand(t *testing.T) {
 		{"subcommands", []string{"server", "", "--generate-bash-completion"}, []string{"add", "remove", "list"}, []string{"--json"}},
 		{"commands", []string{"se", "--generate-bash-completion"}, []string{"server", "inject", "session"}, nil},
 	}
-	before := treeOf(t, home)
+	before := fixtures.Tree(t, home)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := run(tt.args...)
@@ -87,7 +89,7 @@ func TestCompletionNeverRunsTheCommand(t *testing.T) {
 			}
 		})
 	}
-	if after := treeOf(t, home); !equalTrees(before, after) {
+	if after := fixtures.Tree(t, home); !maps.Equal(before, after) {
 		t.Error("a completion request wrote files")
 	}
 }
@@ -261,7 +263,7 @@ func TestCompletionBrokenLayerGivesNoNames(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(broken, "mcp-servers.json"), []byte(`{"servers": {"q": {`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	before := treeOf(t, home)
+	before := fixtures.Tree(t, home)
 	for _, tt := range []struct {
 		vars  map[string]string
 		words []string
@@ -281,7 +283,7 @@ func TestCompletionBrokenLayerGivesNoNames(t *testing.T) {
 	if _, stdout, _ := runAt(t, home, vars, "server", "show", "", completionFlag); stdout != "x\ny\n" {
 		t.Errorf("AIWG_CONFIG_LAYERS: completions %q", stdout)
 	}
-	if after := treeOf(t, home); !equalTrees(before, after) {
+	if after := fixtures.Tree(t, home); !maps.Equal(before, after) {
 		t.Error("a completion request wrote files")
 	}
 }

@@ -103,7 +103,7 @@ func TestCrashConvergesThroughCLI(t *testing.T) {
 			if code, stderr := runMain(root, dir, full, w.args); code != 0 {
 				t.Fatalf("uninterrupted: exit %d\n%s", code, stderr)
 			}
-			want := treeOf(t, root)
+			want := fixtures.Tree(t, root)
 			converged := 0
 			for n := 0; n < full.Changes(); n++ {
 				dir := fresh()
@@ -114,7 +114,7 @@ func TestCrashConvergesThroughCLI(t *testing.T) {
 				if code, stderr := runMain(root, dir, fsys.NewOS(), w.args); code != 0 {
 					t.Fatalf("crash after %d changes: rerun: exit %d\n%s", n, code, stderr)
 				}
-				got := treeOf(t, root)
+				got := fixtures.Tree(t, root)
 				if d := fixtures.DiffTree(want, got); len(d) > 0 {
 					t.Errorf("crash after %d of %d changes: the rerun did not converge:\n%s", n, full.Changes(), strings.Join(d, "\n"))
 					continue

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpwire/mcpwire/fixtures"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -52,7 +53,7 @@ func switchWorld(t *testing.T, root string, pad int) string {
 	t.Helper()
 	project := projectWorld(t, root, pad)
 	home := filepath.Join(root, "home")
-	writeFiles(t, map[string]string{filepath.Join(home, ".aiwg", "mcp-profiles.json"): `{"profiles": {
+	fixtures.WriteFiles(t, "", map[string]string{filepath.Join(home, ".aiwg", "mcp-profiles.json"): `{"profiles": {
   "p": {"servers": ["s01", "s02"], "providerOverrides": {"*": {"toolDeny": ["s01__rm"]}}},
   "q": {"servers": ["s02"], "providerOverrides": {"*": {"toolDeny": ["s02__rm"]}}}}}`})
 	if r := runIn(t, root, project, []string{"inject", "--provider", "claude", "--profile", "p"}); r.err != nil {
@@ -79,7 +80,7 @@ func projectWorld(t *testing.T, root string, pad int) string {
 	writeRegistry(t, home, 2, `{"profiles": {"p": {"servers": ["s01", "s02"], "providerOverrides": {"*": {"toolDeny": ["s01__rm"]}}}}}`)
 	writeClaudeJSON(t, filepath.Join(home, ".claude.json"), pad)
 	project := filepath.Join(root, "project")
-	writeFiles(t, map[string]string{
+	fixtures.WriteFiles(t, "", map[string]string{
 		filepath.Join(project, ".mcp.json"):                      `{"mcpServers": {"mine": {"command": "my-mcp"}}}`,
 		filepath.Join(project, ".claude", "settings.local.json"): `{"permissions": {"deny": ["Read(.env)"]}}`,
 	})
@@ -99,20 +100,7 @@ func writeClaudeJSON(t *testing.T, path string, pad int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, map[string]string{path: string(b)})
-}
-
-// writeFiles writes files (0600), creating their directories.
-func writeFiles(t *testing.T, files map[string]string) {
-	t.Helper()
-	for p, data := range files {
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fixtures.WriteFiles(t, "", map[string]string{path: string(b)})
 }
 
 // worldState maps every file under root to its mode and the sha256 of its content

@@ -49,6 +49,9 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 		if name == "" || name == registry.AllServers {
 			name = "custom"
 		}
+		if !render.ValidRuntimeName(name) {
+			return runtimeNameError(p.Name, name)
+		}
 		rt, err := render.RuntimeHome(f, req, name)
 		if err != nil {
 			return err

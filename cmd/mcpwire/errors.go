@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpwire/mcpwire/internal/hint"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,18 +27,9 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// hinted is an error with hint lines.
-type hinted struct {
-	err   error
-	hints []string
-}
-
-func (e *hinted) Error() string   { return e.err.Error() }
-func (e *hinted) Unwrap() error   { return e.err }
-func (e *hinted) Hints() []string { return e.hints }
-
-// withHint adds hint lines to an error.
-func withHint(err error, hints ...string) error { return &hinted{err: err, hints: hints} }
+// withHint adds hint lines to an error (internal/hint: the packages below the CLI
+// give their errors advice the same way).
+func withHint(err error, hints ...string) error { return hint.Wrap(err, hints...) }
 
 // exitCodeError carries a client's exit code through (session).
 type exitCodeError struct{ code int }
@@ -54,7 +46,7 @@ func report(s *stream, err error) int {
 	}
 	msg := strings.TrimRight(err.Error(), "\n")
 	fmt.Fprintf(w, "%s %s\n", s.paint(sgrError, "mcpwire: error:"), msg)
-	var h interface{ Hints() []string }
+	var h hint.Hinter
 	if errors.As(err, &h) {
 		for _, line := range h.Hints() {
 			fmt.Fprintf(w, "%s %s\n", s.paint(sgrHint, "mcpwire: hint:"), line)

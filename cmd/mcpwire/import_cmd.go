@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
@@ -95,9 +96,9 @@ func importProviders(from string, scope providers.Scope) ([]*providers.Provider,
 		}
 		return out, nil
 	}
-	p, err := provider(from)
-	if err != nil {
-		return nil, err
+	p, ok := providers.Get(from)
+	if !ok {
+		return nil, unknownProvider(from, fromAll)
 	}
 	if p.Manual() {
 		return nil, fmt.Errorf("%s has no config file mcpwire can read; its servers are added by hand", p.Display)
@@ -109,12 +110,14 @@ func importProviders(from string, scope providers.Scope) ([]*providers.Provider,
 }
 
 // importFiles opens the client files to import: every scope of each provider that
-// has a file here (or the --scope given). For one provider, a file that does not
-// parse is refused, and finding none is an error naming where it looked; for all, a
-// bad file is skipped with a warning.
+// has a file here (or the --scope given), each file once though several clients read
+// it (V10: the project's .mcp.json is Claude Code's, Copilot CLI's and Qoder's). For
+// one provider, a file that does not parse is refused, and finding none is an error
+// naming where it looked; for all, a bad file is skipped with a warning.
 func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.Scope, proj, layer string, all bool) ([]*render.ClientFile, error) {
 	var files []*render.ClientFile
 	var looked []string
+	seen := map[string]bool{}
 	for _, p := range ps {
 		for _, s := range p.Scopes() {
 			if scope != "" && s != scope {
@@ -130,7 +133,8 @@ func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.
 				env.warn(fmt.Sprintf("%s: skipped: %v", p.Name, err))
 			case err != nil:
 				return nil, err
-			case c != nil:
+			case c != nil && !seen[c.Key()]:
+				seen[c.Key()] = true
 				files = append(files, c)
 			}
 		}
@@ -149,11 +153,16 @@ func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool
 		verb, adopt, add = "would import", "would adopt", "would add"
 	}
 	for _, fi := range res.Files {
-		if len(fi.Servers) == 0 {
+		switch added := addedFrom(fi, res); {
+		case len(fi.Servers) == 0:
 			printf(env.Stdout, "%s: nothing to import from %s (%s scope)\n", fi.Provider, fi.Path, fi.Scope)
 			continue
+		case len(added) == 0:
+			// every entry is already defined as read: said once, below
+			printf(env.Stdout, "%s: nothing new to import from %s (%s scope)\n", fi.Provider, fi.Path, fi.Scope)
+		default:
+			printf(env.Stdout, "%s: %s %s from %s (%s scope)\n", fi.Provider, verb, strings.Join(added, ", "), fi.Path, fi.Scope)
 		}
-		printf(env.Stdout, "%s: %s %s from %s (%s scope)\n", fi.Provider, verb, strings.Join(fi.Servers, ", "), fi.Path, fi.Scope)
 		if len(fi.Adopted) > 0 {
 			printf(env.Stdout, "%s: %s %s: inject updates them, uninject removes them\n", fi.Provider, adopt, strings.Join(fi.Adopted, ", "))
 		}
@@ -172,13 +181,25 @@ func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool
 	}
 }
 
+// addedFrom are the entries of a file the import added to the registry: not those a
+// layer already defines as read (noted once, as identical).
+func addedFrom(fi render.ImportFile, res *render.ImportResult) []string {
+	var out []string
+	for _, n := range fi.Servers {
+		if slices.Contains(res.Added, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // imported adds what an import did to the --json document.
 func (j *jsonOut) imported(res *render.ImportResult) {
 	if j == nil {
 		return
 	}
 	for _, fi := range res.Files {
-		d := writeDest{Provider: fi.Provider, Scope: fi.Scope, Path: fi.Path, Written: fi.Servers, Adopted: fi.Adopted, Foreign: fi.Foreign}
+		d := writeDest{Provider: fi.Provider, Scope: fi.Scope, Path: fi.Path, Written: addedFrom(fi, res), Adopted: fi.Adopted, Foreign: fi.Foreign}
 		for _, s := range res.Skipped {
 			if s.Path == fi.Path {
 				d.Skipped = append(d.Skipped, s.Server)

@@ -14,17 +14,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func selectionFlags() []cli.Flag {
-	return []cli.Flag{
-		listFlag("provider", "client to write (see mcpwire providers); repeat or a comma list for several, in one transaction"),
-		&cli.StringFlag{Name: "scope", Usage: "project, local or user (default: the provider's usual scope)"},
-		&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
-		listFlag("servers", "servers to write (comma list or repeat; not with --profile)"),
-		&cli.StringFlag{Name: "profile", Usage: "write a profile's servers and tool filters (__all__ = every server)"},
-		&cli.BoolFlag{Name: "dry-run", Usage: "print each destination and a diff; write nothing"},
-	}
-}
-
 func injectCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:  "inject",
@@ -42,98 +31,6 @@ func injectCommand(env *Env) *cli.Command {
 		),
 		Action: func(c *cli.Context) error { return runInject(env, c) },
 	}
-}
-
-// flagPolicy reads --strict-credentials / --no-credentials (P3).
-func flagPolicy(c *cli.Context) (*policy.Level, error) {
-	strict, none := c.Bool("strict-credentials"), c.Bool("no-credentials")
-	switch {
-	case strict && none:
-		return nil, usagef("--strict-credentials and --no-credentials cannot be used together")
-	case strict:
-		l := policy.References
-		return &l, nil
-	case none:
-		l := policy.None
-		return &l, nil
-	}
-	return nil, nil
-}
-
-// provider resolves --provider (V2: unknown names are a usage error).
-func provider(name string) (*providers.Provider, error) {
-	p, ok := providers.Get(name)
-	if !ok {
-		return nil, unknownProvider(name)
-	}
-	return p, nil
-}
-
-// providerList resolves the names of inject's --provider (repeats and comma lists,
-// U2): each once, in the order given; an unknown one, or none without --all, is a
-// usage error (V2).
-func providerList(names []string, all bool) ([]*providers.Provider, error) {
-	if len(names) == 0 && !all {
-		return nil, unknownProvider("")
-	}
-	var out []*providers.Provider
-	for _, n := range names {
-		p, err := provider(n)
-		if err != nil {
-			return nil, err
-		}
-		if !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	return out, nil
-}
-
-// scopeFlag reads --scope.
-func scopeFlag(c *cli.Context) (providers.Scope, error) {
-	s := providers.Scope(c.String("scope"))
-	if s != "" && !slices.Contains(providers.AllScopes, s) {
-		return "", usagef("--scope must be project, local or user, not %q", s)
-	}
-	return s, nil
-}
-
-// selection resolves --profile or --servers into server names and filters. Both
-// together are a usage error (U2); a name no layer defines is refused with a
-// suggestion (U1).
-func selection(c *cli.Context, reg *registry.Registry, required bool) (names []string, filters map[string]*registry.Filters, profile string, err error) {
-	return selectionOf(c, reg, required, true)
-}
-
-// selectionOf is selection; defined=false accepts --servers names no layer defines
-// (uninject removes entries of servers deleted from the registry).
-func selectionOf(c *cli.Context, reg *registry.Registry, required, defined bool) (names []string, filters map[string]*registry.Filters, profile string, err error) {
-	if c.IsSet("profile") && c.IsSet("servers") {
-		return nil, nil, "", usagef("--profile and --servers cannot be used together: a profile brings its own servers (add one to it with mcpwire profile edit NAME --add-server SERVER)")
-	}
-	if profile = c.String("profile"); profile != "" {
-		if profile == registry.AllServers {
-			return reg.ServerNames(), nil, profile, nil
-		}
-		r, err := reg.Resolve(profile)
-		if err != nil {
-			return nil, nil, "", err
-		}
-		return r.Servers, r.Filters, profile, nil
-	}
-	if names = list(c, "servers"); len(names) > 0 {
-		if !defined {
-			return names, nil, "", nil
-		}
-		if err := reg.CheckServers(names, "servers not defined in any configuration layer"); err != nil {
-			return nil, nil, "", err
-		}
-		return names, nil, "", nil
-	}
-	if required {
-		return nil, nil, "", usagef("choose servers with --profile NAME or --servers a,b (--profile __all__ for every server)")
-	}
-	return nil, nil, "", nil
 }
 
 func (e *Env) pathEnv(project string) providers.PathEnv {
@@ -220,13 +117,9 @@ func runInject(env *Env, c *cli.Context) error {
 // writeAll prepares every request, writes them as one transaction (W7), and says what
 // each did; it returns the results, one per request.
 func writeAll(env *Env, f fsys.FS, reqs []render.Request, dry bool) ([]*render.Result, error) {
-	var preps []*render.Prepared
-	for _, r := range reqs {
-		prep, err := render.Prepare(f, r)
-		if err != nil {
-			return nil, err
-		}
-		preps = append(preps, prep)
+	preps, err := render.PrepareAll(f, reqs)
+	if err != nil {
+		return nil, err
 	}
 	if err := render.Commit(f, preps, !dry); err != nil {
 		return nil, err
@@ -361,7 +254,7 @@ func recordedRequest(env *Env, f fsys.FS, base render.Request, p *providers.Prov
 
 // skipping is inject --all's options: a server a client cannot take is skipped with a
 // warning (V7), and project files are checked with ignored.
-func skipping(o render.InjectOptions, ignored func(string) error) render.InjectOptions {
+func skipping(o render.InjectOptions, ignored render.IgnoreCheck) render.InjectOptions {
 	o.SkipUnsupported, o.Ignored = true, ignored
 	return o
 }
@@ -385,7 +278,11 @@ func reportInject(env *Env, r *render.Result, dry bool) {
 	}
 	defer func() {
 		if len(r.Unselected) > 0 { // B7
-			printf(env.Stdout, "%s: %s %s from %s (mcpwire wrote them, and the profile does not select them)\n", r.Provider, removed, strings.Join(r.Unselected, ", "), r.Destination)
+			why := "mcpwire wrote them, and the profile does not select them"
+			if len(r.Unselected) == 1 {
+				why = "mcpwire wrote it, and the profile does not select it"
+			}
+			printf(env.Stdout, "%s: %s %s from %s (%s)\n", r.Provider, removed, strings.Join(r.Unselected, ", "), r.Destination, why)
 		}
 	}()
 	if len(r.Written) == 0 {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpwire/mcpwire/fixtures"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -124,7 +126,7 @@ func TestInjectExitCodes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			env, stdout, stderr := injectEnv(t)
-			before := treeOf(t, env.Home)
+			before := fixtures.Tree(t, env.Home)
 			code := Main(tt.args, env)
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout, stderr)
@@ -135,7 +137,7 @@ func TestInjectExitCodes(t *testing.T) {
 			if strings.Contains(stdout.String()+stderr.String(), "sk-live-") {
 				t.Errorf("a credential value was printed")
 			}
-			if after := treeOf(t, env.Home); !equalTrees(before, after) {
+			if after := fixtures.Tree(t, env.Home); !maps.Equal(before, after) {
 				t.Errorf("a refused inject changed files")
 			}
 		})
@@ -231,14 +233,14 @@ func TestReadmeQuickStart(t *testing.T) {
 	vars := map[string]string{}
 	env, stdout, stderr := testEnv(t, vars)
 	vars["AIWG_CONFIG_LAYERS"] = org + string(filepath.ListSeparator) + filepath.Join(env.Home, ".aiwg")
-	before := treeOf(t, env.Home)
+	before := fixtures.Tree(t, env.Home)
 	if code := Main([]string{"inject", "--provider", "codex", "--profile", "dev", "--dry-run"}, env); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if !strings.HasPrefix(stdout.String(), "codex: would write ") || !strings.Contains(stdout.String(), "+[mcp_servers.") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
-	if after := treeOf(t, env.Home); !equalTrees(before, after) {
+	if after := fixtures.Tree(t, env.Home); !maps.Equal(before, after) {
 		t.Error("--dry-run wrote files")
 	}
 }

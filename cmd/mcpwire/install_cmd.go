@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
@@ -45,7 +44,7 @@ func installTarget(env *Env, c *cli.Context) (target, dir string, err error) {
 		if _, ok := providers.Get(args[0]); ok {
 			target, args = args[0], args[1:]
 		} else if len(args) == 2 {
-			return "", "", usagef("unknown install target %q (one of: %s)", args[0], strings.Join(providers.Names(), ", "))
+			return "", "", withHint(usagef("unknown install target %q", args[0]), providerHint(args[0]))
 		}
 	}
 	if len(args) == 1 {
@@ -53,7 +52,7 @@ func installTarget(env *Env, c *cli.Context) (target, dir string, err error) {
 		if target == "" {
 			if fi, err := env.FS.Stat(absDir(env, dir)); err != nil || !fi.IsDir() {
 				// a mistyped target must not install into the deprecated default
-				return "", "", usagef("unknown install target %q, and no such project directory (targets: %s)", dir, strings.Join(providers.Names(), ", "))
+				return "", "", withHint(usagef("unknown install target %q, and no such project directory", dir), providerHint(dir))
 			}
 		}
 	}
@@ -75,6 +74,24 @@ func builtin(env *Env, scope providers.Scope) *registry.Server {
 	return s
 }
 
+// installProject is install's project directory: the positional PROJECT-DIR or
+// --project (not both), else the one U4 finds; explicit when one was given.
+func installProject(env *Env, c *cli.Context, dir string) (project string, explicit bool, err error) {
+	if dir != "" && c.IsSet("project") {
+		return "", false, usagef("give the project directory once: as PROJECT-DIR or with --project")
+	}
+	project, explicit = projectDir(env, c), dir != "" || c.IsSet("project")
+	if dir != "" {
+		project = absDir(env, dir)
+	}
+	if explicit {
+		err = checkProjectDir(env, project)
+	}
+	return project, explicit, err
+}
+
+// runInstall installs the built-in entry, or a profile's or --servers' servers, into
+// a target (I1-I5, U9).
 func runInstall(env *Env, c *cli.Context) error {
 	out := startJSON(env, c, "install", c.Bool("dry-run"))
 	name, dir, err := installTarget(env, c)
@@ -92,17 +109,9 @@ func runInstall(env *Env, c *cli.Context) error {
 	if p.Install != nil && p.Install.OneFile {
 		scope = "" // one file, whatever the scope (I1)
 	}
-	if dir != "" && c.IsSet("project") {
-		return usagef("give the project directory once: as PROJECT-DIR or with --project")
-	}
-	project := projectDir(env, c)
-	if dir != "" {
-		project = absDir(env, dir)
-	}
-	if dir != "" || c.IsSet("project") {
-		if err := checkProjectDir(env, project); err != nil {
-			return err
-		}
+	project, explicit, err := installProject(env, c, dir)
+	if err != nil {
+		return err
 	}
 	reg, err := env.registry()
 	if err != nil {
@@ -116,7 +125,7 @@ func runInstall(env *Env, c *cli.Context) error {
 	if effScope == "" {
 		effScope = p.DefaultScope
 	}
-	if err := env.checkProject(project, dir != "" || c.IsSet("project"), effScope); err != nil { // U4
+	if err := env.checkProject(project, explicit, effScope); err != nil { // U4
 		return err
 	}
 	req := render.Request{
@@ -222,33 +231,36 @@ func absDir(env *Env, dir string) string {
 	return filepath.Join(env.Cwd, dir)
 }
 
-// gitIgnored returns the check that a project file is ignored (and not tracked) by
-// git, for clients that only read ignored project files (RunWield).
-func gitIgnored(project string) func(string) error {
-	return func(path string) error {
+// gitIgnored returns the check of whether git ignores (and does not track) a file of
+// project: render decides what the answer means for the client.
+func gitIgnored(project string) render.IgnoreCheck {
+	return func(path string) (render.IgnoreState, error) {
 		rel, err := filepath.Rel(project, path)
 		if err != nil {
-			return err
+			return render.GitFailed, err
 		}
 		rel = filepath.ToSlash(rel)
-		hint := fmt.Sprintf("add this line to %s: %s", filepath.Join(project, ".gitignore"), rel)
-		cmd := exec.Command("git", "-C", project, "check-ignore", "-q", "--no-index", rel)
-		err = cmd.Run()
+		// one git process answers the usual case: with the index, check-ignore reports a
+		// path ignored only when it is not tracked either; the others find out why not
+		if exec.Command("git", "-C", project, "check-ignore", "-q", rel).Run() == nil {
+			return render.GitIgnores, nil
+		}
+		err = exec.Command("git", "-C", project, "check-ignore", "-q", "--no-index", rel).Run()
 		if err == nil {
 			if exec.Command("git", "-C", project, "ls-files", "--error-unmatch", rel).Run() == nil {
-				return withHint(fmt.Errorf("%s is tracked by git; RunWield only reads an untracked, ignored project file", path), "untrack it (the file stays): git -C "+project+" rm --cached "+rel)
+				return render.GitTracks, nil
 			}
-			return nil
+			return render.GitIgnores, nil
 		}
 		if errors.Is(err, exec.ErrNotFound) {
-			return withHint(fmt.Errorf("cannot check that git ignores %s: git is not installed", path), "RunWield only reads a project file git ignores; use --scope user for ~/.wld/mcp.json")
+			return render.NoGit, nil
 		}
 		if exec.Command("git", "-C", project, "rev-parse", "--is-inside-work-tree").Run() != nil {
-			return withHint(fmt.Errorf("%s is not inside a git checkout; RunWield only reads a project file of a git checkout that ignores it", project), "use --scope user for ~/.wld/mcp.json, or git init the project and "+hint)
+			return render.NotCheckout, nil
 		}
 		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
-			return withHint(fmt.Errorf("%s would not be ignored by git; RunWield only reads a project file git ignores, because it runs programs on your machine", path), hint)
+			return render.GitWouldCommit, nil
 		}
-		return withHint(fmt.Errorf("cannot ask git whether %s is ignored: %v", path, err), "RunWield only reads an ignored project file of a git checkout; use --scope user for ~/.wld/mcp.json")
+		return render.GitFailed, err
 	}
 }

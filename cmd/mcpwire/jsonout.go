@@ -47,6 +47,10 @@ type writeDest struct {
 	Changed  bool   `json:"changed"`
 }
 
+// ephemeralScope is the scope --json names for standalone output: an ephemeral file
+// or a runtime home, which no client reads unless started on it.
+const ephemeralScope = "ephemeral"
+
 // skipJSON is an entry an import did not take in.
 type skipJSON struct {
 	Server   string `json:"server"`
@@ -147,7 +151,7 @@ func (j *jsonOut) launch(l dialect.Launch) {
 // ephemeral adds standalone output (C5, X1): the file written, its servers, and how
 // to launch the client on it.
 func (j *jsonOut) ephemeral(provider, path string, written []string, l *dialect.Launch) {
-	j.rep.Destinations = append(j.rep.Destinations, writeDest{Provider: provider, Scope: "ephemeral", Path: path, Written: written, Changed: true})
+	j.rep.Destinations = append(j.rep.Destinations, writeDest{Provider: provider, Scope: ephemeralScope, Path: path, Written: written, Changed: true})
 	j.rep.Changed = append(j.rep.Changed, path)
 	if l != nil {
 		j.launch(*l)

@@ -56,7 +56,17 @@ func TestWriteCommandsJSON(t *testing.T) {
 		if want == 2 {
 			return nil
 		}
-		return oneDocument(t, stdout.Bytes())
+		doc := oneDocument(t, stdout.Bytes())
+		if doc["dryRun"] == false {
+			// U5: only files there at the end, never a staged record written and
+			// removed within the run
+			for _, p := range doc["changed"].([]any) {
+				if _, err := os.Stat(p.(string)); err != nil || strings.HasSuffix(p.(string), ".staged") {
+					t.Errorf("%s: changed lists %s: %v", strings.Join(args, " "), p, err)
+				}
+			}
+		}
+		return doc
 	}
 	dest := func(doc map[string]any, i int) map[string]any { return doc["destinations"].([]any)[i].(map[string]any) }
 
@@ -96,12 +106,16 @@ func TestWriteCommandsJSON(t *testing.T) {
 		t.Errorf("inject --ephemeral: %v", doc)
 	}
 	doc = run(0, "session", "--provider", "claude-code", "--profile", "p", "--dry-run", "--json")
-	if argv := doc["launch"].(map[string]any)["argv"].([]any); argv[0] != "claude" || argv[1] != "--mcp-config" || len(doc["destinations"].([]any)) != 1 {
+	if argv := doc["launch"].(map[string]any)["argv"].([]any); argv[0] != "claude" || argv[1] != "--mcp-config" || len(doc["destinations"].([]any)) != 1 || dest(doc, 0)["scope"] != "ephemeral" {
 		t.Errorf("session claude --dry-run: %v", doc)
 	}
 	doc = run(0, "session", "--provider", "codex", "--profile", "p", "--dry-run", "--json")
-	if l := doc["launch"].(map[string]any); !strings.HasPrefix(l["env"].(map[string]any)["CODEX_HOME"].(string), filepath.Join(home, ".codex", "roles-runtime")) || !sameList(l["argv"], "codex") {
+	if l := doc["launch"].(map[string]any); !strings.HasPrefix(l["env"].(map[string]any)["CODEX_HOME"].(string), filepath.Join(home, ".codex", "roles-runtime")) || !sameList(l["argv"], "codex") || dest(doc, 0)["scope"] != "ephemeral" {
 		t.Errorf("session codex --dry-run: %v", doc)
+	}
+	doc = run(0, "session", "--provider", "codex", "--profile", "p", "--persist", "--dry-run", "--json")
+	if d := dest(doc, 0); d["path"] != filepath.Join(home, ".codex", "config.toml") || d["scope"] != "user" {
+		t.Errorf("session --persist --dry-run: %v", doc)
 	}
 	if _, err := os.Stat(filepath.Join(home, ".codex", "roles-runtime")); err == nil {
 		t.Error("session --dry-run made the runtime home")

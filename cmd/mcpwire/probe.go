@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -72,11 +74,11 @@ func resolveProbe(s *registry.Server, getenv func(string) string, project string
 	if sp.remote {
 		sp.url = s.URL
 		sp.headers = http.Header{}
-		for _, k := range keysOf(s.Headers) {
+		for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
 			sp.headers.Set(k, s.Headers[k])
 			sp.secrets.Add(s.Headers[k])
 		}
-		for _, h := range keysOf(s.HeaderEnv) {
+		for _, h := range slices.Sorted(maps.Keys(s.HeaderEnv)) {
 			if v, ok := lookup(s.HeaderEnv[h], "headerEnv "+h); ok {
 				sp.headers.Set(h, v)
 				sp.secrets.Add(v)
@@ -102,12 +104,12 @@ func resolveProbe(s *registry.Server, getenv func(string) string, project string
 				sp.dir = filepath.Join(project, cwd)
 			}
 		}
-		for _, k := range keysOf(s.Env) {
+		for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 			v := subst(s.Env[k])
 			sp.env = append(sp.env, k+"="+v)
 			sp.secrets.Add(v)
 		}
-		for _, k := range keysOf(s.EnvFrom) {
+		for _, k := range slices.Sorted(maps.Keys(s.EnvFrom)) {
 			if v, ok := lookup(s.EnvFrom[k], "envFrom "+k); ok {
 				sp.env = append(sp.env, k+"="+v)
 				sp.secrets.Add(v)

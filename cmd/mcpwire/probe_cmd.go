@@ -60,22 +60,9 @@ func runProbe(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var servers []*registry.Server
-	var missing []string
-	for _, n := range names {
-		s, ok := reg.Server(n)
-		if !ok {
-			missing = append(missing, n)
-			continue
-		}
-		servers = append(servers, s)
-	}
-	if len(missing) > 0 {
-		what := "servers not defined in any configuration layer"
-		if profile != "" {
-			what = fmt.Sprintf("profile %q names servers not defined in any configuration layer", profile)
-		}
-		return fmt.Errorf("%s: %s", what, strings.Join(missing, ", "))
+	servers, err := reg.Lookup(names, profile, nil)
+	if err != nil {
+		return err
 	}
 
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/mcpwire/mcpwire/fixtures"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,7 +30,7 @@ func TestProfileEditExitCodes(t *testing.T) {
 		t.Run(strings.Join(tt.args[2:], " "), func(t *testing.T) {
 			vars, root := layeredEnv(t, cmdFiles)
 			env, stdout, stderr := testEnv(t, vars)
-			before := treeOf(t, root)
+			before := fixtures.Tree(t, root)
 			code := Main(tt.args, env)
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout, stderr)
@@ -36,8 +38,8 @@ func TestProfileEditExitCodes(t *testing.T) {
 			if !strings.Contains(stderr.String(), tt.stderr) || (tt.stderr == "") != (stderr.Len() == 0) {
 				t.Errorf("stderr %q, want %q", stderr, tt.stderr)
 			}
-			after := treeOf(t, root)
-			if changed := !equalTrees(before, after); changed != tt.written {
+			after := fixtures.Tree(t, root)
+			if changed := !maps.Equal(before, after); changed != tt.written {
 				t.Errorf("layer files changed: %v, want %v", changed, tt.written)
 			}
 			for _, p := range []string{"org", "team"} {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpwire/mcpwire/fixtures"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,15 +33,7 @@ func testEnv(t *testing.T, vars map[string]string) (*Env, *bytes.Buffer, *bytes.
 func layeredEnv(t *testing.T, files map[string]string) (vars map[string]string, root string) {
 	t.Helper()
 	root = t.TempDir()
-	for p, c := range files {
-		p = filepath.Join(root, p)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(c), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fixtures.WriteFiles(t, root, files)
 	dirs := []string{filepath.Join(root, "org"), filepath.Join(root, "team"), filepath.Join(root, "me")}
 	for _, d := range dirs[:2] {
 		if err := os.MkdirAll(d, 0o755); err != nil { // lower layers must exist (L13)
@@ -110,7 +104,7 @@ func TestExitCodes(t *testing.T) {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			vars, root := layeredEnv(t, cmdFiles)
 			env, stdout, stderr := testEnv(t, vars)
-			before := treeOf(t, root)
+			before := fixtures.Tree(t, root)
 			code := Main(tt.args, env)
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout, stderr)
@@ -122,7 +116,7 @@ func TestExitCodes(t *testing.T) {
 				if line := strings.SplitN(stderr.String(), "\n", 2)[0]; strings.HasSuffix(line, ".") && !strings.Contains(line, "configuration layer.") {
 					t.Errorf("error ends with a period: %q", line)
 				}
-				if after := treeOf(t, root); !equalTrees(before, after) {
+				if after := fixtures.Tree(t, root); !maps.Equal(before, after) {
 					t.Error("a refused command changed the layer files")
 				}
 			}
@@ -232,34 +226,4 @@ func TestOutputNeverShowsCredentials(t *testing.T) {
 			}
 		})
 	}
-}
-
-func treeOf(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		v := fi.Mode().String()
-		if fi.Mode().IsRegular() {
-			b, _ := os.ReadFile(p)
-			v += " " + string(b)
-		}
-		out[p] = v
-		return nil
-	})
-	return out
-}
-
-func equalTrees(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -21,9 +22,13 @@ func reorder(app *cli.App, args []string) (out []string, passthrough []string, d
 	var global, path, flagArgs, positional []string
 	seen := flagValues{}
 	leading := true
-	group := "" // the command whose subcommand is expected next
+	group := ""   // the command whose subcommand is expected next
+	unknown := "" // the argument before, when it is an unknown flag without "=value"
+	help := false // --help or -h: the command's help, whatever its arguments
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		prev := unknown
+		unknown = ""
 		if a == "--" {
 			passthrough = append([]string{}, args[i+1:]...)
 			dashdash = true
@@ -34,6 +39,10 @@ func reorder(app *cli.App, args []string) (out []string, passthrough []string, d
 			if !defines(flags, a) && defines(app.Flags, a) {
 				set, own = app.Flags, &global
 			}
+			if !defines(set, a) && !strings.Contains(a, "=") && !isHelpFlag(a) {
+				unknown = a
+			}
+			help = help || isHelpFlag(a)
 			*own = append(*own, a)
 			value := "true"
 			if _, v, ok := strings.Cut(a, "="); ok {
@@ -63,6 +72,11 @@ func reorder(app *cli.App, args []string) (out []string, passthrough []string, d
 				continue
 			}
 			if len(cmds) > 0 {
+				if prev != "" {
+					// "--confg-dir x layers": x is the mistyped flag's value, not a command
+					known := append(slices.Clone(flags), app.Flags...)
+					return nil, nil, false, withHint(usagef("unknown flag %s", prev), flagHint(flagName(prev), known))
+				}
 				// where a command is expected: say so before any flag problem
 				return nil, nil, false, unknownCommand(a, group, cmds)
 			}
@@ -72,11 +86,22 @@ func reorder(app *cli.App, args []string) (out []string, passthrough []string, d
 	}
 	out = append(global, path...)
 	out = append(out, flagArgs...)
+	if help {
+		// "profile edit p --help": the help of profile edit, not a help topic "p"
+		positional = nil
+	}
 	if len(positional) > 0 {
 		out = append(out, "--")
 		out = append(out, positional...)
 	}
 	return out, passthrough, dashdash, nil
+}
+
+// isHelpFlag reports whether the token is urfave/cli's own help flag, which no flag
+// list here holds.
+func isHelpFlag(token string) bool {
+	n := flagName(token)
+	return n == "help" || n == "h"
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {
@@ -87,7 +112,9 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 			}
 		}
 	}
-	if name == "help" || name == "h" {
+	if len(cmds) > 0 && (name == "help" || name == "h") {
+		// urfave/cli's help command of a group; a command without subcommands takes
+		// "h" as an argument (a server or profile may be named h)
 		return &cli.Command{Name: name}
 	}
 	return nil

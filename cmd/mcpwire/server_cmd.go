@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -57,6 +58,9 @@ func serverAdd(env *Env, c *cli.Context) error {
 	if _, err := applyServerFlags(env, c, s, false); err != nil {
 		return err
 	}
+	if s.Command == "" && s.URL == "" && !c.IsSet("type") {
+		return noTransport(c, s.Name)
+	}
 	if err := reg.AddServer(s); err != nil {
 		return err
 	}
@@ -85,6 +89,10 @@ func serverAddJSON(env *Env, c *cli.Context) error {
 		env.warn(fmt.Sprintf("not imported, mcpwire has no field for them: %s (%s)", name, strings.Join(sn.Dropped, ", ")))
 	}
 	if err := render.CheckImportPolicy(reg, env.Getenv(policy.EnvVar), []*registry.Server{sn.Server}); err != nil {
+		var pe *policy.Error
+		if errors.As(err, &pe) {
+			pe.Hint = render.AddJSONHint
+		}
 		return err
 	}
 	if err := reg.AddServer(sn.Server); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/urfave/cli/v2"
 )
 
@@ -46,7 +47,19 @@ func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool)
 	if err := checkCommandFlags(env, c); err != nil {
 		return false, err
 	}
+	if err := checkTransportFlags(env, c); err != nil {
+		return false, err
+	}
 	given := false
+	if update {
+		// --unset-env/--unset-header name the server's keys as they are now, before
+		// --env or --header replace a part of them (docs/layers.md)
+		unset, err := applyUnset(c, s)
+		if err != nil {
+			return false, err
+		}
+		given = unset
+	}
 	str := func(name string, dst *string) {
 		if c.IsSet(name) {
 			*dst = c.String(name)
@@ -81,13 +94,6 @@ func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool)
 	str("bearer-env", &s.BearerEnv)
 	str("cwd", &s.Cwd)
 	str("description", &s.Description)
-	if update {
-		unset, err := applyUnset(c, s)
-		if err != nil {
-			return false, err
-		}
-		given = given || unset
-	}
 	if !c.IsSet("type") {
 		switch {
 		case c.IsSet("command") || env.dashdash:
@@ -115,16 +121,64 @@ func checkCommandFlags(env *Env, c *cli.Context) error {
 		return nil
 	}
 	if cmd := c.String("command"); strings.ContainsAny(cmd, " \t\r\n") {
-		shown := strings.Join(policy.RedactArgs(strings.Fields(cmd)), " ")
-		name := "NAME"
-		if c.NArg() > 0 {
-			name = c.Args().First()
+		fields := policy.RedactArgs(strings.Fields(cmd))
+		whole := policy.RedactArgs([]string{cmd})
+		err := usagef("--command %q holds spaces: it names one program, not a command line", strings.Join(fields, " "))
+		if fi, serr := env.FS.Stat(cmd); serr == nil && !fi.IsDir() {
+			// an existing program whose path holds a space
+			return withHint(err, "put the program after --, quoted as one word: "+dashForm(c, whole))
 		}
-		return withHint(usagef("--command %q holds spaces: it names one program, not a command line", shown),
-			fmt.Sprintf("put the command and its arguments after --: %s %s -- %s", commandPath(c), name, shown),
-			"a program path that holds a space goes after -- too, quoted as one word")
+		split := "put the command and its arguments after --: " + dashForm(c, fields)
+		if !strings.ContainsAny(fields[0], `/\`) {
+			return withHint(err, split, "a program path that holds a space goes after -- too, quoted as one word")
+		}
+		path := "if it is one program whose path holds a space: " + dashForm(c, whole)
+		if slices.ContainsFunc(fields[1:], func(f string) bool { return strings.HasPrefix(f, "-") }) {
+			return withHint(err, split, path)
+		}
+		// "/Applications/My App/bin/mcp": most likely one path
+		return withHint(err, path, "if it is a command and its arguments: "+dashForm(c, fields))
 	}
 	return nil
+}
+
+// dashForm is the command line that gives the server's command after "--", as a
+// person pastes it into a POSIX shell (every word quoted where it needs it).
+func dashForm(c *cli.Context, command []string) string {
+	name := "NAME"
+	if c.NArg() > 0 {
+		name = c.Args().First()
+	}
+	return dialect.Launch{Binary: commandPath(c), Args: append([]string{name, "--"}, command...)}.String()
+}
+
+// checkTransportFlags refuses a command line that makes a server both local and
+// remote (U2, U3): a command (after -- or --command) with --url, or with --type http
+// or sse; --url with --type stdio. These are usage errors, each with the way to say
+// what was meant.
+func checkTransportFlags(env *Env, c *cli.Context) error {
+	command := env.dashdash || c.IsSet("command")
+	typ := c.String("type")
+	switch {
+	case command && c.IsSet("url"):
+		return withHint(usagef("a command (after -- or --command) and --url cannot be used together: a server is local or remote"),
+			"a local server: its command after -- and no --url; a remote one: --url and nothing after --")
+	case command && (typ == registry.HTTP || typ == registry.SSE):
+		return withHint(usagef("--type %s takes --url, not a command (after -- or --command)", typ),
+			"a local server needs no --type (stdio is the default with --); a remote one gives --url instead of the command")
+	case c.IsSet("url") && typ == registry.Stdio:
+		return withHint(usagef("--type stdio takes a command (after -- or --command), not --url"),
+			"a remote server: --type http or sse, or no --type (http is the default with --url); a local one: its command after -- instead of --url")
+	}
+	return nil
+}
+
+// noTransport is the refusal of server add given neither a command nor a URL, with
+// both ways to give one.
+func noTransport(c *cli.Context, name string) error {
+	return withHint(fmt.Errorf("server %q: give its command after -- (a local server) or its --url (a remote one)", name),
+		"a local server: "+dashForm(c, []string{"npx", "-y", "PACKAGE"}),
+		"a remote server: "+dialect.Launch{Binary: commandPath(c), Args: []string{name, "--url", "https://HOST/mcp"}}.String())
 }
 
 // applyEnv applies --env and --env-plain (P11). The server's env has two parts: the
@@ -230,7 +284,7 @@ func applyUnset(c *cli.Context, s *registry.Server) (bool, error) {
 		_, inFrom := s.EnvFrom[k]
 		if !inEnv && !inFrom {
 			return false, withHint(fmt.Errorf("--unset-env %s: server %q has no such environment variable", k, s.Name),
-				"its variables: "+orNone(append(s.EnvKeys(), keysOf(s.EnvFrom)...)))
+				"its variables: "+orNone(append(s.EnvKeys(), slices.Sorted(maps.Keys(s.EnvFrom))...)))
 		}
 		delete(s.Env, k)
 		delete(s.EnvFrom, k)
@@ -238,7 +292,7 @@ func applyUnset(c *cli.Context, s *registry.Server) (bool, error) {
 	}
 	for _, k := range headerKeys {
 		for _, f := range []string{"header", "header-env"} {
-			if m, _ := pairs(c, f); m != nil && hasFold(keysOf(m), k) {
+			if m, _ := pairs(c, f); m != nil && hasFold(slices.Sorted(maps.Keys(m)), k) {
 				return false, usagef("--unset-header %s and --%s %s=… contradict each other", k, f, k)
 			}
 		}
@@ -246,9 +300,9 @@ func applyUnset(c *cli.Context, s *registry.Server) (bool, error) {
 		if bearer && c.IsSet("bearer-env") {
 			return false, usagef("--unset-header %s and --bearer-env contradict each other", k)
 		}
-		if !hasFold(s.HeaderKeys(), k) && !hasFold(keysOf(s.HeaderEnv), k) && !bearer {
+		if !hasFold(s.HeaderKeys(), k) && !hasFold(slices.Sorted(maps.Keys(s.HeaderEnv)), k) && !bearer {
 			return false, withHint(fmt.Errorf("--unset-header %s: server %q sends no such header", k, s.Name),
-				"its headers: "+orNone(append(s.HeaderKeys(), keysOf(s.HeaderEnv)...)))
+				"its headers: "+orNone(append(s.HeaderKeys(), slices.Sorted(maps.Keys(s.HeaderEnv))...)))
 		}
 		deleteFold(s.Headers, k)
 		deleteFold(s.HeaderEnv, k)

@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
@@ -44,7 +44,7 @@ func viewServer(s *registry.Server, origin string) serverView {
 		Command:           command,
 		Args:              args,
 		EnvKeys:           s.EnvKeys(),
-		PlainEnvKeys:      keysOf(s.PlainEnvKeys()),
+		PlainEnvKeys:      slices.Sorted(maps.Keys(s.PlainEnvKeys())),
 		EnvFrom:           s.EnvFrom,
 		URL:               policy.RedactURL(s.URL),
 		HeaderKeys:        s.HeaderKeys(),
@@ -52,8 +52,8 @@ func viewServer(s *registry.Server, origin string) serverView {
 		BearerEnv:         s.BearerEnv,
 		Cwd:               s.Cwd,
 		Enabled:           s.Enabled,
-		AuthKeys:          keysOf(s.Auth),
-		OAuthKeys:         keysOf(s.OAuth),
+		AuthKeys:          slices.Sorted(maps.Keys(s.Auth)),
+		OAuthKeys:         slices.Sorted(maps.Keys(s.OAuth)),
 		Qualified:         s.Qualified(),
 		Description:       s.Description,
 		InjectedProviders: s.InjectedProviders,
@@ -144,22 +144,10 @@ func (v serverView) write(w io.Writer) {
 
 // arrows renders a reference map as "KEY ← VAR, …".
 func arrows(m map[string]string) string {
-	keys := keysOf(m)
+	keys := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + " ← " + m[k]
 	}
 	return strings.Join(parts, ", ")
-}
-
-func keysOf[V any](m map[string]V) []string {
-	if len(m) == 0 {
-		return nil
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

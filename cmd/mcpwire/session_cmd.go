@@ -81,7 +81,7 @@ func runSession(env *Env, c *cli.Context) error {
 	// any filesystem access, the registry's included (X1).
 	profile := c.String("profile")
 	if !render.ValidRuntimeName(profile) {
-		return fmt.Errorf("invalid profile name %q: use lowercase letters, digits and '-'", profile)
+		return runtimeNameError(p.Name, profile)
 	}
 	reg, err := env.registry()
 	if err != nil {
@@ -107,23 +107,35 @@ func runSession(env *Env, c *cli.Context) error {
 		Policy: level, PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn, DryRun: dry,
 		Inject: render.InjectOptions{Sync: true}, // --persist injects as inject --profile does (B7)
 	}
-	launch, cleanup, err := sessionLaunch(env, c, p, req, profile)
+	sl, err := sessionLaunch(env, c, p, req, profile)
 	if err != nil {
 		return err
 	}
-	if cleanup != nil {
-		defer cleanup()
+	if sl.cleanup != nil {
+		defer sl.cleanup()
 	}
+	launch := sl.launch
 	launch.Args = append(launch.Args, env.passthrough...)
 	if dry {
-		return sessionDryRun(env, out, dr, reg, p.Name, req.Servers, launch)
+		return sessionDryRun(env, out, dr, reg, writeDest{Provider: p.Name, Scope: sl.scope, Written: req.Servers}, launch)
 	}
 	return run(env, launch.Binary, launch.Args, launch.Env)
 }
 
+// runtimeNameError refuses a profile name that a session or a Codex runtime home
+// cannot take (X1): the name becomes a directory or a file name there, so it must be
+// [a-z0-9-]+. A layer may hold other names (L14, "team/dev"): only this use of such a
+// profile is refused, and the hint says how to get one of a usable name.
+func runtimeNameError(provider, name string) error {
+	extend := dialect.Launch{Binary: "mcpwire", Args: []string{"profile", "add", "NAME", "--extends", name}}
+	own := dialect.Launch{Binary: "mcpwire", Args: []string{"inject", "--provider", provider, "--profile", name}}
+	return withHint(fmt.Errorf("invalid profile name %q for a session or a runtime home", name),
+		"a session and a runtime home are named after the profile, which holds lowercase letters, digits and '-' only: add a profile of such a name that extends it ("+extend.String()+"), or write the client's own file ("+own.String()+")")
+}
+
 // sessionDryRun says what session would write and launch (U5): the files, the diff
 // and the launch line, credentials hidden; with --json, the document.
-func sessionDryRun(env *Env, out *jsonOut, dr *fsys.DryRun, reg *registry.Registry, provider string, servers []string, l dialect.Launch) error {
+func sessionDryRun(env *Env, out *jsonOut, dr *fsys.DryRun, reg *registry.Registry, d writeDest, l dialect.Launch) error {
 	layer := reg.Set().Write().Dir
 	var files []string
 	for _, in := range dr.Intents() {
@@ -134,42 +146,52 @@ func sessionDryRun(env *Env, out *jsonOut, dr *fsys.DryRun, reg *registry.Regist
 	shownBin, shown := redact.Launch(l.Binary, l.Args)
 	l.Binary, l.Args = shownBin, shown
 	if out == nil {
-		printf(env.Stdout, "%s: would launch: %s\n", provider, l.String())
+		printf(env.Stdout, "%s: would launch: %s\n", d.Provider, l.String())
 		printDiff(env, dr, reg)
 		return nil
 	}
 	for _, path := range clientFiles(files, layer) {
-		out.rep.Destinations = append(out.rep.Destinations, writeDest{Provider: provider, Path: path, Written: servers, Changed: true})
+		d.Path, d.Changed = path, true
+		out.rep.Destinations = append(out.rep.Destinations, d)
 	}
 	out.rep.Changed = files
 	out.launch(l)
 	return out.finish()
 }
 
+// sessionLaunched is what session starts: the launch, the scope of the file it
+// wrote ("ephemeral" but with --persist), and what removes a temporary directory
+// afterwards (nil when there is none).
+type sessionLaunched struct {
+	launch  dialect.Launch
+	scope   string
+	cleanup func()
+}
+
 // sessionLaunch prepares what session starts: the client on its own file (--persist),
-// in a runtime home, or on an ephemeral file it loads alone; cleanup removes a
-// temporary directory afterwards.
-func sessionLaunch(env *Env, c *cli.Context, p *providers.Provider, req render.Request, profile string) (dialect.Launch, func(), error) {
+// in a runtime home, or on an ephemeral file it loads alone.
+func sessionLaunch(env *Env, c *cli.Context, p *providers.Provider, req render.Request, profile string) (sessionLaunched, error) {
 	switch {
 	case c.Bool("persist"):
-		if _, err := render.Inject(env.FS, req); err != nil {
-			return dialect.Launch{}, nil, fmt.Errorf("launch refused: %w", err)
+		res, err := render.Inject(env.FS, req)
+		if err != nil {
+			return sessionLaunched{}, fmt.Errorf("launch refused: %w", err)
 		}
-		return dialect.Launch{Binary: p.Binary}, nil, nil
+		return sessionLaunched{launch: dialect.Launch{Binary: p.Binary}, scope: string(res.Scope)}, nil
 	case render.HasRuntimeHome(p):
 		rt, err := render.RuntimeHome(env.FS, req, profile)
 		if err != nil {
-			return dialect.Launch{}, nil, fmt.Errorf("launch refused: %w", err)
+			return sessionLaunched{}, fmt.Errorf("launch refused: %w", err)
 		}
 		if rt.LoginLinked != "" { // X3: said once, when linked
 			printf(env.Stderr, "%s: linked %s to your login, so you stay logged in; for a role with an account of its own, put its own %s there instead\n",
 				p.Name, rt.LoginLinked, filepath.Base(rt.LoginLinked))
 		}
-		return rt.Launch, nil, nil
+		return sessionLaunched{launch: rt.Launch, scope: ephemeralScope}, nil
 	}
 	eph, err := render.Ephemeral(env.FS, req, "")
 	if err != nil {
-		return dialect.Launch{}, nil, fmt.Errorf("launch refused: %w", err)
+		return sessionLaunched{}, fmt.Errorf("launch refused: %w", err)
 	}
 	var cleanup func()
 	if eph.Dir != "" {
@@ -181,11 +203,11 @@ func sessionLaunch(env *Env, c *cli.Context, p *providers.Provider, req render.R
 			if cleanup != nil {
 				cleanup()
 			}
-			return dialect.Launch{}, nil, fmt.Errorf("launch refused: the tool-permission sidecar %s is missing", eph.Settings)
+			return sessionLaunched{}, fmt.Errorf("launch refused: the tool-permission sidecar %s is missing", eph.Settings)
 		}
 	}
 	// exactly the arguments inject --ephemeral prints (--strict-mcp-config included)
-	return *eph.Launch, cleanup, nil
+	return sessionLaunched{launch: *eph.Launch, scope: ephemeralScope, cleanup: cleanup}, nil
 }
 
 // run runs the client from PATH with the given arguments and environment changes

@@ -14,16 +14,21 @@ import (
 // unknownProvider is the usage error of an unknown provider name (V2, U1). extra
 // names values other than providers that are valid too ("*").
 func unknownProvider(name string, extra ...string) error {
+	return withHint(usagef("unknown provider %q", name), providerHint(name, extra...))
+}
+
+// providerHint suggests a provider (or alias, or one of extra) for a mistyped name:
+// "did you mean …?", else the names, at most 20 (U1).
+func providerHint(name string, extra ...string) string {
 	names := append(slices.Clone(extra), providers.Names()...)
 	all := slices.Clone(names)
 	for _, n := range providers.Names() {
 		all = append(all, providers.Aliases(n)...)
 	}
-	hint := suggest.Hint(name, names, "%q")
 	if near := suggest.Closest(name, all); len(near) > 0 {
-		hint = suggest.Hint(name, all, "%q")
+		return suggest.Hint(name, all, "%q")
 	}
-	return withHint(usagef("unknown provider %q", name), hint)
+	return suggest.Hint(name, names, "%q")
 }
 
 // unknownCommand is the usage error of an unknown command name among cmds; group

@@ -11,12 +11,13 @@ import (
 
 // ptyCapture opens a pseudo-terminal for a test and returns its terminal end and a
 // function that closes it and returns everything written to it. The test is skipped
-// where the system has no pseudo-terminals.
+// where the test cannot open one: openPTY is written for Linux only (pty_linux_test.go;
+// elsewhere pty_other_test.go), and a Linux without /dev/ptmx has none.
 func ptyCapture(t *testing.T) (tty *os.File, output func() string) {
 	t.Helper()
 	master, tty, ok := openPTY(t)
 	if !ok {
-		t.Skip("no pseudo-terminal on this system")
+		t.Skip("no pseudo-terminal: the tests open one on Linux with /dev/ptmx only")
 	}
 	var buf bytes.Buffer
 	done := make(chan struct{})
@@ -26,6 +27,28 @@ func ptyCapture(t *testing.T) (tty *os.File, output func() string) {
 	}()
 	return tty, func() string {
 		tty.Close()
+		<-done
+		return buf.String()
+	}
+}
+
+// pipeCapture returns the writing end of a pipe, and a function that closes it and
+// returns what was written: stderr that is not a terminal.
+func pipeCapture(t *testing.T) (w *os.File, output func() string) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	done := make(chan struct{})
+	go func() {
+		io.Copy(&buf, r)
+		r.Close()
+		close(done)
+	}()
+	return w, func() string {
+		w.Close()
 		<-done
 		return buf.String()
 	}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpwire/mcpwire/fixtures"
 	"io/fs"
 	"maps"
 	"os"
@@ -361,7 +362,7 @@ func TestOwnershipDirUnwritable(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { os.Chmod(ro, 0o700) })
-			before := tree(t, dir)
+			before := fixtures.Tree(t, dir)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			err = cmd.Run()
@@ -372,40 +373,11 @@ func TestOwnershipDirUnwritable(t *testing.T) {
 			if stderr.String() != want {
 				t.Errorf("stderr:\n%s\nwant:\n%s", stderr.String(), want)
 			}
-			if after := tree(t, dir); !maps.Equal(before, after) {
+			if after := fixtures.Tree(t, dir); !maps.Equal(before, after) {
 				t.Errorf("files changed:\nbefore %v\nafter  %v", before, after)
 			}
 		})
 	}
-}
-
-// tree maps every path under dir to its mode and content.
-func tree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		v := fi.Mode().String()
-		if fi.Mode().IsRegular() && !strings.HasSuffix(p, "/bin/mcpwire") {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			v += " " + string(b)
-		}
-		out[p] = v
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // TestInjectFaultsThroughCLI runs "mcpwire inject" in this process on a filesystem
@@ -427,9 +399,9 @@ func TestInjectFaultsThroughCLI(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(project, ".claude", "settings.local.json"), []byte(`{"permissions": {"deny": ["Read(.env)"]}}`), 0o640); err != nil {
 			t.Fatal(err)
 		}
-		before := tree(t, root)
+		before := fixtures.Tree(t, root)
 		code, stderr := runMain(root, project, f, []string{"inject", "--provider", "claude", "--profile", "p"})
-		after := tree(t, root)
+		after := fixtures.Tree(t, root)
 		for _, c := range f.(*fsys.Faulty).Calls() {
 			if d, ok := strings.CutPrefix(c, "mkdir "); ok {
 				delete(after, d[:strings.LastIndexByte(d, ' ')]) // a rollback keeps directories (fsys.Apply)

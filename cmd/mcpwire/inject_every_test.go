@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/fsys"
+)
+
+// everyWorld is a scratch HOME, XDG_CONFIG_HOME, write layer and git project with a
+// 20-server profile p20, and the inject arguments writing it to every provider that
+// has a destination (issue 13: one process, one transaction).
+type everyWorld struct {
+	root, home, xdg, layer, proj string
+	args                         []string
+}
+
+// newEveryWorld lays out the world under dir; fresh removes every client file and
+// record, so that the next inject writes everything anew.
+func newEveryWorld(tb testing.TB, dir string) *everyWorld {
+	tb.Helper()
+	w := &everyWorld{root: dir, home: filepath.Join(dir, "home"), xdg: filepath.Join(dir, "xdg"),
+		layer: filepath.Join(dir, "layer"), proj: filepath.Join(dir, "proj")}
+	w.args = []string{"inject", "--profile", "p20"}
+	for _, p := range providers.All() {
+		if !p.Manual() {
+			w.args = append(w.args, "--provider", p.Name)
+		}
+	}
+	return w
+}
+
+// reset removes everything and writes the registry and the project anew.
+func (w *everyWorld) reset(tb testing.TB) {
+	tb.Helper()
+	if err := os.RemoveAll(w.root); err != nil {
+		tb.Fatal(err)
+	}
+	for _, d := range []string{w.home, w.xdg, w.layer, w.proj} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if out, err := exec.Command("git", "-C", w.proj, "init", "-q", ".").CombinedOutput(); err != nil {
+		tb.Skipf("git init: %v\n%s", err, out)
+	}
+	servers := map[string]any{}
+	var names []string
+	for i := range 20 {
+		n := fmt.Sprintf("s%02d", i)
+		names = append(names, n)
+		servers[n] = map[string]any{"name": n, "type": "stdio", "command": "srv", "args": []string{"--n", fmt.Sprint(i)}, "description": fmt.Sprintf("server %d", i)}
+	}
+	files := map[string]any{
+		filepath.Join(w.layer, "mcp-servers.json"):  map[string]any{"apiVersion": "aiwg.io/v1", "kind": "McpServerRegistry", "servers": servers},
+		filepath.Join(w.layer, "mcp-profiles.json"): map[string]any{"apiVersion": "aiwg.io/v1", "kind": "McpProfileRegistry", "profiles": map[string]any{"p20": map[string]any{"name": "p20", "servers": names}}},
+	}
+	for path, v := range files {
+		data, _ := json.MarshalIndent(v, "", " ")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(w.proj, ".gitignore"), []byte(".wld/mcp.json\n"), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// run runs one inject in process and returns its wall time.
+func (w *everyWorld) run(tb testing.TB, extra ...string) time.Duration {
+	tb.Helper()
+	var stderr bytes.Buffer
+	vars := map[string]string{"HOME": w.home, "XDG_CONFIG_HOME": w.xdg, "AIWG_CONFIG_LAYERS": w.layer}
+	env := &Env{
+		Getenv: func(k string) string { return vars[k] },
+		Stdin:  strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr,
+		FS: fsys.NewOS(), Home: w.home, Cwd: w.proj,
+	}
+	start := time.Now()
+	if code := Main(append(append([]string(nil), w.args...), extra...), env); code != 0 {
+		tb.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	return time.Since(start)
+}
+
+// BenchmarkInjectEveryProvider injects a 20-server profile into every provider that
+// has a destination (34 clients, --provider repeated), in process: a fresh write (no
+// client file, record or receipt yet), a run that finds everything up to date, and a
+// dry run of the fresh write. Issue 13 bounds the fresh write of a whole process at
+// 50 ms on the 2-core development machine.
+func BenchmarkInjectEveryProvider(b *testing.B) {
+	w := newEveryWorld(b, b.TempDir())
+	b.Run("fresh", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			w.reset(b)
+			b.StartTimer()
+			w.run(b)
+		}
+	})
+	b.Run("uptodate", func(b *testing.B) {
+		w.reset(b)
+		w.run(b)
+		for b.Loop() {
+			w.run(b)
+		}
+	})
+	b.Run("dryrun", func(b *testing.B) {
+		w.reset(b)
+		for b.Loop() {
+			w.run(b, "--dry-run")
+		}
+	})
+}
+
+// TestInjectEveryProviderSpeed runs issue 13's case in process — a 20-server profile
+// into every provider that has a destination (34 clients), one transaction — five
+// times from a fresh tree and five times with everything up to date, and bounds the
+// best run of each: its wall time, and the objects it allocates.
+//
+// Issue 13 bounds a whole process on a quiet machine at 50 ms; these bounds must hold
+// on a loaded 2-core CI machine instead. On the development machine (2 cores, load
+// 5–10 from other test suites) the best runs took 90–180 ms fresh and 36–60 ms up to
+// date, against 640–1,000 ms and 95–105 ms before the batched writes (272 fsyncs one
+// after the other) and the other changes of issue 13 (docs/architecture.md,
+// Performance). The wall-time bounds (300 ms, 150 ms) leave room for a busier machine
+// and still fail a return to one durable write after the other.
+//
+// Wall time cannot catch a CPU regression of a third on a loaded machine, so the
+// allocations bound the work itself, whatever the load: 120,200 objects fresh and
+// 95,500 up to date were measured, and computing every client file's edit twice (the
+// staged record's and the file's own, as before issue 13) made them 184,000 and
+// 152,000, over the bounds (150,000 and 120,000).
+//
+// spec: Q4 W3 W7
+func TestInjectEveryProviderSpeed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 34 clients' files ten times")
+	}
+	w := newEveryWorld(t, filepath.Join(t.TempDir(), "w"))
+	fresh := measured{time: time.Hour, allocs: math.MaxUint64}
+	upToDate := fresh
+	for range 5 {
+		w.reset(t)
+		fresh.best(w.measure(t))
+		upToDate.best(w.measure(t))
+	}
+	t.Logf("%d providers × 20 servers: best fresh %v and %d objects, up to date %v and %d objects",
+		(len(w.args)-3)/2, fresh.time, fresh.allocs, upToDate.time, upToDate.allocs)
+	for _, c := range []struct {
+		what      string
+		got, want measured
+	}{
+		{"fresh", fresh, measured{300 * time.Millisecond, 150_000}},
+		{"up to date", upToDate, measured{150 * time.Millisecond, 120_000}},
+	} {
+		if runtime.GOOS != "linux" {
+			// the bounds are measured on the project's Linux machines
+			c.want.time, c.want.allocs = c.want.time*4, c.want.allocs*3/2
+		}
+		if c.got.time > c.want.time {
+			t.Errorf("inject into every provider, %s: best of 5 took %v, want at most %v", c.what, c.got.time, c.want.time)
+		}
+		if c.got.allocs > c.want.allocs {
+			t.Errorf("inject into every provider, %s: %d objects allocated, want at most %d", c.what, c.got.allocs, c.want.allocs)
+		}
+	}
+}
+
+// measured is the cost of one run.
+type measured struct {
+	time   time.Duration
+	allocs uint64
+}
+
+// best keeps the lower of each.
+func (m *measured) best(o measured) {
+	m.time, m.allocs = min(m.time, o.time), min(m.allocs, o.allocs)
+}
+
+// measure runs one inject in process and returns its wall time and allocations.
+func (w *everyWorld) measure(tb testing.TB) measured {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	d := w.run(tb)
+	runtime.ReadMemStats(&after)
+	return measured{time: d, allocs: after.Mallocs - before.Mallocs}
+}
