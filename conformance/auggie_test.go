@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// auggie (Augment CLI) 0.36.0, user scope (~/.augment/settings.json) and project scope
-// (<project>/.augment/settings.json). It also merges the machine's managed file
+// auggie (Augment CLI) 0.36.0, user scope (~/.augment/settings.json), project scope
+// (<project>/.augment/settings.json) and local scope (<project>/.augment/settings.local.json). It also merges the machine's managed file
 // /etc/augment/settings.json, which no variable moves: the driver fails when it exists.
 // Entry shape: {type: stdio|http|sse, command, args, env | url, headers, disabled}; one
 // entry it rejects (type "streamable-http" or "local", args a string, …) drops every
@@ -32,12 +32,12 @@ func TestAuggie(t *testing.T) {
 
 var auggieCase = clientCase{
 	provider: "auggie", client: "auggie",
-	scopes: []string{"user", "project"},
+	scopes: []string{"user", "project", "local"},
 	servers: func(s *scenario) []wantServer {
 		return withoutHeaders(without(s.confServers(), "wd"))
 	},
 	files: func(s *scenario) []string {
-		return []string{projectOrUser(s, ".augment/settings.json", ".augment/settings.json")}
+		return []string{scopeFile(s, ".augment/settings.json", ".augment/settings.local.json", ".augment/settings.json")}
 	},
 	// auggie sends headers as written: mcpwire refuses header references for it
 	write:  injectedAfter("conf-sse", dropWd, dropTickets, dropNotes),

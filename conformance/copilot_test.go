@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -95,6 +96,7 @@ type copilotEntry struct {
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
 	Source  string            `json:"source"`
+	Path    string            `json:"sourcePath"`
 	Enabled bool              `json:"enabled"`
 }
 
@@ -122,22 +124,18 @@ func copilotDriver(s *scenario, want []wantServer) []step {
 		c.serverEqual(w.name, "enabled", e.Enabled, !w.disabled)
 	}
 	steps := []step{func(c *checker) result {
-		r := s.client(cl.copilot, "mcp", "list", "--json")
-		var got struct {
-			MCPServers map[string]copilotEntry `json:"mcpServers"`
-		}
-		if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
-			c.errorf("stdout is not {\"mcpServers\": …}: %v", err)
+		r, got, ok := copilotList(s, c)
+		if !ok {
 			return r
 		}
 		for _, w := range want {
-			if e, ok := got.MCPServers[w.name]; !ok {
+			if e, ok := got[w.name]; !ok {
 				c.serverf(w.name, "not listed")
 			} else {
 				compare(c, w, e)
 			}
 		}
-		unexpected(c, got.MCPServers, want)
+		unexpected(c, got, want)
 		if r.exit != 0 {
 			c.errorf("exit %d", r.exit)
 		}
@@ -160,4 +158,53 @@ func copilotDriver(s *scenario, want []wantServer) []step {
 		})
 	}
 	return steps
+}
+
+// TestCopilotGithubMCPJSON: Copilot CLI's other project file, .github/mcp.json, which
+// it reads while no .mcp.json exists; mcpwire writes it (project scope) only in that
+// case, and Copilot must list what it wrote there as workspace servers.
+//
+// spec: Q5 V1 V10
+func TestCopilotGithubMCPJSON(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t, "copilot-cli", "copilot", "github")
+	s.scope = "project"
+	want := s.confServers()
+	files := copilotFiles(s)
+	gh := filepath.Join(s.proj, ".github", "mcp.json")
+	writeJSON(t, gh, map[string]any{"mcpServers": map[string]any{}})
+	s.files = append([]string{gh}, files[1:]...)
+	injected("conf-sse")(s, want)
+	var c checker
+	if _, err := os.Stat(filepath.Join(s.proj, ".mcp.json")); err == nil {
+		c.errorf("mcpwire created .mcp.json, which hides .github/mcp.json from Copilot")
+	}
+	s.report(result{label: "the project's files"}, &c)
+	for _, st := range copilotDriver(s, want) {
+		s.check(st)
+	}
+	// the servers come from that file (sourcePath), not from another .mcp.json
+	s.check(func(c *checker) result {
+		r, got, _ := copilotList(s, c)
+		for _, w := range want {
+			if e, ok := got[w.name]; ok {
+				c.serverEqual(w.name, "sourcePath", e.Path, gh)
+			}
+		}
+		return r
+	})
+}
+
+// copilotList runs `copilot mcp list --json` and decodes its servers; false (with the
+// problem recorded) when stdout is not {"mcpServers": …}.
+func copilotList(s *scenario, c *checker) (result, map[string]copilotEntry, bool) {
+	r := s.client(cl.copilot, "mcp", "list", "--json")
+	var got struct {
+		MCPServers map[string]copilotEntry `json:"mcpServers"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		c.errorf("stdout is not {\"mcpServers\": …}: %v", err)
+		return r, nil, false
+	}
+	return r, got.MCPServers, true
 }

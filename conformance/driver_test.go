@@ -177,7 +177,7 @@ func withoutFilters(ws []wantServer) []wantServer {
 // clientCase is one client of Q5: its scopes and files, what writes them, and its driver.
 type clientCase struct {
 	provider, client string
-	scopes           []string                       // "user", "project"
+	scopes           []string                       // "user", "project", "local"
 	servers          func(s *scenario) []wantServer // what the client must show
 	files            func(s *scenario) []string     // the files written, in s.scope; seeds trust
 	write            writeConfig                    // what writes the files: mcpwire (injected)
@@ -334,8 +334,17 @@ func stdioEntry(w wantServer) map[string]any {
 
 // projectOrUser is the file for s.scope.
 func projectOrUser(s *scenario, project, user string) string {
-	if s.scope == "project" {
+	return scopeFile(s, project, "", user)
+}
+
+// scopeFile is the file for s.scope: project and local files under the project, the
+// user file under the home directory.
+func scopeFile(s *scenario, project, local, user string) string {
+	switch s.scope {
+	case "project":
 		return filepath.Join(s.proj, project)
+	case "local":
+		return filepath.Join(s.proj, local)
 	}
 	return filepath.Join(s.home, user)
 }

@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// Qoder CLI 1.1.52, user scope (~/.qoder/settings.json) and project scope (.mcp.json, the
-// file Claude Code and Copilot CLI read too; no approval needed for list/get). Entry
+// Qoder CLI 1.1.52, user scope (~/.qoder/settings.json), project scope (.mcp.json, the
+// file Claude Code and Copilot CLI read too; no approval needed for list/get) and local
+// scope (<project>/.qoder/settings.local.json, Qoder's default and mcpwire's for it). Entry
 // shape: {type: stdio, command, args, env, cwd} | {type: http|sse, url, headers},
 // "disabled": true; references ${VAR} (and $VAR); no tool filter. Qoder writes
 // $XDG_CONFIG_HOME/git/ignore and ~/.qoder/… on every run (the scratch HOME holds both).
@@ -38,10 +39,10 @@ func TestQoder(t *testing.T) {
 
 var qoderCase = clientCase{
 	provider: "qoder", client: "qoder",
-	scopes:  []string{"user", "project"},
+	scopes:  []string{"user", "project", "local"},
 	servers: (*scenario).confServers,
 	files: func(s *scenario) []string {
-		return []string{projectOrUser(s, ".mcp.json", ".qoder/settings.json")}
+		return []string{scopeFile(s, ".mcp.json", ".qoder/settings.local.json", ".qoder/settings.json")}
 	},
 	write:    injected("conf-sse"),
 	byHand:   qoderByHand,
@@ -87,7 +88,7 @@ func qoderDriver(s *scenario, want []wantServer) []step {
 		}
 		return r
 	}}
-	scope := map[string]string{"user": "User config", "project": "Project config"}[s.scope]
+	scope := map[string]string{"user": "User config", "project": "Project config", "local": "Local config"}[s.scope]
 	for _, w := range want {
 		if len(w.env) == 0 && len(w.headers) == 0 {
 			continue
