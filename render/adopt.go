@@ -148,7 +148,7 @@ func (fa *fileAdoption) recordTarget(f fsys.FS, layer string) (fsys.Target, erro
 				if err != nil {
 					return nil, 0, false, err
 				}
-				rec, _ = st.settle(rec, entryDigest(c.doc, c.es))
+				rec, _ = st.settle(rec, entryDigest(c.d, c.doc, c.es))
 			}
 			rec.Destination, rec.localRecord, rec.Providers = canon, c.local, rec.writers(c.Provider.Name)
 			if rec.Provider == "" {

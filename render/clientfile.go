@@ -175,7 +175,7 @@ func (c *ClientFile) readRecord(f fsys.FS, layerDir string) error {
 	}
 	rec := own.rec
 	if own.stage != nil {
-		rec, _ = own.stage.settle(own.rec, entryDigest(c.doc, c.es))
+		rec, _ = own.stage.settle(own.rec, entryDigest(c.d, c.doc, c.es))
 	}
 	c.Record = rec.Entries
 	return nil

@@ -213,7 +213,7 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 		// mcpwire's, though the record file does not hold them yet (V10)
 		e.record = e.before.next
 	case e.own.stage != nil:
-		e.record, e.forgotten = e.own.stage.settle(e.own.rec, entryDigest(doc, entries))
+		e.record, e.forgotten = e.own.stage.settle(e.own.rec, entryDigest(e.d, doc, entries))
 	}
 	if err := e.reconcile(entries); err != nil {
 		return nil, err
@@ -405,7 +405,7 @@ func (e *fileEdit) removals() []string {
 	}
 	var more []string
 	for n := range e.record.Entries {
-		if !strings.Contains(n, ":") && !e.sync[n] && n != BuiltinName && !slices.Contains(out, n) {
+		if _, _, member := dialect.RecordedMember(e.d, n); !member && !e.sync[n] && n != BuiltinName && !slices.Contains(out, n) {
 			more = append(more, n)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
@@ -67,7 +68,7 @@ func RecordedDestinations(f fsys.FS, layerDir string) ([]RecordedDestination, er
 			d.Providers = []string{rec.Provider}
 		}
 		for n := range rec.Entries {
-			if !strings.Contains(n, ":") { // a dialect's own entry (opencode's "tools:KEY"), not a server
+			if !memberOf(d.Providers, n) {
 				d.Servers = append(d.Servers, n)
 			}
 		}
@@ -81,4 +82,17 @@ func RecordedDestinations(f fsys.FS, layerDir string) ([]RecordedDestination, er
 		return out[i].Path < out[j].Path
 	})
 	return out, nil
+}
+
+// memberOf reports whether a record key of a file the named providers write is one of
+// their dialect's own entries (opencode's "tools:KEY"), not a server.
+func memberOf(names []string, key string) bool {
+	for _, name := range names {
+		if p, ok := providers.Get(name); ok {
+			if _, _, member := dialect.RecordedMember(dialect.For(p), key); member {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
@@ -202,12 +203,12 @@ func (e *permEdit) stageTarget(f fsys.FS, settings fsys.Target) fsys.Target {
 	})
 }
 
-// entryDigest is the current digest of a record entry in a client file: a server
-// entry, or a dialect's own entry "MEMBER:KEY" (a key of a top-level member, such as
-// opencode's "tools:github_*").
-func entryDigest(doc format.Document, es format.Entries) func(string) (string, bool) {
+// entryDigest is the current digest of a record entry in a client file d writes: a
+// server entry, or a dialect's own entry "MEMBER:KEY" (a key of a top-level member, such
+// as opencode's "tools:github_*", dialect.RecordedMember).
+func entryDigest(d dialect.Dialect, doc format.Document, es format.Entries) func(string) (string, bool) {
 	return func(name string) (string, bool) {
-		if member, key, ok := strings.Cut(name, ":"); ok {
+		if member, key, ok := dialect.RecordedMember(d, name); ok {
 			v, has := doc.Lookup(member, key)
 			if !has {
 				return "", false

@@ -139,7 +139,10 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 		sf.Entries = append(sf.Entries, se)
 	}
 	for _, n := range dialect.SortedKeys(c.Record) {
-		if _, ok := c.Entry(n); !ok && !strings.Contains(n, ":") {
+		if _, _, member := dialect.RecordedMember(c.d, n); member {
+			continue
+		}
+		if _, ok := c.Entry(n); !ok {
 			sf.Entries = append(sf.Entries, StatusEntry{Name: n, State: Missing})
 		}
 	}

@@ -244,3 +244,25 @@ func For(p *providers.Provider) Dialect {
 	}
 	return mk(p)
 }
+
+// MemberRecorder is a dialect that owns entries of its own beside the servers (opencode's
+// tools keys, C6) and records them in the file's ownership record under RecordMember()+":"+KEY.
+// Only such a dialect's record keys with that prefix are not servers: a server named
+// "npm:pkg" (L14) is a server everywhere, and the dialect's CheckNames refuses a server
+// whose name starts with its prefix.
+type MemberRecorder interface {
+	RecordMember() string
+}
+
+// RecordedMember reports whether a record key of a file d writes names one of the
+// dialect's own entries rather than a server, and which member and key it is.
+func RecordedMember(d Dialect, name string) (member, key string, ok bool) {
+	mr, is := d.(MemberRecorder)
+	if !is {
+		return "", "", false
+	}
+	if key, ok = strings.CutPrefix(name, mr.RecordMember()+":"); !ok {
+		return "", "", false
+	}
+	return mr.RecordMember(), key, true
+}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/hint"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -169,9 +170,20 @@ func toolKey(server, tool string) string { return toolName(server, false) + "_" 
 // CheckNames refuses servers whose names opencode makes alike in its tool names (L14):
 // "my.server" and "my_server" both give my_server_<tool>, so a tools key written for
 // one would also switch the other's tools off.
+// A server named "tools:…" is refused too: the ownership record keeps mcpwire's tools
+// keys under that prefix (RecordMember), and such a server could not be told from them.
 func (opencode) CheckNames(names, present []string) error {
+	for _, n := range names {
+		if strings.HasPrefix(n, opencodeToolsRec) {
+			return hint.Wrap(fmt.Errorf("server %q cannot be written to opencode: mcpwire records its tools keys as %q", n, opencodeToolsRec+"KEY"),
+				"rename the server in its layer file")
+		}
+	}
 	return checkClashes(names, present, func(n string) string { return toolName(n, false) + "_" }, "opencode cannot tell these servers' tools apart")
 }
+
+// RecordMember is the member whose keys mcpwire records beside the servers: "tools".
+func (opencode) RecordMember() string { return opencodeTools }
 
 // tools renders filters as the tools map (F3): for each allowlist server
 // "<server>_*": false first, then the deny keys (false), then the allowed tools
