@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/registry"
@@ -84,7 +85,7 @@ func writeAdopted(f fsys.FS, reg *registry.Registry, adopted []*fileAdoption, id
 			byProvider[p] = append(byProvider[p], n)
 		}
 	}
-	for _, p := range dialect.SortedKeys(byProvider) {
+	for _, p := range slices.Sorted(maps.Keys(byProvider)) {
 		if err := reg.RecordInjection(byProvider[p], p); err != nil {
 			return nil, err
 		}

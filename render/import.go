@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -204,7 +205,7 @@ func importable(e *ClientEntry, committed bool) (*registry.Server, string) {
 	s := e.Read.Server.Clone()
 	s.Name = e.Name
 	if committed {
-		for _, k := range dialect.SortedKeys(s.Env) {
+		for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 			if policy.PlainEnvProblem(k, s.Env[k]) == "" {
 				s.PlainEnv = append(s.PlainEnv, k)
 			}
@@ -277,9 +278,9 @@ const AddJSONHint = "keep the values out of the registry: write each as a refere
 func (r *ImportRequest) profileOf(servers []string, filters map[string]map[string]*dialect.ServerFilters) *registry.Profile {
 	p := &registry.Profile{Name: r.Profile, Servers: servers,
 		Description: "imported from " + r.sources(), ProviderOverrides: map[string]*registry.Filters{}}
-	for _, prov := range dialect.SortedKeys(filters) {
+	for _, prov := range slices.Sorted(maps.Keys(filters)) {
 		f := &registry.Filters{}
-		for _, n := range dialect.SortedKeys(filters[prov]) {
+		for _, n := range slices.Sorted(maps.Keys(filters[prov])) {
 			sf := filters[prov][n]
 			if sf.DenyAll {
 				f.ToolDeny = append(f.ToolDeny, n+"__*")

@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -138,7 +139,7 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 		se.Blockers = append(se.Blockers, clientBlockers[e.Name]...)
 		sf.Entries = append(sf.Entries, se)
 	}
-	for _, n := range dialect.SortedKeys(c.Record) {
+	for _, n := range slices.Sorted(maps.Keys(c.Record)) {
 		if _, _, member := dialect.RecordedMember(c.d, n); member {
 			continue
 		}
@@ -172,7 +173,7 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 	var out []string
 	var vars []string
 	for _, m := range []map[string]string{s.EnvFrom, s.HeaderEnv} {
-		for _, k := range dialect.SortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			vars = dialect.AppendNew(vars, []string{m[k]})
 		}
 	}

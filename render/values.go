@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -41,7 +42,7 @@ func (t target) projectFields(s *registry.Server) []string {
 	if slices.ContainsFunc(s.Args, func(a string) bool { return strings.Contains(a, dialect.ProjectVar) }) {
 		out = append(out, "args")
 	}
-	for _, k := range dialect.SortedKeys(s.Env) {
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		if strings.Contains(s.Env[k], dialect.ProjectVar) {
 			out = append(out, "env."+k)
 		}

@@ -3,6 +3,7 @@ package dialect
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -111,7 +112,7 @@ func auggieMaps(m map[string]any) string {
 			if !ok {
 				return c.key + " is not an object"
 			}
-			for _, k := range SortedKeys(obj) {
+			for _, k := range slices.Sorted(maps.Keys(obj)) {
 				if !c.ok(obj[k]) {
 					return fmt.Sprintf("%s.%s is not %s", c.key, k, c.want)
 				}

@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -55,7 +56,7 @@ func rulePrefix(name string) string {
 // deny, mcp__SERVER__TOOL otherwise (F3).
 func (claude) DenyRules(fs *FilterSet) []string {
 	var rules []string
-	for _, n := range SortedKeys(fs.Servers) {
+	for _, n := range slices.Sorted(maps.Keys(fs.Servers)) {
 		sf := fs.Servers[n]
 		srv := rulePrefix(n)
 		if sf.DenyAll {

@@ -2,7 +2,9 @@ package dialect
 
 import (
 	"encoding/json"
+	"maps"
 	"path/filepath"
+	"slices"
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
@@ -73,7 +75,7 @@ func (d continueDev) Read(entry json.RawMessage) (*Imported, error) {
 	s.Type = typ
 	var opts map[string]json.RawMessage
 	r.decode(continueRequestOptions, "an object", &opts)
-	for _, k := range SortedKeys(opts) {
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		if k != memberHeaders {
 			r.drop(continueRequestOptions+"."+k, true)
 			continue

@@ -3,6 +3,7 @@ package dialect
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"sort"
@@ -46,7 +47,7 @@ func (f *FilterSet) Warn(format string, args ...any) {
 // AllowPatterns lists every allow pattern that applies.
 func (f *FilterSet) AllowPatterns() []string {
 	var out []string
-	for _, n := range SortedKeys(f.Servers) {
+	for _, n := range slices.Sorted(maps.Keys(f.Servers)) {
 		out = append(out, f.Servers[n].AllowPatterns...)
 	}
 	return out
@@ -167,7 +168,7 @@ type FilterSpec struct {
 // without a switch, allowlist mode leaving other servers unrestricted (F3, F4).
 func (spec FilterSpec) Warnings(display string, fs *FilterSet, injected []string) {
 	var deny, allow []string
-	for _, n := range SortedKeys(fs.Servers) {
+	for _, n := range slices.Sorted(maps.Keys(fs.Servers)) {
 		sf := fs.Servers[n]
 		if sf.DenyAll && !spec.DenyAll {
 			deny = append(deny, n+"__*")
@@ -210,7 +211,7 @@ func (spec FilterSpec) denyWarning(display string, fs *FilterSet, deny []string)
 // exactness warns about globs, whole-server denies and unrestricted servers.
 func (spec FilterSpec) exactness(display string, fs *FilterSet, injected []string) {
 	var allowMode, unrestricted []string
-	for _, n := range SortedKeys(fs.Servers) {
+	for _, n := range slices.Sorted(maps.Keys(fs.Servers)) {
 		sf := fs.Servers[n]
 		if spec.ExactDeny {
 			if _, globs := Exact(sf.Deny); len(globs) > 0 {

@@ -3,6 +3,8 @@ package dialect
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -148,7 +150,7 @@ func (d goose) Read(entry json.RawMessage) (*Imported, error) {
 // Authorization: Bearer ${VAR} the bearer token, anything else literal.
 func (goose) readHeaders(s *registry.Server, headers map[string]string) {
 	dollar, _ := policy.SpellingOf(policy.StyleDollar)
-	for _, h := range SortedKeys(headers) {
+	for _, h := range slices.Sorted(maps.Keys(headers)) {
 		v := headers[h]
 		token, bearer := strings.CutPrefix(v, policy.BearerScheme)
 		if vr, ok := dollar.Variable(token); ok && bearer && strings.EqualFold(h, "Authorization") {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -194,14 +195,14 @@ func tools(fs *FilterSet) format.Object {
 	}
 	var wild, deny, allow format.Object
 	denied := map[string]bool{}
-	for _, n := range SortedKeys(fs.Servers) {
+	for _, n := range slices.Sorted(maps.Keys(fs.Servers)) {
 		if fs.Servers[n].Allow != nil {
 			k := toolKey(n, "*")
 			wild.Set(k, false)
 			denied[k] = true
 		}
 	}
-	for _, n := range SortedKeys(fs.Servers) {
+	for _, n := range slices.Sorted(maps.Keys(fs.Servers)) {
 		sf := fs.Servers[n]
 		if k := toolKey(n, "*"); sf.DenyAll && !denied[k] {
 			deny.Set(k, false)
@@ -214,7 +215,7 @@ func tools(fs *FilterSet) format.Object {
 			}
 		}
 	}
-	for _, n := range SortedKeys(fs.Servers) {
+	for _, n := range slices.Sorted(maps.Keys(fs.Servers)) {
 		for _, t := range fs.Servers[n].Allow {
 			if k := toolKey(n, t); !denied[k] {
 				allow.Set(k, true)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -137,7 +138,7 @@ func unnest(entry json.RawMessage, key string) (json.RawMessage, error) {
 		return nil, &EntryError{key, "must be an object"}
 	}
 	delete(m, key)
-	for _, k := range SortedKeys(inner) {
+	for _, k := range slices.Sorted(maps.Keys(inner)) {
 		if _, both := m[k]; both {
 			return nil, &EntryError{key + "." + k, "is also outside " + key}
 		}
@@ -314,7 +315,7 @@ func defaultType(s *registry.Server) {
 // unspell turns whole-value references back into reference fields: an env value into
 // envFrom, a header into headerEnv, "Authorization: Bearer <ref>" into bearerEnv.
 func unspell(variable func(string) (string, bool), s *registry.Server) {
-	for _, k := range SortedKeys(s.Env) {
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		if vr, ok := variable(s.Env[k]); ok {
 			if s.EnvFrom == nil {
 				s.EnvFrom = map[string]string{}
@@ -323,7 +324,7 @@ func unspell(variable func(string) (string, bool), s *registry.Server) {
 			delete(s.Env, k)
 		}
 	}
-	for _, h := range SortedKeys(s.Headers) {
+	for _, h := range slices.Sorted(maps.Keys(s.Headers)) {
 		v := s.Headers[h]
 		token, bearer := strings.CutPrefix(v, policy.BearerScheme)
 		if vr, ok := variable(token); ok && bearer && strings.EqualFold(h, "Authorization") && s.BearerEnv == "" {

@@ -2,8 +2,8 @@ package dialect
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -151,10 +151,10 @@ func (sp *speller) literalRefs(s *registry.Server) {
 			}
 		}
 	}
-	for _, k := range SortedKeys(s.Headers) {
+	for _, k := range slices.Sorted(maps.Keys(s.Headers)) {
 		check("headers."+k, s.Headers[k])
 	}
-	for _, k := range SortedKeys(s.Env) {
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		check("env."+k, s.Env[k])
 	}
 	for i, a := range s.Args {
@@ -176,7 +176,7 @@ func (sp *speller) launch(s *registry.Server, v *Values) {
 	for k, val := range s.Env {
 		env[k] = t.subst(val)
 	}
-	for _, k := range SortedKeys(s.EnvFrom) {
+	for _, k := range slices.Sorted(maps.Keys(s.EnvFrom)) {
 		vr := s.EnvFrom[k]
 		switch {
 		case sp.byName && k != vr:
@@ -207,7 +207,7 @@ func (sp *speller) remote(s *registry.Server, v *Values) {
 			sp.bad(field, p.Display+" reads "+vr+" as empty in a remote server's URL and headers; reference another variable")
 		}
 	}
-	for _, h := range SortedKeys(s.HeaderEnv) {
+	for _, h := range slices.Sorted(maps.Keys(s.HeaderEnv)) {
 		vr := s.HeaderEnv[h]
 		reserved("headerEnv."+h, vr)
 		if sp.byName {
@@ -228,7 +228,7 @@ func (sp *speller) remote(s *registry.Server, v *Values) {
 		if p.Refs.RefersTo(s.URL, vr) {
 			sp.bad("url", p.Display+" reads "+vr+" as empty in a remote server's URL and headers; reference another variable")
 		}
-		for _, h := range SortedKeys(s.Headers) {
+		for _, h := range slices.Sorted(maps.Keys(s.Headers)) {
 			if p.Refs.RefersTo(s.Headers[h], vr) {
 				sp.bad("headers."+h, p.Display+" reads "+vr+" as empty in a remote server's URL and headers; reference another variable")
 			}
@@ -237,14 +237,4 @@ func (sp *speller) remote(s *registry.Server, v *Values) {
 	if len(headers) > 0 {
 		v.Headers = format.Sorted(headers)
 	}
-}
-
-// SortedKeys returns the keys of m, sorted.
-func SortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
