@@ -120,22 +120,7 @@ func TestApplyBatchedRollback(t *testing.T) {
 				for i := range targets {
 					targets[i].Batch = 1 + i/2 // 1, 1, 2: write order is target order
 				}
-				names0 := listTree(t, dir)
-				res, err := Apply(&Faulty{FailWrite: n, WriteStage: stage}, targets)
-				if !errors.Is(err, ErrInjected) || res != nil {
-					t.Fatalf("Apply = %v, %v; want the injected fault", res, err)
-				}
-				if !strings.HasPrefix(err.Error(), "write "+targets[n-1].Path+": ") {
-					t.Errorf("error %q does not name the file", err)
-				}
-				for p, want := range before {
-					if got := fileState(t, p); got != want {
-						t.Errorf("%s = %q, want %q", p, got, want)
-					}
-				}
-				if got, want := listTree(t, dir), keptDirs(names0, "a/", "a/b/"); !reflect.DeepEqual(got, want) {
-					t.Errorf("dir holds %q, want %q", got, want)
-				}
+				failedWrite(t, dir, targets, before, n, stage)
 			})
 		}
 	}

@@ -171,29 +171,36 @@ func keptDirs(names0 []string, dirs ...string) []string {
 	return out
 }
 
+// failedWrite applies the rollbackFixture targets with the nth write failing at stage:
+// the transaction fails naming the file, every file is as before, and the directory
+// holds what it held, plus the directories created (which stay).
+func failedWrite(t *testing.T, dir string, targets []Target, before map[string]string, n int, stage string) {
+	t.Helper()
+	names0 := listTree(t, dir)
+	res, err := Apply(&Faulty{FailWrite: n, WriteStage: stage}, targets)
+	if !errors.Is(err, ErrInjected) || res != nil {
+		t.Fatalf("Apply = %v, %v; want the injected fault", res, err)
+	}
+	if !strings.HasPrefix(err.Error(), "write "+targets[n-1].Path+": ") {
+		t.Errorf("error %q does not name the file", err)
+	}
+	for p, want := range before {
+		if got := fileState(t, p); got != want {
+			t.Errorf("%s = %q, want %q", p, got, want)
+		}
+	}
+	if got, want := listTree(t, dir), keptDirs(names0, "a/", "a/b/"); !reflect.DeepEqual(got, want) {
+		t.Errorf("dir holds %q, want %q", got, want)
+	}
+}
+
 // spec: W7
 func TestApplyRollback(t *testing.T) {
 	for _, stage := range []string{StageWrite, StageRename} {
 		for n := 1; n <= 3; n++ {
 			t.Run(fmt.Sprintf("%s/%d", stage, n), func(t *testing.T) {
 				dir, targets, before := rollbackFixture(t)
-				names0 := listTree(t, dir)
-				f := &Faulty{FailWrite: n, WriteStage: stage}
-				res, err := Apply(f, targets)
-				if !errors.Is(err, ErrInjected) || res != nil {
-					t.Fatalf("Apply = %v, %v; want the injected fault", res, err)
-				}
-				if !strings.HasPrefix(err.Error(), "write "+targets[n-1].Path+": ") {
-					t.Errorf("error %q does not name the file", err)
-				}
-				for p, want := range before {
-					if got := fileState(t, p); got != want {
-						t.Errorf("%s = %q, want %q", p, got, want)
-					}
-				}
-				if got, want := listTree(t, dir), keptDirs(names0, "a/", "a/b/"); !reflect.DeepEqual(got, want) {
-					t.Errorf("dir holds %q, want %q", got, want)
-				}
+				failedWrite(t, dir, targets, before, n, stage)
 			})
 		}
 	}
