@@ -153,6 +153,25 @@ func (s *Set) Save(deltas ...Delta) error {
 
 // apply edits the current bytes of the registry file at path with the delta.
 func (d Delta) apply(path string, cur fsys.Snapshot) ([]byte, error) {
+	doc, err := parseLayer(path, cur)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checkExpected(doc, path); err != nil {
+		return nil, err
+	}
+	if err := d.editTop(doc); err != nil {
+		return nil, err
+	}
+	if err := d.editCollection(doc, path); err != nil {
+		return nil, err
+	}
+	return doc.Bytes(), nil
+}
+
+// parseLayer parses a layer file as it is now: a missing or blank one is an empty
+// object, and one holding only comments keeps them above a new object.
+func parseLayer(path string, cur fsys.Snapshot) (*jsonc.Doc, error) {
 	src := cur.Data
 	if !cur.Exists || len(bytes.TrimSpace(src)) == 0 {
 		src = []byte("{\n}\n")
@@ -170,61 +189,77 @@ func (d Delta) apply(path string, cur fsys.Snapshot) ([]byte, error) {
 	if doc.Root().Kind() != jsonc.Object {
 		return nil, fmt.Errorf("%s: %w", path, jsonc.NotObject(doc.Root().Kind()))
 	}
-	coll := d.Kind.Collection()
-	// Check first what this process read against the file as it is now.
+	return doc, nil
+}
+
+// checkExpected checks what this process read against the file as it is now.
+func (d Delta) checkExpected(doc *jsonc.Doc, path string) error {
 	for _, name := range slices.Sorted(maps.Keys(d.Expect)) {
-		if err := d.expect(doc, path, []string{coll, name}, d.Expect[name]); err != nil {
-			return nil, err
+		if err := d.expect(doc, path, []string{d.Kind.Collection(), name}, d.Expect[name]); err != nil {
+			return err
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(d.ExpectTop)) {
 		if err := d.expect(doc, path, []string{k}, d.ExpectTop[k]); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	set := func(path []string, raw json.RawMessage) error {
-		if v, ok := doc.Lookup(path...); ok && jsonEqual(v.JSON(), raw) {
-			return nil
-		}
-		return doc.Set(path, raw)
+	return nil
+}
+
+// setChanged sets the member at path to raw unless it already holds the same JSON.
+func setChanged(doc *jsonc.Doc, path []string, raw json.RawMessage) error {
+	if v, ok := doc.Lookup(path...); ok && jsonEqual(v.JSON(), raw) {
+		return nil
 	}
-	if err := set([]string{"apiVersion"}, mustJSON(APIVersion)); err != nil {
-		return nil, err
+	return doc.Set(path, raw)
+}
+
+// editTop writes the header (apiVersion, kind) and the top-level members of the delta.
+func (d Delta) editTop(doc *jsonc.Doc) error {
+	if err := setChanged(doc, []string{"apiVersion"}, mustJSON(APIVersion)); err != nil {
+		return err
 	}
-	if err := set([]string{"kind"}, mustJSON(d.Kind.KindName())); err != nil {
-		return nil, err
+	if err := setChanged(doc, []string{"kind"}, mustJSON(d.Kind.KindName())); err != nil {
+		return err
 	}
 	for k, v := range sortedMembers(d.Top) {
 		if v == nil {
 			if _, err := doc.Delete([]string{k}); err != nil {
-				return nil, err
+				return err
 			}
 			continue
 		}
-		if err := set([]string{k}, v); err != nil {
-			return nil, err
+		if err := setChanged(doc, []string{k}, v); err != nil {
+			return err
 		}
 	}
 	for k, was := range sortedMembers(d.DropTopIf) {
 		if v, ok := doc.Lookup(k); ok && sameJSON(v.JSON(), was) {
 			if _, err := doc.Delete([]string{k}); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
+	return nil
+}
+
+// editCollection deletes, sets and patches the delta's servers or profiles.
+func (d Delta) editCollection(doc *jsonc.Doc, path string) error {
+	coll := d.Kind.Collection()
 	if _, ok := doc.Lookup(coll); !ok {
 		if err := doc.Set([]string{coll}, []byte("{}")); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for _, name := range d.Delete {
 		if _, err := doc.Delete([]string{coll, name}); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for name, v := range sortedMembers(d.Set) {
-		if err := set([]string{coll, name}, v); err != nil {
-			return nil, err
+		if err := setChanged(doc, []string{coll, name}, v); err != nil {
+			return err
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(d.Patch)) {
@@ -234,21 +269,21 @@ func (d Delta) apply(path string, cur fsys.Snapshot) ([]byte, error) {
 		}
 		members, err := d.Patch[name](cur)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s %q: %w", path, d.Kind.noun(), name, err)
+			return fmt.Errorf("%s: %s %q: %w", path, d.Kind.noun(), name, err)
 		}
 		for m, v := range sortedMembers(members) {
 			p := []string{coll, name, m}
 			if v == nil {
 				_, err = doc.Delete(p)
 			} else {
-				err = set(p, v)
+				err = setChanged(doc, p, v)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("%s: %s %q: %w", path, d.Kind.noun(), name, err)
+				return fmt.Errorf("%s: %s %q: %w", path, d.Kind.noun(), name, err)
 			}
 		}
 	}
-	return doc.Bytes(), nil
+	return nil
 }
 
 // expect fails with a *ConflictError unless the member at p still holds want (nil:
