@@ -46,30 +46,15 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	}
 	stages, mid, records := []fsys.Target{ft.stage}, []fsys.Target{ft.main}, []fsys.Target{ft.record}
 	list := []*staged{&edit.stage}
-	var perm *permEdit
-	if dr, ok := edit.d.(dialect.DenyRuler); ok {
-		var st []fsys.Target
-		perm, st, err = r.settingsTargets(f, scope, nil)
-		if err != nil {
-			return nil, err
-		}
-		if perm.record == nil && perm.staged == nil {
-			perm = nil // no rules of mcpwire's there: leave the settings alone
-		} else {
-			perm.keepOnly = true
-			perm.wantFn = func() []string {
-				if perm.record == nil {
-					return nil
-				}
-				// the rules of the servers removed now, and of those an interrupted run removed
-				// (a rule a server staying in the file answers to as well stays, B7)
-				return withoutServers(dr, perm.record.DenyAdded, append(slices.Clone(edit.dropped), edit.forgotten...), edit.names)
-			}
-			stages = append(stages, perm.stageTarget(f, st[0]))
-			mid = append(mid, st[0])
-			records = append([]fsys.Target{st[1]}, records...)
-			list = append(list, &perm.stage)
-		}
+	perm, st, err := r.uninjectRules(f, scope, edit)
+	if err != nil {
+		return nil, err
+	}
+	if perm != nil {
+		stages = append(stages, perm.stageTarget(f, st[0]))
+		mid = append(mid, st[0])
+		records = append([]fsys.Target{st[1]}, records...)
+		list = append(list, &perm.stage)
 	}
 	if r.DryRun {
 		stages, list = nil, nil
@@ -78,6 +63,47 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.uninjectReport(res, results, edit, perm)
+	if r.DryRun {
+		return res, nil
+	}
+	// the receipts of the entries removed, and of those an interrupted run removed
+	if gone := dialect.AppendNew(slices.Clone(res.Removed), edit.forgotten); len(gone) > 0 {
+		if err := r.Registry.ForgetInjection(gone, p.Name); err != nil {
+			return res, fmt.Errorf("the client file was written, but updating the injection records failed: %w", err)
+		}
+	}
+	unstage(f, list, r.warn)
+	return res, nil
+}
+
+// uninjectRules plans the edit of the deny rules of the servers uninject removes, for
+// a client that keeps filters as rules of a settings file (Claude Code): the settings
+// edit and its record's target, or nil when mcpwire has no rules there.
+func (r Request) uninjectRules(f fsys.FS, scope providers.Scope, edit *fileEdit) (*permEdit, []fsys.Target, error) {
+	dr, ok := edit.d.(dialect.DenyRuler)
+	if !ok {
+		return nil, nil, nil
+	}
+	perm, st, err := r.settingsTargets(f, scope, nil)
+	if err != nil || perm.record == nil && perm.staged == nil {
+		return nil, nil, err // no rules of mcpwire's there: leave the settings alone
+	}
+	perm.keepOnly = true
+	perm.wantFn = func() []string {
+		if perm.record == nil {
+			return nil
+		}
+		// the rules of the servers removed now, and of those an interrupted run removed
+		// (a rule a server staying in the file answers to as well stays, B7)
+		return withoutServers(dr, perm.record.DenyAdded, append(slices.Clone(edit.dropped), edit.forgotten...), edit.names)
+	}
+	return perm, st, nil
+}
+
+// uninjectReport fills the result of an uninject from what its transaction did, and
+// warns about the entries and rules left in place.
+func (r Request) uninjectReport(res *UninjectResult, results []fsys.Result, edit *fileEdit, perm *permEdit) {
 	for _, x := range results {
 		if x.Changed && !transient(x.Path) {
 			res.Changed = append(res.Changed, x.Path)
@@ -90,7 +116,7 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		}
 	}
 	for _, n := range res.Kept {
-		r.warn(fmt.Sprintf("%s: left %s in %s: mcpwire did not write it, or it changed since mcpwire wrote it", p.Name, n, path))
+		r.warn(fmt.Sprintf("%s: left %s in %s: mcpwire did not write it, or it changed since mcpwire wrote it", r.Provider.Name, n, res.Destination))
 	}
 	for _, w := range edit.notes {
 		r.warn(w)
@@ -100,17 +126,6 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 			r.warn(w)
 		}
 	}
-	if r.DryRun {
-		return res, nil
-	}
-	// the receipts of the entries removed, and of those an interrupted run removed
-	if gone := dialect.AppendNew(slices.Clone(res.Removed), edit.forgotten); len(gone) > 0 {
-		if err := r.Registry.ForgetInjection(gone, p.Name); err != nil {
-			return res, fmt.Errorf("the client file was written, but updating the injection records failed: %w", err)
-		}
-	}
-	unstage(f, list, r.warn)
-	return res, nil
 }
 
 // withoutServers drops the deny rules that belong to the named servers, except a rule
