@@ -260,7 +260,7 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 	st := &staged{}
 	*list = append(*list, st)
 	stageT := stageTarget(f, recPath+stagedSuffix, st, func() ([]byte, error) {
-		cur, err := readSnapshot(f, side)
+		cur, err := fsys.ReadSnapshot(f, side)
 		if err != nil || cur.Exists && bytes.Equal(cur.Data, content) {
 			return nil, err // the sidecar does not change
 		}

@@ -122,7 +122,7 @@ func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []na
 	}
 	body := nr.encode()
 	stageT := stageTarget(f, recPath+stagedSuffix, st, func() ([]byte, error) {
-		cur, err := readSnapshot(f, out)
+		cur, err := fsys.ReadSnapshot(f, out)
 		if err != nil || cur.Exists && bytes.Equal(cur.Data, content) {
 			return nil, err // the output does not change
 		}

@@ -239,6 +239,7 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 		Path:    edit.path,
 		DirPerm: dirMode(scope, r.Project, edit.path),
 		Check:   parentCheck(f, scope, r.Project, edit.path),
+		Handoff: edit.takeHandoff,
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			out, err := edit.compute(cur)
 			if err != nil {

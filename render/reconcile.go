@@ -3,9 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"hash/maphash"
 	"maps"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -61,6 +59,9 @@ type fileEdit struct {
 	record, next *ownRecord
 	stage        staged
 	memo         *editMemo
+	// handoff is the client file as the staged record's edit read it, for the file's
+	// own target to edit from (takeHandoff)
+	handoff *fsys.Snapshot
 
 	// Results of the last edit.
 	wrote   map[string]string // name → digest of what was written
@@ -81,24 +82,24 @@ type fileEdit struct {
 
 // editMemo is the last edit of a client file, which the staged record's target and
 // the file's own target both ask for: computed once for the same file and records.
-// The file is known by its length and a hash, not its bytes, so that the two reads of
-// a 50 MB ~/.claude.json are not both held (the hash is seeded per process, so
-// nobody can make another content match it).
+// The file is held as it was given: the file's own target edits from the staged
+// record's read (takeHandoff), so the same slice comes back and is known without
+// comparing 50 MB; another read of it is compared byte for byte.
 type editMemo struct {
-	in                      uint64
-	inLen                   int
+	in                      []byte
 	raw, stagedRaw          []byte
 	exists, rawOK, stagedOK bool
 	out                     []byte
 	err                     error
 }
 
-// bigFile is the size above which a staged record's edit frees its read of the client
-// file at once (see stagedRecord).
-const bigFile = 8 << 20
-
-// memoSeed seeds the hash of editMemo.
-var memoSeed = maphash.MakeSeed()
+// sameInput reports whether data is the file the memo was computed from.
+func (m *editMemo) sameInput(data []byte) bool {
+	if len(data) != len(m.in) {
+		return false
+	}
+	return len(data) == 0 || &data[0] == &m.in[0] || bytes.Equal(data, m.in)
+}
 
 // ownership says how an existing entry stands.
 type ownership int
@@ -180,13 +181,12 @@ func (e *fileEdit) compute(cur fsys.Snapshot) ([]byte, error) {
 	if err := s.load(); err != nil {
 		return nil, err
 	}
-	in := maphash.Bytes(memoSeed, cur.Data)
 	if m := e.memo; m != nil && m.exists == cur.Exists && m.rawOK == s.exists && m.stagedOK == s.staged &&
-		bytes.Equal(m.raw, s.raw) && bytes.Equal(m.stagedRaw, s.stagedRaw) && m.inLen == len(cur.Data) && m.in == in {
+		bytes.Equal(m.raw, s.raw) && bytes.Equal(m.stagedRaw, s.stagedRaw) && m.sameInput(cur.Data) {
 		return m.out, m.err
 	}
 	out, err := e.apply(cur)
-	e.memo = &editMemo{in: in, inLen: len(cur.Data), exists: cur.Exists, raw: s.raw, rawOK: s.exists, stagedRaw: s.stagedRaw, stagedOK: s.staged, out: out, err: err}
+	e.memo = &editMemo{in: cur.Data, exists: cur.Exists, raw: s.raw, rawOK: s.exists, stagedRaw: s.stagedRaw, stagedOK: s.staged, out: out, err: err}
 	return out, err
 }
 
@@ -254,7 +254,7 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	if e.after != nil {
 		return nil, nil // the last edit of these entries stages the record
 	}
-	cur, err := readSnapshot(f, e.path)
+	cur, err := fsys.ReadSnapshot(f, e.path)
 	if err != nil {
 		return nil, err
 	}
@@ -264,12 +264,9 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	}
 	base := e.root().record
 	unchanged := cur.Exists && bytes.Equal(out, cur.Data)
-	if len(cur.Data) > bigFile {
-		// the file's own target reads it again: let this read and its parse go first,
-		// so that a 50 MB ~/.claude.json is not held twice (peak memory, issue 11)
-		cur.Data = nil
-		runtime.GC()
-	}
+	// the file's own target, next in the transaction, edits from this read: a 50 MB
+	// ~/.claude.json is read and held once, not twice (speed and peak memory, issue 11)
+	e.root().handoff = &cur
 	if unchanged || !cur.Exists && len(e.set) == 0 || maps.Equal(base.Entries, e.next.Entries) {
 		return nil, nil
 	}
@@ -283,6 +280,17 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	}
 	st := &ownStage{Destination: e.own.canon, Before: base.Entries, After: e.next.Entries, Forgotten: forgotten}
 	return st.encode(), nil
+}
+
+// takeHandoff gives the client file's target the read its staged record's edit made,
+// once (see fsys.Target.Handoff).
+func (e *fileEdit) takeHandoff() (fsys.Snapshot, bool) {
+	h := e.handoff
+	e.handoff = nil
+	if h == nil {
+		return fsys.Snapshot{}, false
+	}
+	return *h, true
 }
 
 // editFile lets the dialect edit the file beyond its entries (opencode's tools map).

@@ -187,7 +187,7 @@ func (e *permEdit) stageTarget(f fsys.FS, settings fsys.Target) fsys.Target {
 		if err := preChecks(f, settings); err != nil {
 			return nil, err
 		}
-		cur, err := readSnapshot(f, e.path)
+		cur, err := fsys.ReadSnapshot(f, e.path)
 		if err != nil {
 			return nil, err
 		}
@@ -323,17 +323,4 @@ func preChecks(f fsys.FS, t fsys.Target) error {
 		}
 	}
 	return fsys.CheckNotSymlink(f, t.Path)
-}
-
-// readSnapshot reads a file the way a transaction's Edit sees it.
-func readSnapshot(f fsys.FS, path string) (fsys.Snapshot, error) {
-	data, exists, err := readOptional(f, path)
-	if err != nil || !exists {
-		return fsys.Snapshot{}, err
-	}
-	fi, err := f.Lstat(path)
-	if err != nil {
-		return fsys.Snapshot{}, err
-	}
-	return fsys.Snapshot{Exists: true, Data: data, Mode: fi.Mode().Perm()}, nil
 }

@@ -24,7 +24,7 @@ func SameContent(f FS, name string, want Snapshot) (bool, error) {
 	if c, ok := f.(contentComparer); ok {
 		return c.sameContent(name, want)
 	}
-	cur, err := readSnapshot(f, name)
+	cur, err := ReadSnapshot(f, name)
 	if err != nil {
 		return false, err
 	}

@@ -52,6 +52,11 @@ type Target struct {
 	// in write order, so an Edit must not depend on the Edit of a target of a later
 	// batch.
 	Batch int
+	// Handoff, when set, may give the plan-time Edit a snapshot of Path that an
+	// earlier target's Edit of the same Apply took with [ReadSnapshot] (ok true), so
+	// that a large file is read once, not twice. It is asked only before the first
+	// Edit of each planning; every later Edit reads the file itself.
+	Handoff func() (s Snapshot, ok bool)
 }
 
 // Result says what happened to one target.
@@ -185,6 +190,7 @@ type plan struct {
 	data   []byte
 	perm   fs.FileMode
 	remove bool
+	same   bool // data is the snapshot's content (the file exists and is kept)
 	// stale reports a temporary file or a lock file of the target that an
 	// interrupted run may have left: the target is locked even when it needs no
 	// change, and taking and releasing its lock removes them.
@@ -210,7 +216,7 @@ func (p *plan) prepare(f FS, listings map[string][]fs.DirEntry) error {
 	if near != parent && p.t.DirPerm == 0 {
 		return fmt.Errorf("%s: directory %s does not exist", p.t.Path, parent)
 	}
-	if err := p.edit(f); err != nil {
+	if err := p.planEdit(f); err != nil {
 		return err
 	}
 	if near == parent {
@@ -224,10 +230,26 @@ func (p *plan) prepare(f FS, listings map[string][]fs.DirEntry) error {
 
 // edit reads the file and runs the target's Edit on it.
 func (p *plan) edit(f FS) error {
-	snap, err := readSnapshot(f, p.t.Path)
+	snap, err := ReadSnapshot(f, p.t.Path)
 	if err != nil {
 		return err
 	}
+	return p.editFrom(snap)
+}
+
+// planEdit is the plan-time edit: from the target's handed-over snapshot when it has
+// one, else from the file.
+func (p *plan) planEdit(f FS) error {
+	if p.t.Handoff != nil {
+		if snap, ok := p.t.Handoff(); ok {
+			return p.editFrom(snap)
+		}
+	}
+	return p.edit(f)
+}
+
+// editFrom runs the target's Edit on snap.
+func (p *plan) editFrom(snap Snapshot) error {
 	data, perm, remove, err := p.t.Edit(snap)
 	if errors.Is(err, ErrChanged) {
 		return &editChanged{err}
@@ -245,6 +267,7 @@ func (p *plan) edit(f FS) error {
 		perm = effectiveMode(perm)
 	}
 	p.snap, p.data, p.perm, p.remove = snap, data, perm, remove
+	p.same = snap.Exists && !remove && bytes.Equal(snap.Data, data) // once: 50 MB to compare
 	return nil
 }
 
@@ -253,22 +276,24 @@ func (p *plan) unchanged() bool {
 	if p.remove {
 		return !p.snap.Exists
 	}
-	return p.snap.Exists && p.snap.Mode == p.perm && bytes.Equal(p.snap.Data, p.data)
+	return p.same && p.snap.Mode == p.perm
 }
 
 // rewrites reports that the edit writes new content (not only a mode, nor a removal).
 func (p *plan) rewrites() bool {
-	return !p.unchanged() && !p.remove && !(p.snap.Exists && bytes.Equal(p.snap.Data, p.data))
+	return !p.unchanged() && !p.remove && !p.same
 }
 
 // needsWrite reports that the edit creates, rewrites or removes the file (a mode
 // change alone needs no write access to the directory).
 func (p *plan) needsWrite() bool {
-	return !p.unchanged() && (p.remove || !p.snap.Exists || !bytes.Equal(p.snap.Data, p.data))
+	return !p.unchanged() && (p.remove || !p.same)
 }
 
-// readSnapshot reads path; a missing file is an absent snapshot.
-func readSnapshot(f FS, path string) (Snapshot, error) {
+// ReadSnapshot reads path as a transaction's Edit sees it; a missing file is an
+// absent snapshot. A snapshot taken while the file stood still remembers its
+// description, so that a later check that it is unchanged is cheap.
+func ReadSnapshot(f FS, path string) (Snapshot, error) {
 	before, err := f.Lstat(path)
 	if IsNotExist(err) {
 		before = nil

@@ -374,7 +374,7 @@ func (tx *txn) removeChecked(path string, want Snapshot, check func() error) err
 			return err
 		}
 	}
-	cur, err := readSnapshot(tx.f, path)
+	cur, err := ReadSnapshot(tx.f, path)
 	if err != nil {
 		return err
 	}
