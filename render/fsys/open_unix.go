@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // openFile is os.OpenFile without the attempt to register the file with the
@@ -50,7 +52,7 @@ func readFile(name string) ([]byte, error) {
 	if syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size > 0 && int64(int(st.Size)) == st.Size {
 		size = int(st.Size) + 1 // one more byte, to see the end without growing
 	}
-	data := make([]byte, 0, size)
+	data := bigbuf.Make(0, size) // huge pages for a large file (internal/bigbuf)
 	for {
 		n, err := syscall.Read(fd, data[len(data):cap(data)])
 		switch {

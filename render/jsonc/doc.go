@@ -45,6 +45,8 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // Doc is a parsed JSONC document being edited. It aliases the input given
@@ -167,7 +169,7 @@ func (d *Doc) emit(fn func([]byte)) {
 func (d *Doc) Bytes() []byte {
 	n := 0
 	d.emit(func(p []byte) { n += len(p) })
-	out := make([]byte, 0, n)
+	out := bigbuf.Make(0, n)
 	d.emit(func(p []byte) { out = append(out, p...) })
 	return out
 }
