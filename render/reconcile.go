@@ -198,7 +198,7 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err := checkNotEmpty(e.own.f, e.path, cur); err != nil {
 		return nil, err
 	}
-	doc, err := format.Parse(e.p.Format, e.path, cur.Data, cur.Exists)
+	doc, err := format.ParseFor(e.p.Format, e.path, cur.Data, cur.Exists, e.servers)
 	if err != nil {
 		return nil, err
 	}

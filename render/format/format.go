@@ -143,6 +143,24 @@ func Parse(f providers.Format, path string, data []byte, exists bool) (Document,
 	return parse(path, data, exists)
 }
 
+// ParseFor is Parse for an edit of the entries at container: a JSON file notes, as
+// it is read, the members of the container's outermost object when the container
+// is nested in it (Claude Code's projects in ~/.claude.json), so that reaching the
+// container does not read that object a second time.
+func ParseFor(f providers.Format, path string, data []byte, exists bool, container []string) (Document, error) {
+	if parse, ok := openers[f]; ok && len(container) > 1 {
+		return parse(path, data, exists, container[0])
+	}
+	return Parse(f, path, data, exists)
+}
+
+// openers are the parsers that can note the members of a root member as they read
+// (see ParseFor).
+var openers = map[providers.Format]func(path string, data []byte, exists bool, open string) (Document, error){
+	providers.JSON:  parseJSONOpen,
+	providers.JSONC: parseJSONOpen,
+}
+
 // The other kinds.
 const (
 	String = jsonc.String

@@ -27,6 +27,12 @@ type jsonDoc struct {
 // parseJSON opens a JSON or JSONC file; a missing or blank file is an empty object.
 // The top level must be an object.
 func parseJSON(path string, data []byte, exists bool) (Document, error) {
+	return parseJSONOpen(path, data, exists, "")
+}
+
+// parseJSONOpen is parseJSON noting the members of the root member open (see
+// jsonc.ParseOpen).
+func parseJSONOpen(path string, data []byte, exists bool, open string) (Document, error) {
 	d := &jsonDoc{path: path}
 	src := data
 	if bytes.HasPrefix(src, utf8BOM) {
@@ -35,7 +41,7 @@ func parseJSON(path string, data []byte, exists bool) (Document, error) {
 	if !exists || len(bytes.TrimSpace(src)) == 0 {
 		src = emptyJSON
 	}
-	doc, err := jsonc.Parse(src)
+	doc, err := jsonc.ParseOpen(src, open)
 	if err != nil {
 		return nil, &ParseError{Path: path, Format: "JSON", Err: err}
 	}

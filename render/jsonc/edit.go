@@ -110,9 +110,16 @@ func (d *Doc) child(o *object, k int) *object {
 	if m.val.Kind() != Object {
 		return nil
 	}
-	spans, _ := m.val.spans()
 	multiline, _ := d.layout(o)
-	c := newObject(m.val.raw, 0, len(m.val.raw), spans, o.memberIndent(k), !multiline)
+	var c *object
+	if d.noted != nil && o == d.root && len(m.val.raw) > 0 && &m.val.raw[0] == &d.data[d.notedAt] {
+		// noted by ParseOpen, and the value is still the one parsed
+		c = newObject(d.data, d.notedAt, d.notedAt+len(m.val.raw), d.noted, o.memberIndent(k), !multiline)
+		d.noted = nil
+	} else {
+		spans, _ := m.val.spans()
+		c = newObject(m.val.raw, 0, len(m.val.raw), spans, o.memberIndent(k), !multiline)
+	}
 	m.val = Value{obj: c}
 	return c
 }

@@ -186,7 +186,38 @@ func FuzzSetDelete(f *testing.F) {
 			path = append(path, k2)
 		}
 		checkEdit(t, in, path, value, mode&2 != 0)
+		checkOpenSame(t, in, path, value, mode&2 != 0)
 	})
+}
+
+// checkOpenSame checks that the edit of a document read by ParseOpen, noting the
+// members of the path's first object, gives the bytes and the error the same edit
+// of a document read by Parse gives.
+func checkOpenSame(t *testing.T, in []byte, path []string, value []byte, del bool) {
+	t.Helper()
+	edit := func(d *Doc) ([]byte, error) {
+		var err error
+		if del {
+			_, err = d.Delete(path)
+		} else {
+			err = d.Set(path, value)
+		}
+		return d.Bytes(), err
+	}
+	a, err := Parse(in)
+	if err != nil {
+		return
+	}
+	b, err := ParseOpen(in, path[0])
+	if err != nil {
+		t.Fatalf("ParseOpen refuses what Parse accepts: %v", err)
+	}
+	b.Open(path[0])
+	wa, ea := edit(a)
+	wb, eb := edit(b)
+	if (ea == nil) != (eb == nil) || !bytes.Equal(wa, wb) {
+		t.Fatalf("ParseOpen(%q) edits differently:\nParse:     %q, %v\nParseOpen: %q, %v", path[0], wa, ea, wb, eb)
+	}
 }
 
 // checkEdit applies Set(path, value) or Delete(path) to in and checks the

@@ -29,6 +29,7 @@ type span struct {
 type record struct {
 	members []span // members of the root object
 	deep    bool   // decode mode: fill inner and blanks too
+	open    string // edit mode: fill inner for the root member of this name
 	inner   []span // members of the root members' object values, in order
 	blanks  []int  // [start, end) pairs of comments and trailing commas
 }
@@ -89,6 +90,8 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 	depth := 0
 	recording := false // record members of the outermost object
 	deep := rec != nil && rec.deep
+	opening := rec != nil && rec.open != ""
+	inner := deep // record the members of this root member's object value
 	state := stValue
 	for {
 		// Skip whitespace and comments; the common case stays inline.
@@ -132,8 +135,11 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 			if recording {
 				if depth == 1 {
 					rec.members = appendSpan(rec.members, span{keyStart: ks, keyEnd: ke, valStart: i, first: len(rec.inner)})
-				} else if depth == 2 && deep {
-					rec.inner = append(rec.inner, span{keyStart: ks, keyEnd: ke, valStart: i})
+					if opening {
+						inner = ke-ks-2 == len(rec.open) && string(data[ks+1:ke-1]) == rec.open
+					}
+				} else if depth == 2 && inner {
+					rec.inner = appendSpan(rec.inner, span{keyStart: ks, keyEnd: ke, valStart: i})
 				}
 			}
 			state = stValue
@@ -229,7 +235,7 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 			if depth == 1 {
 				m := &rec.members[len(rec.members)-1]
 				m.valEnd, m.end = i, len(rec.inner)
-			} else if depth == 2 && deep && stack[1] == '{' {
+			} else if depth == 2 && inner && stack[1] == '{' {
 				rec.inner[len(rec.inner)-1].valEnd = i
 			}
 		}
