@@ -142,14 +142,17 @@ func codexBenchWorld(b *testing.B, n int) (*registry.Registry, string, []string)
 // BenchmarkInjectCodexTOML injects n servers into an empty ~/.codex/config.toml. Before,
 // every table edit re-parsed and re-verified the whole document, so the time grew with
 // the square of the servers (issue 11: 1,000 took 4.1 s, 4,000 took 153 s). Now the edits
-// are one tomledit.Apply, parsed and verified once.
+// are one tomledit.Apply, parsed and verified once, and the strict parse is tomledit.Decode,
+// whose key tracker is a tree of hash maps: go-toml's, which searched sibling tables
+// linearly, made 16,000 servers quadratic again (SeenTracker.find was 44% of the profile).
 //
-// Bound: 4,000 servers under 1 s. Measured (cpu-ns/op, on a 2-core machine whose load
-// makes wall time noisy): 1,000 ≈ 54 ms, 4,000 ≈ 250 ms, a ratio of 4.6. mcpwire's own
-// work is linear; the rest of the ratio is go-toml's strict decode, whose duplicate-key
-// tracker searches sibling tables linearly (19 ms → 197 ms for 1k → 4k tables).
+// Bound: 4,000 servers under 1 s. Measured (-benchtime 3x, on a 2-core machine whose load
+// makes wall time noisy), go-toml's decode → tomledit.Decode: 1,000 ≈ 44 → 38 ms (cpu
+// 39 → 50 ms), 4,000 ≈ 247 → 135 ms (cpu 175 → 189 ms), 16,000 ≈ 1.16 s → 0.62-0.72 s
+// (cpu 1.08 s → 0.69-0.78 s). 16 times the servers now take 16-19 times as long (cpu 15);
+// with go-toml's decode, 26 (cpu 28).
 func BenchmarkInjectCodexTOML(b *testing.B) {
-	for _, n := range []int{1000, 4000} {
+	for _, n := range []int{1000, 4000, 16000} {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			reg, home, names := codexBenchWorld(b, n)
 			p, _ := providers.Get("codex")

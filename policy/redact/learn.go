@@ -8,8 +8,8 @@ import (
 
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/render/tomledit"
 	"github.com/mcpwire/mcpwire/render/yamledit"
-	"github.com/pelletier/go-toml/v2"
 )
 
 // launchKeys hold argument lists or a command line.
@@ -95,11 +95,12 @@ func (r *Redactor) json(data []byte) bool {
 // withoutBOM drops a UTF-8 byte order mark, which clients keep in front of JSON.
 func withoutBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) }
 
-// toml learns from a TOML document. Every string is also searched for URL userinfo
-// and the like, as a TOML string may span lines.
+// toml learns from a TOML document, decoded strictly in linear time (tomledit.Decode: a
+// config.toml of thousands of tables is not quadratic). Every string is also searched for URL
+// userinfo and the like, as a TOML string may span lines.
 func (r *Redactor) toml(data []byte) bool {
-	var v map[string]any
-	if toml.Unmarshal(data, &v) != nil {
+	v, err := tomledit.Decode(data)
+	if err != nil {
 		return false
 	}
 	learn[any](r, policy.Decoded{}, v, true, false, nil)

@@ -69,8 +69,8 @@ type Frame struct{ Start, End string }
 // SetFrame makes the document's tables own their frame lines.
 func (d *Doc) SetFrame(f Frame) { d.frame = f }
 
-// Parse validates src strictly with go-toml/v2 and splits it into statements. Errors read
-// "line N: message".
+// Parse validates src strictly with Decode (what go-toml/v2 accepts strictly, in linear time)
+// and splits it into statements. Errors read "line N: message".
 func Parse(src []byte) (*Doc, error) {
 	src = bytes.Clone(src)
 	data, err := decode(src)

@@ -1,31 +1,14 @@
 package tomledit
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"reflect"
-	"strings"
-
-	toml "github.com/pelletier/go-toml/v2"
 )
 
-// decode parses src strictly with go-toml (duplicate keys, redefined tables and every other
-// syntax error are refused) into its data model.
+// decode parses src strictly (duplicate keys, redefined tables and every other syntax error are
+// refused) into its data model; see Decode.
 func decode(src []byte) (map[string]any, error) {
-	var m map[string]any
-	if err := toml.Unmarshal(src, &m); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			line, _ := de.Position()
-			return nil, fmt.Errorf("line %d: %s", line, strings.TrimPrefix(de.Error(), "toml: "))
-		}
-		return nil, err
-	}
-	if m == nil {
-		m = map[string]any{}
-	}
-	return m, nil
+	return Decode(src)
 }
 
 // clone deep-copies a decoded value.

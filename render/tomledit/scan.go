@@ -45,7 +45,7 @@ type entry struct {
 }
 
 // scanner tokenizes TOML source text into statements. It relies on the document having been
-// validated by go-toml first: it finds statement boundaries (strings, multi-line strings, arrays and
+// validated by Decode first: it finds statement boundaries (strings, multi-line strings, arrays and
 // inline tables spanning lines, comments) and decodes keys, but does not check values.
 type scanner struct {
 	src []byte

@@ -1,0 +1,162 @@
+package tomledit
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// Decode parses a TOML document strictly into the data model toml.Unmarshal (go-toml v2) gives
+// a map[string]any: tables are map[string]any, arrays and arrays of tables []any, integers
+// int64, floats float64, offset date-times time.Time and local dates, times and date-times
+// toml.LocalDate, toml.LocalTime and toml.LocalDateTime. Like go-toml it refuses every syntax
+// error, duplicate keys and redefined or illegally extended tables, with errors worded
+// "line N: <message>"; unlike go-toml's tracker, its cost is linear in the size of the document
+// (each key part is one hash lookup, however many sibling tables there are).
+func Decode(src []byte) (map[string]any, error) {
+	dc := decoder{src: src}
+	dc.root = def{kind: defTable, explicit: true, table: map[string]any{}}
+	dc.cur = &dc.root
+	dc.p.Reset(src)
+	for dc.p.NextExpression() {
+		if err := dc.expression(dc.p.Expression()); err != nil {
+			return nil, err
+		}
+	}
+	if err := dc.p.Error(); err != nil {
+		var pe *unstable.ParserError
+		if errors.As(err, &pe) {
+			return nil, dc.errAt(dc.offset(pe.Highlight), "%s", pe.Message)
+		}
+		return nil, err
+	}
+	return dc.root.table, nil
+}
+
+// decoder is the state of one Decode.
+type decoder struct {
+	src  []byte
+	p    unstable.Parser
+	root def
+	cur  *def // the table of the current [header]
+
+	// parts is a stack of the key parts of the expression being decoded and of the inline
+	// tables its value is in, so that an error names a key by its full path.
+	parts []*unstable.Node
+
+	// failed is the first value that could not be converted in the current expression: it is
+	// reported only if the expression's keys are all valid, as go-toml checks them first.
+	failed error
+}
+
+// offset returns the offset of the parser error highlight h in the document.
+func (dc *decoder) offset(h []byte) int {
+	off := cap(dc.src) - cap(h)
+	if off < 0 || off > len(dc.src) {
+		return len(dc.src)
+	}
+	return off
+}
+
+// errAt returns an error at offset off of the document, worded "line N: <message>".
+func (dc *decoder) errAt(off int, format string, args ...any) error {
+	line := bytes.Count(dc.src[:off], []byte("\n")) + 1
+	return fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...))
+}
+
+// pushKey pushes the parts of the key of e (a key/value or a header) and returns the stack.
+func (dc *decoder) pushKey(e *unstable.Node) []*unstable.Node {
+	it := e.Key()
+	for it.Next() {
+		dc.parts = append(dc.parts, it.Node())
+	}
+	return dc.parts
+}
+
+// expression decodes one top-level expression.
+func (dc *decoder) expression(e *unstable.Node) error {
+	dc.parts = dc.parts[:0]
+	parts := dc.pushKey(e)
+	switch e.Kind {
+	case unstable.Table:
+		return dc.table(parts)
+	case unstable.ArrayTable:
+		return dc.arrayTable(parts)
+	case unstable.KeyValue:
+		dc.failed = nil
+		if err := dc.keyValue(dc.cur, e, 0); err != nil {
+			return err
+		}
+		return dc.failed
+	}
+	return dc.errAt(int(e.Raw.Offset), "unexpected expression kind %s", e.Kind)
+}
+
+// keyValue decodes the key/value kv, whose key parts are dc.parts[from:], into table d.
+func (dc *decoder) keyValue(d *def, kv *unstable.Node, from int) error {
+	d, name, err := dc.define(d, dc.parts, from)
+	if err != nil {
+		return err
+	}
+	v, err := dc.value(kv.Value())
+	if err != nil {
+		return err
+	}
+	d.table[name] = v
+	return nil
+}
+
+// value decodes a value. It returns the errors of the keys of inline tables; a value that
+// cannot be converted is recorded in dc.failed and decoded as nil.
+func (dc *decoder) value(n *unstable.Node) (any, error) {
+	switch n.Kind {
+	case unstable.Array:
+		count := 0
+		for it := n.Children(); it.Next(); {
+			if it.Node().Kind != unstable.Comment {
+				count++
+			}
+		}
+		out := make([]any, 0, count)
+		for it := n.Children(); it.Next(); {
+			if it.Node().Kind == unstable.Comment {
+				continue
+			}
+			v, err := dc.value(it.Node())
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case unstable.InlineTable:
+		return dc.inlineTable(n)
+	}
+	v, err := scalar(n)
+	if err != nil && dc.failed == nil {
+		dc.failed = dc.errAt(int(n.Raw.Offset), "%s", err)
+	}
+	return v, nil
+}
+
+// inlineTable decodes an inline table: its keys are checked like those of a table, in a
+// definition scope of their own that nothing outside the inline table can extend.
+func (dc *decoder) inlineTable(n *unstable.Node) (any, error) {
+	scope := def{kind: defValue, table: map[string]any{}}
+	base := len(dc.parts)
+	for it := n.Children(); it.Next(); {
+		kv := it.Node()
+		if kv.Kind != unstable.KeyValue {
+			continue
+		}
+		dc.pushKey(kv)
+		err := dc.keyValue(&scope, kv, base)
+		dc.parts = dc.parts[:base]
+		if err != nil {
+			return nil, err
+		}
+	}
+	return scope.table, nil
+}
