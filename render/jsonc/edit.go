@@ -90,6 +90,7 @@ func (d *Doc) Delete(path []string) (bool, error) {
 	}
 	found := false
 	name := path[len(path)-1]
+	o.full()
 	for k := len(o.members) - 1; k >= 0; k-- {
 		if keyIs(o.members[k].key, name) {
 			d.style()
@@ -113,8 +114,9 @@ func (d *Doc) child(o *object, k int) *object {
 	multiline, _ := d.layout(o)
 	var c *object
 	if d.noted != nil && o == d.root && len(m.val.raw) > 0 && &m.val.raw[0] == &d.data[d.notedAt] {
-		// noted by ParseOpen, and the value is still the one parsed
-		c = newObject(d.data, d.notedAt, d.notedAt+len(m.val.raw), d.noted, o.memberIndent(k), !multiline)
+		// noted by ParseOpen, and the value is still the one parsed: built only as
+		// far as the edit needs (window.go)
+		c = windowed(d.data, d.notedAt, d.notedAt+len(m.val.raw), d.noted, o.memberIndent(k), !multiline)
 		d.noted = nil
 	} else {
 		spans, _ := m.val.spans()
@@ -156,6 +158,7 @@ func (d *Doc) replace(o *object, k int, value []byte) {
 
 // insert appends a member to o.
 func (d *Doc) insert(o *object, name string, value []byte) {
+	o.full()
 	multiline, indent := d.layout(o)
 	m := member{key: quote(name), mid: []byte(": "), comma: -1}
 	if n := len(o.members); n > 0 {
@@ -203,6 +206,7 @@ func (d *Doc) insert(o *object, name string, value []byte) {
 // remove deletes member k of o, with the text that belongs to it. nl is
 // the document's line ending.
 func (o *object) remove(k int, nl string) {
+	o.full()
 	m := o.members[k]
 	own := ownStart(m.before)
 	rest := sub(m.before, 0, own) // text above the member that stays

@@ -42,6 +42,16 @@ func (d *Doc) style() {
 // given indentation (multiline), or on the line of the others.
 func (d *Doc) layout(o *object) (multiline bool, indent string) {
 	d.style()
+	if w := o.window; w != nil {
+		// as below, over the members' text (a window is never empty): the caller
+		// holds the index of the member the window is open on
+		for k := len(w.spans) - 1; k >= 0; k-- {
+			if b := w.before(k); lastBreak(b) >= 0 {
+				return true, leadingSpace(b[lastBreak(b)+1:])
+			}
+		}
+		return false, o.indent
+	}
 	for k := len(o.members) - 1; k >= 0; k-- {
 		if lastBreak(o.members[k].before) >= 0 {
 			return true, o.memberIndent(k)

@@ -21,6 +21,7 @@ func (v Value) Elements() iter.Seq[Value] {
 
 func (v Value) members(yield func(string, Value) bool) {
 	if v.obj != nil {
+		v.obj.full()
 		for k := range v.obj.members {
 			m := &v.obj.members[k]
 			if !yield(unquote(m.key), m.val) {

@@ -17,6 +17,8 @@ type object struct {
 
 	indent       string // indentation of the line the object starts on
 	inlineParent bool   // the enclosing object is written on one line
+
+	window *window // members not built yet, or only one of them (window.go)
 }
 
 // member is one object member, split into pieces.
@@ -119,6 +121,11 @@ var openBrace, closeBrace = []byte{'{'}, []byte{'}'}
 
 // find returns the index of the last member called name, or -1.
 func (o *object) find(name string) int {
+	if o.window != nil {
+		if k, ok := o.findWindowed(name); ok {
+			return k
+		}
+	}
 	for k := len(o.members) - 1; k >= 0; k-- {
 		if keyIs(o.members[k].key, name) {
 			return k
@@ -129,6 +136,10 @@ func (o *object) find(name string) int {
 
 // emit passes the object's bytes, in order, to fn.
 func (o *object) emit(fn func([]byte)) {
+	if w := o.window; w != nil && w.at < 0 {
+		fn(w.src[w.start:w.end])
+		return
+	}
 	fn(openBrace)
 	for k := range o.members {
 		m := &o.members[k]

@@ -87,6 +87,7 @@ func (v Value) JSON() []byte {
 
 func (v Value) appendJSON(out []byte) []byte {
 	if v.obj != nil {
+		v.obj.full()
 		out = append(out, '{')
 		for k := range v.obj.members {
 			m := &v.obj.members[k]
@@ -143,6 +144,7 @@ func appendStandard(out, raw []byte) []byte {
 // included), or nil if v is not an object.
 func (v Value) Keys() []string {
 	if v.obj != nil {
+		v.obj.full()
 		keys := make([]string, len(v.obj.members))
 		for k := range v.obj.members {
 			keys[k] = unquote(v.obj.members[k].key)
