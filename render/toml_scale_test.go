@@ -41,15 +41,16 @@ func parseTime(t *testing.T, src []byte) time.Duration {
 
 // spec: W1
 // TestCodexTOMLScalesLinearly parses a Codex config.toml with 2,000 and with 16,000 server
-// tables, three times each, interleaved so that a change of the machine's load falls on both:
-// 8 times the tables must take at most 12 times as long (the shortest runs compared). go-toml's
+// tables, five times each, interleaved so that a change of the machine's load falls on both:
+// 8 times the tables must take at most 16 times as long (the shortest runs compared). Linear
+// work measures about 10 here (the larger document no longer fits the caches); go-toml's
 // strict decode, whose duplicate-key tracker searched sibling tables linearly, took about 55
-// times as long.
+// times as long, and any quadratic term of that size stays far above the bound.
 func TestCodexTOMLScalesLinearly(t *testing.T) {
 	small, large := codexConfig(2000), codexConfig(16000)
 	parseTime(t, small) // warm up
 	var t2k, t16k time.Duration
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 5; i++ {
 		if d := parseTime(t, small); i == 0 || d < t2k {
 			t2k = d
 		}
@@ -59,7 +60,7 @@ func TestCodexTOMLScalesLinearly(t *testing.T) {
 	}
 	ratio := float64(t16k) / float64(t2k)
 	t.Logf("2,000 tables: %v, 16,000 tables: %v, ratio %.1f", t2k, t16k, ratio)
-	if ratio > 12 {
-		t.Errorf("16,000 tables take %.1f times as long as 2,000 (%v, %v), want at most 12", ratio, t16k, t2k)
+	if ratio > 16 {
+		t.Errorf("16,000 tables take %.1f times as long as 2,000 (%v, %v), want at most 16", ratio, t16k, t2k)
 	}
 }
