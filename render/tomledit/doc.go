@@ -108,7 +108,7 @@ func (d *Doc) Check(key string) error {
 	}
 	servers, ok := v.(map[string]any)
 	if !ok {
-		return fmt.Errorf("%s%s must be a table of servers, not %s", d.linePrefix([]string{key}), formatKey(key), describe(v))
+		return fmt.Errorf("%s%s must be a table of tables, not %s", d.linePrefix([]string{key}), formatKey(key), describe(v))
 	}
 	for _, name := range d.orderedNames(key, servers) {
 		if sv := servers[name]; !isTable(sv) {
