@@ -55,8 +55,8 @@ func (d *Doc) Apply(ops []Op) error {
 			}
 			vals[i] = val
 		}
-		change(want, op, vals[i])
 	}
+	changeAll(want, ops, vals)
 	ed := &editor{d: d, st: style{nl: d.nl, step: d.step()}}
 	if err := ed.plan(ops); err != nil {
 		return err

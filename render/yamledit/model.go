@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -176,4 +177,89 @@ func change(data map[string]any, op Op, val any) {
 		return
 	}
 	parent[op.Path[len(op.Path)-1]] = out
+}
+
+// changeAll makes the changes of ops in data, in order, as change does one by one. A
+// run of ops on the items of one sequence is made in one pass over it: change scans
+// and copies the whole sequence per op, which made n servers written into a list of n
+// (Continue's mcpServers) cost n² (8,000 servers: 2 s).
+func changeAll(data map[string]any, ops []Op, vals []any) {
+	for i := 0; i < len(ops); {
+		j := i + 1
+		for ops[i].Item != "" && len(ops[i].Path) > 0 && j < len(ops) && sameList(ops[i], ops[j]) {
+			j++
+		}
+		if j-i == 1 {
+			change(data, ops[i], vals[i])
+		} else {
+			changeList(data, ops[i:j], vals[i:j])
+		}
+		i = j
+	}
+}
+
+// sameList reports whether two ops change items of the same sequence.
+func sameList(a, b Op) bool {
+	return a.Item == b.Item && slices.Equal(a.Path, b.Path)
+}
+
+// changeList makes the changes of ops, all on items of the sequence at ops[0].Path
+// keyed by ops[0].Item, as change would one after the other: every item of a name is
+// replaced by a set of it or dropped by a delete, and a set of a name no item has
+// appends one.
+func changeList(data map[string]any, ops []Op, vals []any) {
+	sets := slices.ContainsFunc(ops, func(op Op) bool { return !op.Delete })
+	parent := data
+	var cur any = data
+	for i, k := range ops[0].Path {
+		m, _ := cur.(map[string]any)
+		next, ok := m[k]
+		if !ok || next == nil {
+			if !sets {
+				return // deletes only: nothing to delete from, nothing created
+			}
+			if i == len(ops[0].Path)-1 {
+				next = []any{}
+			} else {
+				next = map[string]any{}
+			}
+			m[k] = next
+		}
+		parent, cur = m, next
+	}
+	list := slices.Clone(cur.([]any))
+	item := ops[0].Item
+	at := map[string][]int{}
+	for i, e := range list {
+		if m, ok := e.(map[string]any); ok {
+			if name, ok := m[item].(string); ok {
+				at[name] = append(at[name], i)
+			}
+		}
+	}
+	gone := map[int]bool{}
+	for k, op := range ops {
+		places, found := at[op.Name]
+		switch {
+		case found && op.Delete:
+			for _, p := range places {
+				gone[p] = true
+			}
+			delete(at, op.Name)
+		case found:
+			for _, p := range places {
+				list[p] = vals[k]
+			}
+		case !op.Delete:
+			at[op.Name] = []int{len(list)}
+			list = append(list, vals[k])
+		}
+	}
+	out := list[:0:0]
+	for i, e := range list {
+		if !gone[i] {
+			out = append(out, e)
+		}
+	}
+	parent[ops[0].Path[len(ops[0].Path)-1]] = out
 }

@@ -1,0 +1,88 @@
+package yamledit
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// spec: W1
+// TestChangeAllIsChangeOneByOne: the one-pass change of a run of ops on one sequence
+// (changeAll) leaves the data change leaves, op after op, for random sequences with
+// duplicate names, items without a name or with a non-string one, deletes, sets of
+// present and absent names, and sequences that do not exist yet.
+func TestChangeAllIsChangeOneByOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 2000 {
+		data := map[string]any{"other": 1}
+		if rng.IntN(4) > 0 {
+			var list []any
+			for i := range rng.IntN(8) {
+				switch rng.IntN(6) {
+				case 0:
+					list = append(list, map[string]any{"command": i}) // no name
+				case 1:
+					list = append(list, map[string]any{"name": i}) // not a string
+				case 2:
+					list = append(list, "plain")
+				default:
+					list = append(list, map[string]any{"name": fmt.Sprint("s", rng.IntN(5)), "i": i})
+				}
+			}
+			data["servers"] = list
+		}
+		var ops []Op
+		for range 1 + rng.IntN(6) {
+			ops = append(ops, Op{Path: []string{"servers"}, Item: "name", Name: fmt.Sprint("s", rng.IntN(7)), Delete: rng.IntN(3) == 0})
+		}
+		ops = collapse(ops) // as Apply gives them: one op per name
+		vals := make([]any, len(ops))
+		for i, op := range ops {
+			if !op.Delete {
+				vals[i] = map[string]any{"name": op.Name, "v": i}
+			}
+		}
+		want := clone(data).(map[string]any)
+		for i, op := range ops {
+			change(want, op, vals[i])
+		}
+		got := clone(data).(map[string]any)
+		changeAll(got, ops, vals)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: ops %+v on %v:\n got  %v\n want %v", round, ops, data, got, want)
+		}
+	}
+}
+
+// spec: W1 Q4
+// TestListChangesScaleLinearly: 8,000 servers written into a sequence of 8,000
+// (Continue's mcpServers) take at most 16 times what 1,000 into 1,000 take; op after
+// op it was quadratic (64 times, and 2 s at 8,000 servers).
+func TestListChangesScaleLinearly(t *testing.T) {
+	run := func(n int) time.Duration {
+		list := make([]any, n)
+		ops := make([]Op, n)
+		vals := make([]any, n)
+		for i := range n {
+			name := fmt.Sprint("s", i)
+			list[i] = map[string]any{"name": name, "old": true}
+			ops[i] = Op{Path: []string{"mcpServers"}, Item: "name", Name: name}
+			vals[i] = map[string]any{"name": name}
+		}
+		best := time.Hour
+		for range 3 {
+			data := map[string]any{"mcpServers": clone(list)}
+			start := time.Now()
+			changeAll(data, ops, vals)
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	small, large := run(1000), run(8000)
+	t.Logf("1,000 servers: %v, 8,000: %v, ratio %.1f", small, large, float64(large)/float64(small))
+	if large > 16*small {
+		t.Errorf("8,000 servers took %v, 1,000 took %v: more than 16 times", large, small)
+	}
+}
