@@ -308,6 +308,11 @@ func ReadSnapshot(f FS, path string) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	fi, err := f.Lstat(path)
+	if IsNotExist(err) {
+		// removed since it was read (another mcpwire's staged record, settled): it
+		// is absent now, as a read a moment later would have found it
+		return Snapshot{}, nil
+	}
 	if err != nil {
 		return Snapshot{}, err
 	}
