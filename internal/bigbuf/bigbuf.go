@@ -6,7 +6,10 @@
 // 12,800 page faults per 50 MB, which on a virtual machine cost more than reading
 // the file itself. Huge pages make it a few dozen. The advice is only advice: the
 // buffer is an ordinary Go slice, and where the kernel has no huge pages (or the
-// system is not Linux) nothing changes.
+// system is not Linux) nothing changes. Where memory is fragmented the kernel may
+// compact it before it hands out a huge page (transparent_hugepage/defrag "madvise",
+// the usual default), or falls back to small pages; only buffers of a whole large
+// file ask, so a small configuration never pays for it.
 package bigbuf
 
 // threshold is the capacity from which a buffer is advised: below it the page faults
