@@ -119,6 +119,23 @@ func chain(a, b fsys.Target) fsys.Target {
 		}
 		return nil
 	}
+	if a.Handoff != nil || b.Handoff != nil {
+		// each edit's staged record may have handed a read of the file over: take
+		// both, so that neither is held after planning, and edit from the first
+		c.Handoff = func() (fsys.Snapshot, bool) {
+			var s fsys.Snapshot
+			ok := false
+			for _, h := range []func() (fsys.Snapshot, bool){a.Handoff, b.Handoff} {
+				if h == nil {
+					continue
+				}
+				if hs, hok := h(); hok && !ok {
+					s, ok = hs, true
+				}
+			}
+			return s, ok
+		}
+	}
 	c.Edit = func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 		data, perm, remove, err := a.Edit(cur)
 		if err != nil {
