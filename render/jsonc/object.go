@@ -44,27 +44,34 @@ func newObject(src []byte, start, end int, spans []span, indent string, inlinePa
 	o := &object{members: make([]member, len(spans)), indent: indent, inlineParent: inlineParent}
 	closing := end - 1
 	region := start + 1
-	for k, sp := range spans {
-		limit := closing
-		if k+1 < len(spans) {
-			limit = spans[k+1].keyStart
-		}
-		aend, comma := splitAfter(src, sp.valEnd, limit)
-		if comma >= 0 {
-			comma -= sp.valEnd
-		}
-		o.members[k] = member{
-			before: sub(src, region, sp.keyStart),
-			key:    sub(src, sp.keyStart, sp.keyEnd),
-			mid:    sub(src, sp.keyEnd, sp.valStart),
-			val:    Value{raw: sub(src, sp.valStart, sp.valEnd)},
-			after:  sub(src, sp.valEnd, aend),
-			comma:  comma,
-		}
-		region = aend
+	for k := range spans {
+		o.members[k], region = memberAt(src, spans, k, region, closing)
 	}
 	o.tail = sub(src, region, closing)
 	return o
+}
+
+// memberAt builds member k of spans, whose region starts at region in src (after the
+// previous member's, or after '{'), in an object whose '}' is at closing; it returns
+// the member and where its region ends.
+func memberAt(src []byte, spans []span, k, region, closing int) (member, int) {
+	sp := spans[k]
+	limit := closing
+	if k+1 < len(spans) {
+		limit = spans[k+1].keyStart
+	}
+	aend, comma := splitAfter(src, sp.valEnd, limit)
+	if comma >= 0 {
+		comma -= sp.valEnd
+	}
+	return member{
+		before: sub(src, region, sp.keyStart),
+		key:    sub(src, sp.keyStart, sp.keyEnd),
+		mid:    sub(src, sp.keyEnd, sp.valStart),
+		val:    Value{raw: sub(src, sp.valStart, sp.valEnd)},
+		after:  sub(src, sp.valEnd, aend),
+		comma:  comma,
+	}, aend
 }
 
 // sub returns src[i:j] with its capacity capped, so that appending to it

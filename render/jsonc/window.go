@@ -28,23 +28,7 @@ func (o *object) open(j int) {
 	w := o.window
 	closing := w.end - 1
 	region := w.regionStart(j)
-	sp := w.spans[j]
-	limit := closing
-	if j+1 < len(w.spans) {
-		limit = w.spans[j+1].keyStart
-	}
-	aend, comma := splitAfter(w.src, sp.valEnd, limit)
-	if comma >= 0 {
-		comma -= sp.valEnd
-	}
-	m := member{
-		before: sub(w.src, region, sp.keyStart),
-		key:    sub(w.src, sp.keyStart, sp.keyEnd),
-		mid:    sub(w.src, sp.keyEnd, sp.valStart),
-		val:    Value{raw: sub(w.src, sp.valStart, sp.valEnd)},
-		after:  sub(w.src, sp.valEnd, aend),
-		comma:  comma,
-	}
+	m, aend := memberAt(w.src, w.spans, j, region, closing)
 	last := aend
 	if j+1 < len(w.spans) {
 		last, _ = splitAfter(w.src, w.spans[len(w.spans)-1].valEnd, closing)
