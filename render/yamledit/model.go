@@ -130,23 +130,9 @@ func equal(a, b any) bool {
 
 // change makes op's change in data (the expected result of Apply).
 func change(data map[string]any, op Op, val any) {
-	var cur any = data
-	parent := data
-	for i, k := range op.Path {
-		m, _ := cur.(map[string]any)
-		next, ok := m[k]
-		if !ok || next == nil {
-			if op.Delete {
-				return
-			}
-			if i == len(op.Path)-1 && op.Item != "" {
-				next = []any{}
-			} else {
-				next = map[string]any{}
-			}
-			m[k] = next
-		}
-		parent, cur = m, next
+	parent, cur, ok := container(data, op.Path, op.Item, !op.Delete)
+	if !ok {
+		return
 	}
 	if op.Item == "" {
 		m := cur.(map[string]any)
@@ -179,6 +165,30 @@ func change(data map[string]any, op Op, val any) {
 	parent[op.Path[len(op.Path)-1]] = out
 }
 
+// container returns the container at path in data (a sequence when item is set) and
+// its parent mapping. A container missing on the way is created when create is set
+// (a sequence last when item is set, mappings otherwise); else ok is false.
+func container(data map[string]any, path []string, item string, create bool) (parent map[string]any, cur any, ok bool) {
+	cur, parent = data, data
+	for i, k := range path {
+		m, _ := cur.(map[string]any)
+		next, ok := m[k]
+		if !ok || next == nil {
+			if !create {
+				return nil, nil, false
+			}
+			if i == len(path)-1 && item != "" {
+				next = []any{}
+			} else {
+				next = map[string]any{}
+			}
+			m[k] = next
+		}
+		parent, cur = m, next
+	}
+	return parent, cur, true
+}
+
 // changeAll makes the changes of ops in data, in order, as change does one by one. A
 // run of ops on the items of one sequence is made in one pass over it: change scans
 // and copies the whole sequence per op, which made n servers written into a list of n
@@ -209,23 +219,9 @@ func sameList(a, b Op) bool {
 // appends one.
 func changeList(data map[string]any, ops []Op, vals []any) {
 	sets := slices.ContainsFunc(ops, func(op Op) bool { return !op.Delete })
-	parent := data
-	var cur any = data
-	for i, k := range ops[0].Path {
-		m, _ := cur.(map[string]any)
-		next, ok := m[k]
-		if !ok || next == nil {
-			if !sets {
-				return // deletes only: nothing to delete from, nothing created
-			}
-			if i == len(ops[0].Path)-1 {
-				next = []any{}
-			} else {
-				next = map[string]any{}
-			}
-			m[k] = next
-		}
-		parent, cur = m, next
+	parent, cur, ok := container(data, ops[0].Path, ops[0].Item, sets)
+	if !ok {
+		return // deletes only: nothing to delete from, nothing created
 	}
 	list := slices.Clone(cur.([]any))
 	item := ops[0].Item
