@@ -98,10 +98,9 @@ func (d *jsonDoc) Entries(c Container) (Entries, error) {
 	if c.NameKey != "" || c.Frame != nil || len(c.Path) == 0 {
 		return nil, fmt.Errorf("%s: mcpwire cannot edit this kind of server list in a JSON file", d.path)
 	}
-	if len(c.Path) > 1 {
-		// a nested container is looked up once per entry: materialise its path once
-		d.doc.Open(c.Path[:len(c.Path)-1]...)
-	}
+	// the container and the objects on its path are looked up once per entry:
+	// materialise them once, so that no lookup scans the text again
+	d.doc.Open(c.Path...)
 	if v, ok := d.doc.Lookup(c.Path...); ok && v.Kind() != jsonc.Object {
 		return nil, fmt.Errorf("%s: %w", d.path, jsonc.NotObject(v.Kind(), c.Path...))
 	}
