@@ -238,6 +238,7 @@ type staged struct {
 func stageTarget(f fsys.FS, path string, st *staged, decide func() ([]byte, error)) fsys.Target {
 	return fsys.Target{
 		Path:    path,
+		Guard:   strings.TrimSuffix(path, stagedSuffix), // its record's lock (docs/writes.md)
 		DirPerm: 0o700,
 		Check:   func() error { return checkRecordDir(f, path) },
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
@@ -272,7 +273,8 @@ func unstage(f fsys.FS, list []*staged, warn func(string)) {
 		}
 		st := st
 		targets = append(targets, fsys.Target{
-			Path: st.path,
+			Path:  st.path,
+			Guard: strings.TrimSuffix(st.path, stagedSuffix),
 			Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 				if cur.Exists && bytes.Equal(cur.Data, st.data) {
 					return nil, 0, true, nil

@@ -33,6 +33,7 @@ func (o OS) Lock(name string) (release func() error, err error) {
 type staleLocker interface {
 	lockOnly(name string) (release func() error, err error)
 	cleanStale(names ...string)
+	cleanLocks(names ...string)
 }
 
 // lockOnly is Lock without the removal of stale temporary files.

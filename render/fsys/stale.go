@@ -100,3 +100,21 @@ func (o OS) cleanStale(names ...string) {
 		}
 	}
 }
+
+// cleanLocks removes the lock files of names that their [Target.Guard]'s lock
+// serialises now: an earlier mcpwire locked such a file on its own, and a lock file it
+// left (killed, with the lock gone with it) would otherwise mark the file as left
+// over by an interrupted run on every later run. It runs under the guard's lock, which
+// every writer of the file holds as well; where a lock does not die with its process
+// a lock file may be held still, and is left.
+func (o OS) cleanLocks(names ...string) {
+	if !locksDieWithProcess {
+		return
+	}
+	for _, name := range names {
+		p := name + LockSuffix
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && os.Remove(p) == nil {
+			o.after("clean", p)
+		}
+	}
+}

@@ -57,6 +57,20 @@ type Target struct {
 	// that a large file is read once, not twice. It is asked only before the first
 	// Edit of each planning; every later Edit reads the file itself.
 	Handoff func() (s Snapshot, ok bool)
+	// Guard, when set, is the file whose lock (W8) serialises the writes of this
+	// target instead of a lock of its own: for a file mcpwire writes only beside
+	// Guard and only while it holds Guard's lock (a staged ownership record, guarded
+	// by its record). Every writer of the file must name the same Guard. One lock
+	// file fewer is one file creation and removal fewer (issue 13).
+	Guard string
+}
+
+// lockPath is the path whose lock the target takes.
+func (t Target) lockPath() string {
+	if t.Guard != "" {
+		return filepath.Clean(t.Guard)
+	}
+	return filepath.Clean(t.Path)
 }
 
 // Result says what happened to one target.

@@ -261,15 +261,22 @@ func (tx *txn) mkdirs(t Target) error {
 // the targets locked are removed once they are all locked (see [OS.Lock]).
 func (tx *txn) lock(plans []*plan) error {
 	required := map[string]bool{}
+	guarded := map[string][]string{} // lock path → the targets it guards
+	var orphans []string             // guarded targets that may have a lock file of their own
 	for _, p := range plans {
-		path := filepath.Clean(p.t.Path)
+		path := p.t.lockPath()
 		required[path] = required[path] || !p.unchanged()
+		guarded[path] = append(guarded[path], filepath.Clean(p.t.Path))
+		if p.stale && path != filepath.Clean(p.t.Path) {
+			orphans = append(orphans, p.t.Path)
+		}
 	}
 	sl, batched := tx.f.(staleLocker)
 	var taken []string
 	defer func() {
 		if len(taken) > 0 {
 			sl.cleanStale(taken...)
+			sl.cleanLocks(orphans...)
 		}
 	}()
 	for _, path := range slices.Sorted(maps.Keys(required)) {
@@ -295,7 +302,7 @@ func (tx *txn) lock(plans []*plan) error {
 		tx.releases = append(tx.releases, release)
 		tx.held[path] = true
 		if batched {
-			taken = append(taken, path)
+			taken = append(taken, guarded[path]...)
 		}
 	}
 	return nil
