@@ -131,6 +131,15 @@ func (d *Doc) Newline() string { return d.nl }
 // Lookup returns a copy of the decoded value at a path of member names from the top
 // level (the top level itself for an empty path).
 func (d *Doc) Lookup(path ...string) (any, bool) {
+	v, ok := d.at(path)
+	if !ok {
+		return nil, false
+	}
+	return clone(v), true
+}
+
+// at returns the decoded value at path itself, not a copy.
+func (d *Doc) at(path []string) (any, bool) {
 	var v any = d.data
 	for _, k := range path {
 		m, ok := v.(map[string]any)
@@ -141,7 +150,7 @@ func (d *Doc) Lookup(path ...string) (any, bool) {
 			return nil, false
 		}
 	}
-	return clone(v), true
+	return v, true
 }
 
 // Check verifies that the container at path is absent, null, or (item empty) a
@@ -213,9 +222,10 @@ func (d *Doc) Names(path []string, item string) []string {
 	return out
 }
 
-// Get returns a copy of the decoded value of a container's entry.
+// Get returns a copy of the decoded value of a container's entry (only the entry is
+// copied: a lookup of every entry of a container stays linear).
 func (d *Doc) Get(path []string, item, name string) (any, bool) {
-	v, ok := d.Lookup(path...)
+	v, ok := d.at(path)
 	if !ok {
 		return nil, false
 	}
@@ -225,12 +235,12 @@ func (d *Doc) Get(path []string, item, name string) (any, bool) {
 			return nil, false
 		}
 		e, ok := m[name]
-		return e, ok
+		return clone(e), ok
 	}
 	list, _ := v.([]any)
 	for _, e := range list {
 		if m, ok := e.(map[string]any); ok && m[item] == name {
-			return m, true
+			return clone(m), true
 		}
 	}
 	return nil, false

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -84,5 +85,49 @@ func TestListChangesScaleLinearly(t *testing.T) {
 	t.Logf("1,000 servers: %d bytes, 8,000: %d, ratio %.1f", small, large, float64(large)/float64(small))
 	if large > 12*small {
 		t.Errorf("8,000 servers allocated %d bytes, 1,000 allocated %d: more than 12 times", large, small)
+	}
+}
+
+// TestGetCopiesOnlyTheEntry: looking up one entry of a container copies that entry,
+// not the container: the same allocations for an entry of a mapping (Goose's
+// extensions) or a sequence (Continue's mcpServers) of 10 or of 1,000 entries. Each
+// lookup copied the whole container, so reading every entry was quadratic (issue 13).
+func TestGetCopiesOnlyTheEntry(t *testing.T) {
+	docOf := func(n int, list bool) *Doc {
+		var b strings.Builder
+		if list {
+			b.WriteString("mcpServers:\n")
+			for i := range n {
+				fmt.Fprintf(&b, "  - name: s%d\n    command: srv\n    args: [--n, \"%d\"]\n", i, i)
+			}
+		} else {
+			b.WriteString("extensions:\n")
+			for i := range n {
+				fmt.Fprintf(&b, "  s%d:\n    cmd: srv\n    args: [--n, \"%d\"]\n", i, i)
+			}
+		}
+		d, err := Parse([]byte(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	for _, list := range []bool{false, true} {
+		path, item := []string{"extensions"}, ""
+		if list {
+			path, item = []string{"mcpServers"}, "name"
+		}
+		allocs := func(n int) float64 {
+			d := docOf(n, list)
+			return testing.AllocsPerRun(20, func() {
+				if _, ok := d.Get(path, item, "s5"); !ok {
+					t.Fatal("s5 not found")
+				}
+			})
+		}
+		small, large := allocs(10), allocs(1000)
+		if large > small {
+			t.Errorf("list %v: an entry of 1,000 took %.0f allocations, of 10 %.0f: the lookup copies more than the entry", list, large, small)
+		}
 	}
 }
