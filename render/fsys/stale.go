@@ -1,7 +1,6 @@
 package fsys
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,23 +9,56 @@ import (
 
 // hasLeftovers reports whether name's directory holds a temporary file of name, or
 // its lock file where a lock dies with its process (flock, LockFileEx): left by an
-// interrupted run, or in use by one under way in another process. listings holds the
-// directories listed so far by this planning (nothing is written meanwhile).
-func hasLeftovers(f FS, name string, listings map[string][]fs.DirEntry) bool {
+// interrupted run, or in use by one under way in another process. listings holds, for
+// the directories listed so far by this planning (nothing is written meanwhile), their
+// regular files that may be such files (see candidates).
+func hasLeftovers(f FS, name string, listings map[string][]string) bool {
 	dir, base := filepath.Split(name)
 	dir = filepath.Clean(dir)
-	entries, ok := listings[dir]
+	names, ok := listings[dir]
 	if !ok {
-		entries, _ = f.ReadDir(dir)
-		listings[dir] = entries
+		names = candidates(f, dir)
+		listings[dir] = names
 	}
-	for _, e := range entries {
-		n := e.Name()
-		if e.Type().IsRegular() && (isTempName(n, base) || locksDieWithProcess && n == base+LockSuffix) {
+	for _, n := range names {
+		if isTempName(n, base) || locksDieWithProcess && n == base+LockSuffix {
 			return true
 		}
 	}
 	return false
+}
+
+// mcpwireMark is in the name of every temporary and lock file of mcpwire.
+const mcpwireMark = ".mcpwire"
+
+// candidates lists the regular files of dir whose names hold mcpwireMark: usually
+// none. On the real filesystem the directory's names are read unsorted and only
+// those few are looked at (a fresh injection into every client lists 40 directories).
+func candidates(f FS, dir string) []string {
+	var out []string
+	if _, real := f.(OS); real {
+		d, err := openFile(dir, os.O_RDONLY, 0)
+		if err != nil {
+			return nil
+		}
+		names, _ := d.Readdirnames(-1)
+		_ = d.Close()
+		for _, n := range names {
+			if strings.Contains(n, mcpwireMark) {
+				if fi, err := os.Lstat(filepath.Join(dir, n)); err == nil && fi.Mode().IsRegular() {
+					out = append(out, n)
+				}
+			}
+		}
+		return out
+	}
+	entries, _ := f.ReadDir(dir)
+	for _, e := range entries {
+		if n := e.Name(); e.Type().IsRegular() && strings.Contains(n, mcpwireMark) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Names of mcpwire's temporary files beside a file <base>: .<base>.mcpwire-<random>.tmp
@@ -43,7 +75,15 @@ func tempPrefix(base string) string { return "." + base + ".mcpwire-" }
 // isTempName reports whether entry is the name of a temporary file of base: the
 // prefix, a non-empty base-36 random part and the suffix, nothing else.
 func isTempName(entry, base string) bool {
-	rnd, ok := strings.CutPrefix(entry, tempPrefix(base))
+	// the prefix "." + base + ".mcpwire-", matched without building it: every entry of
+	// a directory is matched against every planned file in it
+	rnd, ok := strings.CutPrefix(entry, ".")
+	if ok {
+		rnd, ok = strings.CutPrefix(rnd, base)
+	}
+	if ok {
+		rnd, ok = strings.CutPrefix(rnd, ".mcpwire-")
+	}
 	if !ok {
 		return false
 	}

@@ -170,7 +170,7 @@ func ApplyThen(f FS, targets []Target, then func([]Result)) ([]Result, error) {
 func prepareAll(f FS, targets []Target) ([]*plan, error) {
 	for try := 0; ; try++ {
 		plans := make([]*plan, len(targets))
-		listings := map[string][]fs.DirEntry{}
+		listings := map[string][]string{}
 		var err error
 		for i, t := range targets {
 			plans[i] = &plan{t: t}
@@ -213,7 +213,7 @@ type plan struct {
 
 // prepare runs the plan-time checks and the first edit. listings are the directories
 // listed so far by this planning (see hasLeftovers).
-func (p *plan) prepare(f FS, listings map[string][]fs.DirEntry) error {
+func (p *plan) prepare(f FS, listings map[string][]string) error {
 	if p.t.Check != nil {
 		if err := p.t.Check(); err != nil {
 			return err
