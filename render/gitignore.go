@@ -66,3 +66,36 @@ func (r *Request) ignoreRefusal(path string, st IgnoreState, gitErr error) error
 	}
 	return hint.Wrap(err, slices.DeleteFunc(hints, func(h string) bool { return h == "" })...)
 }
+
+// checkIgnored refuses path unless git ignores it (and does not track it). Asking git
+// runs a process (about 10 ms on the development machine): within a PrepareAll it
+// runs while the later requests are prepared, and PrepareAll waits for it before it
+// returns (waitIgnored), so a refusal still comes before anything is written.
+func (r *Request) checkIgnored(path string) error {
+	check := func() error {
+		if st, err := r.Inject.Ignored(path); st != GitIgnores || err != nil {
+			return r.ignoreRefusal(path, st, err)
+		}
+		return nil
+	}
+	if r.batch == nil {
+		return check()
+	}
+	done := make(chan error, 1)
+	go func() { done <- check() }()
+	r.batch.ignored = append(r.batch.ignored, done)
+	return nil
+}
+
+// waitIgnored waits for the git checks started so far and returns the first
+// refusal, in the order of the requests.
+func (b *prepareBatch) waitIgnored() error {
+	var first error
+	for _, done := range b.ignored {
+		if err := <-done; first == nil {
+			first = err
+		}
+	}
+	b.ignored = nil
+	return first
+}

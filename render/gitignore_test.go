@@ -2,11 +2,14 @@ package render_test
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpwire/mcpwire/internal/hint"
 	"github.com/mcpwire/mcpwire/providers"
@@ -52,5 +55,59 @@ func TestGitIgnoredRefusals(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(w.project, ".wld")); !os.IsNotExist(err) {
 			t.Errorf("state %d: something was written: %v", tc.st, err)
 		}
+	}
+}
+
+// signalFS closes seen the first time a path holding mark is looked at.
+type signalFS struct {
+	fsys.FS
+	mark string
+	once sync.Once
+	seen chan struct{}
+}
+
+func (s *signalFS) Lstat(name string) (fs.FileInfo, error) {
+	if strings.Contains(name, s.mark) {
+		s.once.Do(func() { close(s.seen) })
+	}
+	return s.FS.Lstat(name)
+}
+
+// TestGitCheckRunsWhileOthersArePrepared: within one injection into several clients
+// the git check of RunWield's project file (a process, about 10 ms) runs while the
+// clients after it are prepared — here the check answers only once Cursor's file is
+// looked at — and its refusal still comes first, before a later client's error, with
+// nothing written (issue 13).
+//
+// spec: I1 W7
+func TestGitCheckRunsWhileOthersArePrepared(t *testing.T) {
+	w := newWorld(t)
+	f := &signalFS{FS: fsys.NewOS(), mark: string(filepath.Separator) + ".cursor", seen: make(chan struct{})}
+	answer := func(st render.IgnoreState) render.IgnoreCheck {
+		return func(string) (render.IgnoreState, error) {
+			select {
+			case <-f.seen:
+				return st, nil
+			case <-time.After(5 * time.Second):
+				return render.GitFailed, errors.New("asked before Cursor was prepared, and waited for")
+			}
+		}
+	}
+	rw := w.request("runwield", providers.Project, "", "fetch")
+	rw.Inject.Ignored = answer(render.GitIgnores)
+	if err := injectTogether(f, rw, w.request("cursor", providers.Project, "", "fetch")); err != nil {
+		t.Fatal(err)
+	}
+
+	w = newWorld(t)
+	f = &signalFS{FS: fsys.NewOS(), mark: string(filepath.Separator) + ".cursor", seen: make(chan struct{})}
+	rw = w.request("runwield", providers.Project, "", "fetch")
+	rw.Inject.Ignored = answer(render.GitWouldCommit)
+	_, err := render.PrepareAll(f, []render.Request{rw, w.request("cursor", providers.Project, "", "no-such-server")})
+	if err == nil || !strings.Contains(err.Error(), "would not be ignored by git") {
+		t.Errorf("got %v, want RunWield's refusal before Cursor's error", err)
+	}
+	if _, err := os.Stat(filepath.Join(w.project, ".wld")); !os.IsNotExist(err) {
+		t.Errorf("something was written: %v", err)
 	}
 }

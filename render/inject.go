@@ -5,6 +5,7 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -64,9 +65,13 @@ func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 		r.batch = batch
 		prep, err := Prepare(f, r)
 		if err != nil {
-			return nil, err
+			// an earlier request's refusal comes first, as if its check had not waited
+			return nil, cmp.Or(batch.waitIgnored(), err)
 		}
 		preps = append(preps, prep)
+	}
+	if err := batch.waitIgnored(); err != nil {
+		return nil, err
 	}
 	return preps, nil
 }
@@ -118,8 +123,8 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	}
 	prep.edit = edit
 	if p.GitIgnored && scope == providers.Project && r.Inject.Ignored != nil {
-		if st, err := r.Inject.Ignored(path); st != GitIgnores || err != nil {
-			return nil, r.ignoreRefusal(path, st, err)
+		if err := r.checkIgnored(path); err != nil {
+			return nil, err
 		}
 	}
 	ft, err := r.fileTargets(f, edit, scope)

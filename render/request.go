@@ -53,6 +53,8 @@ type prepareBatch struct {
 	checked map[*registry.Registry]bool
 	// exists caches whether a path exists (Lstat), for hides.
 	exists map[string]bool
+	// ignored are the git checks under way (checkIgnored), in request order.
+	ignored []chan error
 }
 
 // exists reports whether path exists, once per PrepareAll.
