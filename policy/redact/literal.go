@@ -6,6 +6,7 @@ import (
 	"iter"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/render/tomledit"
@@ -153,12 +154,14 @@ func jsonEscape(v string, html bool) string {
 
 // plainScalar matches a YAML line whose value is a plain (unquoted) scalar: what comes
 // before it ("key: ", "- ", or ": " after a quoted key), the value, and a comment.
-var plainScalar = regexp.MustCompile(`^(\s*(?:-\s+)*(?:[^\s"'#:-][^#]*?:\s+|-\s+|:\s+))([^\s"'].*?)(\s+#.*)?$`)
+var plainScalar = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\s*(?:-\s+)*(?:[^\s"'#:-][^#]*?:\s+|-\s+|:\s+))([^\s"'].*?)(\s+#.*)?$`)
+}) // compiled on first use, not at start-up
 
 // plainYAML hides a known credential written as a YAML plain scalar, which has no
 // quotes for literals to find.
 func (r *Redactor) plainYAML(s string) string {
-	m := plainScalar.FindStringSubmatchIndex(s)
+	m := plainScalar().FindStringSubmatchIndex(s)
 	if m == nil {
 		return s
 	}

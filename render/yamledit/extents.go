@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml/ast"
 )
@@ -94,7 +95,9 @@ func (e *editor) children(path []string, n ast.Node, item string) ([]child, erro
 
 // nullValue matches a key line whose value is empty, null or an empty flow collection:
 // the key (through its colon), the value, and what follows (spaces, a comment).
-var nullValue = regexp.MustCompile(`^(.*?:)(\s*(?:null|Null|NULL|~|\{\s*\}|\[\s*\])?)(\s*(?:#.*)?)$`)
+var nullValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(.*?:)(\s*(?:null|Null|NULL|~|\{\s*\}|\[\s*\])?)(\s*(?:#.*)?)$`)
+}) // compiled on first use, not at start-up
 
 // place says where members go in the mapping (or, for fill, the entries go in the
 // container) at path: the offset, their indentation, and a range to remove first (a
@@ -130,7 +133,7 @@ func (e *editor) place(path []string) (at, indent int, remove [2]int, err error)
 	}
 	kl := mv.Key.GetToken().Position.Line
 	text := string(ls.text(kl))
-	m := nullValue.FindStringSubmatchIndex(text)
+	m := nullValue().FindStringSubmatchIndex(text)
 	if m == nil || (n != nil && line(n) != 0 && line(n) != kl && !isImplicitNull(n)) {
 		return 0, 0, [2]int{}, fmt.Errorf("line %d: mcpwire cannot edit the value of %s in place; write it as an empty line `%s:`", kl, formatPath(path), path[len(path)-1])
 	}
@@ -252,7 +255,7 @@ func (e *editor) emptied(path []string, item string) {
 		return
 	}
 	kl := mv.Key.GetToken().Position.Line
-	m := nullValue.FindStringSubmatchIndex(string(e.d.ls.text(kl)))
+	m := nullValue().FindStringSubmatchIndex(string(e.d.ls.text(kl)))
 	if m == nil {
 		return
 	}
