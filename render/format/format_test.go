@@ -168,3 +168,42 @@ func TestCarry(t *testing.T) {
 		t.Errorf("TOML carry of numbers = %v", c)
 	}
 }
+
+// TestJSONGetScansTheContainerOnce: looking up an entry of a JSON servers object does
+// not scan the object's text again: the same allocations for an entry of 10 servers
+// or of 1,000, at the top level (mcpServers) or nested (Claude Code's local scope).
+// Every lookup listed the container's members anew, so reading every entry of it was
+// quadratic (issue 13).
+func TestJSONGetScansTheContainerOnce(t *testing.T) {
+	for _, path := range [][]string{{"mcpServers"}, {"projects", "/p", "mcpServers"}} {
+		allocs := func(n int) float64 {
+			var b strings.Builder
+			for i := range n {
+				if i > 0 {
+					b.WriteString(",\n")
+				}
+				fmt.Fprintf(&b, "    \"s%d\": {\"command\": \"srv\", \"args\": [\"--n\", \"%d\"]}", i, i)
+			}
+			src := "{\"mcpServers\": {\n" + b.String() + "\n}}\n"
+			if len(path) > 1 {
+				src = "{\"projects\": {\"/p\": {\"mcpServers\": {\n" + b.String() + "\n}}}}\n"
+			}
+			doc, err := Parse(providers.JSON, "/f", []byte(src), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			es, err := doc.Entries(Container{Path: path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return testing.AllocsPerRun(20, func() {
+				if _, ok := es.Get("s5"); !ok {
+					t.Fatal("s5 not found")
+				}
+			})
+		}
+		if small, large := allocs(10), allocs(1000); large > small {
+			t.Errorf("%q: an entry of 1,000 took %.0f allocations, of 10 %.0f", path, large, small)
+		}
+	}
+}
