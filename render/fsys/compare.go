@@ -51,7 +51,7 @@ func (OS) sameContent(name string, want Snapshot) (bool, error) {
 	if fi.Size() != int64(len(want.Data)) {
 		return false, nil
 	}
-	buf := make([]byte, compareChunk)
+	buf := make([]byte, min(compareChunk, len(want.Data)+1)) // a small file, a small buffer
 	rest := want.Data
 	for {
 		n, err := io.ReadFull(fh, buf[:min(len(buf), len(rest)+1)])
