@@ -3,10 +3,13 @@ package tomledit
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	toml "github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
 )
 
 // trackerCases are documents Decode accepts (line == 0 and err == "") or refuses: a refusal's
@@ -122,5 +125,27 @@ func TestDecodeTracker(t *testing.T) {
 				t.Errorf("go-toml refuses on line %d (%v), Decode on line %d", l, werr, tc.line)
 			}
 		})
+	}
+}
+
+// TestDecodeReusesParsers: decoding a small document again reuses a go-toml parser and
+// its node arena, as a file's entries are decoded one by one: a thousand decodes of
+// one small table allocate less than a thousand arenas of 64 nodes would.
+func TestDecodeReusesParsers(t *testing.T) {
+	src := []byte("[mcp_servers.a]\ncommand = \"srv\"\nargs = [\"--n\", \"1\"]\n")
+	if _, err := Decode(src); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 1000 {
+		if _, err := Decode(src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	arenas := uint64(1000 * 64 * unsafe.Sizeof(unstable.Node{}))
+	if got := after.TotalAlloc - before.TotalAlloc; got > arenas {
+		t.Errorf("1,000 decodes allocated %d bytes, more than 1,000 node arenas (%d)", got, arenas)
 	}
 }
