@@ -17,7 +17,7 @@ import (
 // of at most 15 digits, objects without a repeated key) is canonicalised directly, in
 // one pass; anything else takes the encoding/json round trip.
 func Canonical(raw []byte) []byte {
-	c := canonicalizer{in: raw}
+	c := canonicalizer{in: raw, out: make([]byte, 0, len(raw))} // about as long as the input
 	c.space()
 	if c.value() {
 		c.space()
@@ -55,6 +55,9 @@ type canonicalizer struct {
 	in  []byte
 	i   int
 	out []byte
+	// scratch holds an object's values while its members are written in key order
+	// (reused: an object's values are copied out before any other object is done)
+	scratch []byte
 }
 
 // maxDirectDigits bounds the integers spelled as they are: a float64 holds every
@@ -189,7 +192,8 @@ func (c *canonicalizer) object() bool {
 		return true
 	}
 	base := len(c.out)
-	var members []member
+	var own [16]member // an entry's objects are small: no allocation for their members
+	members := own[:0]
 	for {
 		c.space()
 		if c.i >= len(c.in) || c.in[c.i] != '"' {
@@ -232,7 +236,8 @@ func (c *canonicalizer) object() bool {
 			return false
 		}
 	}
-	values := slices.Clone(c.out[base:])
+	c.scratch = append(c.scratch[:0], c.out[base:]...) // the values, before they move
+	values := c.scratch
 	c.out = append(c.out[:base], '{')
 	for k, m := range members {
 		if k > 0 {

@@ -65,3 +65,16 @@ func FuzzCanonical(f *testing.F) {
 		}
 	})
 }
+
+// TestCanonicalAllocatesLittle: the canonical form of an entry is built in one buffer
+// sized from the entry, its objects' members sorted without allocating (up to 16
+// members) and their values moved through one reused scratch buffer: computing the
+// digests of every entry of every client was a tenth of the bytes an injection into
+// every client allocated.
+func TestCanonicalAllocatesLittle(t *testing.T) {
+	entry := []byte(`{"type": "stdio", "command": "srv", "args": ["--n", "1"], "env": {"B": "2", "A": "1"}, "headers": {"X": "y"}}`)
+	n := testing.AllocsPerRun(50, func() { Canonical(entry) })
+	if n > 4 {
+		t.Errorf("Canonical of a small entry made %.0f allocations, want at most 4 (15 before)", n)
+	}
+}
