@@ -1,7 +1,10 @@
 package render_test
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -46,5 +49,103 @@ func TestInjectReadsClientFileOnce(t *testing.T) {
 				t.Errorf("%s read %d times, want once", path, f.reads)
 			}
 		})
+	}
+}
+
+// TestInjectReadsRecordOnceWhenPlanning: planning a write reads the file's ownership
+// record for the staged record's edit, and the file's own edit, right after it in the
+// same pass, uses that read instead of reading the record again (an injection into
+// every client read 34 records once more and looked for 34 staged copies once more).
+// The record's own target still reads it, and fails the pass when it changed.
+//
+// spec: W7 W8
+func TestInjectReadsRecordOnceWhenPlanning(t *testing.T) {
+	w := newWorld(t)
+	if _, err := render.Inject(fsys.NewOS(), w.request("cursor", providers.Project, "", "fetch")); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := filepath.Glob(filepath.Join(w.layer, "mcp-ownership", "*.json"))
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("records %q, %v", recs, err)
+	}
+	f := &readCountFS{FS: fsys.NewOS(), path: recs[0]}
+	res, err := render.Inject(f, w.request("cursor", providers.Project, "", "fetch", "github"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Changed) == 0 {
+		t.Fatalf("nothing written: %+v", res)
+	}
+	// Prepare, the staged record's edit, the record's own target (4 before: the
+	// file's own edit read it again)
+	if f.reads != 3 {
+		t.Errorf("the record was read %d times, want 3", f.reads)
+	}
+}
+
+// recordRacerFS lets another writer change the record right after its n-th read.
+type recordRacerFS struct {
+	readCountFS
+	after  int
+	change func()
+}
+
+func (f *recordRacerFS) ReadFile(name string) ([]byte, error) {
+	data, err := f.readCountFS.ReadFile(name)
+	if filepath.Clean(name) == f.path && f.reads == f.after {
+		f.change()
+	}
+	return data, err
+}
+
+// TestRecordChangedBetweenEditsIsSeen: when another mcpwire process changes the
+// ownership record right after the staged record's edit read it — the file's own
+// edit, next, does not read it again — the record's own target sees the change, the
+// pass is planned again, and both writers' entries end in the record.
+//
+// spec: W8 C6
+func TestRecordChangedBetweenEditsIsSeen(t *testing.T) {
+	w := newWorld(t)
+	if _, err := render.Inject(fsys.NewOS(), w.request("cursor", providers.Project, "", "fetch")); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := filepath.Glob(filepath.Join(w.layer, "mcp-ownership", "*.json"))
+	if len(recs) != 1 {
+		t.Fatalf("records %q", recs)
+	}
+	rec := recs[0]
+	f := &recordRacerFS{readCountFS: readCountFS{FS: fsys.NewOS(), path: rec}, after: 2, change: func() {
+		var r map[string]any
+		data, err := os.ReadFile(rec)
+		if err == nil {
+			err = json.Unmarshal(data, &r)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		r["entries"].(map[string]any)["other"] = strings.Repeat("0", 64)
+		data, _ = json.MarshalIndent(r, "", "  ")
+		if err := os.WriteFile(rec, append(data, '\n'), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}}
+	if _, err := render.Inject(f, w.request("cursor", providers.Project, "", "fetch", "github")); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Entries map[string]string }
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"other", "fetch", "github"} {
+		if _, ok := got.Entries[n]; !ok {
+			t.Errorf("the record lost %s: %s", n, data)
+		}
+	}
+	if f.reads <= 3 {
+		t.Errorf("the record was read %d times: the change went unseen", f.reads)
 	}
 }

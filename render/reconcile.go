@@ -62,6 +62,11 @@ type fileEdit struct {
 	// handoff is the client file as the staged record's edit read it, for the file's
 	// own target to edit from (takeHandoff)
 	handoff *fsys.Snapshot
+	// loaded says that the staged record's edit has just read the record (compute),
+	// so the next compute of the file's own target does not read it again. That
+	// compute follows in the same pass; a record changed in between is seen by the
+	// record's own target, which fails the pass with ErrChanged (recordTarget).
+	loaded bool
 
 	// Results of the last edit.
 	wrote   map[string]string // name → digest of what was written
@@ -178,7 +183,9 @@ func (e *foreignError) Hints() []string {
 // target and the file's own target both need its result (staging.go).
 func (e *fileEdit) compute(cur fsys.Snapshot) ([]byte, error) {
 	s := e.own
-	if err := s.load(); err != nil {
+	if e.loaded {
+		e.loaded = false
+	} else if err := s.load(); err != nil {
 		return nil, err
 	}
 	if m := e.memo; m != nil && m.exists == cur.Exists && m.rawOK == s.exists && m.stagedOK == s.staged &&
@@ -258,10 +265,12 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.setLoaded(false) // this edit reads the record itself
 	out, err := e.computeChain(cur)
 	if err != nil {
 		return nil, err
 	}
+	e.setLoaded(true)
 	base := e.root().record
 	unchanged := cur.Exists && bytes.Equal(out, cur.Data)
 	// the file's own target, next in the transaction, edits from this read: a 50 MB
@@ -288,9 +297,18 @@ func (e *fileEdit) takeHandoff() (fsys.Snapshot, bool) {
 	h := e.handoff
 	e.handoff = nil
 	if h == nil {
+		e.setLoaded(false)
 		return fsys.Snapshot{}, false
 	}
 	return *h, true
+}
+
+// setLoaded sets loaded on the edits of these entries up to e (those computeChain
+// computes).
+func (e *fileEdit) setLoaded(v bool) {
+	for ; e != nil; e = e.before {
+		e.loaded = v
+	}
 }
 
 // editFile lets the dialect edit the file beyond its entries (opencode's tools map).
