@@ -3,6 +3,7 @@ package render_test
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -89,15 +90,17 @@ func TestOwnershipRecordReadAtCommit(t *testing.T) {
 	}
 }
 
-// recordHookFS runs hook before the nth read of a deny record.
+// recordHookFS runs hook before the nth read of a record: a deny record, or the file
+// at path when set.
 type recordHookFS struct {
 	fsys.FS
+	path     string
 	n, reads int
 	hook     func()
 }
 
 func (f *recordHookFS) ReadFile(name string) ([]byte, error) {
-	if strings.Contains(name, render.PermissionsDir) {
+	if f.path == "" && strings.Contains(name, render.PermissionsDir) || f.path != "" && filepath.Clean(name) == f.path {
 		f.reads++
 		if f.reads == f.n {
 			f.hook()

@@ -64,11 +64,8 @@ func TestInjectReadsRecordOnceWhenPlanning(t *testing.T) {
 	if _, err := render.Inject(fsys.NewOS(), w.request("cursor", providers.Project, "", "fetch")); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := filepath.Glob(filepath.Join(w.layer, "mcp-ownership", "*.json"))
-	if err != nil || len(recs) != 1 {
-		t.Fatalf("records %q, %v", recs, err)
-	}
-	f := &readCountFS{FS: fsys.NewOS(), path: recs[0]}
+	rec, _ := recordPathOf(t, w, render.OwnershipDir, w.dest(w.provider("cursor"), providers.Project))
+	f := &readCountFS{FS: fsys.NewOS(), path: rec}
 	res, err := render.Inject(f, w.request("cursor", providers.Project, "", "fetch", "github"))
 	if err != nil {
 		t.Fatal(err)
@@ -83,21 +80,6 @@ func TestInjectReadsRecordOnceWhenPlanning(t *testing.T) {
 	}
 }
 
-// recordRacerFS lets another writer change the record right after its n-th read.
-type recordRacerFS struct {
-	readCountFS
-	after  int
-	change func()
-}
-
-func (f *recordRacerFS) ReadFile(name string) ([]byte, error) {
-	data, err := f.readCountFS.ReadFile(name)
-	if filepath.Clean(name) == f.path && f.reads == f.after {
-		f.change()
-	}
-	return data, err
-}
-
 // TestRecordChangedBetweenEditsIsSeen: when another mcpwire process changes the
 // ownership record right after the staged record's edit read it — the file's own
 // edit, next, does not read it again — the record's own target sees the change, the
@@ -109,12 +91,10 @@ func TestRecordChangedBetweenEditsIsSeen(t *testing.T) {
 	if _, err := render.Inject(fsys.NewOS(), w.request("cursor", providers.Project, "", "fetch")); err != nil {
 		t.Fatal(err)
 	}
-	recs, _ := filepath.Glob(filepath.Join(w.layer, "mcp-ownership", "*.json"))
-	if len(recs) != 1 {
-		t.Fatalf("records %q", recs)
-	}
-	rec := recs[0]
-	f := &recordRacerFS{readCountFS: readCountFS{FS: fsys.NewOS(), path: rec}, after: 2, change: func() {
+	rec, _ := recordPathOf(t, w, render.OwnershipDir, w.dest(w.provider("cursor"), providers.Project))
+	// the second read is the staged record's edit's (the first is Prepare's): the
+	// other writer changes the record after it
+	f := &recordHookFS{FS: fsys.NewOS(), path: rec, n: 3, hook: func() {
 		var r map[string]any
 		data, err := os.ReadFile(rec)
 		if err == nil {
