@@ -110,12 +110,24 @@ func (d *Dest) SameFile(o *Dest) bool {
 	}
 	for _, f := range d.Files {
 		for _, g := range o.Files {
+			if differentNames(f, g) {
+				continue
+			}
 			if path.Join(append(slices.Clone(d.Dir), f)...) == path.Join(append(slices.Clone(o.Dir), g)...) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// differentNames reports, without building either path, that two file names can
+// name no common file whatever directories they are joined to: each ends in a plain
+// name (not ".", ".." or "/"), which a join keeps last, and the two differ.
+func differentNames(f, g string) bool {
+	bf, bg := path.Base(path.Clean(f)), path.Base(path.Clean(g))
+	plain := func(b string) bool { return b != "." && b != ".." && b != "/" }
+	return plain(bf) && plain(bg) && bf != bg
 }
 
 // Pointed is where a destination's pointer file and fallback directories are, for

@@ -91,3 +91,40 @@ func TestServersPath(t *testing.T) {
 		t.Errorf("amp servers path %q: one flat key", got)
 	}
 }
+
+// TestSameFileNames: two destinations name the same file when a directory and file
+// name of one joins to those of the other, whatever part of the path each puts in its
+// file name, and a join that ends in "." or ".." is compared whole. Two plain names
+// that differ are told apart without building a path (no allocation).
+//
+// spec: V10
+func TestSameFileNames(t *testing.T) {
+	for _, c := range []struct {
+		dir1  []string
+		file1 string
+		dir2  []string
+		file2 string
+		want  bool
+	}{
+		{[]string{".kiro", "settings"}, "mcp.json", []string{".kiro"}, "settings/mcp.json", true},
+		{[]string{".kiro"}, "settings/../mcp.json", []string{".kiro"}, "mcp.json", true},
+		{[]string{".roo", "x"}, "..", []string{}, ".roo", true},
+		{[]string{".roo"}, ".", []string{}, ".roo", true},
+		{[]string{".vscode"}, "mcp.json", []string{".cursor"}, "mcp.json", false},
+		{[]string{".vscode"}, "mcp.json", []string{".vscode"}, "settings.json", false},
+	} {
+		a := &Dest{Dir: c.dir1, Files: []string{c.file1}}
+		b := &Dest{Dir: c.dir2, Files: []string{c.file2}}
+		if got := a.SameFile(b); got != c.want {
+			t.Errorf("%v %q vs %v %q: SameFile %v, want %v", c.dir1, c.file1, c.dir2, c.file2, got, c.want)
+		}
+		if got := b.SameFile(a); got != c.want {
+			t.Errorf("%v %q vs %v %q: SameFile %v, want %v", c.dir2, c.file2, c.dir1, c.file1, got, c.want)
+		}
+	}
+	a := &Dest{Dir: []string{".vscode"}, Files: []string{"mcp.json"}}
+	b := &Dest{Dir: []string{".vscode"}, Files: []string{"settings.json", "settings.jsonc"}}
+	if n := testing.AllocsPerRun(100, func() { a.SameFile(b) }); n != 0 {
+		t.Errorf("SameFile of two different names allocates %v times, want 0", n)
+	}
+}
