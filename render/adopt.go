@@ -130,9 +130,10 @@ func (fa *fileAdoption) recordTarget(f fsys.FS, layer string) (fsys.Target, erro
 		digests[n] = e.Digest
 	}
 	return fsys.Target{
-		Path:    path,
-		DirPerm: 0o700,
-		Check:   func() error { return checkRecordDir(f, path) },
+		Path:     path,
+		DirPerm:  0o700,
+		Check:    func() error { return checkRecordDir(f, path) },
+		CheckKey: recordDirKey(path),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			rec := &ownRecord{Destination: canon, Entries: map[string]string{}}
 			if cur.Exists {

@@ -335,9 +335,10 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 		},
 	}
 	recT := fsys.Target{
-		Path:    recPath,
-		DirPerm: 0o700,
-		Check:   func() error { return checkRecordDir(f, recPath) },
+		Path:     recPath,
+		DirPerm:  0o700,
+		Check:    func() error { return checkRecordDir(f, recPath) },
+		CheckKey: recordDirKey(recPath),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			if !e.recordUnchanged(cur) {
 				// the settings edit decided on another record: never overwrite this one

@@ -250,9 +250,10 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 		return []fsys.Target{sideT}, nil
 	}
 	recT := fsys.Target{
-		Path:    recPath,
-		DirPerm: 0o700,
-		Check:   func() error { return checkRecordDir(f, recPath) },
+		Path:     recPath,
+		DirPerm:  0o700,
+		Check:    func() error { return checkRecordDir(f, recPath) },
+		CheckKey: recordDirKey(recPath),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			return e.newRecord(canon, content).encode(), 0o600, false, nil
 		},

@@ -129,9 +129,10 @@ func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []na
 		return body, nil
 	})
 	recT := fsys.Target{
-		Path:    recPath,
-		DirPerm: 0o700,
-		Check:   func() error { return checkRecordDir(f, recPath) },
+		Path:     recPath,
+		DirPerm:  0o700,
+		Check:    func() error { return checkRecordDir(f, recPath) },
+		CheckKey: recordDirKey(recPath),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			return body, 0o600, false, nil
 		},

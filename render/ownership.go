@@ -199,9 +199,10 @@ func (r *ownRecord) encode() []byte {
 func (e *fileEdit) recordTarget() fsys.Target {
 	s := e.own
 	return fsys.Target{
-		Path:    s.path,
-		DirPerm: 0o700,
-		Check:   func() error { return checkRecordDir(s.f, s.path) },
+		Path:     s.path,
+		DirPerm:  0o700,
+		Check:    func() error { return checkRecordDir(s.f, s.path) },
+		CheckKey: recordDirKey(s.path),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			if !s.unchanged(cur) {
 				return nil, 0, false, fmt.Errorf("%s: %w", s.path, fsys.ErrChanged)
@@ -220,6 +221,10 @@ func (e *fileEdit) recordTarget() fsys.Target {
 		},
 	}
 }
+
+// recordDirKey is the CheckKey of checkRecordDir for the record at path: the record
+// directory is checked once while a transaction plans, however many records it holds.
+func recordDirKey(path string) string { return "record directory " + filepath.Dir(path) }
 
 // checkRecordDir refuses a symlinked or non-directory record directory (L9, W7).
 func checkRecordDir(f fsys.FS, path string) error {

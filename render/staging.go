@@ -237,10 +237,11 @@ type staged struct {
 // then stays as it is until unstage.
 func stageTarget(f fsys.FS, path string, st *staged, decide func() ([]byte, error)) fsys.Target {
 	return fsys.Target{
-		Path:    path,
-		Guard:   strings.TrimSuffix(path, stagedSuffix), // its record's lock (docs/writes.md)
-		DirPerm: 0o700,
-		Check:   func() error { return checkRecordDir(f, path) },
+		Path:     path,
+		Guard:    strings.TrimSuffix(path, stagedSuffix), // its record's lock (docs/writes.md)
+		DirPerm:  0o700,
+		Check:    func() error { return checkRecordDir(f, path) },
+		CheckKey: recordDirKey(path),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			data, err := decide()
 			if err != nil {

@@ -39,6 +39,10 @@ type Target struct {
 	DirPerm fs.FileMode
 	// Check runs at plan time and again just before the rename (W5 parent checks).
 	Check func() error
+	// CheckKey, when set, names what Check looks at (a directory several targets
+	// share): at plan time, Check runs once for all the targets of an Apply with the
+	// same CheckKey; before each rename it runs for each target as always.
+	CheckKey string
 	// Batch, when every target of an Apply has one (> 0) and the filesystem is the
 	// real one, lets Apply make its writes durable together instead of one after the
 	// other (W3, docs/writes.md "Durability"). Edits run in target order as
@@ -170,11 +174,11 @@ func ApplyThen(f FS, targets []Target, then func([]Result)) ([]Result, error) {
 func prepareAll(f FS, targets []Target) ([]*plan, error) {
 	for try := 0; ; try++ {
 		plans := make([]*plan, len(targets))
-		listings := map[string][]string{}
+		pl := newPlanning()
 		var err error
 		for i, t := range targets {
 			plans[i] = &plan{t: t}
-			if err = plans[i].prepare(f, listings); err != nil {
+			if err = plans[i].prepare(f, pl); err != nil {
 				break
 			}
 		}
@@ -211,19 +215,17 @@ type plan struct {
 	stale bool
 }
 
-// prepare runs the plan-time checks and the first edit. listings are the directories
-// listed so far by this planning (see hasLeftovers).
-func (p *plan) prepare(f FS, listings map[string][]string) error {
-	if p.t.Check != nil {
-		if err := p.t.Check(); err != nil {
-			return err
-		}
+// prepare runs the plan-time checks and the first edit. pl is what this planning
+// pass has learned of the directories so far.
+func (p *plan) prepare(f FS, pl *planning) error {
+	if err := pl.check(p.t); err != nil {
+		return err
 	}
 	if err := CheckNotSymlink(f, p.t.Path); err != nil {
 		return err
 	}
 	parent := filepath.Dir(p.t.Path)
-	near, err := NearestExistingDir(f, parent)
+	near, err := pl.nearestExistingDir(f, parent)
 	if err != nil {
 		return err
 	}
@@ -234,7 +236,7 @@ func (p *plan) prepare(f FS, listings map[string][]string) error {
 		return err
 	}
 	if near == parent {
-		p.stale = hasLeftovers(f, p.t.Path, listings)
+		p.stale = hasLeftovers(f, p.t.Path, pl.listings)
 	}
 	if p.needsWrite() {
 		return CheckWritable(near)
