@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
 
 // Canonical returns the real path of p: every symlink of the longest existing prefix
@@ -20,12 +21,25 @@ func Canonical(p string) (string, error) {
 		}
 		p = abs
 	}
+	if symlinkFree(p) {
+		return p, nil
+	}
 	return resolve(p, 0)
 }
 
 const maxLinks = 40
 
+// noOpenat2 is set once the kernel (or a seccomp filter) has refused openat2, which
+// symlinkFree uses on Linux.
+var noOpenat2 atomic.Bool
+
+// walks counts the component walks of Canonical (resolve) for tests: a path with no
+// symlink in it takes none where symlinkFree can tell.
+var walks atomic.Int64
+
+// resolve walks p component by component from the root, resolving each symlink.
 func resolve(p string, depth int) (string, error) {
+	walks.Add(1)
 	if depth > maxLinks {
 		return "", fmt.Errorf("%s: too many levels of symbolic links", p)
 	}
