@@ -207,3 +207,64 @@ func TestJSONGetScansTheContainerOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestTOMLDigestIsTheWrittenEntrys: the digest a TOML entry is predicted to have is the
+// digest of that entry read back from the file written, in each layout (a table per
+// name, an array of tables keyed by name, framed tables), and predicting it decodes
+// the rendered block without splitting it into statements (126–140 objects for two
+// predictions; a full parse of each block took 169–211).
+//
+// spec: C6 V9
+func TestTOMLDigestIsTheWrittenEntrys(t *testing.T) {
+	other := Object{{Key: "command", Value: "y"}, {Key: "env", Value: Object{{Key: "A", Value: "1"}, {Key: "B", Value: "2"}}}}
+	for _, c := range []Container{
+		{Path: []string{"mcp_servers"}},
+		{Path: []string{"mcp_servers"}, NameKey: "name"},
+		{Path: []string{"mcp_servers"}, Frame: &Frame{Start: "# >> ", End: "# << "}},
+	} {
+		src := "model = \"o3\"\n"
+		doc, err := Parse(providers.TOML, "/f", []byte(src), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := doc.Entries(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		predicted := map[string]string{}
+		for name, e := range map[string]Object{"s": entry, "t": other} {
+			if predicted[name], err = es.Digest(name, e); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := es.Set(name, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out, err := doc.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Parse(providers.TOML, "/f", out, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bes, err := back.Entries(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range predicted {
+			got, ok := bes.Get(name)
+			if !ok || got.Digest() != want {
+				t.Errorf("%v: %s read back (%v) has digest %v, predicted %s", c, name, ok, got, want)
+			}
+		}
+		n := testing.AllocsPerRun(50, func() {
+			_, _ = es.Digest("s", entry)
+			_, _ = es.Digest("t", other)
+		})
+		t.Logf("%v: %v objects per two predictions", c, n)
+		if n > 160 {
+			t.Errorf("%v: predicting two digests allocates %v objects, want at most 160", c, n)
+		}
+	}
+}
