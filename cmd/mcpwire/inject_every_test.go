@@ -138,12 +138,13 @@ func BenchmarkInjectEveryProvider(b *testing.B) {
 // and still fail a return to one durable write after the other.
 //
 // Wall time cannot catch a CPU regression of a third on a loaded machine, so the
-// allocations bound the work itself, whatever the load: 111,400 objects fresh and
-// 78,200 up to date are measured now (131,700 and 106,200 before the lookups of JSON
+// allocations bound the work itself, whatever the load: 109,800 objects fresh and
+// 76,600 up to date are measured now (131,700 and 106,200 before the lookups of JSON
 // and YAML entries stopped copying or rescanning their container, the canonical JSON
 // of digests was built in one buffer and the records were read once; 119,400 and
-// 85,400 before the directories of a planning were looked at once and paths without
-// symlinks were resolved without a walk), and computing every client file's edit
+// 85,400 before the directories of a planning were looked at once, paths without
+// symlinks were resolved without a walk and TOML digests were predicted from a
+// decode alone), and computing every client file's edit
 // twice (the staged record's and the file's own, as before issue 13) made them
 // 184,000 and 152,000, over the bounds (125,000 and 88,000).
 //
