@@ -10,10 +10,11 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 )
 
-// edit opens src in format f, applies fn to the entries of c, and returns the file.
-func edit(t *testing.T, f providers.Format, src string, c Container, fn func(es Entries)) string {
+// open opens src in format f (a file that exists unless src is empty) and its
+// entries at c.
+func open(t *testing.T, f providers.Format, src []byte, c Container) (Document, Entries) {
 	t.Helper()
-	doc, err := Parse(f, "/f", []byte(src), src != "")
+	doc, err := Parse(f, "/f", src, len(src) > 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,6 +22,13 @@ func edit(t *testing.T, f providers.Format, src string, c Container, fn func(es 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return doc, es
+}
+
+// edit opens src in format f, applies fn to the entries of c, and returns the file.
+func edit(t *testing.T, f providers.Format, src string, c Container, fn func(es Entries)) string {
+	t.Helper()
+	doc, es := open(t, f, []byte(src), c)
 	fn(es)
 	out, err := doc.Bytes()
 	if err != nil {
@@ -86,15 +94,8 @@ func TestTOMLEntriesPending(t *testing.T) {
 		{providers.YAML, Container{Path: []string{"mcp_servers"}}, "mcp_servers:\n  a:\n    command: a\n  b:\n    command: b\n"},
 		{providers.YAML, Container{Path: []string{"mcp_servers"}, NameKey: "name"}, "mcp_servers:\n- name: a\n  command: a\n- name: b\n  command: b\n"},
 	} {
-		c, src := tc.c, tc.src
-		doc, err := Parse(tc.f, "/f", []byte(src), true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		es, err := doc.Entries(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := tc.c
+		doc, es := open(t, tc.f, []byte(tc.src), c)
 		a, _ := es.Get("a")
 		d, err := es.Digest("c", entry)
 		if err != nil {
@@ -222,17 +223,10 @@ func TestTOMLDigestIsTheWrittenEntrys(t *testing.T) {
 		{Path: []string{"mcp_servers"}, NameKey: "name"},
 		{Path: []string{"mcp_servers"}, Frame: &Frame{Start: "# >> ", End: "# << "}},
 	} {
-		src := "model = \"o3\"\n"
-		doc, err := Parse(providers.TOML, "/f", []byte(src), true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		es, err := doc.Entries(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		doc, es := open(t, providers.TOML, []byte("model = \"o3\"\n"), c)
 		predicted := map[string]string{}
 		for name, e := range map[string]Object{"s": entry, "t": other} {
+			var err error
 			if predicted[name], err = es.Digest(name, e); err != nil {
 				t.Fatal(err)
 			}
@@ -244,14 +238,7 @@ func TestTOMLDigestIsTheWrittenEntrys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := Parse(providers.TOML, "/f", out, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bes, err := back.Entries(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, bes := open(t, providers.TOML, out, c)
 		for name, want := range predicted {
 			got, ok := bes.Get(name)
 			if !ok || got.Digest() != want {
