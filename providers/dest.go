@@ -381,6 +381,34 @@ func xdgConfig(in PathEnv, getenv func(string) string) string {
 	return filepath.Join(in.Home, ".config")
 }
 
+// MovedBy names the variable of Variables that decides the destination's directory
+// in this environment, as Directory reads them: the client's own variable when one
+// is set (even to a value Directory refuses), else the base directory's when it is
+// set and used (XDG_CONFIG_HOME only when absolute); "" when the file is where it is
+// by default. A packaged build's directory needs the filesystem and is not told here.
+func (d *Dest) MovedBy(in PathEnv) string {
+	d = d.on(in.GOOS)
+	getenv := in.env()
+	if _, r, ok := d.relocated(getenv); ok {
+		return r.Env
+	}
+	base := d.Base
+	if base == AppData && in.GOOS != "darwin" && in.GOOS != "windows" {
+		base = XDGConfig
+	}
+	switch {
+	case base == XDGConfig:
+		if v := getenv("XDG_CONFIG_HOME"); v != "" && filepath.IsAbs(v) {
+			return "XDG_CONFIG_HOME"
+		}
+	case base == AppData && in.GOOS == "windows" && getenv("APPDATA") != "":
+		return "APPDATA"
+	case base == LocalAppData && in.GOOS == "windows" && getenv("LOCALAPPDATA") != "":
+		return "LOCALAPPDATA"
+	}
+	return ""
+}
+
 // Variables names the environment variables that relocate a destination on goos, in
 // the order they are consulted (V1): the client's own variable, then a packaged
 // build's (LOCALAPPDATA on Windows), then the base directory's (XDG_CONFIG_HOME, or

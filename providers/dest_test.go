@@ -479,6 +479,40 @@ func TestDestinationVariables(t *testing.T) {
 	}
 }
 
+// TestDestinationMovedBy: the variable that decides a destination's directory here,
+// as Directory reads them — the client's own variable first, when set (even to a
+// value Directory refuses), then the base directory's when set and used (a relative
+// XDG_CONFIG_HOME is not); none when the file is where it is by default.
+//
+// spec: V1
+func TestDestinationMovedBy(t *testing.T) {
+	cases := []struct {
+		goos, dest string
+		env        []string
+		want       string
+	}{
+		{"linux", "codex/user", nil, ""},
+		{"linux", "codex/user", []string{"CODEX_HOME=R"}, "CODEX_HOME"},
+		{"linux", "codex/user", []string{"CODEX_HOME=relative"}, "CODEX_HOME"},
+		{"linux", "vscode/user", []string{"XDG_CONFIG_HOME=R"}, "XDG_CONFIG_HOME"},
+		{"linux", "vscode/user", []string{"XDG_CONFIG_HOME=relative"}, ""},
+		{"linux", "vscode/user", []string{"VSCODE_APPDATA=R", "XDG_CONFIG_HOME=R"}, "VSCODE_APPDATA"},
+		{"darwin", "vscode/user", []string{"XDG_CONFIG_HOME=R"}, ""},
+		{"darwin", "goose/user", []string{"XDG_CONFIG_HOME=R"}, "XDG_CONFIG_HOME"},
+		{"windows", "goose/user", []string{"APPDATA=R"}, "APPDATA"},
+		{"windows", "goose/user", []string{"GOOSE_PATH_ROOT=R", "APPDATA=R"}, "GOOSE_PATH_ROOT"},
+		{"windows", "claude-desktop/user", []string{"APPDATA=R"}, "APPDATA"},
+		{"linux", "claude-desktop/user", []string{"APPDATA=R"}, ""},
+		{"linux", "cursor/project", []string{"XDG_CONFIG_HOME=R"}, ""},
+		{"linux", "cline/user", []string{"CLINE_DIR=R"}, "CLINE_DIR"},
+	}
+	for _, c := range cases {
+		if got := lookupDest(t, c.dest).MovedBy(osEnv(c.goos, c.env...)); got != c.want {
+			t.Errorf("%s on %s with %v: moved by %q, want %q", c.dest, c.goos, c.env, got, c.want)
+		}
+	}
+}
+
 // TestClaudeDesktopPackaged: on Windows the Microsoft Store (MSIX) build's copy,
 // %LOCALAPPDATA%\Packages\Claude_<id>\LocalCache\Roaming\Claude\…, is a candidate
 // before the classic %APPDATA% file (the caller uses it only where it exists);

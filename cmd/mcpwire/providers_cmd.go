@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,9 @@ type providerView struct {
 	Destinations map[string]string `json:"destinations"`
 	// Variables are the environment variables that relocate each scope's file.
 	Variables map[string][]string `json:"variables"`
+	// MovedBy is, per scope whose file is not where it is by default here, the
+	// variable of Variables that moved it.
+	MovedBy map[string]string `json:"movedBy,omitempty"`
 	// Settings are Claude Code's settings files per scope, where deny rules go.
 	Settings map[string]string `json:"settings,omitempty"`
 	// ServersPath is, per scope whose servers are not under serversKey, the member
@@ -89,6 +93,12 @@ func providerViews(pe providers.PathEnv) []providerView {
 			v.Destinations[string(s)] = candidates(p.Dest(s), pe)
 			if vars := p.Dest(s).Variables(pe.GOOS); len(vars) > 0 {
 				v.Variables[string(s)] = vars
+			}
+			if by := p.Dest(s).MovedBy(pe); by != "" {
+				if v.MovedBy == nil {
+					v.MovedBy = map[string]string{}
+				}
+				v.MovedBy[string(s)] = by
 			}
 			if d := p.Settings[s]; d != nil {
 				if v.Settings == nil {
@@ -160,8 +170,15 @@ func printProvider(bw *bufio.Writer, v providerView) {
 		if s == v.DefaultScope {
 			notes = append(notes, "default")
 		}
-		if vars := v.Variables[s]; len(vars) > 0 {
-			notes = append(notes, "relocated by "+strings.Join(vars, ", "))
+		// the variable that moved the file here, and those that would move it
+		// (consulted before it, or all when none is set)
+		vars := v.Variables[s]
+		if by := v.MovedBy[s]; by != "" {
+			notes = append(notes, "moved by "+by)
+			vars = vars[:max(slices.Index(vars, by), 0)]
+		}
+		if len(vars) > 0 {
+			notes = append(notes, "movable with "+strings.Join(vars, ", "))
 		}
 		def := ""
 		if len(notes) > 0 {
