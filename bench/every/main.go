@@ -5,7 +5,9 @@
 // crash-safe fresh write of those files costs at least (the floor: the directories
 // created, each file written to a temporary file, fsynced and renamed, the
 // directories fsynced) and the start of a process that does nothing (/bin/true), so
-// that mcpwire's own share can be read off on any machine. Run by bench/every.sh.
+// that mcpwire's own share can be read off on any machine, and the page faults of the
+// mcpwire runs (median; its `git` child included), which a virtual machine may charge
+// more for than for the work itself. Run by bench/every.sh.
 //
 // Usage: every MCPWIRE DIR RUNS
 package main
@@ -34,26 +36,35 @@ func main() {
 	args, err := providerArgs(bin)
 	fail(err)
 	var fresh, upToDate, floor, start []time.Duration
+	var freshFaults, upFaults []int64
 	files := 0
 	for range runs {
 		w := filepath.Join(dir, "world")
 		fail(setup(w))
-		fresh = append(fresh, timed(inject(bin, w, args)))
-		upToDate = append(upToDate, timed(inject(bin, w, args)))
+		d, f := timed(inject(bin, w, args))
+		fresh, freshFaults = append(fresh, d), append(freshFaults, f)
+		d, f = timed(inject(bin, w, args))
+		upToDate, upFaults = append(upToDate, d), append(upFaults, f)
 		n, d, err := floorRun(filepath.Join(dir, "floor"), w)
 		fail(err)
 		files, floor = n, append(floor, d)
-		start = append(start, timed(exec.Command("/bin/true")))
+		d, _ = timed(exec.Command("/bin/true"))
+		start = append(start, d)
 	}
 	fmt.Printf("%d providers × 20 servers, %d runs in %s\n", len(args)/2, runs, dir)
-	show := func(what string, ds []time.Duration) {
+	show := func(what string, ds []time.Duration, faults []int64) {
 		slices.Sort(ds)
-		fmt.Printf("%-44s best %6.1f ms  median %6.1f ms\n", what, ms(ds[0]), ms(ds[len(ds)/2]))
+		fmt.Printf("%-44s best %6.1f ms  median %6.1f ms", what, ms(ds[0]), ms(ds[len(ds)/2]))
+		if len(faults) > 0 {
+			slices.Sort(faults)
+			fmt.Printf("  %d page faults", faults[len(faults)/2])
+		}
+		fmt.Println()
 	}
-	show("mcpwire inject, fresh write", fresh)
-	show("mcpwire inject, everything up to date", upToDate)
-	show(fmt.Sprintf("floor: %d files written durably, fresh", files), floor)
-	show("starting /bin/true", start)
+	show("mcpwire inject, fresh write", fresh, freshFaults)
+	show("mcpwire inject, everything up to date", upToDate, upFaults)
+	show(fmt.Sprintf("floor: %d files written durably, fresh", files), floor, nil)
+	show("starting /bin/true", start, nil)
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -65,15 +76,17 @@ func fail(err error) {
 	}
 }
 
-// timed runs cmd and returns its wall time; a failure ends the program.
-func timed(cmd *exec.Cmd) time.Duration {
+// timed runs cmd and returns its wall time and the minor page faults of the process
+// and its children (a fresh process's pages cost more than its work on some virtual
+// machines: docs/architecture.md); a failure ends the program.
+func timed(cmd *exec.Cmd) (time.Duration, int64) {
 	t0 := time.Now()
 	out, err := cmd.CombinedOutput()
 	d := time.Since(t0)
 	if err != nil {
 		fail(fmt.Errorf("%s: %v\n%s", cmd, err, out))
 	}
-	return d
+	return d, minorFaults(cmd.ProcessState)
 }
 
 // providerArgs returns --provider NAME for every provider with a destination.
