@@ -265,7 +265,7 @@ func (d *Dest) Globs(in PathEnv) ([]Glob, error) {
 		if pk.GOOS != in.GOOS {
 			continue
 		}
-		base, err := (&Dest{Base: pk.Base}).base(in, getenv)
+		base, _, err := (&Dest{Base: pk.Base}).base(in, getenv)
 		if err != nil {
 			return nil, err
 		}
@@ -304,7 +304,7 @@ func (d *Dest) Directory(in PathEnv) (string, error) {
 		}
 		return filepath.Join(append([]string{v}, r.Dir...)...), nil
 	}
-	base, err := d.base(in, getenv)
+	base, _, err := d.base(in, getenv)
 	if err != nil {
 		return "", err
 	}
@@ -336,77 +336,68 @@ func OSName(goos string) string {
 	return goos
 }
 
-func (d *Dest) base(in PathEnv, getenv func(string) string) (string, error) {
+// base returns the destination's base directory, and the variable it was taken from
+// ("" for the default).
+func (d *Dest) base(in PathEnv, getenv func(string) string) (dir, from string, err error) {
 	if d.Base == ProjectDir {
 		if in.Project == "" {
-			return "", errors.New("no project directory")
+			return "", "", errors.New("no project directory")
 		}
-		return in.Project, nil
+		return in.Project, "", nil
 	}
 	if in.Home == "" {
-		return "", errNoHome
+		return "", "", errNoHome
 	}
 	switch d.Base {
 	case Home:
-		return in.Home, nil
+		return in.Home, "", nil
 	case XDGConfig:
-		return xdgConfig(in, getenv), nil
+		dir, from = xdgConfig(in, getenv)
+		return dir, from, nil
 	case AppData:
 		switch in.GOOS {
 		case "darwin":
-			return filepath.Join(in.Home, "Library", "Application Support"), nil
+			return filepath.Join(in.Home, "Library", "Application Support"), "", nil
 		case "windows":
 			if v := getenv("APPDATA"); v != "" {
-				return v, nil
+				return v, "APPDATA", nil
 			}
-			return filepath.Join(in.Home, "AppData", "Roaming"), nil
+			return filepath.Join(in.Home, "AppData", "Roaming"), "", nil
 		}
-		return xdgConfig(in, getenv), nil
+		dir, from = xdgConfig(in, getenv)
+		return dir, from, nil
 	case LocalAppData:
 		if in.GOOS != "windows" {
-			return "", fmt.Errorf("%%LOCALAPPDATA%% exists only on Windows, not on %s", in.GOOS)
+			return "", "", fmt.Errorf("%%LOCALAPPDATA%% exists only on Windows, not on %s", in.GOOS)
 		}
 		if v := getenv("LOCALAPPDATA"); v != "" {
-			return v, nil
+			return v, "LOCALAPPDATA", nil
 		}
-		return filepath.Join(in.Home, "AppData", "Local"), nil
+		return filepath.Join(in.Home, "AppData", "Local"), "", nil
 	}
-	return "", fmt.Errorf("unknown base %q", d.Base)
+	return "", "", fmt.Errorf("unknown base %q", d.Base)
 }
 
-func xdgConfig(in PathEnv, getenv func(string) string) string {
+func xdgConfig(in PathEnv, getenv func(string) string) (dir, from string) {
 	if v := getenv("XDG_CONFIG_HOME"); v != "" && filepath.IsAbs(v) {
-		return v
+		return v, "XDG_CONFIG_HOME"
 	}
-	return filepath.Join(in.Home, ".config")
+	return filepath.Join(in.Home, ".config"), ""
 }
 
 // MovedBy names the variable of Variables that decides the destination's directory
 // in this environment, as Directory reads them: the client's own variable when one
-// is set (even to a value Directory refuses), else the base directory's when it is
-// set and used (XDG_CONFIG_HOME only when absolute); "" when the file is where it is
-// by default. A packaged build's directory needs the filesystem and is not told here.
+// is set (even to a value Directory refuses), else the one the base directory was
+// taken from (XDG_CONFIG_HOME only when absolute); "" when the file is where it is by
+// default. A packaged build's directory needs the filesystem and is not told here.
 func (d *Dest) MovedBy(in PathEnv) string {
 	d = d.on(in.GOOS)
 	getenv := in.env()
 	if _, r, ok := d.relocated(getenv); ok {
 		return r.Env
 	}
-	base := d.Base
-	if base == AppData && in.GOOS != "darwin" && in.GOOS != "windows" {
-		base = XDGConfig
-	}
-	switch {
-	case base == XDGConfig:
-		if v := getenv("XDG_CONFIG_HOME"); v != "" && filepath.IsAbs(v) {
-			return "XDG_CONFIG_HOME"
-		}
-	case base == AppData && in.GOOS == "windows" && getenv("APPDATA") != "":
-		return "APPDATA"
-	case base == LocalAppData && in.GOOS == "windows" && getenv("LOCALAPPDATA") != "":
-		return "LOCALAPPDATA"
-	}
-	return ""
+	_, from, _ := d.base(in, getenv)
+	return from
 }
 
 // Variables names the environment variables that relocate a destination on goos, in
