@@ -175,27 +175,9 @@ func (t *tomlEntries) entry(name string, block []byte) (*tomlEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.d.path, err)
 	}
-	m := entryOf(data, t.key, t.item, name)
+	m := tomledit.Entry(data, t.key, t.item, name)
 	t.lastBlock, t.last = block, &tomlEntry{decoded: decoded{v: m}, framed: t.frame != nil, dg: decoded{v: m}.digest()}
 	return t.last, nil
-}
-
-// entryOf is the entry name of key in a decoded document: the sub-table, or the
-// element of the array of tables whose item member is name (the last such, as
-// tomledit's GetItem); nil when there is none.
-func entryOf(data map[string]any, key, item, name string) map[string]any {
-	if item == "" {
-		m, _ := data[key].(map[string]any)[name].(map[string]any)
-		return m
-	}
-	var found map[string]any
-	list, _ := data[key].([]any)
-	for _, e := range list {
-		if m, ok := e.(map[string]any); ok && m[item] == name {
-			found = m
-		}
-	}
-	return found
 }
 
 func (t *tomlEntries) Digest(name string, e Object) (string, error) {

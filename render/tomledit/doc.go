@@ -191,12 +191,8 @@ func (d *Doc) orderedNames(key string, servers map[string]any) []string {
 // Get returns a copy of the decoded value of sub-table name of key; ok is false when it is absent
 // or not a table.
 func (d *Doc) Get(key, name string) (map[string]any, bool) {
-	servers, ok := d.data[key].(map[string]any)
-	if !ok {
-		return nil, false
-	}
-	srv, ok := servers[name].(map[string]any)
-	if !ok {
+	srv := Entry(d.data, key, "", name)
+	if srv == nil {
 		return nil, false
 	}
 	return clone(srv).(map[string]any), true

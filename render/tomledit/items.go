@@ -84,6 +84,25 @@ func (d *Doc) ItemNames(key, item string) []string {
 	return slices.Clone(d.itemsOf(key, item).names)
 }
 
+// Entry is the entry name of key in a document Decode returned, itself, not a copy: the
+// sub-table name of key, or (item set) the element of key's array of tables whose item
+// member is name, the last such as in GetItem; nil when there is none.
+func Entry(data map[string]any, key, item, name string) map[string]any {
+	if item == "" {
+		servers, _ := data[key].(map[string]any)
+		m, _ := servers[name].(map[string]any)
+		return m
+	}
+	var found map[string]any
+	list, _ := data[key].([]any)
+	for _, e := range list {
+		if m, ok := e.(map[string]any); ok && m[item] == name {
+			found = m
+		}
+	}
+	return found
+}
+
 // GetItem returns a copy of the decoded entry of key named name.
 func (d *Doc) GetItem(key, item, name string) (map[string]any, bool) {
 	i, ok := d.itemsOf(key, item).pos[name]

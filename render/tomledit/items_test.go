@@ -154,3 +154,32 @@ func FuzzItems(f *testing.F) {
 		})
 	})
 }
+
+// TestEntry: the entry of a decoded document by name, as a sub-table or as the element
+// of an array of tables keyed by item (the last of a repeated name, as GetItem); nil,
+// not a panic, when the key is missing or of another kind.
+//
+// spec: V9
+func TestEntry(t *testing.T) {
+	data, err := Decode([]byte("[mcp_servers.a]\ncommand = \"x\"\n\n[[items]]\nname = \"b\"\ncommand = \"1\"\n\n[[items]]\nname = \"b\"\ncommand = \"2\"\n\nflat = 1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		key, item, name, want string
+	}{
+		{"mcp_servers", "", "a", "x"},
+		{"mcp_servers", "", "b", ""},
+		{"items", "name", "b", "2"},
+		{"items", "name", "a", ""},
+		{"missing", "", "a", ""},
+		{"missing", "name", "a", ""},
+		{"flat", "", "a", ""},
+		{"flat", "name", "a", ""},
+	} {
+		got := Entry(data, c.key, c.item, c.name)
+		if cmd, _ := got["command"].(string); cmd != c.want || (got == nil) != (c.want == "") {
+			t.Errorf("Entry(%s, %q, %s) = %v, want command %q", c.key, c.item, c.name, got, c.want)
+		}
+	}
+}
