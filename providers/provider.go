@@ -99,6 +99,11 @@ type Provider struct {
 	// ProjectNote is said after a project-scope injection: what the client needs
 	// before it reads the file (Mistral Vibe: a trusted folder).
 	ProjectNote string
+	// Precedence is the order of the scopes whose entry the client uses when a server
+	// name is in several, the winner first (Claude Code: local, project, user; whole
+	// entries, never merged); nil when the client documents none. status says which
+	// entry is used (H11).
+	Precedence []Scope
 }
 
 // TypeNames are a client's values of an entry's "type" member, per transport; ""
