@@ -154,8 +154,10 @@ func reportUninject(env *Env, res *render.UninjectResult, absent []string, dry b
 		verb = "would remove"
 	}
 	dest := res.Destination
-	if res.Scope == providers.Local {
-		dest += " (local scope)" // the user scope's file too: the path cannot tell
+	if p, ok := providers.Get(res.Provider); ok && p.Dest(res.Scope) != nil && len(p.Dest(res.Scope).Servers) > 0 {
+		// a part of a file another scope uses too (Claude Code's local scope in
+		// ~/.claude.json): the path cannot tell which
+		dest += " (" + string(res.Scope) + " scope)"
 	}
 	if len(res.Removed) > 0 {
 		printf(env.Stdout, "%s: %s %s from %s\n", res.Provider, verb, strings.Join(res.Removed, ", "), dest)
