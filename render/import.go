@@ -33,6 +33,9 @@ type ImportRequest struct {
 	PolicyEnv string
 	// Warn receives warnings.
 	Warn func(string)
+	// Environ is the environment (KEY=VALUE): an entry whose reference names a
+	// variable by its current value is skipped (T4); nil skips that check.
+	Environ []string
 }
 
 // ImportResult says what an import did (or would do, in a dry run).
@@ -156,6 +159,12 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 			}
 			seen[e.Name] = true
 			s, why := importable(e, c.Scope == providers.Project)
+			if why == "" {
+				// a reference whose name is a credential is no reference (T4)
+				if err := s.CheckRefNames(r.Environ); err != nil {
+					why = err.Error()
+				}
+			}
 			if why != "" {
 				r.skip(res, c, e.Name, why)
 				continue

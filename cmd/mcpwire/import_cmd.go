@@ -71,7 +71,7 @@ func runImport(env *Env, c *cli.Context) error {
 	}
 	res, err := render.Import(f, render.ImportRequest{
 		Registry: reg, Files: files, Servers: list(c, "servers"), Profile: c.String("as-profile"), Adopt: c.Bool("adopt"),
-		PolicyEnv: env.Getenv(policy.EnvVar), Warn: env.warn,
+		PolicyEnv: env.Getenv(policy.EnvVar), Warn: env.warn, Environ: env.environ(),
 	})
 	if err != nil {
 		return err

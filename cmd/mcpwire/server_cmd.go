@@ -85,6 +85,10 @@ func serverAddJSON(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := sn.Server.CheckRefNames(env.environ()); err != nil {
+		return withHint(fmt.Errorf("server %q: %w", name, err),
+			`write the name of the variable that holds the credential in the JSON ("${VAR}"), not its value`)
+	}
 	if len(sn.Dropped) > 0 {
 		env.warn(fmt.Sprintf("not imported, mcpwire has no field for them: %s (%s)", name, strings.Join(sn.Dropped, ", ")))
 	}

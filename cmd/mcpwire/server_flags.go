@@ -44,6 +44,9 @@ func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool)
 	if err := pairErr(c, "env", "env-plain", "env-from", "header", "header-env"); err != nil {
 		return false, err
 	}
+	if err := checkVarFlags(env, c); err != nil {
+		return false, err
+	}
 	if err := checkCommandFlags(env, c); err != nil {
 		return false, err
 	}
@@ -106,6 +109,46 @@ func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool)
 		dropOtherTransport(env, c, s)
 	}
 	return given, nil
+}
+
+// checkVarFlags refuses a value of --env-from, --header-env or --bearer-env that is
+// no variable's name but a credential (T4): the current value of a variable of this
+// environment (the shell expanded $TICKETS_TOKEN where 'TICKETS_TOKEN' was meant), or
+// a name shaped like a token or a long random string. The refusal names the flag and
+// the key, never the value; a value that is no name at all is left to the registry's
+// check (not a valid variable name).
+func checkVarFlags(env *Env, c *cli.Context) error {
+	type given struct{ flag, key, value string }
+	var all []given
+	for _, f := range []string{"env-from", "header-env"} {
+		m, _ := pairs(c, f)
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			all = append(all, given{f, k, m[k]})
+		}
+	}
+	if c.IsSet("bearer-env") {
+		all = append(all, given{"bearer-env", "", c.String("bearer-env")})
+	}
+	environ := env.environ()
+	for _, g := range all {
+		what, form := "--"+g.flag, "--"+g.flag+" "
+		if g.key != "" {
+			what += " " + g.key
+			form += g.key + "="
+		}
+		if name := policy.ExpandedFrom(g.value, environ); name != "" {
+			return withHint(fmt.Errorf("%s: the value is the current value of the variable %s, not a variable name (the shell expanded $%s)", what, name, name),
+				fmt.Sprintf("give the name, in single quotes so that the shell leaves it: %s'%s'", form, name))
+		}
+		if !policy.IsVarName(g.value) {
+			continue
+		}
+		if why := policy.NameProblem(g.value); why != "" {
+			return withHint(fmt.Errorf("%s: %s", what, why),
+				fmt.Sprintf("give the name of the variable that holds the credential: %sVAR (the client reads its value when it starts the server)", form))
+		}
+	}
+	return nil
 }
 
 // checkCommandFlags refuses a command given two ways (-- and --command/--arg) and a

@@ -45,11 +45,11 @@ func viewServer(s *registry.Server, origin string) serverView {
 		Args:              args,
 		EnvKeys:           s.EnvKeys(),
 		PlainEnvKeys:      slices.Sorted(maps.Keys(s.PlainEnvKeys())),
-		EnvFrom:           s.EnvFrom,
+		EnvFrom:           shownNames(s.EnvFrom),
 		URL:               policy.RedactURL(s.URL),
 		HeaderKeys:        s.HeaderKeys(),
-		HeaderEnv:         s.HeaderEnv,
-		BearerEnv:         s.BearerEnv,
+		HeaderEnv:         shownNames(s.HeaderEnv),
+		BearerEnv:         policy.ShowName(s.BearerEnv),
 		Cwd:               s.Cwd,
 		Enabled:           s.Enabled,
 		AuthKeys:          slices.Sorted(maps.Keys(s.Auth)),
@@ -59,6 +59,19 @@ func viewServer(s *registry.Server, origin string) serverView {
 		InjectedProviders: s.InjectedProviders,
 		Layer:             origin,
 	}
+}
+
+// shownNames are references' variable names as shown: one that looks like a
+// credential (T4: a registry written before names were checked) is REDACTED.
+func shownNames(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = policy.ShowName(v)
+	}
+	return out
 }
 
 // serverTarget is the target of a stored server, with credentials redacted (R8).
