@@ -27,9 +27,7 @@ func TokenPrefix(v string) string {
 // random string (a credential, not a name). The reason never holds the value; it
 // may name a well-known prefix.
 func NameProblem(name string) string {
-	// a well-known prefix with a token's body after it: 16 characters or more, digits
-	// among them (npm_config_registry, which npm sets, stays a name)
-	if p := TokenPrefix(name); p != "" && len(name)-len(p) >= 16 && strings.ContainsAny(name[len(p):], "0123456789") {
+	if p := tokenWithBody(name); p != "" {
 		return "it starts like a well-known token (" + p + "…), not a variable name"
 	}
 	if !IsVarName(name) {
@@ -39,6 +37,25 @@ func NameProblem(name string) string {
 		return "it looks like a credential (a long random string), not a variable name"
 	}
 	return ""
+}
+
+// tokenWithBody returns the well-known prefix v starts with when a token's body
+// follows it: 16 characters or more, digits among them (npm_config_registry, which npm
+// sets, is a name); "" otherwise.
+func tokenWithBody(v string) string {
+	p := TokenPrefix(v)
+	v = strings.TrimSpace(v)
+	if p != "" && len(v)-len(p) >= 16 && strings.ContainsAny(v[len(p):], "0123456789") {
+		return p
+	}
+	return ""
+}
+
+// TokenShaped reports whether a word standing alone (an argument, a value) is shaped
+// like a credential: a well-known token prefix and a token's body, or a long random
+// string.
+func TokenShaped(v string) bool {
+	return tokenWithBody(v) != "" || randomLooking(v)
 }
 
 // ExpandedFrom returns the name of a variable of environ (KEY=VALUE entries) whose

@@ -59,3 +59,23 @@ func TestExpandedFrom(t *testing.T) {
 		}
 	}
 }
+
+// spec: T4 H9
+// TestTokenShaped: a word standing alone is a token when it starts like one and has a
+// token's body, or is a long random string; paths, packages and words are not.
+func TestTokenShaped(t *testing.T) {
+	for w, want := range map[string]bool{
+		"sk-live-H9SECRETabcdefghijklmnop":         true,
+		"ghp_16C7e42F292c6912E7710c838347Ae178B4a": true,
+		"Xk9fQ2mZ7pL4vR8sT1nB6wC3":                 true,
+		"@modelcontextprotocol/server-filesystem":  false,
+		"npm_config_registry":                      false,
+		"sk-":                                      false,
+		".":                                        false,
+		"https://example.com/mcp":                  false,
+	} {
+		if got := TokenShaped(w); got != want {
+			t.Errorf("TokenShaped(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

@@ -18,7 +18,7 @@ func serverFlags() []cli.Flag {
 		&cli.StringFlag{Name: "command", Usage: "program to start (stdio), one word; or give the command line after --"},
 		argFlag("arg", "one argument of the command (repeat for more)"),
 		pairFlag("env", `literal environment value K=V, kept out of committed project files; repeat, or a comma list A=1,B=2 (never split when a value holds "=": DSN=host=db,user=me is one value)`),
-		pairFlag("env-plain", "environment value K=V that is no secret (a path, a port, a flag): written into committed project files too (P11)"),
+		pairFlag("env-plain", "environment value K=V that is no secret (a path, a port, a flag): written into committed project files too"),
 		pairFlag("env-from", "pass the client's variable VAR as the server's K: K=VAR"),
 		&cli.StringFlag{Name: "url", Usage: "absolute http(s) URL (http, sse)"},
 		pairFlag("header", `literal header K=V; repeat, or a comma list (never split when a value holds "=")`),
