@@ -69,12 +69,6 @@ func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool)
 			given = true
 		}
 	}
-	pair := func(name string, dst *map[string]string) {
-		if m, ok := pairs(c, name); ok {
-			*dst = m
-			given = true
-		}
-	}
 	oldType := s.Type
 	str("type", &s.Type)
 	str("command", &s.Command)
@@ -89,12 +83,12 @@ func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool)
 	if err != nil {
 		return false, err
 	}
-	given = given || envGiven
-	pair("env-from", &s.EnvFrom)
 	str("url", &s.URL)
-	pair("header", &s.Headers)
-	pair("header-env", &s.HeaderEnv)
-	str("bearer-env", &s.BearerEnv)
+	headersGiven, err := applyHeaders(c, s)
+	if err != nil {
+		return false, err
+	}
+	given = given || envGiven || headersGiven
 	str("cwd", &s.Cwd)
 	str("description", &s.Description)
 	if !c.IsSet("type") {
@@ -224,48 +218,120 @@ func noTransport(c *cli.Context, name string) error {
 		"a remote server: "+dialect.Launch{Binary: commandPath(c), Args: []string{name, "--url", "https://HOST/mcp"}}.String())
 }
 
-// applyEnv applies --env and --env-plain (P11). The server's env has two parts: the
-// literal values (credentials, kept out of committed files) and the plain ones
-// (listed in plainEnv). --env replaces the literal part and --env-plain the plain
-// part; a key given to one leaves the other part. Given to both: a usage error.
+// applyEnv applies --env, --env-plain (P11) and --env-from key by key (H3): each key
+// given is set, in the part the flag names — a literal value, a plain one, or a
+// reference to a variable — and leaves the others, so that a reference given for a
+// key that holds a literal replaces the literal (and the other way round). The keys
+// not given keep what they have. A key given to two of them is a usage error.
 func applyEnv(c *cli.Context, s *registry.Server) (bool, error) {
 	lit, litGiven := pairs(c, "env")
 	plain, plainGiven := pairs(c, "env-plain")
-	if !litGiven && !plainGiven {
+	from, fromGiven := pairs(c, "env-from")
+	if !litGiven && !plainGiven && !fromGiven {
 		return false, nil
 	}
-	for k := range plain {
-		if _, both := lit[k]; both {
-			return false, usagef("%s is given to both --env and --env-plain; choose one", k)
-		}
+	if err := givenOnce(false, map[string]map[string]string{"env": lit, "env-plain": plain, "env-from": from}); err != nil {
+		return false, err
 	}
 	isPlain := s.PlainEnvKeys()
-	out := map[string]string{}
-	for k, v := range s.Env {
-		keep := (isPlain[k] && !plainGiven) || (!isPlain[k] && !litGiven)
-		if _, moved := lit[k]; moved {
-			keep = false
-		}
-		if _, moved := plain[k]; moved {
-			keep = false
-		}
-		if keep {
-			out[k] = v
-		}
+	env, envFrom := maps.Clone(s.Env), maps.Clone(s.EnvFrom)
+	if env == nil {
+		env = map[string]string{}
 	}
-	maps.Copy(out, lit)
-	maps.Copy(out, plain)
-	var plainKeys []string
-	for k := range out {
-		_, now := plain[k]
-		_, toLit := lit[k]
-		if now || (isPlain[k] && !plainGiven && !toLit) {
-			plainKeys = append(plainKeys, k)
-		}
+	if envFrom == nil {
+		envFrom = map[string]string{}
 	}
-	slices.Sort(plainKeys)
-	s.Env, s.PlainEnv = nilIfNone(out), plainKeys
+	for k, v := range lit {
+		env[k] = v
+		delete(envFrom, k)
+		delete(isPlain, k)
+	}
+	for k, v := range plain {
+		env[k] = v
+		delete(envFrom, k)
+		if isPlain == nil {
+			isPlain = map[string]bool{}
+		}
+		isPlain[k] = true
+	}
+	for k, v := range from {
+		envFrom[k] = v
+		delete(env, k)
+		delete(isPlain, k)
+	}
+	plainKeys := slices.Sorted(maps.Keys(isPlain))
+	if len(plainKeys) == 0 {
+		plainKeys = nil
+	}
+	s.Env, s.EnvFrom, s.PlainEnv = nilIfNone(env), nilIfNone(envFrom), plainKeys
 	return true, nil
+}
+
+// applyHeaders applies --header, --header-env and --bearer-env header by header (H3),
+// as applyEnv does env keys; header names compare without case, and the Authorization
+// header is one header whichever of them gives it: --bearer-env replaces a literal or
+// a variable Authorization, and an Authorization given to --header or --header-env
+// ends --bearer-env.
+func applyHeaders(c *cli.Context, s *registry.Server) (bool, error) {
+	lit, litGiven := pairs(c, "header")
+	from, fromGiven := pairs(c, "header-env")
+	bearer := c.IsSet("bearer-env")
+	if !litGiven && !fromGiven && !bearer {
+		return false, nil
+	}
+	given := map[string]map[string]string{"header": lit, "header-env": from}
+	if bearer {
+		given["bearer-env"] = map[string]string{"Authorization": c.String("bearer-env")}
+	}
+	if err := givenOnce(true, given); err != nil {
+		return false, err
+	}
+	headers, headerEnv := maps.Clone(s.Headers), maps.Clone(s.HeaderEnv)
+	if headers == nil {
+		headers = map[string]string{}
+	}
+	if headerEnv == nil {
+		headerEnv = map[string]string{}
+	}
+	set := func(dst map[string]string, k, v string) {
+		deleteFold(headers, k)
+		deleteFold(headerEnv, k)
+		if strings.EqualFold(k, "Authorization") {
+			s.BearerEnv = ""
+		}
+		dst[k] = v
+	}
+	for k, v := range lit {
+		set(headers, k, v)
+	}
+	for k, v := range from {
+		set(headerEnv, k, v)
+	}
+	if bearer {
+		deleteFold(headers, "Authorization")
+		deleteFold(headerEnv, "Authorization")
+		s.BearerEnv = c.String("bearer-env")
+	}
+	s.Headers, s.HeaderEnv = nilIfNone(headers), nilIfNone(headerEnv)
+	return true, nil
+}
+
+// givenOnce refuses a key given to two of the flags (header names compared without
+// case when fold is set): each key says where its value comes from once.
+func givenOnce(fold bool, byFlag map[string]map[string]string) error {
+	flags := slices.Sorted(maps.Keys(byFlag))
+	for i, a := range flags {
+		for _, b := range flags[i+1:] {
+			for _, k := range slices.Sorted(maps.Keys(byFlag[a])) {
+				for k2 := range byFlag[b] {
+					if k == k2 || fold && strings.EqualFold(k, k2) {
+						return usagef("%s is given to both --%s and --%s; choose one", k, a, b)
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func nilIfNone(m map[string]string) map[string]string {
