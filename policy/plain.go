@@ -71,6 +71,20 @@ func (f Fields) envField(k string) string {
 	return "env." + k
 }
 
+// exemptHeader reports whether the header k of f is declared plain (H10) and its
+// name and value pass PlainEnvProblem.
+func (f Fields) exemptHeader(k string) bool {
+	return f.PlainHeaders[k] && PlainEnvProblem(k, f.Headers[k]) == ""
+}
+
+// headerField names a refused header, as envField does an env key.
+func (f Fields) headerField(k string) string {
+	if f.PlainHeaders[k] {
+		return "headers." + k + " declared plain, but " + PlainEnvProblem(k, f.Headers[k])
+	}
+	return "headers." + k
+}
+
 // PlainHint returns the advice for a refusal whose violations include a literal env
 // value that could be declared plain (P11): the first such server and key, as a
 // command. It is nil when no env key of vs could be plain by its name.

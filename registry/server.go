@@ -30,6 +30,7 @@ type Server struct {
 	EnvFrom             map[string]string `json:"envFrom,omitempty"`
 	URL                 string            `json:"url,omitempty"`
 	Headers             map[string]string `json:"headers,omitempty"`
+	PlainHeaders        []string          `json:"plainHeaders,omitempty"` // headers whose values are not credentials, as PlainEnv (P11, H10)
 	HeaderEnv           map[string]string `json:"headerEnv,omitempty"`
 	BearerEnv           string            `json:"bearerEnv,omitempty"`
 	Cwd                 string            `json:"cwd,omitempty"`
@@ -113,10 +114,13 @@ func (s *Server) EnvKeys() []string { return sortedKeys(s.Env) }
 
 // PlainEnvKeys returns the env keys declared plain that the server's env holds
 // (P11), nil when there are none.
-func (s *Server) PlainEnvKeys() map[string]bool {
+func (s *Server) PlainEnvKeys() map[string]bool { return plainKeys(s.PlainEnv, s.Env) }
+
+// plainKeys are the keys of declared that values holds, nil when there are none.
+func plainKeys(declared []string, values map[string]string) map[string]bool {
 	var out map[string]bool
-	for _, k := range s.PlainEnv {
-		if _, ok := s.Env[k]; ok {
+	for _, k := range declared {
+		if _, ok := values[k]; ok {
 			if out == nil {
 				out = map[string]bool{}
 			}
@@ -125,6 +129,10 @@ func (s *Server) PlainEnvKeys() map[string]bool {
 	}
 	return out
 }
+
+// PlainHeaderKeys returns the header names declared plain that the server's headers
+// hold (H10), nil when there are none.
+func (s *Server) PlainHeaderKeys() map[string]bool { return plainKeys(s.PlainHeaders, s.Headers) }
 
 // HeaderKeys returns the names of the literal headers, sorted.
 func (s *Server) HeaderKeys() []string { return sortedKeys(s.Headers) }

@@ -267,7 +267,7 @@ func CheckImportPolicy(reg *registry.Registry, policyEnv string, servers []*regi
 		vs = append(vs, policy.Check(level, policy.Fields{
 			Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
 			HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv, Auth: s.Auth, OAuth: s.OAuth,
-			PlainEnv: s.PlainEnvKeys(), // a project file's plain values (importable, P11)
+			PlainEnv: s.PlainEnvKeys(), PlainHeaders: s.PlainHeaderKeys(), // a project file's plain values (importable, P11)
 		})...)
 	}
 	if len(vs) == 0 {

@@ -58,6 +58,9 @@ func serverAdd(env *Env, c *cli.Context) error {
 	if _, err := applyServerFlags(env, c, s, false); err != nil {
 		return err
 	}
+	if err := checkNewRefs(env, nil, s); err != nil {
+		return err
+	}
 	if s.Command == "" && s.URL == "" && !c.IsSet("type") {
 		return noTransport(c, s.Name)
 	}
@@ -121,8 +124,11 @@ func serverUpdate(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkNewRefs(env, cur, next); err != nil {
+		return err
+	}
 	if !given {
-		return withHint(errNoUpdates, "give at least one of --type, --command, --arg, -- COMMAND ARG…, --env, --env-plain, --env-from, --url, --header, --header-env, --bearer-env, --cwd, --description, --unset-env, --unset-header")
+		return withHint(errNoUpdates, "give at least one of --type, --command, --arg, -- COMMAND ARG…, --env, --env-plain, --env-from, --url, --header, --header-plain, --header-env, --bearer-env, --cwd, --description, --unset-env, --unset-header")
 	}
 	edit := func(s *registry.Server) { *s = *next.Clone() }
 	if c.Bool("dry-run") {

@@ -21,8 +21,9 @@ func serverFlags() []cli.Flag {
 		pairFlag("env-plain", "environment value K=V that is no secret (a path, a port, a flag): written into committed project files too"),
 		pairFlag("env-from", "pass the client's variable VAR as the server's K: K=VAR"),
 		&cli.StringFlag{Name: "url", Usage: "absolute http(s) URL (http, sse)"},
-		pairFlag("header", `literal header K=V; repeat, or a comma list (never split when a value holds "=")`),
-		pairFlag("header-env", "header whose whole value comes from a variable: HEADER=VAR"),
+		headerFlag("header", `literal header K=V or "K: V"; repeat, or a comma list (never split when a value holds "="); a whole value "${VAR}" or "Bearer ${VAR}" is a reference`),
+		headerFlag("header-plain", "header K=V that is no secret (a team name, a region): written into committed project files too"),
+		headerFlag("header-env", "header whose whole value comes from a variable: HEADER=VAR"),
 		&cli.StringFlag{Name: "bearer-env", Usage: "send Authorization: Bearer <value of VAR>"},
 		&cli.StringFlag{Name: "cwd", Usage: "working directory of the server (stdio)"},
 		&cli.StringFlag{Name: "description", Usage: "free text"},
@@ -41,7 +42,7 @@ func updateFlags() []cli.Flag {
 // applyServerFlags copies the given flags, and the command line after "--" (U3),
 // into s and reports whether any was given.
 func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool) (bool, error) {
-	if err := pairErr(c, "env", "env-plain", "env-from", "header", "header-env"); err != nil {
+	if err := pairErr(c, "env", "env-plain", "env-from", "header", "header-plain", "header-env"); err != nil {
 		return false, err
 	}
 	if err := checkVarFlags(env, c); err != nil {
@@ -141,6 +142,33 @@ func checkVarFlags(env *Env, c *cli.Context) error {
 			return withHint(fmt.Errorf("%s: %s", what, why),
 				fmt.Sprintf("give the name of the variable that holds the credential: %sVAR (the client reads its value when it starts the server)", form))
 		}
+	}
+	return nil
+}
+
+// checkNewRefs refuses, as checkVarFlags does, the references next holds that cur
+// did not (every one of a new server, cur nil): those a --header value spelled as a
+// reference ("${VAR}", "Bearer ${VAR}") became name their variable there (T4).
+func checkNewRefs(env *Env, cur, next *registry.Server) error {
+	if cur == nil {
+		cur = &registry.Server{}
+	}
+	fresh := &registry.Server{EnvFrom: map[string]string{}, HeaderEnv: map[string]string{}}
+	for k, v := range next.EnvFrom {
+		if cur.EnvFrom[k] != v {
+			fresh.EnvFrom[k] = v
+		}
+	}
+	for k, v := range next.HeaderEnv {
+		if cur.HeaderEnv[k] != v {
+			fresh.HeaderEnv[k] = v
+		}
+	}
+	if next.BearerEnv != cur.BearerEnv {
+		fresh.BearerEnv = next.BearerEnv
+	}
+	if err := fresh.CheckRefNames(env.environ()); err != nil {
+		return fmt.Errorf("server %q: %w", next.Name, err)
 	}
 	return nil
 }
@@ -267,21 +295,40 @@ func applyEnv(c *cli.Context, s *registry.Server) (bool, error) {
 	return true, nil
 }
 
-// applyHeaders applies --header, --header-env and --bearer-env header by header (H3),
-// as applyEnv does env keys; header names compare without case, and the Authorization
-// header is one header whichever of them gives it: --bearer-env replaces a literal or
-// a variable Authorization, and an Authorization given to --header or --header-env
-// ends --bearer-env.
+// applyHeaders applies --header, --header-plain (H10), --header-env and --bearer-env
+// header by header (H3), as applyEnv does env keys; header names compare without
+// case, and the Authorization header is one header whichever of them gives it:
+// --bearer-env replaces a literal or a variable Authorization, and an Authorization
+// given to another flag ends --bearer-env. A --header value that is one reference
+// ("${VAR}", in any client's spelling) is the variable's (--header-env), and an
+// Authorization of "Bearer " and a reference is --bearer-env: the value Claude Code's
+// own --header "Authorization: Bearer ${TOKEN}" means.
 func applyHeaders(c *cli.Context, s *registry.Server) (bool, error) {
 	lit, litGiven := pairs(c, "header")
+	plain, plainGiven := pairs(c, "header-plain")
 	from, fromGiven := pairs(c, "header-env")
-	bearer := c.IsSet("bearer-env")
-	if !litGiven && !fromGiven && !bearer {
+	bearer, bearerGiven := c.String("bearer-env"), c.IsSet("bearer-env")
+	if !litGiven && !plainGiven && !fromGiven && !bearerGiven {
 		return false, nil
 	}
-	given := map[string]map[string]string{"header": lit, "header-env": from}
-	if bearer {
-		given["bearer-env"] = map[string]string{"Authorization": c.String("bearer-env")}
+	lit, from = maps.Clone(lit), maps.Clone(from)
+	if from == nil {
+		from = map[string]string{}
+	}
+	for k, v := range lit {
+		if name, ok := policy.AnyVariable(v); ok {
+			delete(lit, k)
+			from[k] = name
+		} else if rest, ok := strings.CutPrefix(v, policy.BearerScheme); ok && strings.EqualFold(k, "Authorization") {
+			if name, ok := policy.AnyVariable(rest); ok && !bearerGiven {
+				delete(lit, k)
+				bearer, bearerGiven = name, true
+			}
+		}
+	}
+	given := map[string]map[string]string{"header": lit, "header-plain": plain, "header-env": from}
+	if bearerGiven {
+		given["bearer-env"] = map[string]string{"Authorization": bearer}
 	}
 	if err := givenOnce(true, given); err != nil {
 		return false, err
@@ -293,26 +340,46 @@ func applyHeaders(c *cli.Context, s *registry.Server) (bool, error) {
 	if headerEnv == nil {
 		headerEnv = map[string]string{}
 	}
-	set := func(dst map[string]string, k, v string) {
+	isPlain := s.PlainHeaderKeys()
+	// clear ends every source of header k; set gives it one
+	clear := func(k string) {
 		deleteFold(headers, k)
 		deleteFold(headerEnv, k)
+		for p := range isPlain {
+			if strings.EqualFold(p, k) {
+				delete(isPlain, p)
+			}
+		}
 		if strings.EqualFold(k, "Authorization") {
 			s.BearerEnv = ""
 		}
+	}
+	set := func(dst map[string]string, k, v string) {
+		clear(k)
 		dst[k] = v
 	}
 	for k, v := range lit {
 		set(headers, k, v)
 	}
+	for k, v := range plain {
+		set(headers, k, v)
+		if isPlain == nil {
+			isPlain = map[string]bool{}
+		}
+		isPlain[k] = true
+	}
 	for k, v := range from {
 		set(headerEnv, k, v)
 	}
-	if bearer {
-		deleteFold(headers, "Authorization")
-		deleteFold(headerEnv, "Authorization")
-		s.BearerEnv = c.String("bearer-env")
+	if bearerGiven {
+		clear("Authorization")
+		s.BearerEnv = bearer
 	}
-	s.Headers, s.HeaderEnv = nilIfNone(headers), nilIfNone(headerEnv)
+	plainKeys := slices.Sorted(maps.Keys(isPlain))
+	if len(plainKeys) == 0 {
+		plainKeys = nil
+	}
+	s.Headers, s.HeaderEnv, s.PlainHeaders = nilIfNone(headers), nilIfNone(headerEnv), plainKeys
 	return true, nil
 }
 
@@ -365,8 +432,8 @@ func dropOtherTransport(env *Env, c *cli.Context, s *registry.Server) {
 	if !c.IsSet("url") {
 		s.URL = ""
 	}
-	if !c.IsSet("header") {
-		s.Headers = nil
+	if !c.IsSet("header") && !c.IsSet("header-plain") {
+		s.Headers, s.PlainHeaders = nil, nil
 	}
 	if !c.IsSet("header-env") {
 		s.HeaderEnv = nil
@@ -400,7 +467,7 @@ func applyUnset(c *cli.Context, s *registry.Server) (bool, error) {
 		s.PlainEnv = slices.DeleteFunc(s.PlainEnv, func(p string) bool { return p == k })
 	}
 	for _, k := range headerKeys {
-		for _, f := range []string{"header", "header-env"} {
+		for _, f := range []string{"header", "header-plain", "header-env"} {
 			if m, _ := pairs(c, f); m != nil && hasFold(slices.Sorted(maps.Keys(m)), k) {
 				return false, usagef("--unset-header %s and --%s %s=… contradict each other", k, f, k)
 			}
@@ -415,6 +482,7 @@ func applyUnset(c *cli.Context, s *registry.Server) (bool, error) {
 		}
 		deleteFold(s.Headers, k)
 		deleteFold(s.HeaderEnv, k)
+		s.PlainHeaders = slices.DeleteFunc(s.PlainHeaders, func(p string) bool { return strings.EqualFold(p, k) })
 		if bearer {
 			s.BearerEnv = ""
 		}
@@ -422,6 +490,9 @@ func applyUnset(c *cli.Context, s *registry.Server) (bool, error) {
 	s.Env, s.EnvFrom, s.Headers, s.HeaderEnv = nilIfNone(s.Env), nilIfNone(s.EnvFrom), nilIfNone(s.Headers), nilIfNone(s.HeaderEnv)
 	if len(s.PlainEnv) == 0 {
 		s.PlainEnv = nil
+	}
+	if len(s.PlainHeaders) == 0 {
+		s.PlainHeaders = nil
 	}
 	return len(envKeys)+len(headerKeys) > 0, nil
 }

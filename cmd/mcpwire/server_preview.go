@@ -71,7 +71,7 @@ func changedFields(a, b *registry.Server) []string {
 	ma, mb := members(a), members(b)
 	for _, k := range unionKeys(ma, mb) {
 		switch k {
-		case "updatedAt", "addedAt", "injectedProviders", "env", "plainEnv", "envFrom", "headers", "headerEnv", "bearerEnv":
+		case "updatedAt", "addedAt", "injectedProviders", "env", "plainEnv", "envFrom", "headers", "plainHeaders", "headerEnv", "bearerEnv":
 			continue
 		}
 		if !bytes.Equal(ma[k], mb[k]) {
@@ -85,32 +85,30 @@ func changedFields(a, b *registry.Server) []string {
 // envSources says where each env key's value comes from: a literal (hidden), a
 // plain value (shown, P11), or a variable.
 func envSources(s *registry.Server) map[string]string {
+	return sources(s.Env, s.PlainEnvKeys(), s.EnvFrom)
+}
+
+// headerSources is envSources for headers, the bearer token as Authorization.
+func headerSources(s *registry.Server) map[string]string {
+	out := sources(s.Headers, s.PlainHeaderKeys(), s.HeaderEnv)
+	if s.BearerEnv != "" {
+		out["Authorization"] = "Bearer $" + policy.ShowName(s.BearerEnv)
+	}
+	return out
+}
+
+// sources says, per key, whether its value is a literal, a plain value or a variable.
+func sources(values map[string]string, plain map[string]bool, refs map[string]string) map[string]string {
 	out := map[string]string{}
-	plain := s.PlainEnvKeys()
-	for k, v := range s.Env {
+	for k, v := range values {
 		if plain[k] {
 			out[k] = "plain " + strconv.Quote(v)
 		} else {
 			out[k] = "a literal (hidden)"
 		}
 	}
-	for k, v := range s.EnvFrom {
+	for k, v := range refs {
 		out[k] = "$" + policy.ShowName(v)
-	}
-	return out
-}
-
-// headerSources is envSources for headers, the bearer token as Authorization.
-func headerSources(s *registry.Server) map[string]string {
-	out := map[string]string{}
-	for k := range s.Headers {
-		out[k] = "a literal (hidden)"
-	}
-	for k, v := range s.HeaderEnv {
-		out[k] = "$" + policy.ShowName(v)
-	}
-	if s.BearerEnv != "" {
-		out["Authorization"] = "Bearer $" + policy.ShowName(s.BearerEnv)
 	}
 	return out
 }

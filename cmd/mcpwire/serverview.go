@@ -24,6 +24,7 @@ type serverView struct {
 	EnvFrom           map[string]string `json:"envFrom,omitempty"`
 	URL               string            `json:"url,omitempty"`
 	HeaderKeys        []string          `json:"headerKeys,omitempty"`
+	PlainHeaderKeys   []string          `json:"plainHeaderKeys,omitempty"`
 	HeaderEnv         map[string]string `json:"headerEnv,omitempty"`
 	BearerEnv         string            `json:"bearerEnv,omitempty"`
 	Cwd               string            `json:"cwd,omitempty"`
@@ -48,6 +49,7 @@ func viewServer(s *registry.Server, origin string) serverView {
 		EnvFrom:           shownNames(s.EnvFrom),
 		URL:               policy.RedactURL(s.URL),
 		HeaderKeys:        s.HeaderKeys(),
+		PlainHeaderKeys:   slices.Sorted(maps.Keys(s.PlainHeaderKeys())),
 		HeaderEnv:         shownNames(s.HeaderEnv),
 		BearerEnv:         policy.ShowName(s.BearerEnv),
 		Cwd:               s.Cwd,
@@ -59,6 +61,18 @@ func viewServer(s *registry.Server, origin string) serverView {
 		InjectedProviders: s.InjectedProviders,
 		Layer:             origin,
 	}
+}
+
+// markPlain lists keys, those declared plain marked "(plain)".
+func markPlain(keys, plain []string) string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		if slices.Contains(plain, k) {
+			k += " (plain)"
+		}
+		out[i] = k
+	}
+	return strings.Join(out, ", ")
 }
 
 // shownNames are references' variable names as shown: one that looks like a
@@ -121,18 +135,11 @@ func (v serverView) write(w io.Writer) {
 	line("cwd", v.Cwd)
 	line("url", v.URL)
 	if len(v.EnvKeys) > 0 {
-		keys := make([]string, len(v.EnvKeys))
-		for i, k := range v.EnvKeys {
-			if slices.Contains(v.PlainEnvKeys, k) {
-				k += " (plain)"
-			}
-			keys[i] = k
-		}
-		line("env", strings.Join(keys, ", ")+" (values hidden)")
+		line("env", markPlain(v.EnvKeys, v.PlainEnvKeys)+" (values hidden)")
 	}
 	line("envFrom", arrows(v.EnvFrom))
 	if len(v.HeaderKeys) > 0 {
-		line("headers", strings.Join(v.HeaderKeys, ", ")+" (values hidden)")
+		line("headers", markPlain(v.HeaderKeys, v.PlainHeaderKeys)+" (values hidden)")
 	}
 	line("headerEnv", arrows(v.HeaderEnv))
 	if v.BearerEnv != "" {
