@@ -52,11 +52,15 @@ func Load(f fsys.FS, cfg Config) (*Set, error) {
 // LoadAll is Load that returns the set even when some files are bad (each bad file
 // is an empty file in it, with its problem in File.Err), so that a caller can add
 // the problems it finds in the good files to one report (L12). The error is a
-// *LoadError naming every bad file, in layer order. A lower layer whose directory is
-// missing or unreadable fails first, with no set and nothing read (L13).
+// *LoadError naming every bad file, in layer order. A directory holding another
+// system's list separator that does not exist (H2), then a lower layer whose
+// directory is missing or unreadable (L13), fails first, with no set and nothing read.
 //
 // The files are read and parsed in parallel.
 func LoadAll(f fsys.FS, cfg Config) (*Set, error) {
+	if err := checkSeparators(f, cfg); err != nil {
+		return nil, err
+	}
 	if err := checkLower(f, cfg); err != nil {
 		return nil, err
 	}
