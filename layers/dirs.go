@@ -92,6 +92,13 @@ func Resolve(getenv func(string) string, explicit, home, cwd string) (Config, er
 	return Config{Dirs: []string{filepath.Join(home, ".aiwg")}, Given: []string{""}}, nil
 }
 
+// Relative reports whether a directory was given relative to the working directory
+// (not absolute, not under ~): run from another directory, the same setting names
+// another directory (H8).
+func Relative(given string) bool {
+	return given != "" && !homeRelative(given) && !filepath.IsAbs(given) && !strings.HasPrefix(given, `\`)
+}
+
 // expandHome replaces a leading ~/ with the home directory.
 func expandHome(p, home string) string {
 	if home != "" && homeRelative(p) {

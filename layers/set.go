@@ -36,7 +36,9 @@ type Set struct {
 	Layers []*Layer
 	// Layered is true when the layers came from AIWG_CONFIG_LAYERS.
 	Layered bool
-	fs      fsys.FS
+	// Source is where the directories came from (Config.Source).
+	Source string
+	fs     fsys.FS
 }
 
 // Load reads both registry files of every layer. Errors are collected: one error
@@ -64,7 +66,7 @@ func LoadAll(f fsys.FS, cfg Config) (*Set, error) {
 	if err := checkLower(f, cfg); err != nil {
 		return nil, err
 	}
-	s := &Set{Layered: cfg.Layered, fs: f, Layers: make([]*Layer, len(cfg.Dirs))}
+	s := &Set{Layered: cfg.Layered, Source: cfg.Source, fs: f, Layers: make([]*Layer, len(cfg.Dirs))}
 	files := make([]*File, 2*len(cfg.Dirs))
 	Parallel(len(files), func(i int) {
 		dir, kind := cfg.Dirs[i/2], Kind(i%2)

@@ -181,6 +181,19 @@ func serverRemove(env *Env, c *cli.Context) error {
 	return nil
 }
 
+// relativeNote says, for a message about what the registry holds, that a layer was
+// given relative to the working directory (H8): ` in /w/conf: AIWG_CONFIG "conf" is
+// relative to the working directory, and from another directory names another`; ""
+// when none was.
+func relativeNote(reg *registry.Registry) string {
+	for _, l := range reg.Layers() {
+		if l.Relative {
+			return fmt.Sprintf(" in %s: %s %q is relative to the working directory, and from another directory names another", l.Dir, reg.Set().Source, l.Given)
+		}
+	}
+	return ""
+}
+
 // profilesListing names the profiles (of any layer), sorted, whose own servers list
 // names the server.
 func profilesListing(reg *registry.Registry, server string) []string {
@@ -208,7 +221,7 @@ func serverList(env *Env, c *cli.Context) error {
 		return writeJSON(env.Stdout, views)
 	}
 	if len(names) == 0 {
-		printf(env.Stdout, "no servers defined (add one with mcpwire server add NAME --command CMD or --url URL)\n")
+		printf(env.Stdout, "no servers defined%s (add one with mcpwire server add NAME --command CMD or --url URL)\n", relativeNote(reg))
 		return nil
 	}
 	// The text list needs only the target of each server: no full view (R8 redaction
