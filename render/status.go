@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -182,13 +183,13 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 	}
 	for _, v := range vars {
 		if r.Getenv(v) == "" {
-			out = append(out, "variable "+v+" is not set")
+			out = append(out, "variable "+termtext.Quote(v)+" is not set")
 		}
 	}
 	if !s.Remote() && s.Command != "" {
 		cmd := strings.ReplaceAll(s.Command, dialect.ProjectVar, r.Env.Project)
 		if !strings.Contains(cmd, "${") && !onPath(cmd, r.Getenv, r.Env.GOOS) {
-			out = append(out, "command "+policy.RedactText(cmd)+" not found on PATH")
+			out = append(out, "command "+termtext.Quote(policy.RedactText(cmd))+" not found on PATH")
 		}
 	}
 	return out

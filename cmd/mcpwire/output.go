@@ -6,7 +6,10 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"unicode/utf8"
+
+	"github.com/mcpwire/mcpwire/internal/termtext"
 
 	"github.com/mcpwire/mcpwire/render/fsys"
 )
@@ -45,6 +48,28 @@ func writeOut(env *Env, path string, data []byte) error {
 	return nil
 }
 
+// lines returns rows with every cell one line of printable text (termtext.Line, K4):
+// rows and cells that need no escape are shared, not copied.
+func lines(rows [][]string) [][]string {
+	out := rows
+	for i, r := range rows {
+		for j, c := range r {
+			l := termtext.Line(c)
+			if l == c {
+				continue
+			}
+			if &out[0] == &rows[0] {
+				out = slices.Clone(rows)
+			}
+			if &out[i][0] == &rows[i][0] {
+				out[i] = slices.Clone(r)
+			}
+			out[i][j] = l
+		}
+	}
+	return out
+}
+
 // table writes rows as aligned columns, like text/tabwriter with padding 2 and
 // spaces: every column but the last is padded to its widest cell (counted in runes)
 // plus two spaces. prefix starts every line. It is a plain two-pass loop, because
@@ -53,6 +78,7 @@ func table(w io.Writer, prefix string, rows [][]string) error {
 	if len(rows) == 0 {
 		return nil
 	}
+	rows = lines(rows)
 	cols := 0
 	for _, r := range rows {
 		cols = max(cols, len(r))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
@@ -99,10 +100,10 @@ func printStatus(env *Env, files []render.StatusFile) {
 	}
 	for _, f := range files {
 		if f.Error != "" {
-			printf(env.Stdout, "%s: cannot read: %s\n", f.Provider, f.Error)
+			printf(env.Stdout, "%s: cannot read: %s\n", f.Provider, termtext.Line(f.Error))
 			continue
 		}
-		printf(env.Stdout, "%s (%s) %s\n", f.Provider, f.Scope, f.Path)
+		printf(env.Stdout, "%s (%s) %s\n", f.Provider, f.Scope, termtext.Quote(f.Path))
 		if len(f.Entries) == 0 {
 			printf(env.Stdout, "  no MCP servers\n")
 			continue
@@ -113,7 +114,7 @@ func printStatus(env *Env, files []render.StatusFile) {
 			if e.Off {
 				state += ", off"
 			}
-			row := []string{e.Name, state}
+			row := []string{termtext.Quote(e.Name), state}
 			if len(e.Blockers) > 0 {
 				row = append(row, strings.Join(e.Blockers, "; "))
 			}
