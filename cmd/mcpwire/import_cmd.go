@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
@@ -152,26 +153,27 @@ func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool
 	if dry {
 		verb, adopt, add = "would import", "would adopt", "would add"
 	}
+	q, join := termtext.Quote, termtext.Join // names and paths as the files have them (K4)
 	for _, fi := range res.Files {
 		switch added := addedFrom(fi, res); {
 		case len(fi.Servers) == 0:
-			printf(env.Stdout, "%s: nothing to import from %s (%s scope)\n", fi.Provider, fi.Path, fi.Scope)
+			printf(env.Stdout, "%s: nothing to import from %s (%s scope)\n", fi.Provider, q(fi.Path), fi.Scope)
 			continue
 		case len(added) == 0:
 			// every entry is already defined as read: said once, below
-			printf(env.Stdout, "%s: nothing new to import from %s (%s scope)\n", fi.Provider, fi.Path, fi.Scope)
+			printf(env.Stdout, "%s: nothing new to import from %s (%s scope)\n", fi.Provider, q(fi.Path), fi.Scope)
 		default:
-			printf(env.Stdout, "%s: %s %s from %s (%s scope)\n", fi.Provider, verb, strings.Join(added, ", "), fi.Path, fi.Scope)
+			printf(env.Stdout, "%s: %s %s from %s (%s scope)\n", fi.Provider, verb, join(added, ", "), q(fi.Path), fi.Scope)
 		}
 		if len(fi.Adopted) > 0 {
-			printf(env.Stdout, "%s: %s %s: inject updates them, uninject removes them\n", fi.Provider, adopt, strings.Join(fi.Adopted, ", "))
+			printf(env.Stdout, "%s: %s %s: inject updates them, uninject removes them\n", fi.Provider, adopt, join(fi.Adopted, ", "))
 		}
 	}
 	if len(res.Added) > 0 {
-		printf(env.Stdout, "%s servers %s to %s\n", add, strings.Join(res.Added, ", "), layerFile)
+		printf(env.Stdout, "%s servers %s to %s\n", add, join(res.Added, ", "), q(layerFile))
 	}
 	if len(res.Identical) > 0 {
-		printf(env.Stdout, "already defined as read (unchanged): %s\n", strings.Join(res.Identical, ", "))
+		printf(env.Stdout, "already defined as read (unchanged): %s\n", join(res.Identical, ", "))
 	}
 	if res.Profile != "" {
 		printf(env.Stdout, "%s profile %q\n", add, res.Profile)
