@@ -298,3 +298,13 @@ func auditFields(name string, s *registry.Server) policy.Fields {
 	return policy.Fields{Server: name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
 		HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv, Auth: s.Auth, OAuth: s.OAuth, PlainEnv: plain}
 }
+
+// LiteralCredentials are the literal credentials a registry server holds, as audit
+// finds them in a file others can read: env and header values (but for those that
+// could be declared plain, P11), URL userinfo and credential query parameters, auth
+// and oauth secrets, credential and token-shaped arguments (K6). import says how many
+// it copied into the registry (H4).
+func LiteralCredentials(s *registry.Server) []policy.Violation {
+	f := auditFields(s.Name, s)
+	return entryCredentials(s.Name, &f, nil, false)
+}

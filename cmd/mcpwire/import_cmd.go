@@ -8,6 +8,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
 	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/urfave/cli/v2"
@@ -77,6 +78,7 @@ func runImport(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	warnCopied(env, reg, res.Added, dry)
 	reportImport(env, res, reg.Set().Write().Servers.Path, dry)
 	out.imported(res)
 	if dry && out == nil {
@@ -213,4 +215,27 @@ func (j *jsonOut) imported(res *render.ImportResult) {
 	for _, s := range res.Skipped {
 		j.rep.Skipped = append(j.rep.Skipped, skipJSON(s))
 	}
+}
+
+// warnCopied says how many literal credentials an import copied into the registry,
+// which, and into which file (H4): an import under the literal policy takes them as
+// they are, and the person should know where they now are.
+func warnCopied(env *Env, reg *registry.Registry, added []string, dry bool) {
+	var found []string
+	for _, n := range added {
+		if s, ok := reg.Server(n); ok {
+			for _, v := range render.LiteralCredentials(s) {
+				found = append(found, termtext.Quote(v.Server)+" ("+termtext.Quote(v.Field)+")")
+			}
+		}
+	}
+	if len(found) == 0 {
+		return
+	}
+	verb := "copied"
+	if dry {
+		verb = "would copy"
+	}
+	env.warn(fmt.Sprintf("import: %s %s into %s as written: %s; to keep them out of it, reference variables (mcpwire server update NAME --env-from K=VAR / --header-env H=VAR)",
+		verb, plural(len(found), "literal credential"), termtext.Quote(reg.Set().Write().Servers.Path), strings.Join(found, ", ")))
 }
