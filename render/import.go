@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
@@ -242,7 +243,7 @@ func (r *ImportRequest) warn(msg string) {
 // skip records an entry that is not imported, with a warning.
 func (r *ImportRequest) skip(res *ImportResult, c *ClientFile, name, why string) {
 	res.Skipped = append(res.Skipped, ImportSkip{Server: name, Provider: c.Provider.Name, Path: c.Path, Reason: why})
-	r.warn(fmt.Sprintf("%s: skipped %s from %s: %s", c.Provider.Name, name, c.Path, why))
+	r.warn(fmt.Sprintf("%s: skipped %s from %s: %s", c.Provider.Name, termtext.Quote(name), termtext.Quote(c.Path), why))
 }
 
 // CheckImportPolicy refuses servers read from client files (import, server add-json)
