@@ -181,15 +181,18 @@ func commandPath(c *cli.Context) string {
 var errNoUpdates = errors.New("no updates provided")
 
 // printf writes to w, ignoring errors (stdout closed is not our problem to report).
-// Its string arguments are printed as lines (K4): control characters in them are
-// escaped (termtext.Line), but for one final line feed, so that a name or path taken
-// from a file can neither drive the terminal nor start a line of its own. %q quotes
-// as it always does. Text of many lines (a diff, a script) is written as it is, with
-// io.WriteString.
+// Its string and error arguments are printed as lines (K4): control characters in
+// them are escaped (termtext.Line), but for one final line feed, so that a name or
+// path taken from a file can neither drive the terminal nor start a line of its own.
+// %q quotes as it always does. Text of many lines (a diff, a script) is written as it
+// is, with io.WriteString.
 func printf(w io.Writer, format string, args ...any) {
 	for i, a := range args {
-		if s, ok := a.(string); ok {
-			args[i] = lineArg(s)
+		switch x := a.(type) {
+		case string:
+			args[i] = lineArg(x)
+		case error:
+			args[i] = lineArg(x.Error())
 		}
 	}
 	fmt.Fprintf(w, format, args...)
