@@ -41,8 +41,10 @@ func PlainEnvProblem(key, value string) string {
 		return fmt.Sprintf("the name %s marks a credential", key)
 	}
 	v := strings.TrimSpace(value)
-	if p := TokenPrefix(v); p != "" {
-		return "its value starts like a well-known token (" + p + "…)"
+	for _, p := range tokenPrefixes {
+		if strings.HasPrefix(v, p) {
+			return "its value starts like a well-known token (" + p + "…)"
+		}
 	}
 	if HasUserinfo(v) {
 		return "its value is a URL with userinfo"

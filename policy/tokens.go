@@ -13,20 +13,8 @@ import "strings"
 // the shortest common format (GitLab's glpat-, 20) with room for older ones.
 const minTokenBody = 16
 
-// TokenPrefix returns the well-known token prefix that v starts with, after blanks,
-// or "" when it starts with none (P11: such a value cannot be declared plain).
-func TokenPrefix(v string) string {
-	v = strings.TrimSpace(v)
-	for _, p := range tokenPrefixes {
-		if strings.HasPrefix(v, p) {
-			return p
-		}
-	}
-	return ""
-}
-
 // TokenShaped reports whether v is a token of a well-known format, and its prefix:
-// a prefix of TokenPrefix followed by at least 16 characters of a token's alphabet
+// a prefix of tokenPrefixes followed by at least 16 characters of a token's alphabet
 // (letters, digits, '-', '_', '.', '+', '/', '=' at the end) with a digit or both
 // cases among them, as random keys have and words do not. An AWS key id (AKIA,
 // ASIA) has exactly 16 upper-case letters and digits after its prefix; a JWT (eyJ)
