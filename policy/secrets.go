@@ -87,7 +87,7 @@ func referenceLen(s string) int {
 // userinfo and credential query parameters, and token-shaped values wherever they
 // stand (K6: a positional sk-ant-…, the value of -k ghp_…, a PEM block).
 func argFindings(a string) []finding {
-	if p, ok := TokenShaped(a); ok {
+	if p, ok := KnownToken(a); ok {
 		return []finding{{tokenName(p), 0, len(a), 2}}
 	}
 	out := prefixFindings(a, 0)

@@ -13,13 +13,13 @@ import "strings"
 // the shortest common format (GitLab's glpat-, 20) with room for older ones.
 const minTokenBody = 16
 
-// TokenShaped reports whether v is a token of a well-known format, and its prefix:
+// KnownToken reports whether v is a token of a well-known format, and its prefix:
 // a prefix of tokenPrefixes followed by at least 16 characters of a token's alphabet
 // (letters, digits, '-', '_', '.', '+', '/', '=' at the end) with a digit or both
 // cases among them, as random keys have and words do not. An AWS key id (AKIA,
 // ASIA) has exactly 16 upper-case letters and digits after its prefix; a JWT (eyJ)
 // three dot-separated parts; a PEM block (-----BEGIN) is one whatever follows.
-func TokenShaped(v string) (prefix string, ok bool) {
+func KnownToken(v string) (prefix string, ok bool) {
 	p := ""
 	for _, tp := range tokenPrefixes {
 		if strings.HasPrefix(v, tp) {
@@ -79,7 +79,7 @@ func tokenWordByte(c byte) bool {
 }
 
 // tokenFindings finds the token-shaped words of free text: runs of a token's
-// characters (with their '=' padding) that TokenShaped accepts, each named by its
+// characters (with their '=' padding) that KnownToken accepts, each named by its
 // prefix. One pass over s, no allocation when there is none.
 func tokenFindings(s string) []finding {
 	var out []finding
@@ -96,7 +96,7 @@ func tokenFindings(s string) []finding {
 			j++
 		}
 		if j-i > minTokenBody {
-			if p, ok := TokenShaped(strings.TrimRight(s[i:j], ".")); ok {
+			if p, ok := KnownToken(strings.TrimRight(s[i:j], ".")); ok {
 				out = append(out, finding{tokenName(p), i, i + len(strings.TrimRight(s[i:j], ".")), 3})
 			}
 		}

@@ -10,7 +10,7 @@ import (
 // names that merely start like one are not tokens.
 //
 // spec: K6 P11
-func TestTokenShaped(t *testing.T) {
+func TestKnownToken(t *testing.T) {
 	for _, c := range []struct {
 		v      string
 		prefix string
@@ -37,9 +37,9 @@ func TestTokenShaped(t *testing.T) {
 		{"${GITHUB_TOKEN}", ""},
 		{"", ""},
 	} {
-		p, ok := TokenShaped(c.v)
+		p, ok := KnownToken(c.v)
 		if ok != (c.prefix != "") || p != c.prefix && ok {
-			t.Errorf("TokenShaped(%q) = %q, %v; want %q", c.v, p, ok, c.prefix)
+			t.Errorf("KnownToken(%q) = %q, %v; want %q", c.v, p, ok, c.prefix)
 		}
 	}
 }
