@@ -22,7 +22,7 @@ var hostileFiles = map[string]string{
 	}}`,
 	"proj/.cursor/mcp.json":                  `{"mcpServers": {"a\u202eb": {"url": "https://x.example/\u001b[8m", "headers": {"X-\u001b": "v"}}}}`,
 	"proj/.continue/mcpServers/mcpwire.yaml": "name: x\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: \"y\\e[2J\"\n    command: \"\\a\"\n",
-	"layer/mcp-servers.json": `{"servers": {"srv": {"command": "\u001b[2Jnpx", "args": ["-y\u001b[8m", "two\nlines"], "description": "a\u0007b\nc",
+	"layer/mcp-servers.json": `{"servers": {"srv": {"command": "\u001b[2Jnpx", "args": ["-y\u001b[8m", "two\nlines"], "description": "a\u0007b\nc\u007f\u0085",
 		"cwd": "/tmp/\u001b[1A", "env": {"MODE": "\u001b[31m"}, "plainEnv": ["MODE"]}}}`,
 	"layer/mcp-profiles.json": `{"profiles": {"p": {"servers": ["srv"], "description": "x\u001b[2Jy\nz"}}}`,
 }
@@ -80,6 +80,12 @@ func TestNoControlCharactersFromFiles(t *testing.T) {
 		}
 		if asJSON && out.Len() > 0 && !json.Valid(out.Bytes()) {
 			t.Errorf("%q: stdout is not JSON: %s", args, out)
+		}
+		if strings.Join(args, " ") == "server show srv --json" {
+			var v struct{ Description string }
+			if err := json.Unmarshal(out.Bytes(), &v); err != nil || v.Description != "a\u0007b\nc\u007f\u0085" {
+				t.Errorf("%q: description %q, want it exact (%v)", args, v.Description, err)
+			}
 		}
 	}
 }
