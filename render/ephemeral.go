@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -170,6 +171,17 @@ func standaloneFile(p *providers.Provider, d dialect.Dialect, entries []namedEnt
 	doc := format.Object{{Key: p.ServersKey, Value: entriesObject(entries)}}
 	if sa, ok := d.(dialect.Standaloner); ok {
 		doc = sa.Standalone(doc, filters)
+	}
+	if pr, ok := d.(dialect.Prompter); ok {
+		var inputs []registry.Input
+		for _, ne := range entries {
+			for _, in := range ne.inputs {
+				if !slices.ContainsFunc(inputs, func(x registry.Input) bool { return x.ID == in.ID }) {
+					inputs = append(inputs, in)
+				}
+			}
+		}
+		doc = pr.StandaloneInputs(doc, inputs)
 	}
 	return format.Indent(doc)
 }
