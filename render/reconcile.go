@@ -340,6 +340,13 @@ func (e *fileEdit) editFile(doc format.Document, es format.Entries) error {
 	return nil
 }
 
+// sameMeaning reports whether an entry in the file means what the entry to write
+// does (T6).
+func (e *fileEdit) sameMeaning(existing format.Entry, entry format.Object) bool {
+	raw, err := format.Marshal(entry)
+	return err == nil && dialect.SameMeaning(dialect.Target{P: e.p}, e.d, existing.JSON(), raw)
+}
+
 // reconcile is the one ownership loop (C6) of every format: each entry to write is
 // written when the file has none of that name, mcpwire owns the one there, or --force
 // takes a foreign one over; an identical one is left as it is; every foreign one is
@@ -370,6 +377,14 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 					if err := k.MergeKept(e.path, es, ne.name, existing, e.filters.Of(ne.name)); err != nil {
 						return err
 					}
+				}
+				continue
+			}
+			if d != newDigest && st != identical && !(rule.framed && !existing.Framed()) && e.sameMeaning(existing, entry) {
+				// the same entry in another form (T6: the client's defaults, member
+				// order): left as it is; mcpwire's still, when it was
+				if e.record.Entries[ne.name] != "" {
+					e.wrote[ne.name] = d
 				}
 				continue
 			}
