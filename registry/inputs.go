@@ -136,8 +136,8 @@ func ValidInputID(id string) bool { return id != "" && !strings.ContainsAny(id, 
 // InputVariable is the variable that stands for an input in a client that cannot ask
 // for it (T3, docs/inject.md): MCP_INPUT_ and the id in upper case, every character
 // other than a letter, a digit or _ as _ ("perplexity-key" → MCP_INPUT_PERPLEXITY_KEY).
-// An input that fills an env value whole takes the env key's own name instead (the
-// variable the server reads anyway; see InputEnvVariable).
+// An input that fills an env value whole is read instead from the variable named as
+// the env key (the variable the server reads anyway).
 func InputVariable(id string) string {
 	var b strings.Builder
 	b.WriteString("MCP_INPUT_")
@@ -160,6 +160,10 @@ func (s *Server) validateInputs() error {
 		}
 		if !ValidInputID(id) {
 			return fmt.Errorf("envInput.%s: not a valid input id", k)
+		}
+		_, lit := s.Env[k]
+		if _, ref := s.EnvFrom[k]; lit || ref {
+			return fmt.Errorf("envInput.%s: the key has a value in env or envFrom already", k)
 		}
 	}
 	for h, id := range s.HeaderInput {

@@ -373,7 +373,7 @@ func (sp *speller) launch(s *registry.Server, v *Values) {
 	for _, k := range slices.Sorted(maps.Keys(s.EnvFrom)) {
 		vr := s.EnvFrom[k]
 		switch {
-		case sp.byName && k != vr:
+		case sp.byName && k != vr && t.P.Refs != providers.RefAPIKeyEnv: // Mistral Vibe passes none (its Refuser says so)
 			sp.probs = append(sp.probs, Problem{Server: s.Name, Field: sp.fieldOf("envFrom." + k),
 				Reason: t.P.Display + " passes a variable to a server only under its own name",
 				Hint:   fmt.Sprintf("mcpwire server update %s --env-from %s=%s (then set %s, the variable the server reads, where %s starts)", s.Name, k, k, k, t.P.Display)})
