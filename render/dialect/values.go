@@ -115,6 +115,16 @@ func (sp *speller) bad(field, reason string) {
 	sp.probs = append(sp.probs, Problem{Server: sp.server, Field: sp.fieldOf(field), Reason: reason})
 }
 
+// refuse is a problem of refused: where the client takes the reference in its user
+// file (Kilo's project files do not), the hint says so (T5).
+func (sp *speller) refuse(field, why string) {
+	p := Problem{Server: sp.server, Field: sp.fieldOf(field), Reason: why}
+	if d := sp.t.P.Dest(sp.t.Scope); d != nil && d.NoRefs && !sp.t.Ephemeral && sp.t.P.User != nil && !sp.t.P.User.NoRefs {
+		p.Hint = "add --scope user: " + sp.t.P.Display + " reads references in its user file"
+	}
+	sp.probs = append(sp.probs, p)
+}
+
 // fieldOf is the registry's name of a field: a value normalise moved into a reference
 // field is named where the registry holds it.
 func (sp *speller) fieldOf(field string) string {
@@ -133,7 +143,7 @@ func noInterpolation(p *providers.Provider) string {
 // has no placeholder for it, or cannot take one there.
 func (sp *speller) ref(field, vr string) string {
 	if why := sp.t.refused(field); why != "" {
-		sp.bad(field, why)
+		sp.refuse(field, why)
 		return ""
 	}
 	s := sp.t.P.Refs.Spell(vr)
@@ -309,7 +319,7 @@ func (sp *speller) placeholder(field string, ph *policy.Placeholder) (string, bo
 		ph = &policy.Placeholder{Kind: policy.KindVariable, Name: sp.inputVar(ph.Name)}
 	}
 	if why := t.refused(field); why != "" {
-		sp.bad(field, why)
+		sp.refuse(field, why)
 		return "", false
 	}
 	if t.remoteField(field) && slices.Contains(t.P.ReservedRefs, ph.Name) {
