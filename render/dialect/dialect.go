@@ -105,6 +105,11 @@ type (
 	NamedRefs interface {
 		RefsByName()
 	}
+	// NoStdioVariables is a client that names variables in members of their own but
+	// passes none to a stdio server (Mistral Vibe): its Refuser refuses every envFrom.
+	NoStdioVariables interface {
+		NoStdioVariables()
+	}
 	// FieldFormer is a client whose forms differ by field (T1): Goose names variables
 	// in env_keys, and expands ${VAR} and $VAR inside header values only. The first
 	// form is the one mcpwire writes there.

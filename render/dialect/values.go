@@ -383,7 +383,7 @@ func (sp *speller) launch(s *registry.Server, v *Values) {
 	for _, k := range slices.Sorted(maps.Keys(s.EnvFrom)) {
 		vr := s.EnvFrom[k]
 		switch {
-		case sp.byName && k != vr && t.P.Refs != providers.RefAPIKeyEnv: // Mistral Vibe passes none (its Refuser says so)
+		case sp.byName && k != vr && !passesNone(sp.d):
 			sp.probs = append(sp.probs, Problem{Server: s.Name, Field: sp.fieldOf("envFrom." + k),
 				Reason: t.P.Display + " passes a variable to a server only under its own name",
 				Hint:   fmt.Sprintf("mcpwire server update %s --env-from %s=%s (then set %s, the variable the server reads, where %s starts)", s.Name, k, k, k, t.P.Display)})
@@ -402,6 +402,13 @@ func (sp *speller) launch(s *registry.Server, v *Values) {
 	if len(env) > 0 {
 		v.Env = format.Sorted(env)
 	}
+}
+
+// passesNone reports whether a client passes a stdio server no variable at all (its
+// Refuser says so), rather than only under the variable's own name.
+func passesNone(d Dialect) bool {
+	_, none := d.(NoStdioVariables)
+	return none
 }
 
 // remote computes a remote server's URL and headers.

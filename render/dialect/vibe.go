@@ -181,6 +181,9 @@ func (vibe) Filters() FilterSpec {
 // RefsByName: Vibe names a remote server's token variable (api_key_env).
 func (vibe) RefsByName() {}
 
+// NoStdioVariables: Vibe starts a stdio server with env as written.
+func (vibe) NoStdioVariables() {}
+
 // Refuse refuses the references Vibe cannot take: any for a stdio server, and more
 // than one header from a variable for a remote one.
 func (d vibe) Refuse(s *registry.Server, v *Values) []Problem {
