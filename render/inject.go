@@ -143,9 +143,7 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 		return nil, err
 	}
 	prep.Result.Written = written
-	for _, ne := range entries {
-		prep.Result.InputVars = dialect.AppendNew(prep.Result.InputVars, ne.inputVars)
-	}
+	prep.Result.InputVars = inputVarsOf(entries)
 	if scope == providers.Project && p.ProjectNote != "" {
 		prep.Result.Notes = append(prep.Result.Notes, p.ProjectNote)
 	}

@@ -171,14 +171,19 @@ func reportInputVars(env *Env, results []*render.Result) {
 			clients = dialect.AppendNew(clients, []string{r.Provider})
 		}
 	}
+	sayInputVars(env, clients, vars)
+}
+
+// sayInputVars is the line of reportInputVars.
+func sayInputVars(env *Env, clients, vars []string) {
 	if len(vars) == 0 {
 		return
 	}
-	who, where := strings.Join(clients, ", "), "they start"
+	where := "they start"
 	if len(clients) == 1 {
 		where = "it starts"
 	}
-	printf(env.Stdout, "%s cannot ask for inputs: set %s where %s\n", who, strings.Join(vars, ", "), where)
+	printf(env.Stdout, "%s cannot ask for inputs: set %s where %s\n", strings.Join(clients, ", "), strings.Join(vars, ", "), where)
 }
 
 // injectRequests builds one request per provider of --provider (U2: one
