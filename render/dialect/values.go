@@ -1,14 +1,13 @@
 package dialect
 
 import (
-	"sync"
-
 	"fmt"
-	"github.com/mcpwire/mcpwire/policy"
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"

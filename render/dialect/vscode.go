@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
-
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/format"
