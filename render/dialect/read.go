@@ -302,8 +302,10 @@ func ReadSnippet(d Dialect, entry json.RawMessage) (*Imported, error) {
 		return nil, err
 	}
 	if !refsByName(d) {
+		// a bare $VAR only as a whole value: inside a value of a client that does not
+		// expand it, it is text (a password may hold a "$")
 		readWhole(im.Server, policy.KnownForms())
-		respell(im.Server, policy.KnownForms())
+		respell(im.Server, policy.RegistryForms())
 	}
 	defaultType(im.Server)
 	return im, nil
