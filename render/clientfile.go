@@ -131,7 +131,7 @@ func OpenClientFile(f fsys.FS, p *providers.Provider, scope providers.Scope, env
 	edit, _ := (&Request{Provider: p, Project: env.Project, Env: env}).newEdit(scope, path)
 	d := edit.d
 	c := &ClientFile{Provider: p, Scope: scope, Path: path, Mode: fi.Mode().Perm(), d: d, env: env,
-		target: dialect.Target{P: edit.p, Scope: scope, Project: env.Project}}
+		target: dialect.Target{P: edit.p, Scope: scope, Project: env.Project, Home: env.Home}}
 	if scope != providers.User {
 		c.Project = env.Project
 	}
@@ -153,6 +153,15 @@ func OpenClientFile(f fsys.FS, p *providers.Provider, scope providers.Scope, env
 		ce := ClientEntry{Name: n, Digest: e.Digest(), Framed: e.Framed()}
 		ce.Read, ce.Err = dialect.ReadBack(c.target, d, e.JSON())
 		c.Entries = append(c.Entries, ce)
+	}
+	if pr, ok := d.(dialect.Prompter); ok {
+		// the inputs the entries ask for are declared beside them (T3)
+		decls := pr.ReadInputs(c.Lookup)
+		for _, e := range c.Entries {
+			if e.Read != nil {
+				dialect.AttachInputs(e.Read.Server, decls)
+			}
+		}
 	}
 	if layerDir != "" {
 		if err := c.readRecord(f, layerDir); err != nil {

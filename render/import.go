@@ -149,7 +149,7 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 	seen := map[string]bool{}
 	for _, c := range r.Files {
 		res.Files = append(res.Files, ImportFile{Provider: c.Provider.Name, Scope: string(c.Scope), Path: c.Path})
-		var own []string
+		var own, unresolved []string
 		for i := range c.Entries {
 			e := &c.Entries[i]
 			if r.Servers != nil && !slices.Contains(r.Servers, e.Name) {
@@ -163,6 +163,9 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 			}
 			if len(e.Read.Dropped) > 0 {
 				own = append(own, fmt.Sprintf("%s (%s)", e.Name, strings.Join(e.Read.Dropped, ", ")))
+			}
+			for _, u := range e.Read.Unresolved {
+				unresolved = append(unresolved, fmt.Sprintf("%s (%s: %s)", e.Name, u.Field, u.Style))
 			}
 			prev, dup := cands[e.Name]
 			switch {
@@ -178,6 +181,11 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 		}
 		if len(own) > 0 {
 			dropped = append(dropped, c.Provider.Name+": "+strings.Join(own, "; "))
+		}
+		if len(unresolved) > 0 {
+			// T2: the registry reads them as the references they look like
+			r.warn(fmt.Sprintf("%s: %s does not resolve these forms in %s, so its servers get them as written; imported as the references they spell: %s",
+				c.Provider.Name, c.Provider.Display, c.Path, strings.Join(unresolved, ", ")))
 		}
 	}
 	var missing []string

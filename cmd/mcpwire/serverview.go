@@ -28,6 +28,10 @@ type serverView struct {
 	HeaderKeys        []string          `json:"headerKeys,omitempty"`
 	HeaderEnv         map[string]string `json:"headerEnv,omitempty"`
 	BearerEnv         string            `json:"bearerEnv,omitempty"`
+	EnvInput          map[string]string `json:"envInput,omitempty"`
+	HeaderInput       map[string]string `json:"headerInput,omitempty"`
+	BearerInput       string            `json:"bearerInput,omitempty"`
+	Inputs            []registry.Input  `json:"inputs,omitempty"`
 	Cwd               string            `json:"cwd,omitempty"`
 	Enabled           *bool             `json:"enabled,omitempty"`
 	AuthKeys          []string          `json:"authKeys,omitempty"`
@@ -52,6 +56,10 @@ func viewServer(s *registry.Server, origin string) serverView {
 		HeaderKeys:        s.HeaderKeys(),
 		HeaderEnv:         s.HeaderEnv,
 		BearerEnv:         s.BearerEnv,
+		EnvInput:          s.EnvInput,
+		HeaderInput:       s.HeaderInput,
+		BearerInput:       s.BearerInput,
+		Inputs:            s.Inputs,
 		Cwd:               s.Cwd,
 		Enabled:           s.Enabled,
 		AuthKeys:          slices.Sorted(maps.Keys(s.Auth)),
@@ -130,6 +138,21 @@ func (v serverView) write(w io.Writer) {
 	line("headerEnv", arrows(v.HeaderEnv))
 	if v.BearerEnv != "" {
 		line("bearerEnv", "Authorization ← Bearer $"+v.BearerEnv)
+	}
+	line("envInput", arrows(v.EnvInput))
+	line("headerInput", arrows(v.HeaderInput))
+	if v.BearerInput != "" {
+		line("bearerInput", "Authorization ← Bearer input "+v.BearerInput)
+	}
+	if len(v.Inputs) > 0 {
+		ids := make([]string, len(v.Inputs))
+		for i, in := range v.Inputs {
+			ids[i] = in.ID
+			if in.Password {
+				ids[i] += " (secret)"
+			}
+		}
+		line("inputs", strings.Join(ids, ", "))
 	}
 	if v.Enabled != nil {
 		line("enabled", fmt.Sprint(*v.Enabled))
