@@ -32,6 +32,13 @@ var sentinels = map[string]string{
 	"CONF_STDIO_TOKEN":   "sentinel-stdio-7f3a",
 	"CONF_TICKETS_TOKEN": "sentinel-tickets-91c2",
 	"CONF_NOTES_TOKEN":   "sentinel-notes-5be8",
+	// the forms of other clients, translated (meaning_test.go, T7)
+	"MCP_INPUT_CONF_KEY": "sentinel-input-c0e1",
+	"CONF_ENV_TOKEN":     "sentinel-env-2d4f",
+	"CONF_BARE_TOKEN":    "sentinel-bare-6a90",
+	"CONF_IN_KEY":        "sentinel-in-3b71",
+	"CONF_BARE_SRC":      "sentinel-baresrc-8e22",
+	"CONF_EMB_SRC":       "sentinel-emb-4c15",
 }
 
 var (

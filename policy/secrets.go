@@ -84,11 +84,16 @@ func referenceLen(s string) int {
 // argFindings finds the credential values inside one argument: the value of
 // --token=VALUE, NAME=VALUE with a credential name (GITHUB_TOKEN=…), a header-shaped
 // argument (Authorization: token VALUE, X-Api-Key: VALUE), Bearer VALUE, URL
-// userinfo and credential query parameters.
+// userinfo and credential query parameters, and token-shaped values wherever they
+// stand (K6: a positional sk-ant-…, the value of -k ghp_…, a PEM block).
 func argFindings(a string) []finding {
+	if p, ok := KnownToken(a); ok {
+		return []finding{{tokenName(p), 0, len(a), 2}}
+	}
 	out := prefixFindings(a, 0)
 	out = append(out, bearerFindings(a)...)
 	out = append(out, urlFindings(a, literal)...)
+	out = append(out, tokenFindings(a)...)
 	return settle(out)
 }
 
@@ -154,10 +159,12 @@ func varNameShaped(v string) bool {
 
 // textFindings finds credential values in free text: everything argFindings finds
 // in an argument, anywhere in the text, plus "NAME: VALUE", "NAME=VALUE",
-// "\"NAME\": \"VALUE\"" and "--flag VALUE" with a credential name.
+// "\"NAME\": \"VALUE\"" and "--flag VALUE" with a credential name, and token-shaped
+// words (K6).
 func textFindings(s string) []finding {
 	out := bearerFindings(s)
 	out = append(out, urlFindings(s, literal)...)
+	out = append(out, tokenFindings(s)...)
 	if strings.ContainsAny(s, ":=") {
 		for _, m := range kvRE().FindAllStringSubmatchIndex(s, -1) {
 			name := s[m[2]:m[3]]

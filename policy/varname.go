@@ -40,15 +40,11 @@ func NameProblem(name string) string {
 }
 
 // tokenWithBody returns the well-known prefix v starts with when a token's body
-// follows it: 16 characters or more, digits among them (npm_config_registry, which npm
-// sets, is a name); "" otherwise.
+// follows it (KnownToken: npm_config_registry, which npm sets, is a name); ""
+// otherwise.
 func tokenWithBody(v string) string {
-	p := TokenPrefix(v)
-	v = strings.TrimSpace(v)
-	if p != "" && len(v)-len(p) >= 16 && strings.ContainsAny(v[len(p):], "0123456789") {
-		return p
-	}
-	return ""
+	p, _ := KnownToken(strings.TrimSpace(v))
+	return p
 }
 
 // TokenShaped reports whether a word standing alone (an argument, a value) is shaped

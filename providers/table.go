@@ -1,5 +1,7 @@
 package providers
 
+import "github.com/mcpwire/mcpwire/policy"
+
 // table lists every provider in display order (V1, V3). Each entry names its sources
 // (the detail is in ../shared/reference/providers.md) and whether the conformance suite
 // checks it against the real client.
@@ -57,7 +59,7 @@ var table = []*Provider{
 		Project: &Dest{Base: ProjectDir, Dir: []string{".cursor"}, Files: []string{"mcp.json"}},
 		User:    &Dest{Base: Home, Dir: []string{".cursor"}, Files: []string{"mcp.json"}},
 		Format:  JSON, ServersKey: "mcpServers", Shape: ShapePlain, Refs: RefDollarEnv,
-		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}",
+		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}", HomeVar: "${userHome}",
 		Sources: []string{"cursor.com/docs/context/mcp", "docs.cursor.com/context/model-context-protocol"},
 	},
 	{
@@ -71,8 +73,8 @@ var table = []*Provider{
 		Name: "vscode", Display: "VS Code", DefaultScope: Project,
 		Project: &Dest{Base: ProjectDir, Dir: []string{".vscode"}, Files: []string{"mcp.json"}},
 		User:    &Dest{Env: "VSCODE_APPDATA", EnvDir: []string{"Code", "User"}, Base: AppData, Dir: []string{"Code", "User"}, Files: []string{"mcp.json"}},
-		Format:  JSONC, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefDollarEnv,
-		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}",
+		Format:  JSONC, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefDollarEnv, Prompts: true,
+		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}", HomeVar: "${userHome}",
 		Sources: []string{"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md",
 			vscodeUserData},
 	},
@@ -129,7 +131,7 @@ var table = []*Provider{
 		Name: "gemini-cli", Display: "Gemini CLI", DefaultScope: Project,
 		Project: &Dest{Base: ProjectDir, Dir: []string{".gemini"}, Files: []string{"settings.json"}},
 		User:    &Dest{Env: "GEMINI_CLI_HOME", EnvDir: []string{".gemini"}, Base: Home, Dir: []string{".gemini"}, Files: []string{"settings.json"}},
-		Format:  JSONC, ServersKey: "mcpServers", Shape: ShapeGemini, Refs: RefDollar,
+		Format:  JSONC, ServersKey: "mcpServers", Shape: ShapeGemini, Refs: RefDollar, Reads: []string{policy.StyleBareDollar},
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyGemini, Allow: AllowGemini, Ephemeral: true,
 		Sources:     []string{"google-gemini/gemini-cli docs/tools/mcp-server.md", "google-gemini/gemini-cli docs/reference/configuration.md"},
 		Conformance: true,
@@ -164,7 +166,7 @@ var table = []*Provider{
 		User:    &Dest{Env: "QWEN_HOME", Base: Home, Dir: []string{".qwen"}, Files: []string{"settings.json"}, NoTrailingComma: true},
 		// Qwen Code 0.21+ also reads the project's .mcp.json (without expanding references)
 		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}},
-		Format:    JSONC, ServersKey: "mcpServers", Shape: ShapeQwen, Refs: RefDollar,
+		Format:    JSONC, ServersKey: "mcpServers", Shape: ShapeQwen, Refs: RefDollar, Reads: []string{policy.StyleBareDollar},
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyGemini, Allow: AllowGemini, Binary: "qwen", Ephemeral: true,
 		ProjectNote: "Qwen Code 0.24+ starts a project's servers after qwen mcp approve NAME, again after each change of the entry",
 		Sources: []string{"QwenLM/qwen-code docs/users/features/mcp.md", "QwenLM/qwen-code docs/users/configuration/settings.md",
@@ -330,7 +332,7 @@ var table = []*Provider{
 		// .cursor/mcp.json, after its own files
 		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}, {Base: ProjectDir, Dir: []string{".vscode"}, Files: []string{"mcp.json"}},
 			{Base: ProjectDir, Dir: []string{".cursor"}, Files: []string{"mcp.json"}}},
-		Format: JSON, StrictJSON: true, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefNone,
+		Format: JSON, StrictJSON: true, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefNone, Prompts: true,
 		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone,
 		Sources: []string{"MicrosoftDocs/visualstudio-docs docs/ide/mcp-servers.md (file locations: .vs\\mcp.json per user and solution)",
 			"github/gitignore VisualStudio.gitignore (.vs/)"},
@@ -346,7 +348,7 @@ var table = []*Provider{
 		Name: "crush", Display: "Crush", DefaultScope: Project,
 		Project: &Dest{Base: ProjectDir, Files: []string{".crush.json", "crush.json"}},
 		User:    &Dest{Env: "CRUSH_GLOBAL_CONFIG", Base: XDGConfig, Dir: []string{"crush"}, Files: []string{"crush.json"}},
-		Format:  JSON, StrictJSON: true, ServersKey: "mcp", Switch: "disabled", Shape: ShapeCrush, Refs: RefDollar,
+		Format:  JSON, StrictJSON: true, ServersKey: "mcp", Switch: "disabled", Shape: ShapeCrush, Refs: RefDollar, Reads: []string{policy.StyleBareDollar},
 		Types:  &TypeNames{Stdio: "stdio", HTTP: "http", SSE: "sse"},
 		Remote: RemoteHTTPAndSSE, Deny: DenyCrush, Allow: AllowCrush, DisableWhole: true,
 		Sources: []string{"charmbracelet/crush internal/config/load.go", "charmbracelet/crush internal/config/config.go", "charmbracelet/crush internal/config/resolve.go",

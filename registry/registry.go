@@ -255,6 +255,17 @@ func (r *Registry) InWriteLayer(name string) bool {
 	return ok
 }
 
+// LayerServer returns the server of a name as layer i defines it (the order of
+// Layers), before any other layer overrides it: audit checks what each layer file
+// holds (H4).
+func (r *Registry) LayerServer(i int, name string) (*Server, bool) {
+	if i < 0 || i >= len(r.servers) {
+		return nil, false
+	}
+	s, ok := r.servers[i][name]
+	return s, ok
+}
+
 // Layers returns, for every layer, its directory and the names it defines.
 func (r *Registry) Layers() []LayerInfo {
 	out := make([]LayerInfo, len(r.set.Layers))

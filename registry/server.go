@@ -26,13 +26,20 @@ type Server struct {
 	Env     map[string]string `json:"env,omitempty"`
 	// PlainEnv lists the env keys whose values are not credentials (P11): mcpwire's
 	// extension, which AIWG keeps as an unknown member.
-	PlainEnv            []string          `json:"plainEnv,omitempty"`
-	EnvFrom             map[string]string `json:"envFrom,omitempty"`
-	URL                 string            `json:"url,omitempty"`
-	Headers             map[string]string `json:"headers,omitempty"`
-	PlainHeaders        []string          `json:"plainHeaders,omitempty"` // headers whose values are not credentials, as PlainEnv (P11, H10)
-	HeaderEnv           map[string]string `json:"headerEnv,omitempty"`
-	BearerEnv           string            `json:"bearerEnv,omitempty"`
+	PlainEnv     []string          `json:"plainEnv,omitempty"`
+	EnvFrom      map[string]string `json:"envFrom,omitempty"`
+	URL          string            `json:"url,omitempty"`
+	Headers      map[string]string `json:"headers,omitempty"`
+	PlainHeaders []string          `json:"plainHeaders,omitempty"` // headers whose values are not credentials, as PlainEnv (P11, H10)
+	HeaderEnv    map[string]string `json:"headerEnv,omitempty"`
+	BearerEnv    string            `json:"bearerEnv,omitempty"`
+	// EnvInput, HeaderInput and BearerInput take an env value, a header or the bearer
+	// token from an input the client asks for (T3), by its id; Inputs declares the
+	// inputs the server uses. mcpwire's extensions, which AIWG keeps as unknown members.
+	EnvInput            map[string]string `json:"envInput,omitempty"`
+	HeaderInput         map[string]string `json:"headerInput,omitempty"`
+	BearerInput         string            `json:"bearerInput,omitempty"`
+	Inputs              []Input           `json:"inputs,omitempty"`
 	Cwd                 string            `json:"cwd,omitempty"`
 	Enabled             *bool             `json:"enabled,omitempty"`
 	Timeout             json.RawMessage   `json:"timeout,omitempty"`

@@ -131,7 +131,7 @@ func OpenClientFile(f fsys.FS, p *providers.Provider, scope providers.Scope, env
 	edit, _ := (&Request{Provider: p, Project: env.Project, Env: env}).newEdit(scope, path)
 	d := edit.d
 	c := &ClientFile{Provider: p, Scope: scope, Path: path, Mode: fi.Mode().Perm(), d: d, env: env,
-		target: dialect.Target{P: edit.p, Scope: scope, Project: env.Project}}
+		target: dialect.Target{P: edit.p, Scope: scope, Project: env.Project, Home: env.Home}}
 	if scope != providers.User {
 		c.Project = env.Project
 	}
@@ -153,6 +153,15 @@ func OpenClientFile(f fsys.FS, p *providers.Provider, scope providers.Scope, env
 		ce := ClientEntry{Name: n, Digest: e.Digest(), Framed: e.Framed()}
 		ce.Read, ce.Err = dialect.ReadBack(c.target, d, e.JSON())
 		c.Entries = append(c.Entries, ce)
+	}
+	if pr, ok := d.(dialect.Prompter); ok {
+		// the inputs the entries ask for are declared beside them (T3)
+		decls := pr.ReadInputs(c.Lookup)
+		for _, e := range c.Entries {
+			if e.Read != nil {
+				dialect.AttachInputs(e.Read.Server, decls)
+			}
+		}
 	}
 	if layerDir != "" {
 		if err := c.readRecord(f, layerDir); err != nil {
@@ -183,7 +192,8 @@ func (c *ClientFile) readRecord(f fsys.FS, layerDir string) error {
 
 // ClientFiles opens the file of every provider of ps in every scope that has one
 // here: user files, and the project files of env.Project (none without one). A file
-// that cannot be read or parsed is returned in errs, and the walk goes on.
+// that cannot be read or parsed is returned in errs as a *FileError, and the walk
+// goes on.
 func ClientFiles(f fsys.FS, ps []*providers.Provider, env providers.PathEnv, layerDir string) (files []*ClientFile, errs []error) {
 	for _, p := range ps {
 		for _, scope := range p.Scopes() {
@@ -193,11 +203,34 @@ func ClientFiles(f fsys.FS, ps []*providers.Provider, env providers.PathEnv, lay
 			c, err := OpenClientFile(f, p, scope, env, layerDir)
 			switch {
 			case err != nil:
-				errs = append(errs, err)
+				path, _, _ := ClientPath(f, p, scope, env)
+				errs = append(errs, &FileError{Provider: p, Scope: scope, Path: path, Err: err})
 			case c != nil:
 				files = append(files, c)
 			}
 		}
 	}
 	return files, errs
+}
+
+// FileError is a client file that could not be read or parsed: which client's, in
+// which scope, where ("" when even its path could not be chosen), and why. Its text
+// is the reason's.
+type FileError struct {
+	Provider *providers.Provider
+	Scope    providers.Scope
+	Path     string
+	Err      error
+}
+
+func (e *FileError) Error() string { return e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
+// EntryJSON returns an entry of the file as standard JSON, as it is in the file.
+func (c *ClientFile) EntryJSON(name string) (json.RawMessage, bool) {
+	e, ok := c.es.Get(name)
+	if !ok {
+		return nil, false
+	}
+	return e.JSON(), true
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
@@ -151,7 +152,7 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 	seen := map[string]bool{}
 	for _, c := range r.Files {
 		res.Files = append(res.Files, ImportFile{Provider: c.Provider.Name, Scope: string(c.Scope), Path: c.Path})
-		var own []string
+		var own, unresolved []string
 		for i := range c.Entries {
 			e := &c.Entries[i]
 			if r.Servers != nil && !slices.Contains(r.Servers, e.Name) {
@@ -172,6 +173,9 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 			if len(e.Read.Dropped) > 0 {
 				own = append(own, fmt.Sprintf("%s (%s)", e.Name, strings.Join(e.Read.Dropped, ", ")))
 			}
+			for _, u := range e.Read.Unresolved {
+				unresolved = append(unresolved, fmt.Sprintf("%s (%s: %s)", e.Name, u.Field, u.Style))
+			}
 			prev, dup := cands[e.Name]
 			switch {
 			case !dup:
@@ -186,6 +190,11 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 		}
 		if len(own) > 0 {
 			dropped = append(dropped, c.Provider.Name+": "+strings.Join(own, "; "))
+		}
+		if len(unresolved) > 0 {
+			// T2: the registry reads them as the references they look like
+			r.warn(fmt.Sprintf("%s: %s does not resolve these forms in %s, so its servers get them as written; imported as the references they spell: %s",
+				c.Provider.Name, c.Provider.Display, c.Path, strings.Join(unresolved, ", ")))
 		}
 	}
 	var missing []string
@@ -251,7 +260,7 @@ func (r *ImportRequest) warn(msg string) {
 // skip records an entry that is not imported, with a warning.
 func (r *ImportRequest) skip(res *ImportResult, c *ClientFile, name, why string) {
 	res.Skipped = append(res.Skipped, ImportSkip{Server: name, Provider: c.Provider.Name, Path: c.Path, Reason: why})
-	r.warn(fmt.Sprintf("%s: skipped %s from %s: %s", c.Provider.Name, name, c.Path, why))
+	r.warn(fmt.Sprintf("%s: skipped %s from %s: %s", c.Provider.Name, termtext.Quote(name), termtext.Quote(c.Path), why))
 }
 
 // CheckImportPolicy refuses servers read from client files (import, server add-json)

@@ -6,6 +6,7 @@ package render
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -61,9 +62,16 @@ func Inject(f fsys.FS, r Request) (*Result, error) {
 func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 	batch := &prepareBatch{checked: map[*registry.Registry]bool{}, exists: map[string]bool{}}
 	preps := make([]*Prepared, 0, len(reqs))
+	var refused RenderErrors
 	for _, r := range reqs {
 		r.batch = batch
 		prep, err := Prepare(f, r)
+		var re *RenderError
+		if errors.As(err, &re) {
+			// every client's refusal is said at once (H5)
+			refused = append(refused, re)
+			continue
+		}
 		if err != nil {
 			// an earlier request's refusal comes first, as if its check had not waited
 			return nil, cmp.Or(batch.waitIgnored(), err)
@@ -73,7 +81,33 @@ func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 	if err := batch.waitIgnored(); err != nil {
 		return nil, err
 	}
-	return preps, nil
+	switch len(refused) {
+	case 0:
+		return preps, nil
+	case 1:
+		return nil, refused[0]
+	}
+	return nil, refused
+}
+
+// RenderErrors are the refusals of several clients in one transaction.
+type RenderErrors []*RenderError
+
+func (e RenderErrors) Error() string {
+	parts := make([]string, len(e))
+	for i, re := range e {
+		parts[i] = re.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Hints are the refusals' hints, each once.
+func (e RenderErrors) Hints() []string {
+	var out []string
+	for _, re := range e {
+		out = dialect.AppendNew(out, re.Hints())
+	}
+	return out
 }
 
 // Prepare checks and plans an injection without writing: the policy (P6), the
@@ -109,6 +143,7 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 		return nil, err
 	}
 	prep.Result.Written = written
+	prep.Result.InputVars = inputVarsOf(entries)
 	if scope == providers.Project && p.ProjectNote != "" {
 		prep.Result.Notes = append(prep.Result.Notes, p.ProjectNote)
 	}

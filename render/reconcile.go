@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -17,6 +18,10 @@ import (
 type namedEntry struct {
 	name  string
 	entry format.Object
+	// inputs are the inputs the entry asks for (a client that prompts, T3);
+	// inputVars the variables standing for inputs it cannot ask for.
+	inputs    []registry.Input
+	inputVars []string
 }
 
 // fileEdit is the change to one client file: entries to write or remove, with the
@@ -321,6 +326,11 @@ func (e *fileEdit) editFile(doc format.Document, es format.Entries) error {
 		Force: e.force, Replace: !e.keepFilters && e.filters != nil}
 	for _, ne := range e.set {
 		st.Set = append(st.Set, ne.name)
+		for _, in := range ne.inputs {
+			if !slices.ContainsFunc(st.Inputs, func(x registry.Input) bool { return x.ID == in.ID }) {
+				st.Inputs = append(st.Inputs, in)
+			}
+		}
 	}
 	st.Record = e.record.Entries
 	if err := fe.EditFile(doc, es, st); err != nil {
@@ -328,6 +338,13 @@ func (e *fileEdit) editFile(doc format.Document, es format.Entries) error {
 	}
 	e.forget, e.notes = st.Forget, st.Warnings
 	return nil
+}
+
+// sameMeaning reports whether an entry in the file means what the entry to write
+// does (T6).
+func (e *fileEdit) sameMeaning(existing format.Entry, entry format.Object) bool {
+	raw, err := format.Marshal(entry)
+	return err == nil && dialect.SameMeaning(dialect.Target{P: e.p}, e.d, existing.JSON(), raw)
 }
 
 // reconcile is the one ownership loop (C6) of every format: each entry to write is
@@ -360,6 +377,14 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 					if err := k.MergeKept(e.path, es, ne.name, existing, e.filters.Of(ne.name)); err != nil {
 						return err
 					}
+				}
+				continue
+			}
+			if d != newDigest && st != identical && !(rule.framed && !existing.Framed()) && e.sameMeaning(existing, entry) {
+				// the same entry in another form (T6: the client's defaults, member
+				// order): left as it is; mcpwire's still, when it was
+				if e.record.Entries[ne.name] != "" {
+					e.wrote[ne.name] = d
 				}
 				continue
 			}

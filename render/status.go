@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -152,6 +153,7 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 		} else {
 			se.Off = dialect.Disabled(e.Read.Server)
 			se.Blockers = append(se.Blockers, r.blockers(e.Read.Server)...)
+			se.Blockers = append(se.Blockers, unresolvedBlockers(c.Provider, e.Read.Unresolved)...)
 		}
 		se.Blockers = append(se.Blockers, clientBlockers[e.Name]...)
 		sf.Entries = append(sf.Entries, se)
@@ -172,16 +174,29 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 // moved out of its frame lines) has drifted.
 func (r StatusRequest) state(c *ClientFile, e ClientEntry) EntryState {
 	rec, recorded := c.Record[e.Name]
-	switch {
-	case !recorded:
+	if !recorded {
 		return Foreign
-	case owners[c.Provider.Owner].standing(rec, e.Digest, e.Framed, "") != owned:
+	}
+	s, defined := r.Registry.Server(e.Name)
+	if owners[c.Provider.Owner].standing(rec, e.Digest, e.Framed, "") != owned && !(defined && c.meansServer(e, s)) {
 		return Drifted
 	}
-	if _, defined := r.Registry.Server(e.Name); !defined {
+	if !defined {
 		return Stale
 	}
 	return Owned
+}
+
+// meansServer reports whether an entry mcpwire wrote that changed since in form only
+// still means what mcpwire writes for s (T6: a client re-saving its file with its
+// defaults, "type": "stdio", an empty env): its launch members are compared, with the
+// entry's own tool filters, which inject compares against the profile's.
+func (c *ClientFile) meansServer(e ClientEntry, s *registry.Server) bool {
+	if e.Read == nil || owners[c.Provider.Owner].framed && !e.Framed {
+		return false
+	}
+	v, probs := dialect.Spell(c.target, c.d, s)
+	return len(probs) == 0 && c.sameMeaning(e.Name, c.d.Entry(s, &v, e.Read.Filters))
 }
 
 // blockers are what keeps a server from starting that this environment shows: a
@@ -200,14 +215,24 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 	for _, v := range vars {
 		if r.Getenv(v) == "" {
 			// a name that looks like a credential is not shown (T4)
-			out = append(out, "variable "+policy.ShowName(v)+" is not set")
+			out = append(out, "variable "+termtext.Quote(policy.ShowName(v))+" is not set")
 		}
 	}
 	if !s.Remote() && s.Command != "" {
 		cmd := strings.ReplaceAll(s.Command, dialect.ProjectVar, r.Env.Project)
 		if !strings.Contains(cmd, "${") && !onPath(cmd, r.Getenv, r.Env.GOOS) {
-			out = append(out, "command "+policy.RedactText(cmd)+" not found on PATH")
+			out = append(out, "command "+termtext.Quote(policy.RedactText(cmd))+" not found on PATH")
 		}
+	}
+	return out
+}
+
+// unresolvedBlockers are the forms in an entry its client does not resolve (T2): the
+// server gets them as written.
+func unresolvedBlockers(p *providers.Provider, us []dialect.Unresolved) []string {
+	var out []string
+	for _, u := range us {
+		out = append(out, u.Field+" holds "+u.Style+", which "+p.Display+" does not resolve (the server gets it as written)")
 	}
 	return out
 }

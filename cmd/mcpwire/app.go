@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/urfave/cli/v2"
 )
@@ -16,6 +17,7 @@ import (
 func Main(args []string, env *Env) int {
 	st := &runState{args: args}
 	env.errs = newStream(env.Stderr, env.Getenv)
+	defer guardStreams(env)()
 	app := newApp(env, st)
 	if i := slices.Index(args, completionFlag); i >= 0 {
 		return complete(app, st, args[:i])
@@ -206,4 +208,37 @@ func commandPath(c *cli.Context) string {
 var errNoUpdates = errors.New("no updates provided")
 
 // printf writes to w, ignoring errors (stdout closed is not our problem to report).
-func printf(w io.Writer, format string, args ...any) { fmt.Fprintf(w, format, args...) }
+// Its string and error arguments are printed as lines (K4): control characters in
+// them are escaped (termtext.Line), but for one final line feed, so that a name or
+// path taken from a file can neither drive the terminal nor start a line of its own.
+// %q quotes as it always does. Text of many lines (a diff, a script) is written as it
+// is, with io.WriteString.
+func printf(w io.Writer, format string, args ...any) {
+	for i, a := range args {
+		switch x := a.(type) {
+		case string:
+			args[i] = lineArg(x)
+		case error:
+			args[i] = lineArg(x.Error())
+		}
+	}
+	fmt.Fprintf(w, format, args...)
+}
+
+// lineArg is a string argument of printf.
+type lineArg string
+
+// Format prints the string escaped by termtext.Line (a final line feed kept) for %s
+// and %v, with the directive's width and flags; any other verb gets the string as
+// it is.
+func (a lineArg) Format(f fmt.State, verb rune) {
+	s := string(a)
+	if verb == 's' || verb == 'v' {
+		body, nl := strings.CutSuffix(s, "\n")
+		s = termtext.Line(body)
+		if nl {
+			s += "\n"
+		}
+	}
+	fmt.Fprintf(f, fmt.FormatString(f, verb), s)
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/render"
 	"github.com/urfave/cli/v2"
 )
@@ -11,10 +12,12 @@ import (
 func auditCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:  "audit",
-		Usage: "find literal credentials in committed or readable client files, and servers no layer defines",
-		Description: "Reads every client's files (user files, and the project's) and reports by name, never a value:\n" +
-			"literal credentials in project files (committed), literal credentials in user files the group or\n" +
-			"others can read, and servers no configuration layer defines. Exit 1 when a credential is found.",
+		Usage: "find literal credentials in committed or readable client and layer files, servers no layer defines, and files it cannot read",
+		Description: "Reads every client's files (user files, and the project's) and the configuration layers' own files,\n" +
+			"and reports by name, never a value: literal credentials in project files (committed), in user files\n" +
+			"the group or others can read, and in layer files inside a git work tree or readable by others, in\n" +
+			"every string of every entry; servers no configuration layer defines; and every file it could not\n" +
+			"read (not checked). Exit 1 when a credential is found or a file could not be checked.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
 			jsonFlag,
@@ -28,7 +31,8 @@ func runAudit(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	findings, errs := render.Audit(env.FS, render.AuditRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj), GOOS: env.pathEnv("").GOOS})
+	findings, errs := render.Audit(env.FS, render.AuditRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj),
+		GOOS: env.pathEnv("").GOOS, Ignored: gitIgnored})
 	for _, e := range errs {
 		env.warn("audit: " + e.Error())
 	}
@@ -39,14 +43,37 @@ func runAudit(env *Env, c *cli.Context) error {
 	if err := printReport(env, c, doc, func() { printFindings(env, findings) }); err != nil {
 		return err
 	}
-	if n := countCredentials(findings); n > 0 {
-		return withHint(fmt.Errorf("audit: %d literal credentials in client files", n),
-			"reference variables instead (the client's own spelling, or mcpwire server update NAME --env-from K=VAR / --header-env H=VAR and inject), and rotate credentials that were committed")
+	creds, unchecked := count(findings, render.FindingCredential), count(findings, render.FindingUnchecked)
+	var problems []string
+	if creds > 0 {
+		problems = append(problems, plural(creds, "literal credential")+" found")
 	}
-	return nil
+	if unchecked > 0 {
+		problems = append(problems, plural(unchecked, "file")+" could not be checked")
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	var hints []string
+	if creds > 0 {
+		hints = append(hints, "reference variables instead (the client's own spelling, or mcpwire server update NAME --env-from K=VAR / --header-env H=VAR and inject), and rotate credentials that were committed")
+	}
+	if unchecked > 0 {
+		hints = append(hints, "audit cannot vouch for what it could not read: fix the file's permissions or syntax, and run audit again")
+	}
+	return withHint(fmt.Errorf("audit: %s", strings.Join(problems, "; ")), hints...)
 }
 
-// printFindings prints one line per finding.
+// plural says n things: "1 literal credential", "3 literal credentials".
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %ss", n, one)
+}
+
+// printFindings prints one line per finding; names, fields and paths from the files
+// quoted when they are not plain text (K4).
 func printFindings(env *Env, fs []render.Finding) {
 	if len(fs) == 0 {
 		printf(env.Stdout, "no findings\n")
@@ -54,20 +81,23 @@ func printFindings(env *Env, fs []render.Finding) {
 	}
 	rows := make([][]string, 0, len(fs))
 	for _, f := range fs {
-		what := f.Server
-		if f.Field != "" {
-			what += " (" + f.Field + ")"
+		what := "-" // a whole file
+		if f.Server != "" {
+			what = termtext.Quote(f.Server)
 		}
-		rows = append(rows, []string{strings.ToUpper(f.Kind), f.Provider, string(f.Scope), f.Path, what, f.Why})
+		if f.Field != "" {
+			what += " (" + termtext.Quote(f.Field) + ")"
+		}
+		rows = append(rows, []string{strings.ToUpper(f.Kind), f.Provider, string(f.Scope), termtext.Quote(f.Path), what, termtext.Line(f.Why)})
 	}
 	table(env.Stdout, "", rows)
 }
 
-// countCredentials counts the credential findings.
-func countCredentials(fs []render.Finding) int {
+// count counts the findings of a kind.
+func count(fs []render.Finding, kind string) int {
 	n := 0
 	for _, f := range fs {
-		if f.Kind == render.FindingCredential {
+		if f.Kind == kind {
 			n++
 		}
 	}

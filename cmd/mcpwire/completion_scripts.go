@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/urfave/cli/v2"
 )
 
@@ -76,7 +78,7 @@ func completionCommand(env *Env) *cli.Command {
 			if err := exactArgs(c, 0, ""); err != nil {
 				return err
 			}
-			printf(env.Stdout, "%s", s)
+			io.WriteString(env.Stdout, s)
 			return nil
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -62,7 +63,7 @@ func printRedactedDiff(env *Env, dr *fsys.DryRun, reg *registry.Registry) {
 			r.File(in.Path, in.Data)
 		}
 	}
-	printf(env.Stdout, "%s", dr.DiffOnly(r.Line, include))
+	io.WriteString(env.Stdout, dr.DiffOnly(r.Line, include))
 }
 
 // plainOnly are the keys of declared whose values pass policy.PlainEnvProblem: a

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -67,12 +68,14 @@ func (e *Env) environ() []string {
 	return e.Environ()
 }
 
-// warn prints one warning line on stderr.
+// warn prints one warning line on stderr, its control characters escaped (K4: a
+// warning may name what a file holds). The --json document gets it as it is.
 func (e *Env) warn(msg string) {
 	if e.warnings != nil {
 		*e.warnings = append(*e.warnings, msg)
 	}
-	io.WriteString(e.Stderr, e.diag().paint(sgrWarning, "WARNING")+" "+msg+"\n")
+	d := e.diag()
+	io.WriteString(d.w, d.paint(sgrWarning, "WARNING")+" "+termtext.Line(msg)+"\n")
 }
 
 // registry loads the layered registry once.

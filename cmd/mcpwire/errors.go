@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/mcpwire/mcpwire/internal/hint"
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,12 +45,17 @@ func report(s *stream, err error) int {
 	if errors.As(err, &ec) {
 		return ec.code
 	}
-	msg := strings.TrimRight(err.Error(), "\n")
-	fmt.Fprintf(w, "%s %s\n", s.paint(sgrError, "mcpwire: error:"), msg)
+	// each line of the message escaped (K4): an error that lists problems keeps its
+	// lines, and a value from a file quoted in one cannot drive the terminal
+	lines := strings.Split(strings.TrimRight(err.Error(), "\n"), "\n")
+	for i, line := range lines {
+		lines[i] = termtext.Line(line)
+	}
+	fmt.Fprintf(w, "%s %s\n", s.paint(sgrError, "mcpwire: error:"), strings.Join(lines, "\n"))
 	var h hint.Hinter
 	if errors.As(err, &h) {
 		for _, line := range h.Hints() {
-			fmt.Fprintf(w, "%s %s\n", s.paint(sgrHint, "mcpwire: hint:"), line)
+			fmt.Fprintf(w, "%s %s\n", s.paint(sgrHint, "mcpwire: hint:"), termtext.Line(line))
 		}
 	}
 	var u *usageError

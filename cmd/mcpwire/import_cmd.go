@@ -5,8 +5,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
 	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/urfave/cli/v2"
@@ -84,6 +86,7 @@ func runImport(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	warnCopied(env, reg, res.Added, dry)
 	reportImport(env, res, reg.Set().Write().Servers.Path, dry)
 	out.imported(res)
 	if dry && out == nil {
@@ -161,26 +164,27 @@ func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool
 	if dry {
 		verb, adopt, add = "would import", "would adopt", "would add"
 	}
+	q, join := termtext.Quote, termtext.Join // names and paths as the files have them (K4)
 	for _, fi := range res.Files {
 		switch added := addedFrom(fi, res); {
 		case len(fi.Servers) == 0:
-			printf(env.Stdout, "%s: nothing to import from %s (%s scope)\n", fi.Provider, fi.Path, fi.Scope)
+			printf(env.Stdout, "%s: nothing to import from %s (%s scope)\n", fi.Provider, q(fi.Path), fi.Scope)
 			continue
 		case len(added) == 0:
 			// every entry is already defined as read: said once, below
-			printf(env.Stdout, "%s: nothing new to import from %s (%s scope)\n", fi.Provider, fi.Path, fi.Scope)
+			printf(env.Stdout, "%s: nothing new to import from %s (%s scope)\n", fi.Provider, q(fi.Path), fi.Scope)
 		default:
-			printf(env.Stdout, "%s: %s %s from %s (%s scope)\n", fi.Provider, verb, strings.Join(added, ", "), fi.Path, fi.Scope)
+			printf(env.Stdout, "%s: %s %s from %s (%s scope)\n", fi.Provider, verb, join(added, ", "), q(fi.Path), fi.Scope)
 		}
 		if len(fi.Adopted) > 0 {
-			printf(env.Stdout, "%s: %s %s: inject updates them, uninject removes them\n", fi.Provider, adopt, strings.Join(fi.Adopted, ", "))
+			printf(env.Stdout, "%s: %s %s: inject updates them, uninject removes them\n", fi.Provider, adopt, join(fi.Adopted, ", "))
 		}
 	}
 	if len(res.Added) > 0 {
-		printf(env.Stdout, "%s servers %s to %s\n", add, strings.Join(res.Added, ", "), layerFile)
+		printf(env.Stdout, "%s servers %s to %s\n", add, join(res.Added, ", "), q(layerFile))
 	}
 	if len(res.Identical) > 0 {
-		printf(env.Stdout, "already defined as read (unchanged): %s\n", strings.Join(res.Identical, ", "))
+		printf(env.Stdout, "already defined as read (unchanged): %s\n", join(res.Identical, ", "))
 	}
 	if res.Profile != "" {
 		printf(env.Stdout, "%s profile %q\n", add, res.Profile)
@@ -220,4 +224,27 @@ func (j *jsonOut) imported(res *render.ImportResult) {
 	for _, s := range res.Skipped {
 		j.rep.Skipped = append(j.rep.Skipped, skipJSON(s))
 	}
+}
+
+// warnCopied says how many literal credentials an import copied into the registry,
+// which, and into which file (H4): an import under the literal policy takes them as
+// they are, and the person should know where they now are.
+func warnCopied(env *Env, reg *registry.Registry, added []string, dry bool) {
+	var found []string
+	for _, n := range added {
+		if s, ok := reg.Server(n); ok {
+			for _, v := range render.LiteralCredentials(s) {
+				found = append(found, termtext.Quote(v.Server)+" ("+termtext.Quote(v.Field)+")")
+			}
+		}
+	}
+	if len(found) == 0 {
+		return
+	}
+	verb := "copied"
+	if dry {
+		verb = "would copy"
+	}
+	env.warn(fmt.Sprintf("import: %s %s into %s as written: %s; to keep them out of it, reference variables (mcpwire server update NAME --env-from K=VAR / --header-env H=VAR)",
+		verb, plural(len(found), "literal credential"), termtext.Quote(reg.Set().Write().Servers.Path), strings.Join(found, ", ")))
 }

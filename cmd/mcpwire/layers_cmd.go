@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"io"
 	"slices"
-	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/urfave/cli/v2"
 )
@@ -96,15 +96,15 @@ func printLayers(bw io.Writer, v layersView) error {
 			mark = "  (write layer)"
 		}
 		if l.Given != "" {
-			mark += "  (given as " + l.Given + ")"
+			mark += "  (given as " + termtext.Quote(l.Given) + ")"
 		}
-		printf(bw, "  %d. %s%s\n", i+1, l.Dir, mark)
+		printf(bw, "  %d. %s%s\n", i+1, termtext.Quote(l.Dir), mark)
 		if l.Relative {
-			printf(bw, "     %s is relative: resolved against the working directory, so from another directory it names another layer\n", l.Given)
+			printf(bw, "     %s is relative: resolved against the working directory, so from another directory it names another layer\n", termtext.Quote(l.Given))
 		}
 	}
 	if v.Floor != nil {
-		printf(bw, "credential policy floor: %s (set in %s)\n", v.Floor.Policy, v.Floor.File)
+		printf(bw, "credential policy floor: %s (set in %s)\n", v.Floor.Policy, termtext.Quote(v.Floor.File))
 	} else {
 		// not "none": that is the name of the strictest policy (P1)
 		printf(bw, "credential policy floor: (no floor)\n")
@@ -122,9 +122,9 @@ func printLayers(bw io.Writer, v layersView) error {
 		for i, o := range group.items {
 			extra := ""
 			if len(o.Overrides) > 0 {
-				extra = "  (overrides " + strings.Join(o.Overrides, ", ") + ")"
+				extra = "  (overrides " + termtext.Join(o.Overrides, ", ") + ")"
 			}
-			rows[i] = []string{o.Name, o.File + extra}
+			rows[i] = []string{termtext.Quote(o.Name), termtext.Quote(o.File) + extra}
 		}
 		if err := table(bw, "  ", rows); err != nil {
 			return err

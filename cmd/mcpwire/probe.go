@@ -91,6 +91,19 @@ func resolveProbe(s *registry.Server, getenv func(string) string, project string
 				sp.secrets.Add(v)
 			}
 		}
+		// inputs: mcpwire asks for none, it reads the variables standing for them (T3)
+		for _, h := range slices.Sorted(maps.Keys(s.HeaderInput)) {
+			if v, ok := lookup(registry.InputVariable(s.HeaderInput[h]), "headerInput "+h); ok {
+				sp.headers.Set(h, v)
+				sp.secrets.Add(v)
+			}
+		}
+		if s.BearerInput != "" {
+			if v, ok := lookup(registry.InputVariable(s.BearerInput), "bearerInput"); ok {
+				sp.headers.Set("Authorization", "Bearer "+v)
+				sp.secrets.Add(v)
+			}
+		}
 		sp.secrets.AddURL(s.URL)
 	} else {
 		sp.command = subst(s.Command)
@@ -112,6 +125,12 @@ func resolveProbe(s *registry.Server, getenv func(string) string, project string
 		}
 		for _, k := range slices.Sorted(maps.Keys(s.EnvFrom)) {
 			if v, ok := lookup(s.EnvFrom[k], "envFrom "+k); ok {
+				sp.env = append(sp.env, k+"="+v)
+				sp.secrets.Add(v)
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(s.EnvInput)) {
+			if v, ok := lookup(k, "envInput "+k); ok { // the variable named as the key (T3)
 				sp.env = append(sp.env, k+"="+v)
 				sp.secrets.Add(v)
 			}

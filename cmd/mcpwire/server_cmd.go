@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
@@ -230,7 +231,7 @@ func serverList(env *Env, c *cli.Context) error {
 	rows = append(rows, []string{"NAME", "TYPE", "TARGET", "LAYER"})
 	for _, n := range names {
 		s, _ := reg.Server(n)
-		rows = append(rows, []string{n, s.Type, serverTarget(s.URL, s.Command, s.Args), reg.ServerOrigin(n)})
+		rows = append(rows, []string{termtext.Quote(n), termtext.Quote(s.Type), serverTarget(s.URL, s.Command, s.Args), termtext.Quote(reg.ServerOrigin(n))})
 	}
 	return table(env.Stdout, "", rows)
 }

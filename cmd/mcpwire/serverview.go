@@ -5,8 +5,10 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/policy/redact"
 	"github.com/mcpwire/mcpwire/registry"
@@ -27,6 +29,10 @@ type serverView struct {
 	PlainHeaderKeys   []string          `json:"plainHeaderKeys,omitempty"`
 	HeaderEnv         map[string]string `json:"headerEnv,omitempty"`
 	BearerEnv         string            `json:"bearerEnv,omitempty"`
+	EnvInput          map[string]string `json:"envInput,omitempty"`
+	HeaderInput       map[string]string `json:"headerInput,omitempty"`
+	BearerInput       string            `json:"bearerInput,omitempty"`
+	Inputs            []registry.Input  `json:"inputs,omitempty"`
 	Cwd               string            `json:"cwd,omitempty"`
 	Enabled           *bool             `json:"enabled,omitempty"`
 	AuthKeys          []string          `json:"authKeys,omitempty"`
@@ -52,6 +58,10 @@ func viewServer(s *registry.Server, origin string) serverView {
 		PlainHeaderKeys:   slices.Sorted(maps.Keys(s.PlainHeaderKeys())),
 		HeaderEnv:         shownNames(s.HeaderEnv),
 		BearerEnv:         policy.ShowName(s.BearerEnv),
+		EnvInput:          s.EnvInput,
+		HeaderInput:       s.HeaderInput,
+		BearerInput:       s.BearerInput,
+		Inputs:            s.Inputs,
 		Cwd:               s.Cwd,
 		Enabled:           s.Enabled,
 		AuthKeys:          slices.Sorted(maps.Keys(s.Auth)),
@@ -63,14 +73,15 @@ func viewServer(s *registry.Server, origin string) serverView {
 	}
 }
 
-// markPlain lists keys, those declared plain marked "(plain)".
+// markPlain lists keys (quoted where a file's text needs it, K4), those declared
+// plain marked "(plain)".
 func markPlain(keys, plain []string) string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
+		out[i] = termtext.Quote(k)
 		if slices.Contains(plain, k) {
-			k += " (plain)"
+			out[i] += " (plain)"
 		}
-		out[i] = k
 	}
 	return strings.Join(out, ", ")
 }
@@ -97,43 +108,47 @@ func serverTarget(url, command string, args []string) string {
 	return joinTarget("", command, shown)
 }
 
-// joinTarget joins already redacted parts.
+// joinTarget joins already redacted parts, each quoted when it is not plain (K4).
 func joinTarget(url, command string, args []string) string {
 	if url != "" {
-		return url
+		return termtext.Quote(url)
 	}
 	if len(args) == 0 {
-		return command
+		return termtext.Quote(command)
 	}
-	return command + " " + strings.Join(quoteArgs(args), " ")
+	return termtext.Quote(command) + " " + strings.Join(quoteArgs(args), " ")
 }
 
+// quoteArgs quotes each argument that is empty, holds a blank or a quote, or is not
+// plain text (termtext.Plain: a control character, an invisible one), as a Go string.
 func quoteArgs(args []string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\"'") {
-			a = fmt.Sprintf("%q", a)
+		if a == "" || strings.ContainsAny(a, " \t\"'") || !termtext.Plain(a) {
+			a = strconv.Quote(a)
 		}
 		out[i] = a
 	}
 	return out
 }
 
-// write prints the view as "key: value" lines.
+// write prints the view as "key: value" lines; a value from a layer file is quoted
+// when it is not plain text (K4).
 func (v serverView) write(w io.Writer) {
 	line := func(k, val string) {
 		if val != "" {
 			printf(w, "%-12s %s\n", k+":", val)
 		}
 	}
-	line("name", v.Name)
-	line("type", v.Type)
-	line("command", v.Command)
+	q := termtext.Quote
+	line("name", q(v.Name))
+	line("type", q(v.Type))
+	line("command", q(v.Command))
 	if len(v.Args) > 0 {
 		line("args", strings.Join(quoteArgs(v.Args), " "))
 	}
-	line("cwd", v.Cwd)
-	line("url", v.URL)
+	line("cwd", q(v.Cwd))
+	line("url", q(v.URL))
 	if len(v.EnvKeys) > 0 {
 		line("env", markPlain(v.EnvKeys, v.PlainEnvKeys)+" (values hidden)")
 	}
@@ -145,21 +160,36 @@ func (v serverView) write(w io.Writer) {
 	if v.BearerEnv != "" {
 		line("bearerEnv", "Authorization ← Bearer $"+v.BearerEnv)
 	}
+	line("envInput", arrows(v.EnvInput))
+	line("headerInput", arrows(v.HeaderInput))
+	if v.BearerInput != "" {
+		line("bearerInput", "Authorization ← Bearer input "+v.BearerInput)
+	}
+	if len(v.Inputs) > 0 {
+		ids := make([]string, len(v.Inputs))
+		for i, in := range v.Inputs {
+			ids[i] = in.ID
+			if in.Password {
+				ids[i] += " (secret)"
+			}
+		}
+		line("inputs", strings.Join(ids, ", "))
+	}
 	if v.Enabled != nil {
 		line("enabled", fmt.Sprint(*v.Enabled))
 	}
 	if len(v.AuthKeys) > 0 {
-		line("auth", strings.Join(v.AuthKeys, ", ")+" (values hidden)")
+		line("auth", termtext.Join(v.AuthKeys, ", ")+" (values hidden)")
 	}
 	if len(v.OAuthKeys) > 0 {
-		line("oauth", strings.Join(v.OAuthKeys, ", ")+" (values hidden)")
+		line("oauth", termtext.Join(v.OAuthKeys, ", ")+" (values hidden)")
 	}
 	if v.Qualified {
 		line("qualified", "yes (workerQualification)")
 	}
-	line("description", v.Description)
-	line("injected", strings.Join(v.InjectedProviders, ", "))
-	line("layer", v.Layer)
+	line("description", q(v.Description))
+	line("injected", termtext.Join(v.InjectedProviders, ", "))
+	line("layer", q(v.Layer))
 }
 
 // arrows renders a reference map as "KEY ← VAR, …".
@@ -167,7 +197,7 @@ func arrows(m map[string]string) string {
 	keys := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = k + " ← " + m[k]
+		parts[i] = termtext.Quote(k) + " ← " + termtext.Quote(m[k])
 	}
 	return strings.Join(parts, ", ")
 }

@@ -218,7 +218,7 @@ func run(env *Env, binary string, args []string, extra []string) error {
 		return withHint(fmt.Errorf("launch refused: %s not found on PATH", binary), "install the client, or put it on PATH")
 	}
 	cmd := exec.Command(path, args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, env.Stdout, env.Stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, unguarded(env.Stdout), unguarded(env.Stderr)
 	cmd.Env = mergeEnv(os.Environ(), extra)
 	defer outliveInterrupt()()
 	err = cmd.Run()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
@@ -100,10 +101,10 @@ func printStatus(env *Env, files []render.StatusFile) {
 	}
 	for _, f := range files {
 		if f.Error != "" {
-			printf(env.Stdout, "%s: cannot read: %s\n", f.Provider, f.Error)
+			printf(env.Stdout, "%s: cannot read: %s\n", f.Provider, termtext.Line(f.Error))
 			continue
 		}
-		printf(env.Stdout, "%s (%s) %s\n", f.Provider, f.Scope, f.Path)
+		printf(env.Stdout, "%s (%s) %s\n", f.Provider, f.Scope, termtext.Quote(f.Path))
 		if len(f.Entries) == 0 {
 			printf(env.Stdout, "  no MCP servers\n")
 			continue
@@ -114,7 +115,7 @@ func printStatus(env *Env, files []render.StatusFile) {
 			if e.Off {
 				state += ", off"
 			}
-			row := []string{e.Name, state}
+			row := []string{termtext.Quote(e.Name), state}
 			notes := e.Blockers
 			if n := render.PrecedenceNote(f, e); n != "" {
 				notes = append([]string{n}, notes...)

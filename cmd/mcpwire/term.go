@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"golang.org/x/term"
 )
 
@@ -53,4 +54,29 @@ func (e *Env) diag() *stream {
 		return e.errs
 	}
 	return &stream{w: e.Stderr}
+}
+
+// guardStreams puts a termtext.Writer in front of stdout and stderr for one run (K4):
+// whatever a command prints, a control character from a file never reaches the
+// terminal as one. The stream decided for stderr (errs) keeps the real one beneath,
+// for mcpwire's own colours and progress line. The function returned flushes both
+// and puts the streams back.
+func guardStreams(env *Env) func() {
+	out, errw := env.Stdout, env.Stderr
+	gout, gerr := termtext.NewWriter(out), termtext.NewWriter(errw)
+	env.Stdout, env.Stderr = gout, gerr
+	return func() {
+		gout.Flush()
+		gerr.Flush()
+		env.Stdout, env.Stderr = out, errw
+	}
+}
+
+// unguarded returns the stream beneath a guard of guardStreams: a client that a
+// session starts gets the terminal itself.
+func unguarded(w io.Writer) io.Writer {
+	if g, ok := w.(*termtext.Writer); ok {
+		return g.Underlying()
+	}
+	return w
 }
