@@ -120,7 +120,7 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 				fl := auditFields(e.Name, e.Read.Server)
 				fields = &fl
 			}
-			for _, v := range entryCredentials(e.Name, fields, entry, committed) {
+			for _, v := range entryCredentials(e.Name, fields, entry, committed, c.Provider.Forms()) {
 				out = append(out, c.finding(FindingCredential, e.Name, v.Field, why))
 			}
 		}
@@ -132,7 +132,7 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 // P1's references rule and the credential arguments (exposed) on the fields of the
 // server it reads as, when it reads as one; then every other string of the entry as
 // it is written (policy.CheckEntry).
-func entryCredentials(name string, fields *policy.Fields, entry any, committed bool) []policy.Violation {
+func entryCredentials(name string, fields *policy.Fields, entry any, committed bool, forms []string) []policy.Violation {
 	var vs []policy.Violation
 	var examined []string
 	if fields != nil {
@@ -149,7 +149,7 @@ func entryCredentials(name string, fields *policy.Fields, entry any, committed b
 		}
 		examined = fieldStrings(*fields)
 	}
-	vs = append(vs, policy.CheckEntry(name, entry, examined)...)
+	vs = append(vs, policy.CheckEntry(name, entry, examined, forms)...)
 	seen := map[string]bool{}
 	out := vs[:0]
 	for _, v := range vs {
@@ -221,7 +221,7 @@ func (r AuditRequest) layerFindings(f fsys.FS) []Finding {
 				json.Unmarshal(raw, &entry)
 			}
 			fields := auditFields(n, s)
-			for _, v := range entryCredentials(n, &fields, entry, committed) {
+			for _, v := range entryCredentials(n, &fields, entry, committed, policy.RegistryForms()) {
 				out = append(out, Finding{Kind: FindingCredential, Provider: LayerProvider, Scope: LayerScope,
 					Path: l.ServersFile, Server: n, Field: v.Field, Why: why})
 			}
@@ -306,5 +306,5 @@ func auditFields(name string, s *registry.Server) policy.Fields {
 // it copied into the registry (H4).
 func LiteralCredentials(s *registry.Server) []policy.Violation {
 	f := auditFields(s.Name, s)
-	return entryCredentials(s.Name, &f, nil, false)
+	return entryCredentials(s.Name, &f, nil, false, nil)
 }
