@@ -291,7 +291,14 @@ func applyEnv(c *cli.Context, s *registry.Server) (bool, error) {
 	if len(plainKeys) == 0 {
 		plainKeys = nil
 	}
-	s.Env, s.EnvFrom, s.PlainEnv = nilIfNone(env), nilIfNone(envFrom), plainKeys
+	// a key given a value here no longer comes from an input the client asks for (T3)
+	envInput := maps.Clone(s.EnvInput)
+	for _, m := range []map[string]string{lit, plain, from} {
+		for k := range m {
+			delete(envInput, k)
+		}
+	}
+	s.Env, s.EnvFrom, s.PlainEnv, s.EnvInput = nilIfNone(env), nilIfNone(envFrom), plainKeys, nilIfNone(envInput)
 	return true, nil
 }
 
@@ -333,7 +340,7 @@ func applyHeaders(c *cli.Context, s *registry.Server) (bool, error) {
 	if err := givenOnce(true, given); err != nil {
 		return false, err
 	}
-	headers, headerEnv := maps.Clone(s.Headers), maps.Clone(s.HeaderEnv)
+	headers, headerEnv, headerInput := maps.Clone(s.Headers), maps.Clone(s.HeaderEnv), maps.Clone(s.HeaderInput)
 	if headers == nil {
 		headers = map[string]string{}
 	}
@@ -341,17 +348,19 @@ func applyHeaders(c *cli.Context, s *registry.Server) (bool, error) {
 		headerEnv = map[string]string{}
 	}
 	isPlain := s.PlainHeaderKeys()
-	// clear ends every source of header k; set gives it one
+	// clear ends every source of header k (an input the client asks for included, T3);
+	// set gives it one
 	clear := func(k string) {
 		deleteFold(headers, k)
 		deleteFold(headerEnv, k)
+		deleteFold(headerInput, k)
 		for p := range isPlain {
 			if strings.EqualFold(p, k) {
 				delete(isPlain, p)
 			}
 		}
 		if strings.EqualFold(k, "Authorization") {
-			s.BearerEnv = ""
+			s.BearerEnv, s.BearerInput = "", ""
 		}
 	}
 	set := func(dst map[string]string, k, v string) {
@@ -379,7 +388,7 @@ func applyHeaders(c *cli.Context, s *registry.Server) (bool, error) {
 	if len(plainKeys) == 0 {
 		plainKeys = nil
 	}
-	s.Headers, s.HeaderEnv, s.PlainHeaders = nilIfNone(headers), nilIfNone(headerEnv), plainKeys
+	s.Headers, s.HeaderEnv, s.HeaderInput, s.PlainHeaders = nilIfNone(headers), nilIfNone(headerEnv), nilIfNone(headerInput), plainKeys
 	return true, nil
 }
 
@@ -427,6 +436,7 @@ func dropOtherTransport(env *Env, c *cli.Context, s *registry.Server) {
 		if !c.IsSet("env-from") {
 			s.EnvFrom = nil
 		}
+		s.EnvInput = nil
 		return
 	}
 	if !c.IsSet("url") {
@@ -441,6 +451,7 @@ func dropOtherTransport(env *Env, c *cli.Context, s *registry.Server) {
 	if !c.IsSet("bearer-env") {
 		s.BearerEnv = ""
 	}
+	s.HeaderInput, s.BearerInput = nil, ""
 }
 
 // applyUnset applies server update's --unset-env and --unset-header (U3). A key the
@@ -458,12 +469,14 @@ func applyUnset(c *cli.Context, s *registry.Server) (bool, error) {
 		}
 		_, inEnv := s.Env[k]
 		_, inFrom := s.EnvFrom[k]
-		if !inEnv && !inFrom {
+		_, inInput := s.EnvInput[k]
+		if !inEnv && !inFrom && !inInput {
 			return false, withHint(fmt.Errorf("--unset-env %s: server %q has no such environment variable", k, s.Name),
-				"its variables: "+orNone(append(s.EnvKeys(), slices.Sorted(maps.Keys(s.EnvFrom))...)))
+				"its variables: "+orNone(append(append(s.EnvKeys(), slices.Sorted(maps.Keys(s.EnvFrom))...), slices.Sorted(maps.Keys(s.EnvInput))...)))
 		}
 		delete(s.Env, k)
 		delete(s.EnvFrom, k)
+		delete(s.EnvInput, k)
 		s.PlainEnv = slices.DeleteFunc(s.PlainEnv, func(p string) bool { return p == k })
 	}
 	for _, k := range headerKeys {
@@ -472,22 +485,24 @@ func applyUnset(c *cli.Context, s *registry.Server) (bool, error) {
 				return false, usagef("--unset-header %s and --%s %s=… contradict each other", k, f, k)
 			}
 		}
-		bearer := strings.EqualFold(k, "Authorization") && s.BearerEnv != ""
+		bearer := strings.EqualFold(k, "Authorization") && (s.BearerEnv != "" || s.BearerInput != "")
 		if bearer && c.IsSet("bearer-env") {
 			return false, usagef("--unset-header %s and --bearer-env contradict each other", k)
 		}
-		if !hasFold(s.HeaderKeys(), k) && !hasFold(slices.Sorted(maps.Keys(s.HeaderEnv)), k) && !bearer {
+		if !hasFold(s.HeaderKeys(), k) && !hasFold(slices.Sorted(maps.Keys(s.HeaderEnv)), k) && !hasFold(slices.Sorted(maps.Keys(s.HeaderInput)), k) && !bearer {
 			return false, withHint(fmt.Errorf("--unset-header %s: server %q sends no such header", k, s.Name),
-				"its headers: "+orNone(append(s.HeaderKeys(), slices.Sorted(maps.Keys(s.HeaderEnv))...)))
+				"its headers: "+orNone(append(append(s.HeaderKeys(), slices.Sorted(maps.Keys(s.HeaderEnv))...), slices.Sorted(maps.Keys(s.HeaderInput))...)))
 		}
 		deleteFold(s.Headers, k)
 		deleteFold(s.HeaderEnv, k)
+		deleteFold(s.HeaderInput, k)
 		s.PlainHeaders = slices.DeleteFunc(s.PlainHeaders, func(p string) bool { return strings.EqualFold(p, k) })
 		if bearer {
-			s.BearerEnv = ""
+			s.BearerEnv, s.BearerInput = "", ""
 		}
 	}
 	s.Env, s.EnvFrom, s.Headers, s.HeaderEnv = nilIfNone(s.Env), nilIfNone(s.EnvFrom), nilIfNone(s.Headers), nilIfNone(s.HeaderEnv)
+	s.EnvInput, s.HeaderInput = nilIfNone(s.EnvInput), nilIfNone(s.HeaderInput)
 	if len(s.PlainEnv) == 0 {
 		s.PlainEnv = nil
 	}

@@ -71,7 +71,7 @@ func changedFields(a, b *registry.Server) []string {
 	ma, mb := members(a), members(b)
 	for _, k := range unionKeys(ma, mb) {
 		switch k {
-		case "updatedAt", "addedAt", "injectedProviders", "env", "plainEnv", "envFrom", "headers", "plainHeaders", "headerEnv", "bearerEnv":
+		case "updatedAt", "addedAt", "injectedProviders", "env", "plainEnv", "envFrom", "envInput", "headers", "plainHeaders", "headerEnv", "headerInput", "bearerEnv", "bearerInput":
 			continue
 		}
 		if !bytes.Equal(ma[k], mb[k]) {
@@ -85,20 +85,24 @@ func changedFields(a, b *registry.Server) []string {
 // envSources says where each env key's value comes from: a literal (hidden), a
 // plain value (shown, P11), or a variable.
 func envSources(s *registry.Server) map[string]string {
-	return sources(s.Env, s.PlainEnvKeys(), s.EnvFrom)
+	return sources(s.Env, s.PlainEnvKeys(), s.EnvFrom, s.EnvInput)
 }
 
 // headerSources is envSources for headers, the bearer token as Authorization.
 func headerSources(s *registry.Server) map[string]string {
-	out := sources(s.Headers, s.PlainHeaderKeys(), s.HeaderEnv)
+	out := sources(s.Headers, s.PlainHeaderKeys(), s.HeaderEnv, s.HeaderInput)
 	if s.BearerEnv != "" {
 		out["Authorization"] = "Bearer $" + policy.ShowName(s.BearerEnv)
+	}
+	if s.BearerInput != "" {
+		out["Authorization"] = "Bearer input " + s.BearerInput
 	}
 	return out
 }
 
-// sources says, per key, whether its value is a literal, a plain value or a variable.
-func sources(values map[string]string, plain map[string]bool, refs map[string]string) map[string]string {
+// sources says, per key, whether its value is a literal, a plain value, a variable
+// or an input the client asks for (T3).
+func sources(values map[string]string, plain map[string]bool, refs, inputs map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range values {
 		if plain[k] {
@@ -109,6 +113,9 @@ func sources(values map[string]string, plain map[string]bool, refs map[string]st
 	}
 	for k, v := range refs {
 		out[k] = "$" + policy.ShowName(v)
+	}
+	for k, id := range inputs {
+		out[k] = "input " + id
 	}
 	return out
 }
