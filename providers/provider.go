@@ -111,6 +111,11 @@ type Provider struct {
 	// ProjectNote is said after a project-scope injection: what the client needs
 	// before it reads the file (Mistral Vibe: a trusted folder).
 	ProjectNote string
+	// Precedence is the order of the scopes whose entry the client uses when a server
+	// name is in several, the winner first (Claude Code: local, project, user; whole
+	// entries, never merged); nil when the client documents none. status says which
+	// entry is used (H11).
+	Precedence []Scope
 }
 
 // Forms are the forms the client resolves in its values (T1), as policy names them:

@@ -27,6 +27,8 @@ var table = []*Provider{
 			"github.com/anthropics/claude-code/issues/48448", "claude 2.1.328 tested: local scope keyed by the git root (research/clients-facts.md)",
 			"FunplayAI/funplay-cocos-mcp#22 (Windows: projects keys with forward slashes)"},
 		Conformance: true,
+		// code.claude.com/docs/en/mcp, "Scope hierarchy and precedence"
+		Precedence: []Scope{Local, Project, User},
 	},
 	{
 		Name: "claude-desktop", Display: "Claude Desktop", DefaultScope: User,

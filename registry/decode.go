@@ -133,6 +133,8 @@ func decodeServer(raw []byte, s *Server) error {
 			err = decodeString(key, v, &s.URL)
 		case "headers":
 			err = decodeStringMap(key, v, &s.Headers)
+		case "plainHeaders":
+			err = decodeStrings(key, v, &s.PlainHeaders)
 		case "headerEnv":
 			err = decodeStringMap(key, v, &s.HeaderEnv)
 		case "bearerEnv":

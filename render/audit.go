@@ -285,18 +285,22 @@ func (c *ClientFile) finding(kind, server, field, why string) Finding {
 	return Finding{Kind: kind, Provider: c.Provider.Name, Scope: c.Scope, Path: c.Path, Server: server, Field: field, Why: why}
 }
 
-// auditFields are the checked fields of a server: its env values that could be
-// declared plain (P11: neither name nor value looks like a credential) are taken as
-// such, declared or not.
+// auditFields are the checked fields of a server: its env values and headers that
+// could be declared plain (P11, H10: neither name nor value looks like a credential)
+// are taken as such, declared or not.
 func auditFields(name string, s *registry.Server) policy.Fields {
-	plain := map[string]bool{}
-	for k, v := range s.Env {
-		if policy.PlainEnvProblem(k, v) == "" {
-			plain[k] = true
+	plain := func(m map[string]string) map[string]bool {
+		out := map[string]bool{}
+		for k, v := range m {
+			if policy.PlainEnvProblem(k, v) == "" {
+				out[k] = true
+			}
 		}
+		return out
 	}
 	return policy.Fields{Server: name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
-		HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv, Auth: s.Auth, OAuth: s.OAuth, PlainEnv: plain}
+		HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv, Auth: s.Auth, OAuth: s.OAuth,
+		PlainEnv: plain(s.Env), PlainHeaders: plain(s.Headers)}
 }
 
 // LiteralCredentials are the literal credentials a registry server holds, as audit

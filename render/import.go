@@ -34,6 +34,9 @@ type ImportRequest struct {
 	PolicyEnv string
 	// Warn receives warnings.
 	Warn func(string)
+	// Environ is the environment (KEY=VALUE): an entry whose reference names a
+	// variable by its current value is skipped (T4); nil skips that check.
+	Environ []string
 }
 
 // ImportResult says what an import did (or would do, in a dry run).
@@ -157,6 +160,12 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 			}
 			seen[e.Name] = true
 			s, why := importable(e, c.Scope == providers.Project)
+			if why == "" {
+				// a reference whose name is a credential is no reference (T4)
+				if err := s.CheckRefNames(r.Environ); err != nil {
+					why = err.Error()
+				}
+			}
 			if why != "" {
 				r.skip(res, c, e.Name, why)
 				continue
@@ -267,7 +276,7 @@ func CheckImportPolicy(reg *registry.Registry, policyEnv string, servers []*regi
 		vs = append(vs, policy.Check(level, policy.Fields{
 			Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
 			HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv, Auth: s.Auth, OAuth: s.OAuth,
-			PlainEnv: s.PlainEnvKeys(), // a project file's plain values (importable, P11)
+			PlainEnv: s.PlainEnvKeys(), PlainHeaders: s.PlainHeaderKeys(), // a project file's plain values (importable, P11)
 		})...)
 	}
 	if len(vs) == 0 {

@@ -170,10 +170,14 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 }
 
 // projectWarnings are the R10 warnings of ${project} written as an absolute path into
-// a project file usually committed, said when the file changes (Commit), not on every
-// run that leaves it as it is.
+// a project file usually committed, or into a user-scope file every project shares
+// (H8: the project of the working directory), said when the file changes (Commit),
+// not on every run that leaves it as it is.
 func (r *Request) projectWarnings(t target, servers []*registry.Server, written []string, path string) []string {
 	p := r.Provider
+	if t.Scope == providers.User && !t.Ephemeral {
+		return userProjectWarnings(t, servers, written)
+	}
 	if !t.absoluteProject() || p.GitIgnored && r.Inject.Ignored != nil {
 		return nil
 	}
@@ -182,6 +186,24 @@ func (r *Request) projectWarnings(t target, servers []*registry.Server, written 
 		if fields := t.projectFields(s); len(fields) > 0 && slices.Contains(written, s.Name) {
 			out = append(out, fmt.Sprintf("%s: %s of %s: ${project} is written as the absolute path %s into %s, a project file usually committed (%s has no workspace variable); other checkouts need their own inject",
 				p.Name, strings.Join(fields, ", "), s.Name, r.Project, path, p.Display))
+		}
+	}
+	return out
+}
+
+// userProjectWarnings warn of ${project} written into a user-scope file: it becomes
+// the project of the working directory (the directory itself outside a git work tree),
+// and every project the client opens then gets that one directory (H8).
+func userProjectWarnings(t target, servers []*registry.Server, written []string) []string {
+	advice := "to follow the project, inject it with --scope project"
+	if t.P.Project == nil {
+		advice = t.P.Display + " has no project file: the server gets this directory in every project"
+	}
+	var out []string
+	for _, s := range servers {
+		if fields := t.projectFields(s); len(fields) > 0 && slices.Contains(written, s.Name) {
+			out = append(out, fmt.Sprintf("%s: %s of %s: ${project} is written as %s, the project of the working directory, into %s's user-scope file, which every project shares; %s",
+				t.P.Name, strings.Join(fields, ", "), s.Name, t.Project, t.P.Display, advice))
 		}
 	}
 	return out

@@ -265,7 +265,7 @@ func (r *Request) fields(s *registry.Server) policy.Fields {
 	return policy.Fields{
 		Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
 		HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv,
-		Auth: s.Auth, OAuth: s.OAuth, ExemptEnv: r.exempt(s), PlainEnv: s.PlainEnvKeys(),
+		Auth: s.Auth, OAuth: s.OAuth, ExemptEnv: r.exempt(s), PlainEnv: s.PlainEnvKeys(), PlainHeaders: s.PlainHeaderKeys(),
 	}
 }
 

@@ -42,6 +42,9 @@ type StatusEntry struct {
 	Off bool `json:"off,omitempty"`
 	// Blockers are what keeps it from starting.
 	Blockers []string `json:"blockers,omitempty"`
+	// UsedInstead is the entry of the same name the client uses instead of this one,
+	// from a scope that takes precedence (H11); nil when this one is used.
+	UsedInstead *UsedEntry `json:"usedInstead,omitempty"`
 }
 
 // StatusFile is one client file and its entries.
@@ -85,7 +88,9 @@ func Status(f fsys.FS, r StatusRequest) []StatusFile {
 			r.Step()
 		}
 	}
-	return append(out, r.goneFiles(f, layer, out)...)
+	out = append(out, r.goneFiles(f, layer, out)...)
+	markPrecedence(out)
+	return out
 }
 
 // goneFiles are the files of this machine and project that ownership records name but
@@ -102,7 +107,12 @@ func (r StatusRequest) goneFiles(f fsys.FS, layer string, seen []StatusFile) []S
 			continue
 		}
 		scope, project, ok := ScopeOf(p, d.Path, r.Env)
-		if !ok || scope == providers.Project && !samePath(project, r.Env.Project) {
+		if d.Scope != "" {
+			// a project's part of a file shared by every project (Claude Code's local
+			// scope): the record says which, the path cannot
+			scope, project, ok = d.Scope, d.Project, true
+		}
+		if !ok || scope != providers.User && !samePath(project, r.Env.Project) {
 			continue
 		}
 		if _, err := f.Lstat(d.Path); !fsys.IsNotExist(err) {
@@ -114,6 +124,13 @@ func (r StatusRequest) goneFiles(f fsys.FS, layer string, seen []StatusFile) []S
 		}
 		out = append(out, sf)
 	}
+	// as the files that exist: each client's in scope order
+	slices.SortStableFunc(out, func(a, b StatusFile) int {
+		if a.Provider != b.Provider {
+			return strings.Compare(a.Provider, b.Provider)
+		}
+		return slices.Index(providers.AllScopes, a.Scope) - slices.Index(providers.AllScopes, b.Scope)
+	})
 	return out
 }
 
@@ -197,7 +214,8 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 	}
 	for _, v := range vars {
 		if r.Getenv(v) == "" {
-			out = append(out, "variable "+termtext.Quote(v)+" is not set")
+			// a name that looks like a credential is not shown (T4)
+			out = append(out, "variable "+termtext.Quote(policy.ShowName(v))+" is not set")
 		}
 	}
 	if !s.Remote() && s.Command != "" {

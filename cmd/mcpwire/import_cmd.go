@@ -67,13 +67,21 @@ func runImport(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	files, err := importFiles(env, f, ps, scope, proj, reg.Set().Write().Dir, from == fromAll)
+	files, unread, err := importFiles(env, f, ps, scope, proj, reg.Set().Write().Dir, from == fromAll)
 	if err != nil {
 		return err
 	}
+	if len(files) == 0 && unread > 0 {
+		// every file found was skipped: nothing imported is no success (H9)
+		what := "files"
+		if unread == 1 {
+			what = "file"
+		}
+		return fmt.Errorf("nothing imported: %d %s could not be read (see the warnings above)", unread, what)
+	}
 	res, err := render.Import(f, render.ImportRequest{
 		Registry: reg, Files: files, Servers: list(c, "servers"), Profile: c.String("as-profile"), Adopt: c.Bool("adopt"),
-		PolicyEnv: env.Getenv(policy.EnvVar), Warn: env.warn,
+		PolicyEnv: env.Getenv(policy.EnvVar), Warn: env.warn, Environ: env.environ(),
 	})
 	if err != nil {
 		return err
@@ -116,9 +124,9 @@ func importProviders(from string, scope providers.Scope) ([]*providers.Provider,
 // has a file here (or the --scope given), each file once though several clients read
 // it (V10: the project's .mcp.json is Claude Code's, Copilot CLI's and Qoder's). For
 // one provider, a file that does not parse is refused, and finding none is an error
-// naming where it looked; for all, a bad file is skipped with a warning.
-func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.Scope, proj, layer string, all bool) ([]*render.ClientFile, error) {
-	var files []*render.ClientFile
+// naming where it looked; for all, a bad file is skipped with a warning, and counted
+// (unread).
+func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.Scope, proj, layer string, all bool) (files []*render.ClientFile, unread int, err error) {
 	var looked []string
 	seen := map[string]bool{}
 	for _, p := range ps {
@@ -134,8 +142,9 @@ func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.
 			switch {
 			case err != nil && all:
 				env.warn(fmt.Sprintf("%s: skipped: %v", p.Name, err))
+				unread++
 			case err != nil:
-				return nil, err
+				return nil, 0, err
 			case c != nil && !seen[c.Key()]:
 				seen[c.Key()] = true
 				files = append(files, c)
@@ -143,9 +152,9 @@ func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.
 		}
 	}
 	if len(files) == 0 && !all {
-		return nil, fmt.Errorf("%s: no config file here (looked at %s)", ps[0].Name, strings.Join(looked, ", "))
+		return nil, 0, fmt.Errorf("%s: no config file here (looked at %s)", ps[0].Name, strings.Join(looked, ", "))
 	}
-	return files, nil
+	return files, unread, nil
 }
 
 // reportImport says what an import did: per file, the servers taken in and adopted;

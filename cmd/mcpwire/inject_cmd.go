@@ -71,6 +71,12 @@ func runInject(env *Env, c *cli.Context) error {
 		if len(ps) > 1 {
 			return usagef("--ephemeral writes one provider's config; give one --provider")
 		}
+		if c.IsSet("scope") {
+			// the output is a standalone file of no scope: a scope given with it
+			// would be silently ignored (H11)
+			return withHint(usagef("--ephemeral writes a standalone file of no scope; it cannot be used with --scope"),
+				"to write into the client's own file at that scope, leave out --ephemeral")
+		}
 		return runEphemeral(env, c, ps[0], flagLevel)
 	}
 	if c.IsSet("out") {

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/policy/redact"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,7 +66,7 @@ func resolveProbe(s *registry.Server, getenv func(string) string, project string
 	lookup := func(vr, field string) (string, bool) {
 		v := getenv(vr)
 		if v == "" {
-			missing = append(missing, fmt.Sprintf("%s (%s)", vr, field))
+			missing = append(missing, fmt.Sprintf("%s (%s)", policy.ShowName(vr), field)) // a token-shaped name is not shown (T4)
 			return "", false
 		}
 		return v, true

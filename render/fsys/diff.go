@@ -170,6 +170,13 @@ func splitLines(data []byte) []string {
 
 // lineOps returns an edit script turning al into bl.
 func lineOps(al, bl []string) []op {
+	ops, _ := lineOpsSteps(al, bl)
+	return ops
+}
+
+// lineOpsSteps is lineOps, and the steps its search took: lines compared and
+// positions of the search visited, the work a test bounds instead of the time.
+func lineOpsSteps(al, bl []string) ([]op, int) {
 	ids := make(map[string]int, len(al)+len(bl))
 	intern := func(lines []string) []int {
 		out := make([]int, len(lines))
@@ -200,7 +207,7 @@ func lineOps(al, bl []string) []op {
 			i, j = i+1, j+1
 		}
 	}
-	return ops
+	return ops, d.steps
 }
 
 // differ finds matching lines of a and b (interned line ids), appending them to
@@ -208,6 +215,7 @@ func lineOps(al, bl []string) []op {
 type differ struct {
 	a, b    []int
 	matches [][2]int
+	steps   int // lines compared and search positions visited
 }
 
 func (d *differ) match(i, j int) { d.matches = append(d.matches, [2]int{i, j}) }
@@ -222,6 +230,7 @@ func (d *differ) diff(alo, ahi, blo, bhi int) {
 	for alo < ahi-suffix && blo < bhi-suffix && d.a[ahi-1-suffix] == d.b[bhi-1-suffix] {
 		suffix++
 	}
+	d.steps += (ahi - alo) + suffix + 1
 	ahi, bhi = ahi-suffix, bhi-suffix
 	if alo < ahi && blo < bhi {
 		if (ahi-alo)+(bhi-blo) <= smallRegion || !d.patience(alo, ahi, blo, bhi) {
@@ -259,6 +268,7 @@ func (d *differ) patience(alo, ahi, blo, bhi int) bool {
 			pairs = append(pairs, [2]int{i, s.j})
 		}
 	}
+	d.steps += 2*(ahi-alo) + (bhi - blo)
 	anchors := longestIncreasing(pairs)
 	if len(anchors) == 0 {
 		return false
@@ -330,7 +340,9 @@ func (d *differ) bisect(alo, ahi, blo, bhi int) {
 			y1 := x1 - k1
 			for x1 < n && y1 < m && d.a[alo+x1] == d.b[blo+y1] {
 				x1, y1 = x1+1, y1+1
+				d.steps++
 			}
+			d.steps++
 			v1[k1o] = x1
 			switch {
 			case x1 > n:
@@ -356,7 +368,9 @@ func (d *differ) bisect(alo, ahi, blo, bhi int) {
 			y2 := x2 - k2
 			for x2 < n && y2 < m && d.a[ahi-1-x2] == d.b[bhi-1-y2] {
 				x2, y2 = x2+1, y2+1
+				d.steps++
 			}
+			d.steps++
 			v2[k2o] = x2
 			switch {
 			case x2 > n:
