@@ -1,7 +1,9 @@
 package policy
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -127,4 +129,26 @@ func ShowName(name string) string {
 		return Redacted
 	}
 	return name
+}
+
+// CheckNames returns the reference fields of f whose variable name is no name
+// (NameProblem): a credential stored where its variable's name belongs (T4), as an
+// older registry or a hand-written client file may hold it ("${ghp_…}"). audit
+// reports them; the violation names the field, never the value.
+func CheckNames(f Fields) []Violation {
+	var out []Violation
+	for _, part := range []struct {
+		name string
+		m    map[string]string
+	}{{"envFrom", f.EnvFrom}, {"headerEnv", f.HeaderEnv}} {
+		for _, k := range slices.Sorted(maps.Keys(part.m)) {
+			if NameProblem(part.m[k]) != "" {
+				out = append(out, Violation{f.Server, part.name + "." + k})
+			}
+		}
+	}
+	if f.BearerEnv != "" && NameProblem(f.BearerEnv) != "" {
+		out = append(out, Violation{f.Server, "bearerEnv"})
+	}
+	return out
 }

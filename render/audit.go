@@ -147,6 +147,8 @@ func entryCredentials(name string, fields *policy.Fields, entry any, committed b
 				vs = append(vs, policy.Violation{Server: name, Field: "args " + flag})
 			}
 		}
+		// a credential where a variable's name belongs is one in any file (T4)
+		vs = append(vs, policy.CheckNames(*fields)...)
 		examined = fieldStrings(*fields)
 	}
 	vs = append(vs, policy.CheckEntry(name, entry, examined, forms)...)
