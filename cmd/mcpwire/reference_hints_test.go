@@ -15,10 +15,12 @@ import (
 
 // hintServers are servers with every reference problem a client can refuse: a variable
 // under another name, a header and a bearer token from variables, an input, a
-// variable inside a value, a default, a variable a client reads as empty, SSE.
+// variable inside a value, a default, a variable a client reads as empty, SSE; and a
+// server with several keys, of which a hint must change one and keep the others (H3).
 const hintServers = `{"servers": {
   "renamed": {"command": "gh-mcp", "envFrom": {"GITHUB_PERSONAL_ACCESS_TOKEN": "GITHUB_TOKEN"}},
   "same": {"command": "gh-mcp", "envFrom": {"GITHUB_TOKEN": "GITHUB_TOKEN"}},
+  "several": {"command": "gh-mcp", "envFrom": {"GITHUB_PERSONAL_ACCESS_TOKEN": "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN": "GH_ENTERPRISE_TOKEN"}, "env": {"LOG_LEVEL": "debug"}, "plainEnv": ["LOG_LEVEL"]},
   "hdr": {"type": "http", "url": "https://h.example/mcp", "headerEnv": {"X-Team": "TEAM"}},
   "bearer": {"type": "http", "url": "https://h.example/mcp", "bearerEnv": "TICKETS_TOKEN"},
   "input": {"command": "px-mcp", "envInput": {"PERPLEXITY_API_KEY": "perplexity-key"}, "inputs": [{"id": "perplexity-key", "password": true}]},
