@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 )
 
 // errEmptyPath is returned by Set and Delete for an empty path.
@@ -285,4 +287,40 @@ func endsInLineComment(b []byte) bool {
 // startsLine reports whether b starts with a line break.
 func startsLine(b []byte) bool {
 	return bytes.HasPrefix(b, []byte("\n")) || bytes.HasPrefix(b, []byte("\r\n"))
+}
+
+// SetText sets the value of the existing member at path to text, one JSONC value
+// kept byte for byte: its comments, spacing and line breaks as they are (a value
+// taken earlier with Value.Text, put back where it was). The member keeps its key and
+// the comments around it. It is an error when the member does not exist, or when text
+// is not exactly one valid JSONC value.
+func (d *Doc) SetText(path []string, text []byte) error {
+	if len(path) == 0 {
+		return errEmptyPath
+	}
+	var rec record
+	start, end, err := scanDocument(text, &rec)
+	if err != nil {
+		return err
+	}
+	o := d.rootObject()
+	if o == nil {
+		return NotObject(d.Root().Kind())
+	}
+	for i, name := range path {
+		k := o.find(name)
+		if k < 0 {
+			return fmt.Errorf("no member %q to set", strings.Join(path[:i+1], "."))
+		}
+		if i == len(path)-1 {
+			o.members[k].val = Value{raw: bytes.Clone(text[start:end])}
+			return nil
+		}
+		c := d.child(o, k)
+		if c == nil {
+			return NotObject(o.members[k].val.Kind(), path[:i+1]...)
+		}
+		o = c
+	}
+	panic("unreachable")
 }
