@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -38,6 +39,11 @@ func (r *permRecord) encode() []byte {
 	}
 	b, _ := json.MarshalIndent(r, "", "  ")
 	return append(b, '\n')
+}
+
+// empty reports whether the record tracks nothing: no rule, and no sidecar.
+func (r *permRecord) empty() bool {
+	return len(r.DenyAdded) == 0 && len(r.DenyPreserved) == 0 && !r.Sidecar
 }
 
 func decodePermRecord(path string, data []byte) (*permRecord, error) {
@@ -228,7 +234,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	if e.f != nil {
-		if err := checkNotEmpty(e.f, e.path, cur); err != nil {
+		if err := checkNotEmpty(e.f, providers.JSON, e.path, cur); err != nil {
 			return nil, false, err
 		}
 	}
@@ -350,7 +356,11 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 				}
 				return nil, 0, true, nil
 			}
-			return e.newRecord(canon, written).encode(), 0o600, false, nil
+			rec := e.newRecord(canon, written)
+			if rec.empty() {
+				return nil, 0, true, nil // tracks no rule: no record (K10)
+			}
+			return rec.encode(), 0o600, false, nil
 		},
 	}
 	return e, []fsys.Target{settingsT, recT}, nil

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/mcpwire/mcpwire/registry"
@@ -124,6 +125,7 @@ func (p *Prepared) syncResults() {
 	if e == nil {
 		return
 	}
+	p.Result.TakenOver, p.Result.Restored = slices.Sorted(maps.Keys(e.taken)), slices.Clone(e.restored)
 	p.Result.Unselected = slices.Clone(e.unselected)
 	if len(e.unselected) > 0 {
 		p.Result.Notes = slices.DeleteFunc(p.Result.Notes, func(n string) bool { return n == noServers })

@@ -179,7 +179,7 @@ func (r *Request) otherTargets(f fsys.FS, prep *Prepared, ft fileTargetSet, t ta
 		}
 		// a server that stays in the file, though not selected, keeps its rules (B7)
 		perm.wantFn = func() []string {
-			return append(slices.Clone(rules), staying(dr, perm.record, edit.names, r.Servers)...)
+			return append(slices.Clone(rules), staying(dr, perm.record, edit.staying(), r.Servers)...)
 		}
 		// staged records → MCP config → settings → deny record → ownership record (W7)
 		stages = append(stages, batch(batchStaged, perm.stageTarget(f, targets[0]))...)

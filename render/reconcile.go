@@ -79,6 +79,10 @@ type fileEdit struct {
 	unselected, unselectedKept, forgotten []string
 	// names are the servers in the file after the edit.
 	names []string
+	// taken are the entries --force replaced in this edit, kept (H1); restored the
+	// names whose original this edit put back in place of mcpwire's entry.
+	taken    map[string]original
+	restored []string
 	// forget are record entries other than servers to drop (a dialect's own, such as
 	// opencode's tools keys); notes are the dialect's warnings, said once the file is
 	// written.
@@ -202,7 +206,8 @@ func (e *fileEdit) compute(cur fsys.Snapshot) ([]byte, error) {
 func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	e.wrote, e.dropped, e.kept, e.forget, e.notes = map[string]string{}, nil, nil, nil, nil
 	e.unselected, e.unselectedKept, e.names = nil, nil, nil
-	if err := checkNotEmpty(e.own.f, e.path, cur); err != nil {
+	e.taken, e.restored = map[string]original{}, nil
+	if err := checkNotEmpty(e.own.f, e.p.Format, e.path, cur); err != nil {
 		return nil, err
 	}
 	doc, err := format.ParseFor(e.p.Format, e.path, cur.Data, cur.Exists, e.servers)
@@ -228,6 +233,7 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err := e.editFile(doc, entries); err != nil {
 		return nil, err
 	}
+	e.notes = append(e.notes, e.lostOriginals()...)
 	e.names = entries.Names()
 	if err := e.checkNames(); err != nil {
 		return nil, err
@@ -237,20 +243,25 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	out = notEmpty(out, cur)
 	return out, e.checkSyntax(cur.Data, out)
 }
 
-// nextRecord is the record after the edit: the settled one, with every entry written
-// and without every entry removed or forgotten.
+// nextRecord is the record after the edit: the settled one, without every entry
+// removed or forgotten, with every entry written. An entry an interrupted run removed
+// (forgotten) that this edit writes again is mcpwire's: the writes come last (issue
+// 25 finding 10: a profile switch killed after its rename, then the other profile,
+// recorded none of the servers it wrote).
 func (e *fileEdit) nextRecord() *ownRecord {
-	next := &ownRecord{Destination: e.own.canon, Provider: e.own.provider, Entries: maps.Clone(e.record.Entries)}
-	for n, d := range e.wrote {
-		next.Entries[n] = d
-	}
+	next := &ownRecord{Destination: e.own.canon, Provider: e.own.provider, Entries: maps.Clone(e.record.Entries),
+		Originals: e.nextOriginals()}
 	for _, list := range [][]string{e.dropped, e.forget, e.forgotten} {
 		for _, n := range list {
 			delete(next.Entries, n)
 		}
+	}
+	for n, d := range e.wrote {
+		next.Entries[n] = d
 	}
 	return next
 }
@@ -276,7 +287,7 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	// the file's own target, next in the transaction, edits from this read: a 50 MB
 	// ~/.claude.json is read and held once, not twice (speed and peak memory, issue 11)
 	e.root().handoff = &cur
-	if unchanged || !cur.Exists && len(e.set) == 0 || maps.Equal(base.Entries, e.next.Entries) {
+	if unchanged || !cur.Exists && len(e.set) == 0 || base.same(e.next) {
 		return nil, nil
 	}
 	// the record file's entries the settlement of an earlier staged record removed: the
@@ -287,7 +298,8 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 			forgotten = append(forgotten, n)
 		}
 	}
-	st := &ownStage{Destination: e.own.canon, Before: base.Entries, After: e.next.Entries, Forgotten: forgotten}
+	st := &ownStage{Destination: e.own.canon, Before: base.Entries, After: e.next.Entries, Forgotten: forgotten,
+		BeforeOriginals: base.Originals, AfterOriginals: e.next.Originals}
 	return st.encode(), nil
 }
 
@@ -376,6 +388,7 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 					foreignNames = append(foreignNames, ne.name)
 					continue
 				}
+				e.takeOver(ne.name, existing)
 			}
 			if u, ok := e.d.(dialect.Updater); ok {
 				if entry, err = u.Update(e.path, ne.name, existing, entry); err != nil {

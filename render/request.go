@@ -134,6 +134,9 @@ type Result struct {
 	Readers []string
 	// Notes are lines for the person (not warnings).
 	Notes []string
+	// TakenOver are the entries --force replaced, kept in the ownership record (H1);
+	// Restored those put back in place of mcpwire's entry of that name, removed.
+	TakenOver, Restored []string
 }
 
 func (r *Request) warn(msg string) {

@@ -39,6 +39,9 @@ type StatusEntry struct {
 	State EntryState `json:"state"`
 	// Off: the file switches the server off (enabled: false, disabled: true).
 	Off bool `json:"off,omitempty"`
+	// OriginalKept: mcpwire's entry replaced one of the person's with --force, which
+	// the ownership record keeps and puts back when mcpwire removes its own (H1).
+	OriginalKept bool `json:"originalKept,omitempty"`
 	// Blockers are what keeps it from starting.
 	Blockers []string `json:"blockers,omitempty"`
 }
@@ -77,6 +80,11 @@ func Status(f fsys.FS, r StatusRequest) []StatusFile {
 			out = append(out, StatusFile{Provider: p.Name, Error: err.Error(), Entries: []StatusEntry{}})
 		}
 		for _, c := range files {
+			if c.refused {
+				// inject refuses it, so status --check does not pass it (K9)
+				out = append(out, StatusFile{Provider: p.Name, Scope: c.Scope, Path: c.Path, Error: (&EmptyFileError{Path: c.Path}).Error(), Entries: []StatusEntry{}})
+				continue
+			}
 			read.seed(c)
 			out = append(out, r.fileStatus(c, read))
 		}
@@ -129,7 +137,7 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 			Names: names, Read: read.member, Env: r.Env})
 	}
 	for _, e := range c.Entries {
-		se := StatusEntry{Name: e.Name, State: r.state(c, e)}
+		se := StatusEntry{Name: e.Name, State: r.state(c, e), OriginalKept: slices.Contains(c.TakenOver, e.Name)}
 		if e.Err != nil {
 			se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
 		} else {

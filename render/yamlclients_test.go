@@ -156,9 +156,10 @@ func TestVibeReferences(t *testing.T) {
 }
 
 // TestContinueForeignEntry: an entry of the list that mcpwire did not write is refused
-// without --force, and replaced in place with it; uninject then removes it (C6).
+// without --force, and replaced in place with it; uninject then removes mcpwire's and
+// puts the person's back, byte for byte, comment included (C6, H1).
 //
-// spec: C6 W1
+// spec: C6 W1 H1
 func TestContinueForeignEntry(t *testing.T) {
 	w := newWorld(t)
 	path := w.dest(w.provider("continue"), providers.User)
@@ -182,7 +183,7 @@ func TestContinueForeignEntry(t *testing.T) {
 	if _, err := render.Uninject(fsys.NewOS(), w.request("continue", "", "", "fetch")); err != nil {
 		t.Fatal(err)
 	}
-	if got := string(read(t, path)); got != "name: Mine\nversion: 1.0.0\nmcpServers:\n  - name: other\n    command: o\n" {
-		t.Errorf("after uninject:\n%s", got)
+	if got := string(read(t, path)); got != orig {
+		t.Errorf("after uninject:\n%s\nwant the person's file back:\n%s", got, orig)
 	}
 }
