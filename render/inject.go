@@ -250,8 +250,10 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 			if err != nil {
 				return nil, 0, false, err
 			}
-			if !cur.Exists && len(edit.set) == 0 {
-				return nil, 0, true, nil // nothing to write, and no file to remove from: none
+			if !cur.Exists && len(edit.set) == 0 || edit.removeFile {
+				// nothing to write, and no file to remove from: none; or the file
+				// mcpwire created, left with nothing of anyone's (H7)
+				return nil, 0, true, nil
 			}
 			if !cur.Exists && len(edit.wrote) > 0 {
 				if err := yieldCheck(f, edit.p, edit.p.Dest(scope), edit.path); err != nil {

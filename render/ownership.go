@@ -33,6 +33,8 @@ type ownRecord struct {
 	// Originals are the entries --force replaced, as they were, by name: put back when
 	// mcpwire removes its own (H1). The record is 0600: they may hold credentials.
 	Originals map[string]original `json:"originals,omitempty"`
+	// Created says that mcpwire created the file, and the directories it created (H7).
+	Created *createdFile `json:"created,omitempty"`
 }
 
 // localRecord says, in the record of a project's own servers inside a file shared by
@@ -59,11 +61,13 @@ func (r *ownRecord) writers(provider ...string) []string {
 }
 
 // empty reports whether the record tracks nothing.
-func (r *ownRecord) empty() bool { return len(r.Entries) == 0 && len(r.Originals) == 0 }
+func (r *ownRecord) empty() bool {
+	return len(r.Entries) == 0 && len(r.Originals) == 0 && !r.Created.pending()
+}
 
 // same reports whether two records track the same entries and keep the same originals.
 func (r *ownRecord) same(o *ownRecord) bool {
-	return maps.Equal(r.Entries, o.Entries) && sameOriginals(r.Originals, o.Originals)
+	return maps.Equal(r.Entries, o.Entries) && sameOriginals(r.Originals, o.Originals) && sameCreated(r.Created, o.Created)
 }
 
 // recordPath returns the record file for a destination: the sha256 of its canonical
@@ -238,14 +242,16 @@ func (e *fileEdit) recordTarget() fsys.Target {
 			if e.next.empty() {
 				// nothing owned: no record (one that tracked the entries removed goes, so
 				// that what an interrupted run left converges with a finished one, K10)
+				e.recordOut = nil
 				return nil, 0, true, nil
 			}
 			rec := &ownRecord{Destination: s.canon, localRecord: s.local, Provider: s.rec.Provider, Providers: s.rec.writers(s.writers...),
-				Entries: e.next.Entries, Originals: e.next.Originals}
+				Entries: e.next.Entries, Originals: e.next.Originals, Created: e.next.Created}
 			if rec.Provider == "" {
 				rec.Provider = s.provider
 			}
-			return rec.encode(), 0o600, false, nil
+			e.recordOut = rec.encode()
+			return e.recordOut, 0o600, false, nil
 		},
 	}
 }

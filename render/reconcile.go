@@ -60,8 +60,10 @@ type fileEdit struct {
 	stage        staged
 	memo         *editMemo
 	// handoff is the client file as the staged record's edit read it, for the file's
-	// own target to edit from (takeHandoff)
-	handoff *fsys.Snapshot
+	// own target to edit from (takeHandoff); preRead the read of it preStage's
+	// transaction made (keepRead), for the next transaction of the command
+	handoff, preRead *fsys.Snapshot
+	keepRead         bool
 	// loaded says that the staged record's edit has just read the record (compute),
 	// so the next compute of the file's own target does not read it again. That
 	// compute follows in the same pass; a record changed in between is seen by the
@@ -83,6 +85,14 @@ type fileEdit struct {
 	// names whose original this edit put back in place of mcpwire's entry.
 	taken    map[string]original
 	restored []string
+	// removeFile: the edit removes the file mcpwire created, left with none of its
+	// entries (H7); missing are the directories of the file that did not exist when an
+	// edit first found the file absent (known: looked), which the transaction creates;
+	// recordOut is the record as the transaction writes it.
+	removeFile   bool
+	missing      []string
+	missingKnown bool
+	recordOut    []byte
 	// forget are record entries other than servers to drop (a dialect's own, such as
 	// opencode's tools keys); notes are the dialect's warnings, said once the file is
 	// written.
@@ -192,13 +202,24 @@ func (e *fileEdit) compute(cur fsys.Snapshot) ([]byte, error) {
 	} else if err := s.load(); err != nil {
 		return nil, err
 	}
-	if m := e.memo; m != nil && m.exists == cur.Exists && m.rawOK == s.exists && m.stagedOK == s.staged &&
-		bytes.Equal(m.raw, s.raw) && bytes.Equal(m.stagedRaw, s.stagedRaw) && m.sameInput(cur.Data) {
+	if m := e.memo; m != nil && m.exists == cur.Exists && m.rawOK == s.exists && e.sameStaged(m) &&
+		bytes.Equal(m.raw, s.raw) && m.sameInput(cur.Data) {
 		return m.out, m.err
 	}
 	out, err := e.apply(cur)
 	e.memo = &editMemo{in: cur.Data, exists: cur.Exists, raw: s.raw, rawOK: s.exists, stagedRaw: s.stagedRaw, stagedOK: s.staged, out: out, err: err}
 	return out, err
+}
+
+// sameStaged reports whether the staged record is the one the memo was computed with,
+// or the one this edit computed from it and staged since (preStage): settling its own
+// staged record against the same file gives the same edit.
+func (e *fileEdit) sameStaged(m *editMemo) bool {
+	s := e.own
+	if m.stagedOK == s.staged && bytes.Equal(m.stagedRaw, s.stagedRaw) {
+		return true
+	}
+	return !m.stagedOK && s.staged && e.stage.ok && bytes.Equal(s.stagedRaw, e.stage.data)
 }
 
 // apply edits a client file, in any format: the entries of the edit are reconciled
@@ -226,6 +247,7 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 		e.record = e.before.next
 	case e.own.stage != nil:
 		e.record, e.forgotten = e.own.stage.settle(e.own.rec, entryDigest(e.d, doc, entries))
+		e.record.Created = settleCreated(e.own.rec.Created, e.own.stage.AfterCreated, cur)
 	}
 	if err := e.reconcile(entries); err != nil {
 		return nil, err
@@ -244,6 +266,15 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 		return nil, err
 	}
 	out = notEmpty(out, cur)
+	if !cur.Exists && !e.missingKnown {
+		e.missing, e.missingKnown = missingDirs(e.own.f, e.path), true
+	}
+	var intent *createdFile
+	if e.own.stage != nil {
+		intent = e.own.stage.AfterCreated
+	}
+	e.next.Created, e.removeFile = nextCreated(e.own.f, e.path, cur, out, e.record.Created, intent, e.missing,
+		len(e.set) > 0, len(e.names) == 0 && len(e.next.Entries) == 0)
 	return out, e.checkSyntax(cur.Data, out)
 }
 
@@ -272,7 +303,7 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	if e.after != nil {
 		return nil, nil // the last edit of these entries stages the record
 	}
-	cur, err := fsys.ReadSnapshot(f, e.path)
+	cur, err := e.read(f)
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +318,7 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	// the file's own target, next in the transaction, edits from this read: a 50 MB
 	// ~/.claude.json is read and held once, not twice (speed and peak memory, issue 11)
 	e.root().handoff = &cur
-	if unchanged || !cur.Exists && len(e.set) == 0 || base.same(e.next) {
+	if unchanged && !e.removeFile || !cur.Exists && len(e.set) == 0 && !e.next.Created.pending() || base.same(e.next) {
 		return nil, nil
 	}
 	// the record file's entries the settlement of an earlier staged record removed: the
@@ -299,8 +330,25 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 		}
 	}
 	st := &ownStage{Destination: e.own.canon, Before: base.Entries, After: e.next.Entries, Forgotten: forgotten,
-		BeforeOriginals: base.Originals, AfterOriginals: e.next.Originals}
+		BeforeOriginals: base.Originals, AfterOriginals: e.next.Originals, BeforeCreated: base.Created, AfterCreated: e.next.Created}
 	return st.encode(), nil
+}
+
+// read reads the client file for the staged record's edit: as an earlier transaction
+// of the same command read it (preStage), while it has not changed since, so that a
+// large file is read once.
+func (e *fileEdit) read(f fsys.FS) (fsys.Snapshot, error) {
+	if h := e.preRead; h != nil {
+		e.preRead = nil
+		if same, err := fsys.Unchanged(f, e.path, *h); err == nil && same {
+			return *h, nil
+		}
+	}
+	cur, err := fsys.ReadSnapshot(f, e.path)
+	if e.keepRead {
+		e.preRead = &cur
+	}
+	return cur, err
 }
 
 // takeHandoff gives the client file's target the read its staged record's edit made,

@@ -69,6 +69,9 @@ type ownStage struct {
 	// the entries --force replaced, kept by the record before and after (H1)
 	BeforeOriginals map[string]original `json:"beforeOriginals,omitempty"`
 	AfterOriginals  map[string]original `json:"afterOriginals,omitempty"`
+	// what the record says of a file mcpwire created, before and after (H7)
+	BeforeCreated *createdFile `json:"beforeCreated,omitempty"`
+	AfterCreated  *createdFile `json:"afterCreated,omitempty"`
 }
 
 func decodeOwnStage(path string, data []byte) (*ownStage, error) {
@@ -103,7 +106,7 @@ func (st *ownStage) encode() []byte {
 // injection receipts go too).
 func (st *ownStage) settle(rec *ownRecord, current func(name string) (string, bool)) (*ownRecord, []string) {
 	out := &ownRecord{Destination: rec.Destination, Provider: rec.Provider, Entries: maps.Clone(rec.Entries),
-		Originals: maps.Clone(rec.Originals)}
+		Originals: maps.Clone(rec.Originals), Created: rec.Created}
 	if out.Originals == nil {
 		out.Originals = map[string]original{}
 	}

@@ -112,8 +112,8 @@ func (r StatusRequest) goneFiles(f fsys.FS, layer string, seen []StatusFile) []S
 		if !ok || scope == providers.Project && !samePath(project, r.Env.Project) {
 			continue
 		}
-		if _, err := f.Lstat(d.Path); !fsys.IsNotExist(err) {
-			continue
+		if _, err := f.Lstat(d.Path); !fsys.IsNotExist(err) || len(d.Servers) == 0 {
+			continue // there, or nothing of mcpwire's was in it (a file mcpwire removed, H7)
 		}
 		sf := StatusFile{Provider: p.Name, Scope: scope, Path: d.Path, Entries: []StatusEntry{}}
 		for _, n := range d.Servers {

@@ -23,6 +23,9 @@ type UninjectResult struct {
 	// Restored are the removed entries whose original, which --force replaced, was
 	// put back (H1).
 	Restored []string
+	// RemovedFiles are the files mcpwire created that it removed, left with nothing of
+	// anyone's (H7).
+	RemovedFiles []string
 	// Changed lists the files that changed.
 	Changed []string
 }
@@ -72,6 +75,8 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	}
 	r.uninjectReport(res, results, edit, perm)
 	if r.DryRun {
+		prep := &Prepared{edit: edit, perm: perm}
+		finishRemovals(f, prep.removals(), nil)
 		return res, nil
 	}
 	// the receipts of the entries removed, and of those an interrupted run removed
@@ -81,6 +86,8 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		}
 	}
 	unstage(f, list, r.warn)
+	prep := &Prepared{edit: edit, perm: perm}
+	finishRemovals(f, prep.removals(), r.warn)
 	return res, nil
 }
 
@@ -114,6 +121,9 @@ func (r Request) uninjectReport(res *UninjectResult, results []fsys.Result, edit
 	for _, x := range results {
 		if x.Changed && !transient(x.Path) {
 			res.Changed = append(res.Changed, x.Path)
+		}
+		if x.Removed && (x.Path == edit.path || perm != nil && x.Path == perm.path) {
+			res.RemovedFiles = append(res.RemovedFiles, x.Path)
 		}
 	}
 	res.Removed, res.Kept, res.Restored = edit.dropped, edit.kept, edit.restored

@@ -22,9 +22,10 @@ func (w *world) inject(provider string, scope providers.Scope, servers ...string
 // TestContinueBlockFile: Continue's project file is a block file of mcpwire's own in
 // .continue/mcpServers: a new one gets the header Continue requires (name, version,
 // schema) above its mcpServers, references are ${{ secrets.VAR }}, and uninject
-// leaves an empty list (a null one would fail Continue's schema), header and all.
+// removes it with the directories mcpwire created (H7). One the person changed since
+// keeps an empty list (a null one would fail Continue's schema), header and all.
 //
-// spec: V4 V9 W1 C6
+// spec: V4 V9 W1 C6 H7
 func TestContinueBlockFile(t *testing.T) {
 	w := newWorld(t)
 	p := w.provider("cn")
@@ -43,7 +44,17 @@ func TestContinueBlockFile(t *testing.T) {
 	if _, err := render.Uninject(fsys.NewOS(), req); err != nil {
 		t.Fatal(err)
 	}
-	if got := string(read(t, path)); got != "name: mcpwire\nversion: \"0.0.1\"\nschema: v1\nmcpServers: []\n" {
+	if _, err := os.Lstat(filepath.Join(w.project, ".continue")); !os.IsNotExist(err) {
+		t.Errorf("after uninject, .continue is there (%v): mcpwire created it", err)
+	}
+	if _, err := w.inject("continue", providers.Project, "github", "docs"); err != nil {
+		t.Fatal(err)
+	}
+	w.place(path, append([]byte("# mine\n"), read(t, path)...))
+	if _, err := render.Uninject(fsys.NewOS(), req); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(read(t, path)); got != "# mine\nname: mcpwire\nversion: \"0.0.1\"\nschema: v1\nmcpServers: []\n" {
 		t.Errorf("after uninject:\n%s", got)
 	}
 }

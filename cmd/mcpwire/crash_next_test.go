@@ -39,11 +39,15 @@ const nextProfiles = `{"profiles": {
 // MCP config, the settings with their deny rules, both records), a TOML client
 // (Codex), a YAML client (Goose), Claude Code's local scope (a project's servers
 // inside ~/.claude.json), and every client at once. Each holds a person's own entry;
-// the first four an s02 of the person's too, which --force takes over (H1).
+// the first four an s02 of the person's too, which --force takes over (H1). In the
+// "created" worlds, and for every client, mcpwire creates the files and their
+// directories, and removes them with the last entry (H7).
 var nextWorlds = []nextWorld{
 	{"json", nextFiles(map[string]string{
 		"project/.cursor/mcp.json": `{"mcpServers": {"mine": {"command": "my-mcp"}, "s02": {"command": "my-s02"}}}` + "\n",
 	}), []string{"cursor"}, ""},
+	{"json, created", nextFiles(nil), []string{"cursor"}, ""},
+	{"claude project, created", nextFiles(nil), []string{"claude"}, ""},
 	{"claude project", nextFiles(map[string]string{
 		"project/.mcp.json":                   `{"mcpServers": {"mine": {"command": "my-mcp"}, "s02": {"command": "my-s02"}}}` + "\n",
 		"project/.claude/settings.local.json": `{"permissions": {"deny": ["Read(.env)"]}}` + "\n",
@@ -181,6 +185,9 @@ func TestCrashThenAnyCommand(t *testing.T) {
 				continue // uninject names one client: the other crashes cover every client
 			}
 			t.Run(w.name+"/"+c.name, func(t *testing.T) {
+				if len(w.providers) > 1 {
+					t.Parallel() // the longest: about 150 crash points each
+				}
 				m := newNextMatrix(t, w, c)
 				m.check(t)
 			})
@@ -489,4 +496,92 @@ func (s *dirSnapshot) restore(t *testing.T, root string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestCrashHookThenOtherProfile is issue 25 finding 10 as reported, with the real
+// binary and the crash-point hook (MCPWIRE_TEST_CRASH_AFTER: every step, locks and
+// temporary files included): a profile switch pa → pb killed after each step, then
+// inject --profile pa. The result is exactly what inject --profile pa leaves after the
+// switch ran in full or never ran, and status reports every server mcpwire wrote as
+// its own (before, a kill after the client file's rename left them foreign for good).
+//
+// spec: K10 B7 C6
+func TestCrashHookThenOtherProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts about 100 processes")
+	}
+	for _, w := range nextWorlds {
+		if !slices.Contains([]string{"json", "claude project", "toml", "yaml"}, w.name) {
+			continue
+		}
+		t.Run(w.name, func(t *testing.T) {
+			root := filepath.Join(fastTempDir(t), "w")
+			dir := w.setup(t, root)
+			run := func(args [][]string, extra ...string) crashRun {
+				t.Helper()
+				var r crashRun
+				for _, a := range args {
+					if r = runIn(t, root, dir, a, extra...); r.err != nil {
+						return r
+					}
+				}
+				return r
+			}
+			if r := run(w.inject("pa")); r.err != nil {
+				t.Fatalf("inject pa: %v\n%s", r.err, r.stderr)
+			}
+			old := snapshotDir(t, root)
+			var want [2]map[string]string
+			for i, switched := range []bool{false, true} {
+				old.restore(t, root)
+				if switched {
+					if r := run(w.inject("pb")); r.err != nil {
+						t.Fatalf("inject pb: %v\n%s", r.err, r.stderr)
+					}
+				}
+				if r := run(w.inject("pa")); r.err != nil {
+					t.Fatalf("inject pa: %v\n%s", r.err, r.stderr)
+				}
+				want[i] = nextTree(t, root)
+			}
+			kills := 0
+			for n := 1; ; n++ {
+				old.restore(t, root)
+				r := run(w.inject("pb"), fmt.Sprintf("%s=%d", crashAfterEnv, n))
+				if !r.killed() {
+					if r.err != nil {
+						t.Fatalf("step %d: %v\n%s", n, r.err, r.stderr)
+					}
+					break // the switch ran in full: every step was a crash point
+				}
+				kills++
+				if r := run(w.inject("pa")); r.err != nil {
+					t.Fatalf("killed after step %d, then inject --profile pa: %v\n%s", n, r.err, r.stderr)
+				}
+				got := nextTree(t, root)
+				if d0, d1 := fixtures.DiffTree(want[0], got), fixtures.DiffTree(want[1], got); len(d0) > 0 && len(d1) > 0 {
+					t.Errorf("killed after step %d (%s), then inject --profile pa: against the switch in full:\n%s\nagainst no switch:\n%s",
+						n, strings.TrimSpace(r.stderr), strings.Join(d1, "\n"), strings.Join(d0, "\n"))
+				}
+			}
+			if kills < 10 {
+				t.Fatalf("only %d crash points", kills)
+			}
+			t.Logf("%d crash points, each followed by inject --profile pa", kills)
+		})
+	}
+}
+
+// nextTree is the tree under root as nextMatrix.tree reads it, but for the lock and
+// temporary files a kill leaves: nobody reads them, and the next write of their file
+// removes them (docs/writes.md "Interrupted runs"; crash_test.go counts them).
+func nextTree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := (&nextMatrix{root: root}).tree(t)
+	for p := range out {
+		if n := filepath.Base(p); strings.HasSuffix(n, fsys.LockSuffix) || strings.Contains(n, ".mcpwire-") {
+			delete(out, p)
+		}
+	}
+	return out
 }

@@ -138,8 +138,10 @@ func BenchmarkInjectEveryProvider(b *testing.B) {
 // and still fail a return to one durable write after the other.
 //
 // Wall time cannot catch a CPU regression of a third on a loaded machine, so the
-// allocations bound the work itself, whatever the load: 109,800 objects fresh and
-// 76,600 up to date are measured now (131,700 and 106,200 before the lookups of JSON
+// allocations bound the work itself, whatever the load: 118,700 objects fresh and
+// 78,800 up to date are measured now (109,800 and 76,600 before a fresh injection
+// staged its records in a transaction of their own, H7, docs/writes.md "Files and
+// directories mcpwire created"; 131,700 and 106,200 before the lookups of JSON
 // and YAML entries stopped copying or rescanning their container, the canonical JSON
 // of digests was built in one buffer and the records were read once; 119,400 and
 // 85,400 before the directories of a planning were looked at once, paths without

@@ -18,3 +18,15 @@ func reportOriginals(env *Env, provider, path string, taken, restored []string, 
 		printf(env.Stdout, "%s: %s %s in %s as it was before --force replaced it\n", provider, put, strings.Join(restored, ", "), path)
 	}
 }
+
+// reportRemovedFiles names the files mcpwire created that it removed with their last
+// entry (H7), and the directories it created for them.
+func reportRemovedFiles(env *Env, provider string, files []string, dry bool) {
+	verb := "removed"
+	if dry {
+		verb = "would remove"
+	}
+	for _, f := range files {
+		printf(env.Stdout, "%s: %s %s: mcpwire created it, and nothing else was left in it\n", provider, verb, f)
+	}
+}

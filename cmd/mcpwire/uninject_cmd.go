@@ -79,13 +79,14 @@ func runUninject(env *Env, c *cli.Context) error {
 		printf(env.Stdout, "%s: %s %s from %s\n", p.Name, verb, strings.Join(res.Removed, ", "), res.Destination)
 	}
 	reportOriginals(env, p.Name, res.Destination, nil, res.Restored, dr != nil)
+	reportRemovedFiles(env, p.Name, res.RemovedFiles, dr != nil)
 	if len(res.Absent) > 0 {
 		printf(env.Stdout, "%s: not in %s: %s\n", p.Name, res.Destination, strings.Join(res.Absent, ", "))
 	}
 	if out != nil {
 		out.rep.Destinations = []writeDest{{Provider: res.Provider, Scope: string(res.Scope), Path: res.Destination,
 			Removed: res.Removed, Skipped: append(slices.Clone(res.Kept), res.Absent...), Changed: slices.Contains(res.Changed, res.Destination),
-			Restored: res.Restored}}
+			Restored: res.Restored, RemovedFiles: res.RemovedFiles}}
 		out.rep.Changed = res.Changed
 	} else if dr != nil {
 		printDiff(env, dr, reg)
