@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -384,25 +383,6 @@ func (m *nextMatrix) tree(t *testing.T) map[string]string {
 		}
 	}
 	return out
-}
-
-// runMainOut is runMain returning stdout too.
-func runMainOut(root, dir string, f fsys.FS, args []string) (int, string, string) {
-	home := filepath.Join(root, "home")
-	var stdout, stderr bytes.Buffer
-	env := &Env{
-		Getenv: func(k string) string {
-			switch k {
-			case "HOME":
-				return home
-			case "TMPDIR":
-				return root
-			}
-			return ""
-		},
-		Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, FS: f, Home: home, Cwd: dir,
-	}
-	return Main(args, env), stdout.String(), stderr.String()
 }
 
 // fastTempDir is a temporary directory for tests that write many small files: on a
