@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -29,6 +31,9 @@ type ClientFile struct {
 	// RecordPath is the record file.
 	Record     map[string]string
 	RecordPath string
+	// TakenOver are the recorded entries that replaced one of the person's with
+	// --force: the record keeps it, to put back (H1).
+	TakenOver []string
 
 	doc    format.Document
 	es     format.Entries
@@ -38,6 +43,8 @@ type ClientFile struct {
 	// local is set for a project's own servers in a file shared by every project
 	// (Claude Code's local scope): their record is their own.
 	local localRecord
+	// refused: the file has no byte in it, which inject refuses in its format (K9)
+	refused bool
 }
 
 // ClientEntry is one server entry of a client file.
@@ -135,6 +142,7 @@ func OpenClientFile(f fsys.FS, p *providers.Provider, scope providers.Scope, env
 	if scope != providers.User {
 		c.Project = env.Project
 	}
+	c.refused = refusesEmpty(p.Format, true, data)
 	if p.Dest(scope).Nested() {
 		c.local = localRecord{Scope: scope, Project: env.Project, Container: edit.servers}
 	}
@@ -187,6 +195,7 @@ func (c *ClientFile) readRecord(f fsys.FS, layerDir string) error {
 		rec, _ = own.stage.settle(own.rec, entryDigest(c.d, c.doc, c.es))
 	}
 	c.Record = rec.Entries
+	c.TakenOver = slices.Sorted(maps.Keys(rec.Originals))
 	return nil
 }
 

@@ -236,7 +236,7 @@ func (r *Request) otherTargets(f fsys.FS, prep *Prepared, ft fileTargetSet, t ta
 		}
 		// a server that stays in the file, though not selected, keeps its rules (B7)
 		perm.wantFn = func() []string {
-			return append(slices.Clone(rules), staying(dr, perm.record, edit.names, r.Servers)...)
+			return append(slices.Clone(rules), staying(dr, perm.record, edit.staying(), r.Servers)...)
 		}
 		// staged records → MCP config → settings → deny record → ownership record (W7)
 		stages = append(stages, batch(batchStaged, perm.stageTarget(f, targets[0]))...)
@@ -307,8 +307,10 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 			if err != nil {
 				return nil, 0, false, err
 			}
-			if !cur.Exists && len(edit.set) == 0 {
-				return nil, 0, true, nil // nothing to write, and no file to remove from: none
+			if !cur.Exists && len(edit.set) == 0 || edit.removeFile {
+				// nothing to write, and no file to remove from: none; or the file
+				// mcpwire created, left with nothing of anyone's (H7)
+				return nil, 0, true, nil
 			}
 			if !cur.Exists && len(edit.wrote) > 0 {
 				if err := yieldCheck(f, edit.p, edit.p.Dest(scope), edit.path); err != nil {

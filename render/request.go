@@ -140,6 +140,12 @@ type Result struct {
 	// InputVars are the variables standing for inputs the client cannot ask for (T3),
 	// each as "VAR (input ID)".
 	InputVars []string
+	// TakenOver are the entries --force replaced, kept in the ownership record (H1);
+	// Restored those put back in place of mcpwire's entry of that name, removed.
+	TakenOver, Restored []string
+	// RemovedFiles are the files mcpwire created that the injection removed, left with
+	// nothing of anyone's (H7): the client file, Claude's settings file.
+	RemovedFiles []string
 }
 
 func (r *Request) warn(msg string) {

@@ -40,6 +40,9 @@ type StatusEntry struct {
 	State EntryState `json:"state"`
 	// Off: the file switches the server off (enabled: false, disabled: true).
 	Off bool `json:"off,omitempty"`
+	// OriginalKept: mcpwire's entry replaced one of the person's with --force, which
+	// the ownership record keeps and puts back when mcpwire removes its own (H1).
+	OriginalKept bool `json:"originalKept,omitempty"`
 	// Blockers are what keeps it from starting.
 	Blockers []string `json:"blockers,omitempty"`
 	// UsedInstead is the entry of the same name the client uses instead of this one,
@@ -81,6 +84,11 @@ func Status(f fsys.FS, r StatusRequest) []StatusFile {
 			out = append(out, StatusFile{Provider: p.Name, Error: err.Error(), Entries: []StatusEntry{}})
 		}
 		for _, c := range files {
+			if c.refused {
+				// inject refuses it, so status --check does not pass it (K9)
+				out = append(out, StatusFile{Provider: p.Name, Scope: c.Scope, Path: c.Path, Error: (&EmptyFileError{Path: c.Path}).Error(), Entries: []StatusEntry{}})
+				continue
+			}
 			read.seed(c)
 			out = append(out, r.fileStatus(c, read))
 		}
@@ -115,8 +123,8 @@ func (r StatusRequest) goneFiles(f fsys.FS, layer string, seen []StatusFile) []S
 		if !ok || scope != providers.User && !samePath(project, r.Env.Project) {
 			continue
 		}
-		if _, err := f.Lstat(d.Path); !fsys.IsNotExist(err) {
-			continue
+		if _, err := f.Lstat(d.Path); !fsys.IsNotExist(err) || len(d.Servers) == 0 {
+			continue // there, or nothing of mcpwire's was in it (a file mcpwire removed, H7)
 		}
 		sf := StatusFile{Provider: p.Name, Scope: scope, Path: d.Path, Entries: []StatusEntry{}}
 		for _, n := range d.Servers {
@@ -147,7 +155,7 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 			Names: names, Read: read.member, Env: r.Env})
 	}
 	for _, e := range c.Entries {
-		se := StatusEntry{Name: e.Name, State: r.state(c, e)}
+		se := StatusEntry{Name: e.Name, State: r.state(c, e), OriginalKept: slices.Contains(c.TakenOver, e.Name)}
 		if e.Err != nil {
 			se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
 		} else {

@@ -344,6 +344,8 @@ func reportInject(env *Env, r *render.Result, dry bool) {
 			}
 			printf(env.Stdout, "%s: %s %s from %s (%s)\n", r.Provider, removed, strings.Join(r.Unselected, ", "), r.Destination, why)
 		}
+		reportOriginals(env, r.Provider, r.Destination, r.TakenOver, r.Restored, dry)
+		reportRemovedFiles(env, r.Provider, r.RemovedFiles, dry)
 	}()
 	if len(r.Written) == 0 {
 		if !changed && len(r.Notes) == 0 {

@@ -146,14 +146,17 @@ func BenchmarkInjectEveryProvider(b *testing.B) {
 // batched); a run with everything up to date changes nothing on disk, not even a lock
 // file.
 //
-// The allocations bound the work itself: 109,800 objects fresh and 76,600 up to date
-// are measured now (131,700 and 106,200 before the lookups of JSON and YAML entries
+// The allocations bound the work itself: 118,700 objects fresh and 78,800 up to
+// date are measured now (109,800 and 76,600 before a fresh injection staged its
+// records in a transaction of their own, H7, docs/writes.md "Files and directories
+// mcpwire created"; 131,700 and 106,200 before the lookups of JSON and YAML entries
 // stopped copying or rescanning their container, the canonical JSON of digests was
 // built in one buffer and the records were read once; 119,400 and 85,400 before the
-// directories of a planning were looked at once, paths without symlinks were resolved
-// without a walk and TOML digests were predicted from a decode alone), and computing
-// every client file's edit twice (the staged record's and the file's own, as before
-// issue 13) made them 184,000 and 152,000, over the bounds (125,000 and 88,000).
+// directories of a planning were looked at once, paths without symlinks were
+// resolved without a walk and TOML digests were predicted from a decode alone), and
+// computing every client file's edit twice (the staged record's and the file's own,
+// as before issue 13) made them 184,000 and 152,000, over the bounds (125,000 and
+// 88,000).
 //
 // spec: Q4 W3 W7 H14
 func TestInjectEveryProviderSpeed(t *testing.T) {

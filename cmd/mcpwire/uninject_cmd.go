@@ -136,7 +136,8 @@ func runUninject(env *Env, c *cli.Context) error {
 		reportUninject(env, res, absent, dr != nil)
 		if out != nil {
 			out.rep.Destinations = append(out.rep.Destinations, writeDest{Provider: res.Provider, Scope: string(res.Scope), Path: res.Destination,
-				Removed: res.Removed, Skipped: append(slices.Clone(res.Kept), absent...), Changed: slices.Contains(res.Changed, res.Destination)})
+				Removed: res.Removed, Skipped: append(slices.Clone(res.Kept), absent...), Changed: slices.Contains(res.Changed, res.Destination),
+				Restored: res.Restored, RemovedFiles: res.RemovedFiles})
 			out.rep.Changed = dialect.AppendNew(out.rep.Changed, res.Changed)
 		}
 	}
@@ -162,6 +163,8 @@ func reportUninject(env *Env, res *render.UninjectResult, absent []string, dry b
 	if len(res.Removed) > 0 {
 		printf(env.Stdout, "%s: %s %s from %s\n", res.Provider, verb, strings.Join(res.Removed, ", "), dest)
 	}
+	reportOriginals(env, res.Provider, res.Destination, nil, res.Restored, dry)
+	reportRemovedFiles(env, res.Provider, res.RemovedFiles, dry)
 	if len(absent) > 0 {
 		printf(env.Stdout, "%s: not in %s: %s\n", res.Provider, dest, strings.Join(absent, ", "))
 	}

@@ -76,6 +76,12 @@ type Entries interface {
 	SetMember(name, key string, v any) error
 	// Delete removes an entry.
 	Delete(name string) error
+	// Restore writes back in place of the entry of that name one read earlier: text is
+	// its exact source (Entry.Text) and value its JSON (Entry.JSON). The text goes back
+	// as it is when it can (a JSON value, a TOML table of its own, YAML lines indented as
+	// the entry is); otherwise the entry is written from value, as Set writes one (H1).
+	// It returns the entry's digest.
+	Restore(name string, text []byte, value []byte) (string, error)
 }
 
 // Value is a read-only view of a value in a Document. A Value must not be used after
@@ -101,6 +107,9 @@ type Entry interface {
 	Digest() string
 	// Framed reports whether the entry sits inside the container's frame lines.
 	Framed() bool
+	// Text is the entry's exact source: a JSON entry's value, a TOML entry's tables (or
+	// the statements that define it), a YAML entry's lines.
+	Text() []byte
 }
 
 // Strings decodes an array whose every element is a string. (Decoding straight into

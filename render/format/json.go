@@ -161,6 +161,19 @@ func (m *jsonMap) Delete(name string) error {
 	return err
 }
 
+func (m *jsonMap) Restore(name string, text, value []byte) (string, error) {
+	if err := m.d.doc.SetText(m.at(name), text); err != nil {
+		if err := m.d.doc.Set(m.at(name), value); err != nil {
+			return "", fmt.Errorf("%s: %w", m.d.path, err)
+		}
+	}
+	e, ok := m.Get(name)
+	if !ok {
+		return "", fmt.Errorf("%s: %s: no entry to restore", m.d.path, name)
+	}
+	return e.Digest(), nil
+}
+
 // jsonValue is a Value of a JSON document.
 type jsonValue struct{ v jsonc.Value }
 
@@ -184,3 +197,4 @@ type jsonEntry struct{ jsonValue }
 
 func (e jsonEntry) Digest() string { return Digest(e.v.JSON()) }
 func (e jsonEntry) Framed() bool   { return false }
+func (e jsonEntry) Text() []byte   { return e.v.Text() }

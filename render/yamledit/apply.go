@@ -20,6 +20,10 @@ type Op struct {
 	Name   string
 	Value  any
 	Delete bool
+	// Text, when set for an entry that exists, is written in its place as it is (an
+	// entry's earlier lines, from [Doc.Text]) instead of Value rendered, when its first
+	// line is indented as the entry is; Value is what it must read as.
+	Text string
 }
 
 // splice replaces src[start:end] with text. Insertions at one offset are ordered by
@@ -216,7 +220,12 @@ func (e *editor) container(path []string, item string, ops []Op) error {
 		}
 		text := ""
 		if !op.Delete {
-			if text, err = e.render(op, x.indent); err != nil {
+			if op.Text != "" && indentOf(op.Text) == x.indent {
+				text = op.Text
+				if !strings.HasSuffix(text, "\n") {
+					text += e.st.nl
+				}
+			} else if text, err = e.render(op, x.indent); err != nil {
 				return err
 			}
 			if x.end == len(d.src) && !strings.HasSuffix(string(d.src), "\n") {
@@ -276,4 +285,32 @@ func (e *editor) emptyContainer(path []string, n ast.Node) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("line %d: %s is written in flow style ({...} or [...]); mcpwire edits only block style: write one entry per line, then run again", line(n), formatPath(path))
+}
+
+// indentOf is the indentation of text's first line.
+func indentOf(text string) int {
+	return len(text) - len(strings.TrimLeft(text, " "))
+}
+
+// Text returns the exact lines of entry name of the container at path (a mapping
+// keyed by name, or with item set a sequence named by that member), as an edit would
+// replace them: from its key (or "-") to its last line of content.
+func (d *Doc) Text(path []string, item, name string) (string, bool) {
+	n := d.node(path)
+	if n == nil {
+		return "", false
+	}
+	if empty, err := (&editor{d: d}).emptyContainer(path, n); err != nil || empty {
+		return "", false
+	}
+	ed := &editor{d: d, st: style{nl: d.nl, step: d.step()}}
+	ents, err := ed.extents(path, n, item)
+	if err != nil {
+		return "", false
+	}
+	x, ok := ents.byName[name]
+	if !ok {
+		return "", false
+	}
+	return string(d.src[x.start:x.end]), true
 }
