@@ -41,28 +41,31 @@ const nextProfiles = `{"profiles": {
 // the first four an s02 of the person's too, which --force takes over (H1). In the
 // "created" worlds, and for every client, mcpwire creates the files and their
 // directories, and removes them with the last entry (H7).
-var nextWorlds = []nextWorld{
-	{"json", nextFiles(map[string]string{
-		"project/.cursor/mcp.json": `{"mcpServers": {"mine": {"command": "my-mcp"}, "s02": {"command": "my-s02"}}}` + "\n",
-	}), []string{"cursor"}, ""},
-	{"json, created", nextFiles(nil), []string{"cursor"}, ""},
-	{"claude project, created", nextFiles(nil), []string{"claude"}, ""},
-	{"claude project", nextFiles(map[string]string{
-		"project/.mcp.json":                   `{"mcpServers": {"mine": {"command": "my-mcp"}, "s02": {"command": "my-s02"}}}` + "\n",
-		"project/.claude/settings.local.json": `{"permissions": {"deny": ["Read(.env)"]}}` + "\n",
-	}), []string{"claude"}, ""},
-	{"toml", nextFiles(map[string]string{
-		"home/.codex/config.toml": "model = \"o3\"\n\n[mcp_servers.mine]\ncommand = \"my-mcp\"\n\n[mcp_servers.s02]\ncommand = \"my-s02\"\nstartup_timeout_sec = 30\n",
-	}), []string{"codex"}, ""},
-	{"yaml", nextFiles(map[string]string{
-		"home/.config/goose/config.yaml": "# mine\nGOOSE_MODE: smart_approve\nextensions:\n  mine:\n    type: stdio\n    name: mine\n    cmd: my-mcp\n    enabled: true\n  s02:\n    type: stdio\n    name: s02\n    cmd: my-s02   # mine too\n    enabled: true\n",
-	}), []string{"goose"}, ""},
-	{"claude local scope", nextFiles(map[string]string{
-		"home/.claude.json": `{"numStartups": 3, "projects": {"/elsewhere": {"mcpServers": {"mine": {"command": "my-mcp"}}}}}` + "\n",
-	}), []string{"claude"}, "local"},
-	{"every client", nextFiles(map[string]string{
-		"project/.gitignore": ".wld/mcp.json\n",
-	}), everyProvider(), ""},
+// (a function, not a package variable: TestNoWorkInInit bounds what init allocates)
+func nextWorlds() []nextWorld {
+	return []nextWorld{
+		{"json", nextFiles(map[string]string{
+			"project/.cursor/mcp.json": `{"mcpServers": {"mine": {"command": "my-mcp"}, "s02": {"command": "my-s02"}}}` + "\n",
+		}), []string{"cursor"}, ""},
+		{"json, created", nextFiles(nil), []string{"cursor"}, ""},
+		{"claude project, created", nextFiles(nil), []string{"claude"}, ""},
+		{"claude project", nextFiles(map[string]string{
+			"project/.mcp.json":                   `{"mcpServers": {"mine": {"command": "my-mcp"}, "s02": {"command": "my-s02"}}}` + "\n",
+			"project/.claude/settings.local.json": `{"permissions": {"deny": ["Read(.env)"]}}` + "\n",
+		}), []string{"claude"}, ""},
+		{"toml", nextFiles(map[string]string{
+			"home/.codex/config.toml": "model = \"o3\"\n\n[mcp_servers.mine]\ncommand = \"my-mcp\"\n\n[mcp_servers.s02]\ncommand = \"my-s02\"\nstartup_timeout_sec = 30\n",
+		}), []string{"codex"}, ""},
+		{"yaml", nextFiles(map[string]string{
+			"home/.config/goose/config.yaml": "# mine\nGOOSE_MODE: smart_approve\nextensions:\n  mine:\n    type: stdio\n    name: mine\n    cmd: my-mcp\n    enabled: true\n  s02:\n    type: stdio\n    name: s02\n    cmd: my-s02   # mine too\n    enabled: true\n",
+		}), []string{"goose"}, ""},
+		{"claude local scope", nextFiles(map[string]string{
+			"home/.claude.json": `{"numStartups": 3, "projects": {"/elsewhere": {"mcpServers": {"mine": {"command": "my-mcp"}}}}}` + "\n",
+		}), []string{"claude"}, "local"},
+		{"every client", nextFiles(map[string]string{
+			"project/.gitignore": ".wld/mcp.json\n",
+		}), everyProvider(), ""},
+	}
 }
 
 // nextFiles returns a setup writing a registry (s01…s03, nextProfiles) and files under
@@ -143,27 +146,29 @@ type nextCrash struct {
 	next    map[string]func(w nextWorld) [][]string
 }
 
-var nextCrashes = []nextCrash{
-	{"profile switch pa to pb", func(w nextWorld) [][]string { return w.inject("pa") }, func(w nextWorld) [][]string { return w.inject("pb") },
-		map[string]func(w nextWorld) [][]string{
-			"same":          func(w nextWorld) [][]string { return w.inject("pb") },
-			"other profile": func(w nextWorld) [][]string { return w.inject("pa") },
-			"uninject":      nextWorld.uninject,
-			"status":        nextWorld.status,
-		}},
-	{"first inject", func(w nextWorld) [][]string { return nil }, func(w nextWorld) [][]string { return w.inject("pa") },
-		map[string]func(w nextWorld) [][]string{
-			"same":          func(w nextWorld) [][]string { return w.inject("pa") },
-			"other profile": func(w nextWorld) [][]string { return w.inject("pb") },
-			"uninject":      nextWorld.uninject,
-			"status":        nextWorld.status,
-		}},
-	{"uninject", func(w nextWorld) [][]string { return w.inject("pa") }, func(w nextWorld) [][]string { return w.uninject()[:1] },
-		map[string]func(w nextWorld) [][]string{
-			"same":          func(w nextWorld) [][]string { return w.uninject()[:1] },
-			"other profile": func(w nextWorld) [][]string { return w.inject("pb") },
-			"status":        nextWorld.status,
-		}},
+func nextCrashes() []nextCrash {
+	return []nextCrash{
+		{"profile switch pa to pb", func(w nextWorld) [][]string { return w.inject("pa") }, func(w nextWorld) [][]string { return w.inject("pb") },
+			map[string]func(w nextWorld) [][]string{
+				"same":          func(w nextWorld) [][]string { return w.inject("pb") },
+				"other profile": func(w nextWorld) [][]string { return w.inject("pa") },
+				"uninject":      nextWorld.uninject,
+				"status":        nextWorld.status,
+			}},
+		{"first inject", func(w nextWorld) [][]string { return nil }, func(w nextWorld) [][]string { return w.inject("pa") },
+			map[string]func(w nextWorld) [][]string{
+				"same":          func(w nextWorld) [][]string { return w.inject("pa") },
+				"other profile": func(w nextWorld) [][]string { return w.inject("pb") },
+				"uninject":      nextWorld.uninject,
+				"status":        nextWorld.status,
+			}},
+		{"uninject", func(w nextWorld) [][]string { return w.inject("pa") }, func(w nextWorld) [][]string { return w.uninject()[:1] },
+			map[string]func(w nextWorld) [][]string{
+				"same":          func(w nextWorld) [][]string { return w.uninject()[:1] },
+				"other profile": func(w nextWorld) [][]string { return w.inject("pb") },
+				"status":        nextWorld.status,
+			}},
+	}
 }
 
 // TestCrashThenAnyCommand stops a command at every change it makes to the disk
@@ -178,8 +183,8 @@ var nextCrashes = []nextCrash{
 //
 // spec: K10 W7 C3 C6 B7
 func TestCrashThenAnyCommand(t *testing.T) {
-	for _, w := range nextWorlds {
-		for _, c := range nextCrashes {
+	for _, w := range nextWorlds() {
+		for _, c := range nextCrashes() {
 			if c.name == "uninject" && len(w.providers) > 1 {
 				continue // uninject names one client: the other crashes cover every client
 			}
@@ -490,7 +495,7 @@ func TestCrashHookThenOtherProfile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts about 100 processes")
 	}
-	for _, w := range nextWorlds {
+	for _, w := range nextWorlds() {
 		if !slices.Contains([]string{"json", "claude project", "toml", "yaml"}, w.name) {
 			continue
 		}

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -146,17 +145,18 @@ func BenchmarkInjectEveryProvider(b *testing.B) {
 // batched); a run with everything up to date changes nothing on disk, not even a lock
 // file.
 //
-// The allocations bound the work itself: 118,700 objects fresh and 78,800 up to
-// date are measured now (109,800 and 76,600 before a fresh injection staged its
-// records in a transaction of their own, H7, docs/writes.md "Files and directories
-// mcpwire created"; 131,700 and 106,200 before the lookups of JSON and YAML entries
+// The allocations bound the work itself: 125,100 objects fresh and 85,100 up to
+// date are measured now (December 2026, after issue 23's forms and inputs and
+// issue 24's created-file records; 109,800 and 76,600 before a fresh injection staged
+// its records in a transaction of their own, H7, docs/writes.md "Files and
+// directories mcpwire created"; 131,700 and 106,200 before the lookups of JSON and YAML entries
 // stopped copying or rescanning their container, the canonical JSON of digests was
 // built in one buffer and the records were read once; 119,400 and 85,400 before the
 // directories of a planning were looked at once, paths without symlinks were
 // resolved without a walk and TOML digests were predicted from a decode alone), and
 // computing every client file's edit twice (the staged record's and the file's own,
-// as before issue 13) made them 184,000 and 152,000, over the bounds (125,000 and
-// 88,000).
+// as before issue 13) made them 184,000 and 152,000, over the bounds (135,000 and
+// 92,000).
 //
 // spec: Q4 W3 W7 H14
 func TestInjectEveryProviderSpeed(t *testing.T) {
@@ -170,10 +170,12 @@ func TestInjectEveryProviderSpeed(t *testing.T) {
 		w.reset(t)
 		fresh.best(w.measure(t))
 		if i == 0 {
-			// the one write after the transaction is the receipts' (registry.SaveReceipts)
-			first := slices.Index(w.steps, "rename")
-			if synced := strings.Count(strings.Join(w.steps[:max(first, 0)], " "), "synced"); first < 0 || synced < strings.Count(strings.Join(w.steps, " "), "synced")-1 {
-				t.Errorf("fresh inject: %d files synced before the first rename, want all but the receipts (writes one after the other): %s", synced, strings.Join(w.steps, " "))
+			// batched writes: each transaction syncs all its files, then renames them —
+			// the staged records (in a transaction of their own when directories are
+			// created, H7), the client files and records, the receipts
+			// (registry.SaveReceipts). Writes one after the other sync ~100 times apart.
+			if b := syncBatches(w.steps); b > 3 {
+				t.Errorf("fresh inject: %d separate batches of synced files, want at most 3 (writes one after the other): %s", b, strings.Join(w.steps, " "))
 			}
 		}
 		upToDate.best(w.measure(t))
@@ -187,8 +189,8 @@ func TestInjectEveryProviderSpeed(t *testing.T) {
 		what      string
 		got, want uint64
 	}{
-		{"fresh", fresh.allocs, 125_000},
-		{"up to date", upToDate.allocs, 88_000},
+		{"fresh", fresh.allocs, 135_000},
+		{"up to date", upToDate.allocs, 92_000},
 	} {
 		if runtime.GOOS != "linux" {
 			// the bounds are measured on the project's Linux machines
@@ -198,6 +200,17 @@ func TestInjectEveryProviderSpeed(t *testing.T) {
 			t.Errorf("inject into every provider, %s: %d objects allocated, want at most %d", c.what, c.got, c.want)
 		}
 	}
+}
+
+// syncBatches counts the runs of consecutive "synced" steps.
+func syncBatches(steps []string) int {
+	n := 0
+	for i, s := range steps {
+		if s == "synced" && (i == 0 || steps[i-1] != "synced") {
+			n++
+		}
+	}
+	return n
 }
 
 // measured is the cost of one run.
