@@ -63,6 +63,10 @@ type StatusRequest struct {
 	Getenv func(string) string
 	// Step is called once per provider looked at (progress); nil for none.
 	Step func()
+
+	// found remembers whether each command was found on PATH: thousands of entries
+	// name the same few commands, and each look-up stats every directory of PATH.
+	found map[string]bool
 }
 
 // Status lists every file of the request's providers that exists here, user files and
@@ -70,9 +74,11 @@ type StatusRequest struct {
 func Status(f fsys.FS, r StatusRequest) []StatusFile {
 	layer := r.Registry.Set().Write().Dir
 	read := newDocCache(f)
+	r.found = map[string]bool{}
+	cr := NewClientReader(f)
 	var out []StatusFile
 	for _, p := range r.Providers {
-		files, errs := ClientFiles(f, []*providers.Provider{p}, r.Env, layer)
+		files, errs := cr.All([]*providers.Provider{p}, r.Env, layer)
 		for _, err := range errs {
 			out = append(out, StatusFile{Provider: p.Name, Error: err.Error(), Entries: []StatusEntry{}})
 		}
@@ -118,8 +124,8 @@ func (r StatusRequest) goneFiles(f fsys.FS, layer string, seen []StatusFile) []S
 
 // fileStatus is the status of one file's entries, those recorded but gone included.
 func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
-	sf := StatusFile{Provider: c.Provider.Name, Scope: c.Scope, Path: c.Path, Entries: []StatusEntry{}}
-	var names []string
+	sf := StatusFile{Provider: c.Provider.Name, Scope: c.Scope, Path: c.Path, Entries: make([]StatusEntry, 0, len(c.Entries))}
+	names := make([]string, 0, len(c.Entries))
 	for _, e := range c.Entries {
 		names = append(names, e.Name)
 	}
@@ -187,11 +193,23 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 	}
 	if !s.Remote() && s.Command != "" {
 		cmd := strings.ReplaceAll(s.Command, dialect.ProjectVar, r.Env.Project)
-		if !strings.Contains(cmd, "${") && !onPath(cmd, r.Getenv, r.Env.GOOS) {
+		if !strings.Contains(cmd, "${") && !r.onPath(cmd) {
 			out = append(out, "command "+policy.RedactText(cmd)+" not found on PATH")
 		}
 	}
 	return out
+}
+
+// onPath is onPath, each command looked up once.
+func (r StatusRequest) onPath(cmd string) bool {
+	found, ok := r.found[cmd]
+	if !ok {
+		found = onPath(cmd, r.Getenv, r.Env.GOOS)
+		if r.found != nil {
+			r.found[cmd] = found
+		}
+	}
+	return found
 }
 
 // onPath reports whether a command can be started: a path that exists, or a name

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
@@ -152,8 +151,9 @@ func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool
 	if dry {
 		verb, adopt, add = "would import", "would adopt", "would add"
 	}
+	addedSet := setOf(res.Added)
 	for _, fi := range res.Files {
-		switch added := addedFrom(fi, res); {
+		switch added := addedFrom(fi, addedSet); {
 		case len(fi.Servers) == 0:
 			printf(env.Stdout, "%s: nothing to import from %s (%s scope)\n", fi.Provider, fi.Path, fi.Scope)
 			continue
@@ -183,12 +183,21 @@ func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool
 
 // addedFrom are the entries of a file the import added to the registry: not those a
 // layer already defines as read (noted once, as identical).
-func addedFrom(fi render.ImportFile, res *render.ImportResult) []string {
+func addedFrom(fi render.ImportFile, added map[string]bool) []string {
 	var out []string
 	for _, n := range fi.Servers {
-		if slices.Contains(res.Added, n) {
+		if added[n] {
 			out = append(out, n)
 		}
+	}
+	return out
+}
+
+// setOf is the set of names.
+func setOf(names []string) map[string]bool {
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = true
 	}
 	return out
 }
@@ -198,8 +207,9 @@ func (j *jsonOut) imported(res *render.ImportResult) {
 	if j == nil {
 		return
 	}
+	added := setOf(res.Added)
 	for _, fi := range res.Files {
-		d := writeDest{Provider: fi.Provider, Scope: fi.Scope, Path: fi.Path, Written: addedFrom(fi, res), Adopted: fi.Adopted, Foreign: fi.Foreign}
+		d := writeDest{Provider: fi.Provider, Scope: fi.Scope, Path: fi.Path, Written: addedFrom(fi, added), Adopted: fi.Adopted, Foreign: fi.Foreign}
 		for _, s := range res.Skipped {
 			if s.Path == fi.Path {
 				d.Skipped = append(d.Skipped, s.Server)
