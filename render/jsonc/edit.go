@@ -176,7 +176,7 @@ func (d *Doc) insert(o *object, name string, value []byte) {
 			m.before = []byte(d.nl + indent)
 		case endsInLineComment(last.after):
 			m.before = []byte(d.nl + o.memberIndent(n-1)) // a line comment ends the line
-			o.lay = nil                                    // the object now has a line break
+			o.lay = nil                                   // the object now has a line break
 		case n > 1 && lastBreak(last.before) < 0 && isSpace(last.before):
 			m.before = last.before // the spacing after the previous comma
 		case bytes.HasSuffix(m.mid, []byte(" ")):
