@@ -175,7 +175,7 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 		c.local = localRecord{Scope: scope, Project: env.Project, Container: edit.servers}
 	}
 	container := edit.container(c.doc)
-	if _, ok := c.doc.Lookup(container.Path...); !ok && c.local.Scope != "" {
+	if c.local.Scope != "" && !present(c.doc, container.Path) {
 		return nil, nil // no servers of this project in the file shared by every project
 	}
 	re := rf.list(container)
@@ -192,33 +192,38 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 	return c, nil
 }
 
-// parallelFrom is the number of entries from which readBackAll reads them on every
-// processor: each entry is read apart, and a file of 200,000 entries takes a second
-// of processor time per client reading it (K7).
+// parallelFrom is the number of entries from which they are listed and read back on
+// every processor: each entry is read apart, and a file of 200,000 entries takes a
+// second of processor time per client reading it (K7).
 const parallelFrom = 4096
 
 // readBackAll reads every entry of list back with dialect d, on every processor for a
 // long list.
 func readBackAll(t dialect.Target, d dialect.Dialect, list []ClientEntry) []ClientEntry {
 	out := make([]ClientEntry, len(list))
-	readRange := func(from, to int) {
+	inParallel(len(list), func(from, to int) {
 		for i := from; i < to; i++ {
 			e := &list[i]
 			out[i] = ClientEntry{Name: e.Name, Digest: e.Digest, Framed: e.Framed}
 			out[i].Read, out[i].Err = dialect.ReadBack(t, d, e.json)
 		}
-	}
-	workers := min(runtime.GOMAXPROCS(0), 8, len(list)/(parallelFrom/2))
+	})
+	return out
+}
+
+// inParallel calls work over [0, n) split into ranges, one per processor when n is
+// at least parallelFrom, and returns when all are done.
+func inParallel(n int, work func(from, to int)) {
+	workers := min(runtime.GOMAXPROCS(0), 8, n/(parallelFrom/2))
 	if workers < 2 {
-		readRange(0, len(list))
-		return out
+		work(0, n)
+		return
 	}
 	var wg sync.WaitGroup
 	for w := range workers {
-		wg.Go(func() { readRange(w*len(list)/workers, (w+1)*len(list)/workers) })
+		wg.Go(func() { work(w*n/workers, (w+1)*n/workers) })
 	}
 	wg.Wait()
-	return out
 }
 
 // read reads and parses a file once.
@@ -260,12 +265,26 @@ func (rf *readFile) list(c format.Container) *readEntries {
 		return re
 	}
 	names := re.es.Names()
-	re.list = make([]ClientEntry, 0, len(names))
-	for _, n := range names {
+	re.list = make([]ClientEntry, len(names))
+	for i, n := range names { // one at a time: a document builds its indexes as it is read
 		e, _ := re.es.Get(n)
-		re.list = append(re.list, ClientEntry{Name: n, Digest: e.Digest(), Framed: e.Framed(), json: e.JSON()})
+		js, digest := format.JSONAndDigest(e)
+		re.list[i] = ClientEntry{Name: n, Digest: digest, Framed: e.Framed(), json: js}
 	}
 	return re
+}
+
+// present reports whether doc has a member at path (its value is not copied).
+func present(doc format.Document, path []string) bool {
+	if len(path) == 0 {
+		return true
+	}
+	parent, ok := doc.Lookup(path[:len(path)-1]...)
+	if !ok {
+		return false
+	}
+	_, ok = parent.Member(path[len(path)-1])
+	return ok
 }
 
 // readRecord reads the file's ownership record, when there is one, settled against

@@ -179,6 +179,9 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 	var out []string
 	var vars []string
 	for _, m := range []map[string]string{s.EnvFrom, s.HeaderEnv} {
+		if len(m) == 0 {
+			continue
+		}
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			vars = dialect.AppendNew(vars, []string{m[k]})
 		}

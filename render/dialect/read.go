@@ -323,6 +323,10 @@ func defaultType(s *registry.Server) {
 // unspell turns whole-value references back into reference fields: an env value into
 // envFrom, a header into headerEnv, "Authorization: Bearer <ref>" into bearerEnv.
 func unspell(variable func(string) (string, bool), s *registry.Server) {
+	if len(s.Env) == 0 && len(s.Headers) == 0 {
+		s.Env, s.Headers = nil, nil // as below, without sorting nothing
+		return
+	}
 	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		if vr, ok := variable(s.Env[k]); ok {
 			if s.EnvFrom == nil {

@@ -104,6 +104,18 @@ type Entry interface {
 	Framed() bool
 }
 
+// JSONAndDigest returns an entry as standard JSON and its ownership digest, encoding
+// it once where the digest is that of its JSON (JSON and YAML entries; a TOML entry's
+// digest is predicted from its text).
+func JSONAndDigest(e Entry) ([]byte, string) {
+	js := e.JSON()
+	switch e.(type) {
+	case jsonEntry, yamlEntry:
+		return js, Digest(js)
+	}
+	return js, e.Digest()
+}
+
 // Strings decodes an array whose every element is a string. (Decoding straight into
 // []string would accept null elements as "", and writing the array back would then
 // turn the person's null into "".)
