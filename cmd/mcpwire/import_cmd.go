@@ -1,9 +1,12 @@
 package main
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/limits"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
@@ -112,11 +115,16 @@ func importProviders(from string, scope providers.Scope) ([]*providers.Provider,
 // has a file here (or the --scope given), each file once though several clients read
 // it (V10: the project's .mcp.json is Claude Code's, Copilot CLI's and Qoder's). For
 // one provider, a file that does not parse is refused, and finding none is an error
-// naming where it looked; for all, a bad file is skipped with a warning.
+// naming where it looked; for all, a bad file is skipped with a warning. A file refused
+// as hostile input (K1, K2) is skipped with a warning either way; when it leaves one
+// provider nothing to read, its refusal is the error.
 func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.Scope, proj, layer string, all bool) ([]*render.ClientFile, error) {
 	var files []*render.ClientFile
 	var looked []string
+	var refused error
+	var skipped []string
 	seen := map[string]bool{}
+	cr := render.NewClientReader(f)
 	for _, p := range ps {
 		for _, s := range p.Scopes() {
 			if scope != "" && s != scope {
@@ -126,10 +134,12 @@ func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.
 			if path, _, err := render.ClientPath(f, p, s, pe); err == nil && path != "" {
 				looked = append(looked, path)
 			}
-			c, err := render.OpenClientFile(f, p, s, pe, layer)
+			c, err := cr.Open(p, s, pe, layer)
 			switch {
-			case err != nil && all:
-				env.warn(fmt.Sprintf("%s: skipped: %v", p.Name, err))
+			case err != nil && (all || errors.Is(err, limits.ErrRefused)):
+				// a file refused as hostile input (K1, K2) is skipped, the others read
+				skipped = append(skipped, fmt.Sprintf("%s: skipped: %v", p.Name, err))
+				refused = cmp.Or(refused, err)
 			case err != nil:
 				return nil, err
 			case c != nil && !seen[c.Key()]:
@@ -138,7 +148,16 @@ func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.
 			}
 		}
 	}
+	if len(files) == 0 && !all && refused != nil {
+		skipped = skipped[1:] // the first is the error
+	}
+	for _, w := range skipped {
+		env.warn(w)
+	}
 	if len(files) == 0 && !all {
+		if refused != nil {
+			return nil, refused
+		}
 		return nil, fmt.Errorf("%s: no config file here (looked at %s)", ps[0].Name, strings.Join(looked, ", "))
 	}
 	return files, nil
