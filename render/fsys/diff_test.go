@@ -69,6 +69,15 @@ func TestWriteHunks(t *testing.T) {
 	}
 }
 
+// byteLines are lines as splitLines gives them.
+func byteLines(ls []string) [][]byte {
+	out := make([][]byte, len(ls))
+	for i, l := range ls {
+		out[i] = []byte(l)
+	}
+	return out
+}
+
 // checkOps verifies that ops turn a into b and returns the number of edits.
 func checkOps(t *testing.T, al, bl []string, ops []op) int {
 	t.Helper()
@@ -126,7 +135,7 @@ func TestLineOpsMinimal(t *testing.T) {
 	for range 2000 {
 		al := randomLines(r, r.IntN(30), 1+r.IntN(8))
 		bl := randomLines(r, r.IntN(30), 1+r.IntN(8))
-		edits := checkOps(t, al, bl, lineOps(al, bl))
+		edits := checkOps(t, al, bl, lineOps(byteLines(al), byteLines(bl)))
 		if want := len(al) + len(bl) - 2*lcs(al, bl); edits != want {
 			t.Fatalf("%q -> %q: %d edits, want %d", al, bl, edits, want)
 		}
@@ -153,14 +162,14 @@ func TestLineOpsLarge(t *testing.T) {
 	b = append(b[:500], append([]string{"inserted\n", "}\n", "}\n"}, b[500:]...)...)
 
 	start := time.Now()
-	edits := checkOps(t, a, b, lineOps(a, b))
+	edits := checkOps(t, a, b, lineOps(byteLines(a), byteLines(b)))
 	if edits > (4000/scale+3)*2 {
 		t.Errorf("%d edits for ~2000 changed lines", edits)
 	}
 	unrelated := randomLines(r, 60_000/scale, 50) // few unique lines: no anchors
-	checkOps(t, a[:60_000/scale], unrelated, lineOps(a[:60_000/scale], unrelated))
+	checkOps(t, a[:60_000/scale], unrelated, lineOps(byteLines(a[:60_000/scale]), byteLines(unrelated)))
 	x, y := randomLines(r, 50_000/scale, 50), randomLines(r, 50_000/scale, 50) // many matches, no anchors
-	checkOps(t, x, y, lineOps(x, y))
+	checkOps(t, x, y, lineOps(byteLines(x), byteLines(y)))
 	if d := time.Since(start); d > 30*time.Second && !raceEnabled { // ~0.3s when idle
 		t.Errorf("took %v", d)
 	}
