@@ -62,6 +62,7 @@ func (d *Doc) layout(o *object) (multiline bool, indent string) {
 // scanLayout is layout over the members of an object that is not windowed.
 func (d *Doc) scanLayout(o *object) (multiline bool, indent string) {
 	for k := len(o.members) - 1; k >= 0; k-- {
+		countStep()
 		if lastBreak(o.members[k].before) >= 0 {
 			return true, o.memberIndent(k)
 		}

@@ -40,6 +40,16 @@ type layout struct {
 // is as fast.
 const indexMin = 32
 
+// steps counts the members find and layout look at, when a test sets it (K7: n
+// look-ups or insertions into an object of n members look at O(n) of them).
+var steps *int
+
+func countStep() {
+	if steps != nil {
+		*steps++
+	}
+}
+
 // member is one object member, split into pieces.
 //
 //   - before: whitespace and comments from the end of the previous member's
@@ -154,6 +164,7 @@ func (o *object) find(name string) int {
 	}
 	if len(o.members) < indexMin {
 		for k := len(o.members) - 1; k >= 0; k-- {
+			countStep()
 			if keyIs(o.members[k].key, name) {
 				return k
 			}
@@ -163,6 +174,7 @@ func (o *object) find(name string) int {
 	if o.byName == nil {
 		o.byName = make(map[string]int, len(o.members))
 		for k := range o.members {
+			countStep()
 			o.byName[unquote(o.members[k].key)] = k
 		}
 	}
