@@ -177,7 +177,7 @@ func splitLines(data []byte) [][]byte {
 func lineOps(al, bl [][]byte) []op {
 	seed := maphash.MakeSeed()
 	byHash := make(map[uint64][]int, len(al)+len(bl)) // the ids of the lines of each hash
-	var lines [][]byte                                 // a line of each id
+	var lines [][]byte                                // a line of each id
 	intern := func(ls [][]byte) []int {
 		out := make([]int, len(ls))
 		for i, l := range ls {
