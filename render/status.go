@@ -64,9 +64,10 @@ type StatusRequest struct {
 	// Step is called once per provider looked at (progress); nil for none.
 	Step func()
 
-	// found remembers whether each command was found on PATH: thousands of entries
-	// name the same few commands, and each look-up stats every directory of PATH.
-	found map[string]bool
+	// notFound remembers, for each command looked up, the blocker of one not found on
+	// PATH ("" when it is found): thousands of entries name the same few commands, and
+	// each look-up stats every directory of PATH.
+	notFound map[string]string
 }
 
 // Status lists every file of the request's providers that exists here, user files and
@@ -74,7 +75,7 @@ type StatusRequest struct {
 func Status(f fsys.FS, r StatusRequest) []StatusFile {
 	layer := r.Registry.Set().Write().Dir
 	read := newDocCache(f)
-	r.found = map[string]bool{}
+	r.notFound = map[string]string{}
 	cr := NewClientReader(f)
 	var out []StatusFile
 	for _, p := range r.Providers {
@@ -196,23 +197,26 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 	}
 	if !s.Remote() && s.Command != "" {
 		cmd := strings.ReplaceAll(s.Command, dialect.ProjectVar, r.Env.Project)
-		if !strings.Contains(cmd, "${") && !r.onPath(cmd) {
-			out = append(out, "command "+policy.RedactText(cmd)+" not found on PATH")
+		if b := r.commandBlocker(cmd); b != "" {
+			out = append(out, b)
 		}
 	}
 	return out
 }
 
-// onPath is onPath, each command looked up once.
-func (r StatusRequest) onPath(cmd string) bool {
-	found, ok := r.found[cmd]
+// commandBlocker is the blocker of a stdio command that cannot be started, "" when it
+// can; each command is looked up once.
+func (r StatusRequest) commandBlocker(cmd string) string {
+	b, ok := r.notFound[cmd]
 	if !ok {
-		found = onPath(cmd, r.Getenv, r.Env.GOOS)
-		if r.found != nil {
-			r.found[cmd] = found
+		if !strings.Contains(cmd, "${") && !onPath(cmd, r.Getenv, r.Env.GOOS) {
+			b = "command " + policy.RedactText(cmd) + " not found on PATH"
+		}
+		if r.notFound != nil {
+			r.notFound[cmd] = b
 		}
 	}
-	return found
+	return b
 }
 
 // onPath reports whether a command can be started: a path that exists, or a name

@@ -172,11 +172,14 @@ func bounded(f providers.Format, path string, data []byte, parse func() (Documen
 	return doc, nil
 }
 
+// textBytes are the formats written by hand, read up to limits.TextBytes; any other
+// up to limits.FileBytes.
+var textBytes = map[providers.Format]int{providers.YAML: limits.TextBytes, providers.TOML: limits.TextBytes}
+
 // maxBytes is the largest file of format f mcpwire reads.
 func maxBytes(f providers.Format) int {
-	switch f {
-	case providers.YAML, providers.TOML:
-		return limits.TextBytes
+	if n, ok := textBytes[f]; ok {
+		return n
 	}
 	return limits.FileBytes
 }

@@ -49,3 +49,15 @@ func readFile(name string) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// checkRead refuses to read a file whose description (following symlinks) is not
+// that of a regular file, or that is larger than mcpwire reads (K1, K2).
+func checkRead(name string, fi fs.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		return &NotRegularError{Path: name, Mode: fi.Mode().Type()}
+	}
+	if fi.Size() > limits.FileBytes {
+		return limits.Size(name, limits.FileBytes)
+	}
+	return nil
+}

@@ -43,15 +43,3 @@ func kindOf(m fs.FileMode) string {
 	}
 	return "an irregular file"
 }
-
-// checkRead refuses to read a file whose description (following symlinks) is not
-// that of a regular file, or that is larger than mcpwire reads (K1, K2).
-func checkRead(name string, fi fs.FileInfo) error {
-	if !fi.Mode().IsRegular() {
-		return &NotRegularError{Path: name, Mode: fi.Mode().Type()}
-	}
-	if fi.Size() > limits.FileBytes {
-		return limits.Size(name, limits.FileBytes)
-	}
-	return nil
-}
