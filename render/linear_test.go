@@ -13,7 +13,8 @@ import (
 )
 
 // clientFileOf writes a client file of n entries in one of the formats: the project's
-// .mcp.json (three clients read it), a Goose config.yaml, a Codex config.toml.
+// .mcp.json (three clients read it), a Goose config.yaml (a mapping), a Continue
+// config.yaml (a list), a Codex config.toml.
 func clientFileOf(w *world, format string, n int) string {
 	var b strings.Builder
 	var path string
@@ -33,6 +34,12 @@ func clientFileOf(w *world, format string, n int) string {
 		b.WriteString("# goose\nGOOSE_MODE: auto\nextensions:\n")
 		for i := range n {
 			fmt.Fprintf(&b, "  s%d:\n    type: stdio\n    name: s%d\n    enabled: true\n    cmd: x\n    args: [\"-y\", \"p%d\"]\n    envs: {}\n", i, i, i)
+		}
+	case "yaml list":
+		path = filepath.Join(w.home, ".continue", "config.yaml")
+		b.WriteString("name: Main Config\nversion: 0.0.1\nschema: v1\nmcpServers:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "  - name: s%d\n    command: x\n    args: [\"-y\", \"p%d\"]\n", i, i)
 		}
 	case "toml":
 		path = filepath.Join(w.home, ".codex", "config.toml")
@@ -63,7 +70,7 @@ func allocsOf(fn func()) (count, bytes uint64) {
 // render/jsonc's TestLookupsAndInsertionsAreLinear; bench/hostile.sh times 200,000
 // entries.
 func TestReadSideIsLinear(t *testing.T) {
-	for _, format := range []string{"json", "yaml", "toml"} {
+	for _, format := range []string{"json", "yaml", "yaml list", "toml"} {
 		var counts, sizes [2]uint64
 		for k, n := range []int{1000, 8000} {
 			w := newWorld(t)
@@ -71,7 +78,7 @@ func TestReadSideIsLinear(t *testing.T) {
 			reg := w.registry()
 			env := w.env
 			var ps []*providers.Provider
-			for _, name := range []string{"claude-code", "copilot-cli", "qoder", "goose", "codex"} {
+			for _, name := range []string{"claude-code", "copilot-cli", "qoder", "goose", "continue", "codex"} {
 				ps = append(ps, w.provider(name))
 			}
 			entries := 0

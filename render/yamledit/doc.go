@@ -47,6 +47,11 @@ type Doc struct {
 	root *yaml.Node // the top-level mapping; nil for an empty document
 	data map[string]any
 	ls   lineTable
+
+	// items indexes the named entries of a sequence container by name, for Get: a
+	// look-up of each of n entries then costs n, not n² (K7). Built on first use; a
+	// Doc's data never changes (Apply makes a new one).
+	items map[string]map[string]int
 }
 
 // Parse validates src strictly and returns its document. It refuses a stream of
@@ -265,12 +270,36 @@ func (d *Doc) Get(path []string, item, name string) (any, bool) {
 		return clone(e), ok
 	}
 	list, _ := v.([]any)
-	for _, e := range list {
-		if m, ok := e.(map[string]any); ok && m[item] == name {
-			return clone(m), true
+	key := strings.Join(path, "\x00") + "\x01" + item
+	index, ok := d.items[key]
+	if !ok {
+		index = map[string]int{}
+		for i := len(list) - 1; i >= 0; i-- { // the first of a name wins
+			countStep()
+			if m, ok := list[i].(map[string]any); ok {
+				if n, ok := m[item].(string); ok {
+					index[n] = i
+				}
+			}
 		}
+		if d.items == nil {
+			d.items = map[string]map[string]int{}
+		}
+		d.items[key] = index
+	}
+	if i, ok := index[name]; ok {
+		return clone(list[i]), true
 	}
 	return nil, false
+}
+
+// steps counts the list entries Get looks at, when a test sets it (K7).
+var steps *int
+
+func countStep() {
+	if steps != nil {
+		*steps++
+	}
 }
 
 // formatPath shows a path of member names.

@@ -88,3 +88,31 @@ func mergeBomb(n int) string {
 	}
 	return b.String()
 }
+
+// spec: K7
+// TestGetIsLinear: getting each of n entries of a list (Continue's mcpServers) looks at
+// O(n) entries in all, not n².
+func TestGetIsLinear(t *testing.T) {
+	for _, n := range []int{1000, 8000} {
+		var b strings.Builder
+		b.WriteString("mcpServers:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "  - name: s%d\n    command: x\n", i)
+		}
+		d, err := Parse([]byte(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := 0
+		steps = &count
+		for i := range n {
+			if _, ok := d.Get([]string{"mcpServers"}, "name", fmt.Sprint("s", i)); !ok {
+				t.Fatalf("s%d not found", i)
+			}
+		}
+		steps = nil
+		if count > 2*n {
+			t.Errorf("getting %d entries looked at %d", n, count)
+		}
+	}
+}
