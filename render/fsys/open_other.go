@@ -18,6 +18,9 @@ func openFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 // nonBlock is 0: no FIFO can be opened by a file name here.
 const nonBlock = 0
 
+// dirOnly is 0 (see open_unix.go).
+const dirOnly = 0
+
 // readFile is os.ReadFile for the files mcpwire reads (see open_unix.go): only a
 // regular file of at most limits.FileBytes, looked at before it is opened and again
 // through the opened file.

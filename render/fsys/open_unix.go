@@ -42,6 +42,10 @@ func open(name string, flag int, perm uint32) (int, error) {
 // for one after it was checked is then refused, not waited on).
 const nonBlock = syscall.O_NONBLOCK
 
+// dirOnly is the flag that opens a directory only: a FIFO where a directory was
+// expected is refused by the open itself, never waited on (K2).
+const dirOnly = syscall.O_DIRECTORY
+
 // readFile is os.ReadFile for the files mcpwire reads, which others may have written
 // (SPEC K1, K2): only a regular file, or a symlink to one, of at most
 // limits.FileBytes. What is there is looked at first, so that no FIFO, device or

@@ -152,3 +152,21 @@ func TestLockAndCompareDoNotBlockOnAFIFO(t *testing.T) {
 		t.Errorf("a FIFO compares as the file: %v %v", same, err)
 	}
 }
+
+// spec: K2
+// TestReadDirDoesNotBlockOnAFIFO: a FIFO where a directory is listed (a client's
+// directory of files, the ownership records) is refused by the open, not waited on.
+func TestReadDirDoesNotBlockOnAFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "mcpServers")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	var err error
+	hangGuard(t, "ReadDir", func() { _, err = OS{}.ReadDir(p) })
+	if !errors.Is(err, syscall.ENOTDIR) {
+		t.Errorf("ReadDir of a FIFO: %v", err)
+	}
+	if names, err := (OS{}).ReadDir(filepath.Dir(p)); err != nil || len(names) != 1 || names[0].Name() != "mcpServers" {
+		t.Errorf("ReadDir of its directory: %v %v", names, err)
+	}
+}
