@@ -70,6 +70,11 @@ type StatusRequest struct {
 	Getenv func(string) string
 	// Step is called once per provider looked at (progress); nil for none.
 	Step func()
+
+	// notFound remembers, for each command looked up, the blocker of one not found on
+	// PATH ("" when it is found): thousands of entries name the same few commands, and
+	// each look-up stats every directory of PATH.
+	notFound map[string]string
 }
 
 // Status lists every file of the request's providers that exists here, user files and
@@ -77,9 +82,11 @@ type StatusRequest struct {
 func Status(f fsys.FS, r StatusRequest) []StatusFile {
 	layer := r.Registry.Set().Write().Dir
 	read := newDocCache(f)
+	r.notFound = map[string]string{}
+	cr := NewClientReader(f)
 	var out []StatusFile
 	for _, p := range r.Providers {
-		files, errs := ClientFiles(f, []*providers.Provider{p}, r.Env, layer)
+		files, errs := cr.All([]*providers.Provider{p}, r.Env, layer)
 		for _, err := range errs {
 			out = append(out, StatusFile{Provider: p.Name, Error: err.Error(), Entries: []StatusEntry{}})
 		}
@@ -144,8 +151,8 @@ func (r StatusRequest) goneFiles(f fsys.FS, layer string, seen []StatusFile) []S
 
 // fileStatus is the status of one file's entries, those recorded but gone included.
 func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
-	sf := StatusFile{Provider: c.Provider.Name, Scope: c.Scope, Path: c.Path, Entries: []StatusEntry{}}
-	var names []string
+	sf := StatusFile{Provider: c.Provider.Name, Scope: c.Scope, Path: c.Path, Entries: make([]StatusEntry, 0, len(c.Entries))}
+	names := make([]string, 0, len(c.Entries))
 	for _, e := range c.Entries {
 		names = append(names, e.Name)
 	}
@@ -213,6 +220,9 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 	var out []string
 	var vars []string
 	for _, m := range []map[string]string{s.EnvFrom, s.HeaderEnv} {
+		if len(m) == 0 {
+			continue
+		}
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			vars = dialect.AppendNew(vars, []string{m[k]})
 		}
@@ -228,8 +238,8 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 	}
 	if !s.Remote() && s.Command != "" {
 		cmd := strings.ReplaceAll(s.Command, dialect.ProjectVar, r.Env.Project)
-		if !strings.Contains(cmd, "${") && !onPath(cmd, r.Getenv, r.Env.GOOS) {
-			out = append(out, "command "+termtext.Quote(policy.RedactText(cmd))+" not found on PATH")
+		if b := r.commandBlocker(cmd); b != "" {
+			out = append(out, b)
 		}
 	}
 	return out
@@ -243,6 +253,21 @@ func unresolvedBlockers(p *providers.Provider, us []dialect.Unresolved) []string
 		out = append(out, u.Field+" holds "+u.Style+", which "+p.Display+" does not resolve (the server gets it as written)")
 	}
 	return out
+}
+
+// commandBlocker is the blocker of a stdio command that cannot be started, "" when it
+// can; each command is looked up once.
+func (r StatusRequest) commandBlocker(cmd string) string {
+	b, ok := r.notFound[cmd]
+	if !ok {
+		if !strings.Contains(cmd, "${") && !onPath(cmd, r.Getenv, r.Env.GOOS) {
+			b = "command " + termtext.Quote(policy.RedactText(cmd)) + " not found on PATH"
+		}
+		if r.notFound != nil {
+			r.notFound[cmd] = b
+		}
+	}
+	return b
 }
 
 // onPath reports whether a command can be started: a path that exists, or a name

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
+	"github.com/mcpwire/mcpwire/internal/limits"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
@@ -125,10 +127,15 @@ func importProviders(from string, scope providers.Scope) ([]*providers.Provider,
 // it (V10: the project's .mcp.json is Claude Code's, Copilot CLI's and Qoder's). For
 // one provider, a file that does not parse is refused, and finding none is an error
 // naming where it looked; for all, a bad file is skipped with a warning, and counted
-// (unread).
+// (unread). A file refused as hostile input (K1, K2) is skipped with a warning either
+// way, and counted; when it leaves one provider nothing to read, its refusal is the
+// error.
 func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.Scope, proj, layer string, all bool) (files []*render.ClientFile, unread int, err error) {
 	var looked []string
+	var refused error
+	var skipped []string
 	seen := map[string]bool{}
+	cr := render.NewClientReader(f)
 	for _, p := range ps {
 		for _, s := range p.Scopes() {
 			if scope != "" && s != scope {
@@ -138,10 +145,12 @@ func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.
 			if path, _, err := render.ClientPath(f, p, s, pe); err == nil && path != "" {
 				looked = append(looked, path)
 			}
-			c, err := render.OpenClientFile(f, p, s, pe, layer)
+			c, err := cr.Open(p, s, pe, layer)
 			switch {
-			case err != nil && all:
-				env.warn(fmt.Sprintf("%s: skipped: %v", p.Name, err))
+			case err != nil && (all || errors.Is(err, limits.ErrRefused)):
+				// a file refused as hostile input (K1, K2) is skipped, the others read
+				skipped = append(skipped, fmt.Sprintf("%s: skipped: %v", p.Name, err))
+				refused = cmp.Or(refused, err)
 				unread++
 			case err != nil:
 				return nil, 0, err
@@ -151,7 +160,16 @@ func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.
 			}
 		}
 	}
+	if len(files) == 0 && !all && refused != nil {
+		skipped = skipped[1:] // the first is the error
+	}
+	for _, w := range skipped {
+		env.warn(w)
+	}
 	if len(files) == 0 && !all {
+		if refused != nil {
+			return nil, 0, refused
+		}
 		return nil, 0, fmt.Errorf("%s: no config file here (looked at %s)", ps[0].Name, strings.Join(looked, ", "))
 	}
 	return files, unread, nil
@@ -165,8 +183,9 @@ func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool
 		verb, adopt, add = "would import", "would adopt", "would add"
 	}
 	q, join := termtext.Quote, termtext.Join // names and paths as the files have them (K4)
+	addedSet := setOf(res.Added)
 	for _, fi := range res.Files {
-		switch added := addedFrom(fi, res); {
+		switch added := addedFrom(fi, addedSet); {
 		case len(fi.Servers) == 0:
 			printf(env.Stdout, "%s: nothing to import from %s (%s scope)\n", fi.Provider, q(fi.Path), fi.Scope)
 			continue
@@ -196,12 +215,21 @@ func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool
 
 // addedFrom are the entries of a file the import added to the registry: not those a
 // layer already defines as read (noted once, as identical).
-func addedFrom(fi render.ImportFile, res *render.ImportResult) []string {
+func addedFrom(fi render.ImportFile, added map[string]bool) []string {
 	var out []string
 	for _, n := range fi.Servers {
-		if slices.Contains(res.Added, n) {
+		if added[n] {
 			out = append(out, n)
 		}
+	}
+	return out
+}
+
+// setOf is the set of names.
+func setOf(names []string) map[string]bool {
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = true
 	}
 	return out
 }
@@ -211,8 +239,9 @@ func (j *jsonOut) imported(res *render.ImportResult) {
 	if j == nil {
 		return
 	}
+	added := setOf(res.Added)
 	for _, fi := range res.Files {
-		d := writeDest{Provider: fi.Provider, Scope: fi.Scope, Path: fi.Path, Written: addedFrom(fi, res), Adopted: fi.Adopted, Foreign: fi.Foreign}
+		d := writeDest{Provider: fi.Provider, Scope: fi.Scope, Path: fi.Path, Written: addedFrom(fi, added), Adopted: fi.Adopted, Foreign: fi.Foreign}
 		for _, s := range res.Skipped {
 			if s.Path == fi.Path {
 				d.Skipped = append(d.Skipped, s.Server)

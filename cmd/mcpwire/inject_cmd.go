@@ -110,7 +110,13 @@ func runInject(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	results, err := writeAll(env, f, reqs, dry)
+	var results []*render.Result
+	var refused []string
+	if check {
+		results, refused, err = checkAll(env, f, reqs)
+	} else {
+		results, err = writeAll(env, f, reqs, dry)
+	}
 	if err != nil {
 		return skipHint(err, c.Bool("skip-unsupported"))
 	}
@@ -121,7 +127,7 @@ func runInject(env *Env, c *cli.Context) error {
 	if !check {
 		return out.finish()
 	}
-	return checkVerdict(env, out, results, reg.Set().Write().Dir)
+	return checkVerdict(env, out, results, refused, reg.Set().Write().Dir)
 }
 
 // writeAll prepares every request, writes them as one transaction (W7), and says what

@@ -38,6 +38,10 @@ func scriptParams(dir string) testscript.Params {
 			"inode":  cmdInode,
 			"jsoneq": cmdJSONEq,
 			"count":  cmdCount,
+			// hostile input (K1, K2, K8): hostile_cmds_test.go
+			"crlf":    cmdCRLF,
+			"hostile": cmdHostile,
+			"mkfifo":  cmdMkfifo,
 		},
 	}
 }

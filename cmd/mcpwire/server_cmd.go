@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
+	"github.com/mcpwire/mcpwire/internal/limits"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
@@ -81,8 +82,11 @@ func serverAddJSON(env *Env, c *cli.Context) error {
 	}
 	name, raw := c.Args().Get(0), []byte(c.Args().Get(1))
 	if c.Args().Get(1) == "-" {
-		if raw, err = io.ReadAll(env.Stdin); err != nil {
+		if raw, err = io.ReadAll(io.LimitReader(env.Stdin, limits.FileBytes+1)); err != nil {
 			return err
+		}
+		if len(raw) > limits.FileBytes { // K1: what is read is bounded, a pipe too
+			return limits.Size("standard input", limits.FileBytes)
 		}
 	}
 	sn, err := render.ReadSnippet(name, raw)

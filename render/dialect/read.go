@@ -70,9 +70,14 @@ type reading struct {
 
 // newReading decodes an entry of p's file, which must be an object.
 func newReading(p *providers.Provider, entry json.RawMessage) (*reading, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(entry, &m); err != nil || m == nil {
+	if !json.Valid(entry) {
 		return nil, &EntryError{"entry", "not an object"}
+	}
+	m, ok := splitObject(entry) // split.go
+	if !ok {
+		if err := json.Unmarshal(entry, &m); err != nil || m == nil {
+			return nil, &EntryError{"entry", "not an object"}
+		}
 	}
 	return &reading{m: m, used: map[string]bool{}, types: p.Types}, nil
 }
@@ -95,6 +100,9 @@ func (r *reading) decode(key, want string, dst any) bool {
 	r.used[key] = true
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return false
+	}
+	if quickDecode(raw, dst) { // split.go
+		return r.err == nil
 	}
 	if err := json.Unmarshal(raw, dst); err != nil && r.err == nil {
 		r.err = &EntryError{key, "must be " + want}
@@ -337,6 +345,10 @@ func defaultType(s *registry.Server) {
 // A reference with a default stays a value (the client uses the default when the
 // variable is unset).
 func readWhole(s *registry.Server, forms []string) {
+	if len(s.Env) == 0 && len(s.Headers) == 0 {
+		s.Env, s.Headers = nil, nil // as below, without sorting nothing
+		return
+	}
 	whole := func(v string) (*policy.Placeholder, bool) {
 		ph, ok := policy.Scan(v, forms).Whole()
 		if !ok || ph.Kind == policy.KindPath || ph.HasDefault {

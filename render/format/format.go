@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpwire/mcpwire/internal/limits"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/jsonc"
 )
@@ -112,6 +113,18 @@ type Entry interface {
 	Text() []byte
 }
 
+// JSONAndDigest returns an entry as standard JSON and its ownership digest, encoding
+// it once where the digest is that of its JSON (JSON and YAML entries; a TOML entry's
+// digest is predicted from its text).
+func JSONAndDigest(e Entry) ([]byte, string) {
+	js := e.JSON()
+	switch e.(type) {
+	case jsonEntry, yamlEntry:
+		return js, Digest(js)
+	}
+	return js, e.Digest()
+}
+
 // Strings decodes an array whose every element is a string. (Decoding straight into
 // []string would accept null elements as "", and writing the array back would then
 // turn the person's null into "".)
@@ -143,13 +156,41 @@ var parsers = map[providers.Format]func(path string, data []byte, exists bool) (
 	providers.YAML:  parseYAML,
 }
 
-// Parse opens a client file of format f. Errors name the file.
+// Parse opens a client file of format f. Errors name the file; a file over one of
+// mcpwire's limits on what it reads (K1: size, nesting, YAML aliases) is refused
+// with a *limits.Error.
 func Parse(f providers.Format, path string, data []byte, exists bool) (Document, error) {
 	parse, ok := parsers[f]
 	if !ok {
 		return nil, fmt.Errorf("%s: mcpwire cannot edit %s files", path, f)
 	}
-	return parse(path, data, exists)
+	return bounded(f, path, data, func() (Document, error) { return parse(path, data, exists) })
+}
+
+// bounded refuses data larger than mcpwire reads in format f (the hand-written
+// formats' parsers take tens of bytes per byte: limits.TextBytes), then parses it,
+// a limit the parser met naming the file.
+func bounded(f providers.Format, path string, data []byte, parse func() (Document, error)) (Document, error) {
+	if max := maxBytes(f); len(data) > max {
+		return nil, limits.Size(path, int64(max))
+	}
+	doc, err := parse()
+	if err != nil {
+		return nil, limits.InFile(path, err)
+	}
+	return doc, nil
+}
+
+// textBytes are the formats written by hand, read up to limits.TextBytes; any other
+// up to limits.FileBytes.
+var textBytes = map[providers.Format]int{providers.YAML: limits.TextBytes, providers.TOML: limits.TextBytes}
+
+// maxBytes is the largest file of format f mcpwire reads.
+func maxBytes(f providers.Format) int {
+	if n, ok := textBytes[f]; ok {
+		return n
+	}
+	return limits.FileBytes
 }
 
 // ParseFor is Parse for an edit of the entries at container: a JSON file notes, as
@@ -158,7 +199,7 @@ func Parse(f providers.Format, path string, data []byte, exists bool) (Document,
 // container does not read that object a second time.
 func ParseFor(f providers.Format, path string, data []byte, exists bool, container []string) (Document, error) {
 	if parse, ok := openers[f]; ok && len(container) > 1 {
-		return parse(path, data, exists, container[0])
+		return bounded(f, path, data, func() (Document, error) { return parse(path, data, exists, container[0]) })
 	}
 	return Parse(f, path, data, exists)
 }

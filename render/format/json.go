@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
@@ -55,7 +56,7 @@ func parseJSONOpen(path string, data []byte, exists bool, open string) (Document
 // ParseJSON opens a JSON or JSONC file that is not a client's servers file (Claude
 // settings): as Parse, and the same messages.
 func ParseJSON(path string, data []byte, exists bool) (Document, error) {
-	return parseJSON(path, data, exists)
+	return Parse(providers.JSON, path, data, exists)
 }
 
 func (d *jsonDoc) Lookup(path ...string) (Value, bool) {

@@ -68,6 +68,15 @@ func TestWriteHunks(t *testing.T) {
 	}
 }
 
+// byteLines are lines as splitLines gives them.
+func byteLines(ls []string) [][]byte {
+	out := make([][]byte, len(ls))
+	for i, l := range ls {
+		out[i] = []byte(l)
+	}
+	return out
+}
+
 // checkOps verifies that ops turn a into b and returns the number of edits.
 func checkOps(t *testing.T, al, bl []string, ops []op) int {
 	t.Helper()
@@ -125,7 +134,7 @@ func TestLineOpsMinimal(t *testing.T) {
 	for range 2000 {
 		al := randomLines(r, r.IntN(30), 1+r.IntN(8))
 		bl := randomLines(r, r.IntN(30), 1+r.IntN(8))
-		edits := checkOps(t, al, bl, lineOps(al, bl))
+		edits := checkOps(t, al, bl, lineOps(byteLines(al), byteLines(bl)))
 		if want := len(al) + len(bl) - 2*lcs(al, bl); edits != want {
 			t.Fatalf("%q -> %q: %d edits, want %d", al, bl, edits, want)
 		}
@@ -158,7 +167,7 @@ func TestLineOpsLarge(t *testing.T) {
 	b = append(b[:500], append([]string{"inserted\n", "}\n", "}\n"}, b[500:]...)...)
 
 	check := func(what string, al, bl []string, limit int) int {
-		ops, steps := lineOpsSteps(al, bl)
+		ops, steps := lineOpsSteps(byteLines(al), byteLines(bl))
 		t.Logf("%s: %d steps", what, steps)
 		if steps > limit {
 			t.Errorf("%s, %d and %d lines: %d steps, want at most %d", what, len(al), len(bl), steps, limit)

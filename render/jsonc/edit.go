@@ -190,6 +190,7 @@ func (d *Doc) insert(o *object, name string, value []byte) {
 			m.before = []byte(d.nl + indent)
 		case endsInLineComment(last.after):
 			m.before = []byte(d.nl + o.memberIndent(n-1)) // a line comment ends the line
+			o.lay = nil                                   // the object now has a line break
 		case n > 1 && lastBreak(last.before) < 0 && isSpace(last.before):
 			m.before = last.before // the spacing after the previous comma
 		case bytes.HasSuffix(m.mid, []byte(" ")):
@@ -215,6 +216,9 @@ func (d *Doc) insert(o *object, name string, value []byte) {
 	}
 	m.val = Value{raw: d.format(value, indent, multiline, bytes.HasSuffix(m.mid, []byte(" ")))}
 	o.members = append(o.members, m)
+	if o.byName != nil {
+		o.byName[name] = len(o.members) - 1
+	}
 }
 
 // remove deletes member k of o, with the text that belongs to it. nl is
@@ -233,6 +237,7 @@ func (o *object) remove(k int, nl string) {
 	// text that follows must still start on a new line.
 	lineComment := endsInLineComment(rest) || (len(rest) == 0 && k > 0 && endsInLineComment(o.members[k-1].after))
 	o.members = slices.Delete(o.members, k, k+1)
+	o.byName, o.lay = nil, nil // the members after k moved, and their text
 	switch {
 	case !last:
 		next := &o.members[k]
