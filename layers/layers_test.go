@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 func env(vars map[string]string) func(string) string {

@@ -9,7 +9,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 

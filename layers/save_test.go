@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 var addA = Delta{Kind: Servers, Set: map[string]json.RawMessage{"a": json.RawMessage(`{"name":"a","command":"x"}`)}}

@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/policy"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // Registry is the merged view of every layer: each server and profile comes whole

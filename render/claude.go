@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 

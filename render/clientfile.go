@@ -10,10 +10,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // ClientFile is one client's file as it is on disk, its server entries read back

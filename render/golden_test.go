@@ -12,11 +12,11 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // go test ./render -run Golden -update (or MCPWIRE_UPDATE=1) rewrites the goldens.

@@ -7,8 +7,8 @@ import (
 	"io/fs"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // clientFileOf writes a client file of n entries in one of the formats: the project's

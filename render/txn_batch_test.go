@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // injectTogether prepares the requests and writes them as one transaction, as inject

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 // convergeWorld is one command of TestCrashConvergesThroughCLI: setup builds its world

@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // nextWorld is a world of TestCrashThenAnyCommand: the files a person has before

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 // assertConvergence switches on the check that a rerun after a crash converges to

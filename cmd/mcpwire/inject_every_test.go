@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // everyWorld is a scratch HOME, XDG_CONFIG_HOME, write layer and git project with a

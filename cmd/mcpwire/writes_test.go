@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 // childCoverDir is the GOCOVERDIR setting of a child that may run as another user:
@@ -202,7 +202,7 @@ func TestConcurrentInjects(t *testing.T) {
 	}
 	// reverts are reads where the writer did not find its own previous value. Its
 	// write landing between an mcpwire process's compare and rename is swapped back
-	// at once (render/fsys replace, tested on its own); the writer can only see
+	// at once (internal/fsys replace, tested on its own); the writer can only see
 	// mcpwire's file during that instant (docs/writes.md), so this is logged, not
 	// asserted.
 	t.Logf("foreign writer: %d writes, %d reverted\n%s", last, reverts, wout.String())
