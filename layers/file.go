@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
-	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 )
 
 // Kind identifies one of the two registry files of a layer.

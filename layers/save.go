@@ -10,7 +10,7 @@ import (
 	"slices"
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
-	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 )
 
 // Delta is a change to one registry file of the write layer.

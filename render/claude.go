@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // PermissionsDir is the write-layer directory of Claude deny-rule ownership records (C3).

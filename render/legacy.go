@@ -8,8 +8,8 @@ import (
 	"slices"
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // BuiltinName is the name of the built-in server entry install writes (I2).

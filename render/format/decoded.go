@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 )
 
 // decoded is a Value of decoded data (JSON-like: maps, slices, strings, bools, numbers,

@@ -1,5 +1,5 @@
 // Package format reads and edits a client's config file in place, whatever its format.
-// A Document adapter per format (JSON and JSONC over render/jsonc, TOML over
+// A Document adapter per format (JSON and JSONC over internal/jsonc, TOML over
 // render/tomledit, YAML over render/yamledit) gives one view of the file: the
 // container where the server entries live, each entry as a Value, and the members
 // outside it. A new format is one more adapter file and one entry in the parsers
@@ -13,9 +13,9 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/internal/limits"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // Kind is the JSON type of a Value (a TOML table is an object).

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // emptyJSON is the content of a new JSON file before edits.
@@ -17,7 +17,7 @@ var emptyJSON = []byte("{\n}\n")
 // with: the parser refuses it, and the file keeps it when it is written back.
 var utf8BOM = []byte("\xef\xbb\xbf")
 
-// jsonDoc is a JSON or JSONC file (render/jsonc keeps comments, trailing commas and
+// jsonDoc is a JSON or JSONC file (internal/jsonc keeps comments, trailing commas and
 // spacing).
 type jsonDoc struct {
 	path string

@@ -1,7 +1,7 @@
 package format
 
 import (
-	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"strconv"
 	"unicode/utf8"
 )

@@ -7,7 +7,7 @@
 // go.yaml.in/yaml/v3 (the YAML organisation's yaml.v3, a port of libyaml, as Goose's
 // serde_yaml is) parses the document into a tree that gives each node its line and
 // column; its encoder, though, re-spaces the whole file on output, so the edits here
-// are splices of whole lines of the source, the same approach as render/jsonc and
+// are splices of whole lines of the source, the same approach as internal/jsonc and
 // render/tomledit. An entry of a block container owns the lines from its key (or its
 // "-") to its last line of content; comment and blank lines after that, and before the
 // next entry, are not its own.

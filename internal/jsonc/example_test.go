@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 )
 
 func ExampleDoc_Set() {
