@@ -3,9 +3,9 @@ package render_test
 import (
 	"bytes"
 
+	"github.com/mcpwire/mcpwire/internal/tomledit"
+	"github.com/mcpwire/mcpwire/internal/yamledit"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/tomledit"
-	"github.com/mcpwire/mcpwire/render/yamledit"
 )
 
 // withoutEntries removes the named server entries from a YAML file, or from a TOML

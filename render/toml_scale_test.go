@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpwire/mcpwire/render/tomledit"
+	"github.com/mcpwire/mcpwire/internal/tomledit"
 )
 
 // codexConfig returns a ~/.codex/config.toml with n servers, each a [mcp_servers.sN] table

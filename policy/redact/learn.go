@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/jsonc"
+	"github.com/mcpwire/mcpwire/internal/tomledit"
+	"github.com/mcpwire/mcpwire/internal/yamledit"
 	"github.com/mcpwire/mcpwire/policy"
-	"github.com/mcpwire/mcpwire/render/tomledit"
-	"github.com/mcpwire/mcpwire/render/yamledit"
 )
 
 // launchKeys hold argument lists or a command line.

@@ -1,6 +1,6 @@
 // Package format reads and edits a client's config file in place, whatever its format.
 // A Document adapter per format (JSON and JSONC over internal/jsonc, TOML over
-// render/tomledit, YAML over render/yamledit) gives one view of the file: the
+// internal/tomledit, YAML over internal/yamledit) gives one view of the file: the
 // container where the server entries live, each entry as a Value, and the members
 // outside it. A new format is one more adapter file and one entry in the parsers
 // table.

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/render/tomledit"
+	"github.com/mcpwire/mcpwire/internal/tomledit"
 )
 
-// tomlDoc is a TOML file, edited statement by statement by render/tomledit. Entry edits are
+// tomlDoc is a TOML file, edited statement by statement by internal/tomledit. Entry edits are
 // collected and made in one tomledit.Apply when Bytes is called, so that the document is parsed and
 // checked once, however many entries change (an edit at a time re-parses the whole file).
 type tomlDoc struct {

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mcpwire/mcpwire/render/yamledit"
+	"github.com/mcpwire/mcpwire/internal/yamledit"
 )
 
-// yamlDoc is a YAML file, edited in place by render/yamledit. Edits wait and are made
+// yamlDoc is a YAML file, edited in place by internal/yamledit. Edits wait and are made
 // by one yamledit Apply in Bytes, which parses the result strictly and compares its
 // data with the intended data once. Members set on the document go before the
 // entries' edits, so that in a new file they come first (Continue's block header

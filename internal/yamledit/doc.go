@@ -8,7 +8,7 @@
 // serde_yaml is) parses the document into a tree that gives each node its line and
 // column; its encoder, though, re-spaces the whole file on output, so the edits here
 // are splices of whole lines of the source, the same approach as internal/jsonc and
-// render/tomledit. An entry of a block container owns the lines from its key (or its
+// internal/tomledit. An entry of a block container owns the lines from its key (or its
 // "-") to its last line of content; comment and blank lines after that, and before the
 // next entry, are not its own.
 //
