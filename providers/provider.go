@@ -1,6 +1,10 @@
 package providers
 
-import "github.com/mcpwire/mcpwire/policy"
+import (
+	"github.com/mcpwire/mcpwire/policy"
+
+	"github.com/mcpwire/mcpwire/render/format"
+)
 
 // Provider is one client's table entry.
 type Provider struct {
@@ -20,7 +24,7 @@ type Provider struct {
 	// Settings are Claude Code's settings files, where deny rules go (C2).
 	Settings map[Scope]*Dest
 	// Format is the file format.
-	Format Format
+	Format format.Format
 	// ServersKey is the member (or TOML table) holding the servers.
 	ServersKey string
 	// EntryName, when set, says the servers are a list (TOML [[mcp_servers]], a YAML
@@ -226,17 +230,6 @@ func (p *Provider) Scopes() []Scope {
 	}
 	return out
 }
-
-// Format is a file format.
-type Format string
-
-// Formats.
-const (
-	JSON  Format = "json"
-	JSONC Format = "jsonc"
-	TOML  Format = "toml"
-	YAML  Format = "yaml"
-)
 
 // Shape names the dialect of one server entry.
 type Shape string

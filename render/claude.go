@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/jsonc"
-	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 )
@@ -246,7 +245,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	if e.f != nil {
-		if err := checkNotEmpty(e.f, providers.JSON, e.path, cur); err != nil {
+		if err := checkNotEmpty(e.f, format.JSON, e.path, cur); err != nil {
 			return nil, false, err
 		}
 	}

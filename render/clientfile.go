@@ -245,7 +245,7 @@ func inParallel(n int, work func(from, to int)) {
 }
 
 // read reads and parses a file once.
-func (r *ClientReader) read(f providers.Format, path string) *readFile {
+func (r *ClientReader) read(f format.Format, path string) *readFile {
 	key := string(f) + "\x00" + path
 	if rf, ok := r.files[key]; ok {
 		return rf

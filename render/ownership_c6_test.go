@@ -15,13 +15,14 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/tailscale/hujson"
 )
 
 // handWritten is a client file holding one entry named notes that mcpwire did not
 // write, in the provider's format, after an unrelated member the person keeps.
 func handWritten(p *providers.Provider) []byte {
-	if p.Format == providers.TOML {
+	if p.Format == format.TOML {
 		return []byte("# mine\nmodel = \"m\"\n\n[" + p.ServersKey + ".notes]\ncommand = \"my-notes\"\nargs = [\"--mine\"]\n")
 	}
 	entry := `{ "command": "my-notes", "args": ["--mine"] }`
@@ -101,7 +102,7 @@ func TestInjectOverHandWrittenEntry(t *testing.T) {
 				t.Fatalf("--force did not replace the entry:\n%s", got)
 			}
 			other := `"theme": "dark"`
-			if p.Format == providers.TOML {
+			if p.Format == format.TOML {
 				other = "# mine\nmodel = \"m\"\n"
 			}
 			if !bytes.Contains(got, []byte(other)) {

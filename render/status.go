@@ -314,7 +314,7 @@ func (d *docCache) member(file string, path ...string) (json.RawMessage, bool) {
 	if !ok {
 		data, err := d.f.ReadFile(file)
 		if err == nil {
-			doc, err = format.Parse(providers.JSONC, file, data, true)
+			doc, err = format.Parse(format.JSONC, file, data, true)
 		}
 		if err != nil {
 			doc = nil

@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/mcpwire/mcpwire/providers"
 )
 
 // spec: K8
@@ -16,12 +14,12 @@ import (
 func TestCRLFEditsKeepCommentsAndLineEndings(t *testing.T) {
 	crlf := func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
 	for _, tc := range []struct {
-		format   providers.Format
+		format   Format
 		c        Container
 		src      string
 		comments []string
 	}{
-		{providers.JSONC, Container{Path: []string{"mcpServers"}}, crlf(`// head
+		{JSONC, Container{Path: []string{"mcpServers"}}, crlf(`// head
 {
   // servers
   "mcpServers": {
@@ -33,7 +31,7 @@ func TestCRLFEditsKeepCommentsAndLineEndings(t *testing.T) {
   "other": 1 // tail
 }
 `), []string{"// head", "// servers", "// a", "/* c */", "// tail"}},
-		{providers.TOML, Container{Path: []string{"mcp_servers"}}, crlf(`# head
+		{TOML, Container{Path: []string{"mcp_servers"}}, crlf(`# head
 model = "o3" # model
 
 # a
@@ -48,7 +46,7 @@ command = "b"
 command = "c"
 # tail
 `), []string{"# head", "# model", "# a", "# c", "# tail"}},
-		{providers.YAML, Container{Path: []string{"extensions"}}, crlf(`# head
+		{YAML, Container{Path: []string{"extensions"}}, crlf(`# head
 GOOSE_MODE: auto # mode
 extensions:
   # a

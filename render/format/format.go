@@ -15,7 +15,6 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/internal/limits"
-	"github.com/mcpwire/mcpwire/providers"
 )
 
 // Kind is the JSON type of a Value (a TOML table is an object).
@@ -147,19 +146,30 @@ func Strings(v Value) ([]string, bool) {
 	return out, true
 }
 
+// Format is the syntax of a client file.
+type Format string
+
+// The formats mcpwire reads and edits.
+const (
+	JSON  Format = "json"
+	JSONC Format = "jsonc" // JSON with comments and trailing commas
+	TOML  Format = "toml"
+	YAML  Format = "yaml"
+)
+
 // parsers opens a file per format. data is the file's content; exists is false for a
 // file that is not there yet.
-var parsers = map[providers.Format]func(path string, data []byte, exists bool) (Document, error){
-	providers.JSON:  parseJSON,
-	providers.JSONC: parseJSON,
-	providers.TOML:  parseTOML,
-	providers.YAML:  parseYAML,
+var parsers = map[Format]func(path string, data []byte, exists bool) (Document, error){
+	JSON:  parseJSON,
+	JSONC: parseJSON,
+	TOML:  parseTOML,
+	YAML:  parseYAML,
 }
 
 // Parse opens a client file of format f. Errors name the file; a file over one of
 // mcpwire's limits on what it reads (K1: size, nesting, YAML aliases) is refused
 // with a *limits.Error.
-func Parse(f providers.Format, path string, data []byte, exists bool) (Document, error) {
+func Parse(f Format, path string, data []byte, exists bool) (Document, error) {
 	parse, ok := parsers[f]
 	if !ok {
 		return nil, fmt.Errorf("%s: mcpwire cannot edit %s files", path, f)
@@ -170,7 +180,7 @@ func Parse(f providers.Format, path string, data []byte, exists bool) (Document,
 // bounded refuses data larger than mcpwire reads in format f (the hand-written
 // formats' parsers take tens of bytes per byte: limits.TextBytes), then parses it,
 // a limit the parser met naming the file.
-func bounded(f providers.Format, path string, data []byte, parse func() (Document, error)) (Document, error) {
+func bounded(f Format, path string, data []byte, parse func() (Document, error)) (Document, error) {
 	if max := maxBytes(f); len(data) > max {
 		return nil, limits.Size(path, int64(max))
 	}
@@ -183,10 +193,10 @@ func bounded(f providers.Format, path string, data []byte, parse func() (Documen
 
 // textBytes are the formats written by hand, read up to limits.TextBytes; any other
 // up to limits.FileBytes.
-var textBytes = map[providers.Format]int{providers.YAML: limits.TextBytes, providers.TOML: limits.TextBytes}
+var textBytes = map[Format]int{YAML: limits.TextBytes, TOML: limits.TextBytes}
 
 // maxBytes is the largest file of format f mcpwire reads.
-func maxBytes(f providers.Format) int {
+func maxBytes(f Format) int {
 	if n, ok := textBytes[f]; ok {
 		return n
 	}
@@ -197,7 +207,7 @@ func maxBytes(f providers.Format) int {
 // it is read, the members of the container's outermost object when the container
 // is nested in it (Claude Code's projects in ~/.claude.json), so that reaching the
 // container does not read that object a second time.
-func ParseFor(f providers.Format, path string, data []byte, exists bool, container []string) (Document, error) {
+func ParseFor(f Format, path string, data []byte, exists bool, container []string) (Document, error) {
 	if parse, ok := openers[f]; ok && len(container) > 1 {
 		return bounded(f, path, data, func() (Document, error) { return parse(path, data, exists, container[0]) })
 	}
@@ -206,9 +216,9 @@ func ParseFor(f providers.Format, path string, data []byte, exists bool, contain
 
 // openers are the parsers that can note the members of a root member as they read
 // (see ParseFor).
-var openers = map[providers.Format]func(path string, data []byte, exists bool, open string) (Document, error){
-	providers.JSON:  parseJSONOpen,
-	providers.JSONC: parseJSONOpen,
+var openers = map[Format]func(path string, data []byte, exists bool, open string) (Document, error){
+	JSON:  parseJSONOpen,
+	JSONC: parseJSONOpen,
 }
 
 // The other kinds.

@@ -6,13 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/mcpwire/mcpwire/providers"
 )
 
 // open opens src in format f (a file that exists unless src is empty) and its
 // entries at c.
-func open(t *testing.T, f providers.Format, src []byte, c Container) (Document, Entries) {
+func open(t *testing.T, f Format, src []byte, c Container) (Document, Entries) {
 	t.Helper()
 	doc, err := Parse(f, "/f", src, len(src) > 0)
 	if err != nil {
@@ -26,7 +24,7 @@ func open(t *testing.T, f providers.Format, src []byte, c Container) (Document, 
 }
 
 // edit opens src in format f, applies fn to the entries of c, and returns the file.
-func edit(t *testing.T, f providers.Format, src string, c Container, fn func(es Entries)) string {
+func edit(t *testing.T, f Format, src string, c Container, fn func(es Entries)) string {
 	t.Helper()
 	doc, es := open(t, f, []byte(src), c)
 	fn(es)
@@ -51,26 +49,26 @@ func set(t *testing.T, name string) func(es Entries) {
 func TestContainers(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		format providers.Format
+		format Format
 		src    string
 		c      Container
 		want   string
 	}{
-		{"JSON map by name", providers.JSON, "{\n  \"mcpServers\": {}\n}\n", Container{Path: []string{"mcpServers"}},
+		{"JSON map by name", JSON, "{\n  \"mcpServers\": {}\n}\n", Container{Path: []string{"mcpServers"}},
 			"{\n  \"mcpServers\": {\n    \"s\": {\n      \"command\": \"x\",\n      \"args\": [\n        \"a\"\n      ],\n      \"env\": {\n        \"K\": \"V\"\n      }\n    }\n  }\n}\n"},
-		{"JSON flat dotted key", providers.JSON, "{\n  \"amp.mcpServers\": {}\n}\n", Container{Path: []string{"amp.mcpServers"}},
+		{"JSON flat dotted key", JSON, "{\n  \"amp.mcpServers\": {}\n}\n", Container{Path: []string{"amp.mcpServers"}},
 			"{\n  \"amp.mcpServers\": {\n    \"s\": {\n      \"command\": \"x\",\n      \"args\": [\n        \"a\"\n      ],\n      \"env\": {\n        \"K\": \"V\"\n      }\n    }\n  }\n}\n"},
-		{"JSON nested key", providers.JSON, "{\"projects\": {}}\n", Container{Path: []string{"projects", "/abs", "mcpServers"}},
+		{"JSON nested key", JSON, "{\"projects\": {}}\n", Container{Path: []string{"projects", "/abs", "mcpServers"}},
 			"{\"projects\": {\"/abs\": {\"mcpServers\": {\"s\": {\"command\": \"x\", \"args\": [\"a\"], \"env\": {\"K\": \"V\"}}}}}}\n"},
-		{"TOML map by name", providers.TOML, "model = \"o3\"\n", Container{Path: []string{"mcp_servers"}},
+		{"TOML map by name", TOML, "model = \"o3\"\n", Container{Path: []string{"mcp_servers"}},
 			"model = \"o3\"\n\n[mcp_servers.s]\ncommand = \"x\"\nargs = [\"a\"]\nenv = { K = \"V\" }\n"},
-		{"TOML list by name", providers.TOML, "model = \"o3\"\n", Container{Path: []string{"mcp_servers"}, NameKey: "name"},
+		{"TOML list by name", TOML, "model = \"o3\"\n", Container{Path: []string{"mcp_servers"}, NameKey: "name"},
 			"model = \"o3\"\n\n[[mcp_servers]]\nname = \"s\"\ncommand = \"x\"\nargs = [\"a\"]\nenv = { K = \"V\" }\n"},
-		{"YAML map by name", providers.YAML, "# mine\nmodel: o3\n", Container{Path: []string{"extensions"}},
+		{"YAML map by name", YAML, "# mine\nmodel: o3\n", Container{Path: []string{"extensions"}},
 			"# mine\nmodel: o3\nextensions:\n  s:\n    command: x\n    args:\n      - a\n    env:\n      K: V\n"},
-		{"YAML list by name", providers.YAML, "mcpServers: []  # none\n", Container{Path: []string{"mcpServers"}, NameKey: "name"},
+		{"YAML list by name", YAML, "mcpServers: []  # none\n", Container{Path: []string{"mcpServers"}, NameKey: "name"},
 			"mcpServers:  # none\n  - name: s\n    command: x\n    args:\n      - a\n    env:\n      K: V\n"},
-		{"TOML framed", providers.TOML, "", Container{Path: []string{"mcp_servers"}, Frame: &Frame{Start: "# >> ", End: "# << "}},
+		{"TOML framed", TOML, "", Container{Path: []string{"mcp_servers"}, Frame: &Frame{Start: "# >> ", End: "# << "}},
 			"# >> s\n[mcp_servers.s]\ncommand = \"x\"\nargs = [\"a\"]\nenv = { K = \"V\" }\n# << s\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,14 +83,14 @@ func TestContainers(t *testing.T) {
 // edited meanwhile.
 func TestTOMLEntriesPending(t *testing.T) {
 	for _, tc := range []struct {
-		f   providers.Format
+		f   Format
 		c   Container
 		src string
 	}{
-		{providers.TOML, Container{Path: []string{"mcp_servers"}}, "[mcp_servers.a]\ncommand = \"a\"\n\n[mcp_servers.b]\ncommand = \"b\"\n"},
-		{providers.TOML, Container{Path: []string{"mcp_servers"}, NameKey: "name"}, "[[mcp_servers]]\nname = \"a\"\ncommand = \"a\"\n\n[[mcp_servers]]\nname = \"b\"\ncommand = \"b\"\n"},
-		{providers.YAML, Container{Path: []string{"mcp_servers"}}, "mcp_servers:\n  a:\n    command: a\n  b:\n    command: b\n"},
-		{providers.YAML, Container{Path: []string{"mcp_servers"}, NameKey: "name"}, "mcp_servers:\n- name: a\n  command: a\n- name: b\n  command: b\n"},
+		{TOML, Container{Path: []string{"mcp_servers"}}, "[mcp_servers.a]\ncommand = \"a\"\n\n[mcp_servers.b]\ncommand = \"b\"\n"},
+		{TOML, Container{Path: []string{"mcp_servers"}, NameKey: "name"}, "[[mcp_servers]]\nname = \"a\"\ncommand = \"a\"\n\n[[mcp_servers]]\nname = \"b\"\ncommand = \"b\"\n"},
+		{YAML, Container{Path: []string{"mcp_servers"}}, "mcp_servers:\n  a:\n    command: a\n  b:\n    command: b\n"},
+		{YAML, Container{Path: []string{"mcp_servers"}, NameKey: "name"}, "mcp_servers:\n- name: a\n  command: a\n- name: b\n  command: b\n"},
 	} {
 		c := tc.c
 		doc, es := open(t, tc.f, []byte(tc.src), c)
@@ -130,17 +128,17 @@ func TestTOMLEntriesPending(t *testing.T) {
 
 func TestEntriesRefused(t *testing.T) {
 	for _, tc := range []struct {
-		format providers.Format
+		format Format
 		src    string
 		c      Container
 		want   string
 	}{
-		{providers.JSON, "{\"mcpServers\": []}", Container{Path: []string{"mcpServers"}}, `/f: "mcpServers" must be an object, not an array`},
-		{providers.JSON, "{}", Container{Path: []string{"s"}, NameKey: "name"}, "cannot edit this kind of server list"},
-		{providers.TOML, "mcp_servers = 3\n", Container{Path: []string{"mcp_servers"}}, "/f: line 1: mcp_servers must be a table"},
-		{providers.TOML, "[mcp_servers.a]\n", Container{Path: []string{"mcp_servers"}, NameKey: "name"}, "must be an array of tables"},
-		{providers.YAML, "extensions: 3\n", Container{Path: []string{"extensions"}}, "/f: line 1: extensions must be a mapping, not a number"},
-		{providers.YAML, "mcpServers:\n  a: 1\n", Container{Path: []string{"mcpServers"}, NameKey: "name"}, "mcpServers must be a list, not a mapping"},
+		{JSON, "{\"mcpServers\": []}", Container{Path: []string{"mcpServers"}}, `/f: "mcpServers" must be an object, not an array`},
+		{JSON, "{}", Container{Path: []string{"s"}, NameKey: "name"}, "cannot edit this kind of server list"},
+		{TOML, "mcp_servers = 3\n", Container{Path: []string{"mcp_servers"}}, "/f: line 1: mcp_servers must be a table"},
+		{TOML, "[mcp_servers.a]\n", Container{Path: []string{"mcp_servers"}, NameKey: "name"}, "must be an array of tables"},
+		{YAML, "extensions: 3\n", Container{Path: []string{"extensions"}}, "/f: line 1: extensions must be a mapping, not a number"},
+		{YAML, "mcpServers:\n  a: 1\n", Container{Path: []string{"mcpServers"}, NameKey: "name"}, "mcpServers must be a list, not a mapping"},
 	} {
 		doc, err := Parse(tc.format, "/f", []byte(tc.src), true)
 		if err != nil {
@@ -154,12 +152,12 @@ func TestEntriesRefused(t *testing.T) {
 
 // TestCarry: JSON carries any member as written; TOML only arrays of strings.
 func TestCarry(t *testing.T) {
-	j, _ := Parse(providers.JSON, "/f", []byte(`{"s": {"t": ["a", 1]}}`), true)
+	j, _ := Parse(JSON, "/f", []byte(`{"s": {"t": ["a", 1]}}`), true)
 	v, _ := j.Lookup("s", "t")
 	if c, ok := v.Carry(); !ok || fmt.Sprint(c) != fmt.Sprint(json.RawMessage(`["a",1]`)) {
 		t.Errorf("JSON carry = %v, %v", c, ok)
 	}
-	tm, _ := Parse(providers.TOML, "/f", []byte("[s.x]\nt = [\"a\", \"b\"]\nu = [1]\n"), true)
+	tm, _ := Parse(TOML, "/f", []byte("[s.x]\nt = [\"a\", \"b\"]\nu = [1]\n"), true)
 	v, _ = tm.Lookup("s", "x", "t")
 	if c, ok := v.Carry(); !ok || !slices.Equal(c.([]string), []string{"a", "b"}) {
 		t.Errorf("TOML carry of strings = %v, %v", c, ok)
@@ -189,7 +187,7 @@ func TestJSONGetScansTheContainerOnce(t *testing.T) {
 			if len(path) > 1 {
 				src = "{\"projects\": {\"/p\": {\"mcpServers\": {\n" + b.String() + "\n}}}}\n"
 			}
-			doc, err := Parse(providers.JSON, "/f", []byte(src), true)
+			doc, err := Parse(JSON, "/f", []byte(src), true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -223,7 +221,7 @@ func TestTOMLDigestIsTheWrittenEntrys(t *testing.T) {
 		{Path: []string{"mcp_servers"}, NameKey: "name"},
 		{Path: []string{"mcp_servers"}, Frame: &Frame{Start: "# >> ", End: "# << "}},
 	} {
-		doc, es := open(t, providers.TOML, []byte("model = \"o3\"\n"), c)
+		doc, es := open(t, TOML, []byte("model = \"o3\"\n"), c)
 		predicted := map[string]string{}
 		for name, e := range map[string]Object{"s": entry, "t": other} {
 			var err error
@@ -238,7 +236,7 @@ func TestTOMLDigestIsTheWrittenEntrys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, bes := open(t, providers.TOML, out, c)
+		_, bes := open(t, TOML, out, c)
 		for name, want := range predicted {
 			got, ok := bes.Get(name)
 			if !ok || got.Digest() != want {

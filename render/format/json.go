@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/mcpwire/mcpwire/internal/jsonc"
-	"github.com/mcpwire/mcpwire/providers"
 )
 
 // emptyJSON is the content of a new JSON file before edits.
@@ -56,7 +55,7 @@ func parseJSONOpen(path string, data []byte, exists bool, open string) (Document
 // ParseJSON opens a JSON or JSONC file that is not a client's servers file (Claude
 // settings): as Parse, and the same messages.
 func ParseJSON(path string, data []byte, exists bool) (Document, error) {
-	return Parse(providers.JSON, path, data, exists)
+	return Parse(JSON, path, data, exists)
 }
 
 func (d *jsonDoc) Lookup(path ...string) (Value, bool) {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/limits"
-	"github.com/mcpwire/mcpwire/providers"
 )
 
 // allocated is how many bytes fn allocates.
@@ -24,18 +23,18 @@ func allocated(fn func()) uint64 {
 // want is what the error says went past its limit.
 var hostile = []struct {
 	name   string
-	format providers.Format
+	format Format
 	src    string
 	want   string
 }{
-	{"json arrays", providers.JSON, `{"mcpServers": {}, "x": ` + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "}", "nesting depth over mcpwire's limit of 1000 levels (line 1)"},
-	{"json objects", providers.JSONC, strings.Repeat(`{"a":`, 100_000) + "1" + strings.Repeat("}", 100_000), "nesting depth over mcpwire's limit of 1000 levels (line 1)"},
-	{"toml arrays", providers.TOML, "a = 1\nx = " + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "\n", "nesting depth over mcpwire's limit of 1000 levels (line 2)"},
-	{"toml inline tables", providers.TOML, "x = " + strings.Repeat("{a=", 5000) + "1" + strings.Repeat("}", 5000) + "\n", "nesting depth over mcpwire's limit of 1000 levels (line 1)"},
-	{"toml table name", providers.TOML, "[" + strings.Repeat("a.", 100_000) + "b]\nx = 1\n", "nesting depth over mcpwire's limit of 1000 levels (line 1)"},
-	{"toml dotted key", providers.TOML, "[t]\n" + strings.Repeat("a.", 100_000) + "b = 1\n", "nesting depth over mcpwire's limit of 1000 levels (line 2)"},
-	{"toml under a table", providers.TOML, "[" + strings.Repeat("a.", 600) + "b]\n" + strings.Repeat("c.", 600) + "d = 1\n", "nesting depth over mcpwire's limit of 1000 levels (line 2)"},
-	{"toml size", providers.TOML, "# " + strings.Repeat("x", limits.TextBytes), "size over mcpwire's limit of 16 MiB"},
+	{"json arrays", JSON, `{"mcpServers": {}, "x": ` + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "}", "nesting depth over mcpwire's limit of 1000 levels (line 1)"},
+	{"json objects", JSONC, strings.Repeat(`{"a":`, 100_000) + "1" + strings.Repeat("}", 100_000), "nesting depth over mcpwire's limit of 1000 levels (line 1)"},
+	{"toml arrays", TOML, "a = 1\nx = " + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "\n", "nesting depth over mcpwire's limit of 1000 levels (line 2)"},
+	{"toml inline tables", TOML, "x = " + strings.Repeat("{a=", 5000) + "1" + strings.Repeat("}", 5000) + "\n", "nesting depth over mcpwire's limit of 1000 levels (line 1)"},
+	{"toml table name", TOML, "[" + strings.Repeat("a.", 100_000) + "b]\nx = 1\n", "nesting depth over mcpwire's limit of 1000 levels (line 1)"},
+	{"toml dotted key", TOML, "[t]\n" + strings.Repeat("a.", 100_000) + "b = 1\n", "nesting depth over mcpwire's limit of 1000 levels (line 2)"},
+	{"toml under a table", TOML, "[" + strings.Repeat("a.", 600) + "b]\n" + strings.Repeat("c.", 600) + "d = 1\n", "nesting depth over mcpwire's limit of 1000 levels (line 2)"},
+	{"toml size", TOML, "# " + strings.Repeat("x", limits.TextBytes), "size over mcpwire's limit of 16 MiB"},
 }
 
 // spec: K1 K3
@@ -65,12 +64,12 @@ func TestParseRefusesPastTheLimits(t *testing.T) {
 func TestParseTakesWhatIsWithinTheLimits(t *testing.T) {
 	d := limits.Depth
 	for _, c := range []struct {
-		format providers.Format
+		format Format
 		src    string
 	}{
-		{providers.JSON, strings.Repeat(`{"a":`, d) + "1" + strings.Repeat("}", d)},
-		{providers.TOML, "[" + strings.Repeat("a.", d-3) + "b]\nc = [1]\n"},
-		{providers.TOML, "x = 1\n# " + strings.Repeat("x", limits.TextBytes-10) + "\n"},
+		{JSON, strings.Repeat(`{"a":`, d) + "1" + strings.Repeat("}", d)},
+		{TOML, "[" + strings.Repeat("a.", d-3) + "b]\nc = [1]\n"},
+		{TOML, "x = 1\n# " + strings.Repeat("x", limits.TextBytes-10) + "\n"},
 	} {
 		if _, err := Parse(c.format, "/p/file", []byte(c.src), true); err != nil {
 			t.Errorf("%s %.40q: %v", c.format, c.src, err)

@@ -2,8 +2,6 @@ package format
 
 import (
 	"testing"
-
-	"github.com/mcpwire/mcpwire/providers"
 )
 
 // TestRestore: an entry read (Text and JSON), replaced, then restored, gives the file
@@ -15,36 +13,36 @@ import (
 func TestRestore(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		format providers.Format
+		format Format
 		src    string
 		c      Container
 		want   string // "" for src
 	}{
-		{"JSON with comments", providers.JSONC,
+		{"JSON with comments", JSONC,
 			"{\n  \"mcpServers\": {\n    // mine\n    \"s\": { \"command\": \"mine\",   /* keep */ \"args\": [\"--a\"] },\n    \"t\": {\"command\": \"t\"}\n  }\n}\n",
 			Container{Path: []string{"mcpServers"}}, ""},
-		{"JSON nested project", providers.JSON,
+		{"JSON nested project", JSON,
 			"{\"projects\": {\"/p\": {\"mcpServers\": {\"s\": {\"command\":\"mine\",\"x\":1}}}}}",
 			Container{Path: []string{"projects", "/p", "mcpServers"}}, ""},
-		{"TOML table", providers.TOML,
+		{"TOML table", TOML,
 			"model = \"o3\"\n\n# mine\n[mcp_servers.s]\ncommand = \"mine\"\nstartup_timeout_sec = 60   # slow\n[mcp_servers.s.env]\nK = \"v\"\n\n[mcp_servers.t]\ncommand = \"t\"\n",
 			Container{Path: []string{"mcp_servers"}}, ""},
 		// its tables come back as one block: the blank line between them was not theirs
-		{"TOML table with a sub-table apart", providers.TOML,
+		{"TOML table with a sub-table apart", TOML,
 			"[mcp_servers.s]\ncommand = \"mine\"\n\n[mcp_servers.s.env]\nK = \"v\"\n\n[mcp_servers.t]\ncommand = \"t\"\n",
 			Container{Path: []string{"mcp_servers"}},
 			"[mcp_servers.s]\ncommand = \"mine\"\n[mcp_servers.s.env]\nK = \"v\"\n\n[mcp_servers.t]\ncommand = \"t\"\n"},
-		{"TOML array of tables", providers.TOML,
+		{"TOML array of tables", TOML,
 			"[[mcp_servers]]\nname = \"s\"\ncommand = \"mine\" # mine\n\n[[mcp_servers]]\nname = \"t\"\ncommand = \"t\"\n",
 			Container{Path: []string{"mcp_servers"}, NameKey: "name"}, ""},
-		{"TOML dotted keys", providers.TOML,
+		{"TOML dotted keys", TOML,
 			"mcp_servers.s.command = \"mine\"\nmcp_servers.s.startup_timeout_sec = 60\n\n[mcp_servers.t]\ncommand = \"t\"\n",
 			Container{Path: []string{"mcp_servers"}},
 			"[mcp_servers.t]\ncommand = \"t\"\n\n[mcp_servers.s]\ncommand = \"mine\"\nstartup_timeout_sec = 60\n"},
-		{"YAML mapping", providers.YAML,
+		{"YAML mapping", YAML,
 			"# goose\nextensions:\n  s:\n    cmd: docker   # mine\n    args: [run, x]\n    envs: {T: v}\n  t:\n    cmd: t\nGOOSE_MODE: auto\n",
 			Container{Path: []string{"extensions"}}, ""},
-		{"YAML list", providers.YAML,
+		{"YAML list", YAML,
 			"name: Mine\nmcpServers:\n  - name: t\n    command: t\n  - name: s   # mine\n    command: mine\n",
 			Container{Path: []string{"mcpServers"}, NameKey: "name"}, ""},
 	} {
@@ -88,10 +86,10 @@ func TestRestore(t *testing.T) {
 // spec: H1
 func TestRestoreMoved(t *testing.T) {
 	c := Container{Path: []string{"extensions"}}
-	_, es := open(t, providers.YAML, []byte("extensions:\n  s:\n    cmd: mine   # mine\n"), c)
+	_, es := open(t, YAML, []byte("extensions:\n  s:\n    cmd: mine   # mine\n"), c)
 	e, _ := es.Get("s")
 	text, value := e.Text(), e.JSON()
-	got := edit(t, providers.YAML, "extensions:\n    s:\n        cmd: theirs\n", c, func(es Entries) {
+	got := edit(t, YAML, "extensions:\n    s:\n        cmd: theirs\n", c, func(es Entries) {
 		if _, err := es.Restore("s", text, value); err != nil {
 			t.Fatal(err)
 		}
