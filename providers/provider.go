@@ -3,7 +3,7 @@ package providers
 import (
 	"github.com/mcpwire/mcpwire/policy"
 
-	"github.com/mcpwire/mcpwire/render/format"
+	"github.com/mcpwire/mcpwire/internal/format"
 )
 
 // Provider is one client's table entry.

@@ -3,7 +3,7 @@ package providers
 import (
 	"github.com/mcpwire/mcpwire/policy"
 
-	"github.com/mcpwire/mcpwire/render/format"
+	"github.com/mcpwire/mcpwire/internal/format"
 )
 
 // table lists every provider in display order (V1, V3). Each entry names its sources

@@ -1,7 +1,7 @@
 package providers
 
 import (
-	"github.com/mcpwire/mcpwire/render/format"
+	"github.com/mcpwire/mcpwire/internal/format"
 	"slices"
 	"strings"
 	"testing"

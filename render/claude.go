@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // PermissionsDir is the write-layer directory of Claude deny-rule ownership records (C3).

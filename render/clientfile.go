@@ -10,10 +10,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // ClientFile is one client's file as it is on disk, its server entries read back

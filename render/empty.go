@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // emptyWaits are the pauses between the re-reads of a client file that has no byte at

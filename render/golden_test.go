@@ -12,12 +12,12 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // go test ./render -run Golden -update (or MCPWIRE_UPDATE=1) rewrites the goldens.

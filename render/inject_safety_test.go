@@ -10,13 +10,13 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // layeredRegistry opens an organisation layer (with the given credentialPolicy, "" for

@@ -7,9 +7,9 @@ import (
 	"io/fs"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/jsonc"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // BuiltinName is the name of the built-in server entry install writes (I2).

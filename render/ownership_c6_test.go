@@ -11,11 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/tailscale/hujson"
 )
 

@@ -3,10 +3,10 @@ package render_test
 import (
 	"bytes"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/tomledit"
 	"github.com/mcpwire/mcpwire/internal/yamledit"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // withoutEntries removes the named server entries from a YAML file, or from a TOML

@@ -8,12 +8,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // EntryState is how an entry of a client file stands with mcpwire (B4).

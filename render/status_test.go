@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // status runs render.Status for the world, with the given variables.

@@ -11,11 +11,11 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
 )

@@ -3,9 +3,9 @@ package dialect
 import (
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // TestCarryReplacesDefaults: under KeepFilters, a rewritten entry keeps the filter
