@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
@@ -45,7 +46,7 @@ func TestClaudeSettingsShapesRefused(t *testing.T) {
 					w.place(settings, []byte(sh.content))
 					root := filepath.Dir(w.home)
 					before := treeState(t, root)
-					f := &fsys.Faulty{}
+					f := &fsystest.Faulty{}
 					req := w.request("claude-code", scope, profile, "notes")
 					if profile == "" {
 						req.Servers = []string{"notes"}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
@@ -316,7 +317,7 @@ func TestCorruptOwnershipRecord(t *testing.T) {
 				before := treeState(t, root)
 				for _, op := range []string{"inject", "uninject"} {
 					var err error
-					f := &fsys.Faulty{}
+					f := &fsystest.Faulty{}
 					if op == "inject" {
 						_, err = render.Inject(f, w.request("claude-code", "", "local"))
 					} else {

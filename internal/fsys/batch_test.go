@@ -106,26 +106,6 @@ func TestApplyPartlyBatched(t *testing.T) {
 	}
 }
 
-// TestApplyBatchedRollback fails each write of a batched transaction in turn, at every
-// stage of it (its temporary file created, written, synced, renamed): the
-// transaction fails naming the file, every file is as before, and no temporary file
-// is left.
-//
-// spec: W3 W7
-func TestApplyBatchedRollback(t *testing.T) {
-	for _, stage := range []string{StageOpen, StageWrite, StageSync, StageRename} {
-		for n := 1; n <= 3; n++ {
-			t.Run(fmt.Sprintf("%s/%d", stage, n), func(t *testing.T) {
-				dir, targets, before := rollbackFixture(t)
-				for i := range targets {
-					targets[i].Batch = 1 + i/2 // 1, 1, 2: write order is target order
-				}
-				failedWrite(t, dir, targets, before, n, stage)
-			})
-		}
-	}
-}
-
 // TestApplyBatchedRedo: another program rewrites a batched file after mcpwire synced
 // its temporary file: the compare before the rename sees it, the edit is redone on
 // the new content (W8), and the targets still to write are edited again — a record

@@ -1,15 +1,15 @@
 // Package fsys is the filesystem seam every mcpwire read and write goes through (SPEC W9).
 //
-// There are three implementations of [FS]:
+// There are two implementations of [FS]:
 //
 //   - [OS], the real filesystem, whose WriteFile is an atomic replace (W3) with a
 //     compare-before-rename check (W8);
 //   - [DryRun], which passes reads through, records every write as an [Intent] and
-//     never touches the disk (used by --dry-run);
-//   - [Faulty], the real filesystem with injected failures, used by tests to prove
-//     rollback (W7).
+//     never touches the disk (used by --dry-run).
 //
-// [Apply] runs a multi-file transaction over any FS.
+// [Apply] runs a multi-file transaction over any FS; on a [Batcher] (OS) it waits
+// for the disk once per batch rather than once per file. The fakes of tests (fault
+// injection, crashes) wrap OS as Batchers too: internal/fsys/fsystest, fixtures.
 package fsys
 
 import (

@@ -19,37 +19,6 @@ func guardedTargets(dir, data string) []Target {
 	}
 }
 
-// TestGuardedTargetTakesItsGuardsLock: a target with a Guard is written under its
-// guard's lock, taken once for both, and no lock file of its own is ever created
-// (issue 13: one file creation fewer per staged record).
-//
-// spec: W8
-func TestGuardedTargetTakesItsGuardsLock(t *testing.T) {
-	dir := t.TempDir()
-	var locked []string
-	o := NewOSWith(OSOptions{AfterStep: func(stage, name string) {
-		if stage == "lock" {
-			locked = append(locked, filepath.Base(name))
-		}
-	}})
-	if _, err := Apply(o, guardedTargets(dir, "{}")); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(locked, []string{"r.json"}) {
-		t.Errorf("locked %q, want only the guard r.json", locked)
-	}
-	f := &Faulty{}
-	if _, err := Apply(f, guardedTargets(dir, "{\"a\":1}")); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range f.Calls() {
-		if c == "lock "+filepath.Join(dir, "r.json.staged") {
-			t.Errorf("the staged copy was locked on its own: %q", f.Calls())
-		}
-	}
-	noTemp(t, dir)
-}
-
 // TestGuardedTargetRemovesItsOldLockFile: a lock file an earlier mcpwire left beside a
 // guarded target (it locked the file on its own) is removed under the guard's lock,
 // even when nothing needs writing, and the next run finds nothing left over.

@@ -1,6 +1,7 @@
 package fsys
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,8 +13,10 @@ import (
 var (
 	_ FS = OS{}
 	_ FS = (*DryRun)(nil)
-	_ FS = (*Faulty)(nil)
 )
+
+// errInjected is the failure the tests' fault hooks inject (see OSOptions.Fault).
+var errInjected = errors.New("injected fault")
 
 // listTree lists dir recursively (relative, slash-separated, dirs with a trailing slash).
 func listTree(t *testing.T, dir string) []string {

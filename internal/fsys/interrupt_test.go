@@ -25,7 +25,7 @@ func stopAt(stage string, n int) (OS, *Interrupt, func() []string) {
 				intr.Stop(errStop)
 			}
 		}
-	}}).(OS)
+	}})
 	return o, intr, func() []string { return steps }
 }
 

@@ -17,27 +17,18 @@ var lockTimeout = 30 * time.Second
 // processes writing name (W8), waiting up to 30 seconds for another holder (an
 // [Interrupt] stops the wait). The lock file needs name's directory to exist. Release
 // removes the lock file, so none is left behind. Once it holds the lock, Lock removes
-// the temporary files of name that interrupted runs left (see cleanStale).
+// the temporary files of name that interrupted runs left (see CleanStale).
 func (o OS) Lock(name string) (release func() error, err error) {
-	release, err = o.lockOnly(name)
+	release, err = o.LockOnly(name)
 	if err != nil {
 		return nil, err
 	}
-	o.cleanStale(name)
+	o.CleanStale(name)
 	return release, nil
 }
 
-// staleLocker is a filesystem whose locks a transaction takes all first, then
-// removes the stale temporary files of with one listing per directory (the real
-// one).
-type staleLocker interface {
-	lockOnly(name string) (release func() error, err error)
-	cleanStale(names ...string)
-	cleanLocks(names ...string)
-}
-
-// lockOnly is Lock without the removal of stale temporary files.
-func (o OS) lockOnly(name string) (release func() error, err error) {
+// LockOnly is Lock without the removal of stale temporary files (see [Batcher]).
+func (o OS) LockOnly(name string) (release func() error, err error) {
 	unlock, err := lockFile(name+LockSuffix, o.intr.check)
 	if err != nil {
 		return nil, err

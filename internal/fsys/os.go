@@ -16,11 +16,8 @@ import (
 // (W4), a refusal to write through a symlink (W5) and a compare-before-rename check (W8).
 // The zero value is ready to use.
 type OS struct {
-	// hook, when set, runs at named stages of the mutating calls ("open", "write",
-	// "sync", "rename", "mkdir", "remove", "chmod"); an error it returns is the call's
-	// failure. [Faulty] uses it so that the real cleanup paths run. name is the file the
-	// call is about, except at "open", which runs before each attempt to create the
-	// temporary file and gets that temporary file's name.
+	// hook, when set, runs at named stages of the mutating calls (see
+	// [OSOptions.Fault]).
 	hook func(stage, name string) error
 	// intr, when set, stops writes cleanly (signals).
 	intr *Interrupt
@@ -46,10 +43,19 @@ type OSOptions struct {
 	// name is the file the step is about. Tests only: the crash tests of cmd/mcpwire
 	// kill the process there.
 	AfterStep func(stage, name string)
+	// Fault, when set, runs at named stages of the mutating calls ("open", "write",
+	// "sync", "rename", "mkdir", "remove", "chmod"); an error it returns is the call's
+	// failure, so that the real clean-up paths run. name is the file the call is
+	// about, except at "open", which runs before each attempt to create the temporary
+	// file and gets that temporary file's name. Tests only: fault injection
+	// (internal/fsys/fsystest).
+	Fault func(stage, name string) error
 }
 
 // NewOSWith returns the real filesystem with options.
-func NewOSWith(opt OSOptions) FS { return OS{intr: opt.Interrupt, step: opt.AfterStep} }
+func NewOSWith(opt OSOptions) OS {
+	return OS{intr: opt.Interrupt, step: opt.AfterStep, hook: opt.Fault}
+}
 
 func (o OS) interrupt() *Interrupt { return o.intr }
 
@@ -167,12 +173,12 @@ func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOpt
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	defer o.intr.end()
-	w, err := o.stageWrite(name, data, perm)
+	w, err := o.StageWrite(name, data, perm)
 	if err != nil {
 		return err
 	}
 	defer w.discard()
-	if err := syncPending([]*pendingWrite{w}); err != nil {
+	if err := syncPending([]*PendingWrite{w}); err != nil {
 		return err
 	}
 	if err := w.commit(opts); err != nil {
@@ -214,7 +220,7 @@ func (o OS) fill(f *os.File, tmp, name string, data []byte, perm fs.FileMode) er
 // removeTemp removes the temporary file of a failed write, unless it holds another
 // program's file (a *DisplacedError): that one is never deleted, only renamed
 // .<base>.mcpwire-<random>.kept, out of the way of the clean-up of stale temporary
-// files (see cleanStale); the error then names the new name.
+// files (see CleanStale); the error then names the new name.
 func removeTemp(tmp string, err error) {
 	var de *DisplacedError
 	if !errors.As(err, &de) {

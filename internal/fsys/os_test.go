@@ -36,8 +36,8 @@ func TestWriteFileRemovesTempOnFailure(t *testing.T) {
 		opts    *WriteOptions
 		wantErr error
 	}{
-		{"write", OS{hook: failStage("write")}, nil, ErrInjected},
-		{"rename", OS{hook: failStage("rename")}, nil, ErrInjected},
+		{"write", OS{hook: failStage("write")}, nil, errInjected},
+		{"rename", OS{hook: failStage("rename")}, nil, errInjected},
 		{"check", OS{}, &WriteOptions{Check: func() error { return errCheck }}, errCheck},
 		{"expect absent", OS{}, &WriteOptions{Expect: &Snapshot{}}, ErrChanged},
 		{"expect other bytes", OS{}, &WriteOptions{Expect: &Snapshot{Exists: true, Data: []byte("OLD")}}, ErrChanged},
@@ -187,7 +187,7 @@ func BenchmarkWriteFile50MB(b *testing.B) {
 func failStage(stage string) func(string, string) error {
 	return func(s, _ string) error {
 		if s == stage {
-			return ErrInjected
+			return errInjected
 		}
 		return nil
 	}

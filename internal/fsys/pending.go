@@ -9,12 +9,12 @@ import (
 	"sync"
 )
 
-// pendingWrite is the first half of [OS.WriteFile]: the temporary file of name,
+// PendingWrite is the first half of [OS.WriteFile]: the temporary file of name,
 // written with its new content and not yet renamed. A transaction writes the
-// temporary files of all its targets first, syncs them together (syncPending), then
-// renames them (commit), so that one round of fsyncs serves them all (see
-// [Target.Batch]).
-type pendingWrite struct {
+// temporary files of all its targets first ([Batcher.StageWrite]), syncs them
+// together (syncPending), then renames them ([Batcher.CommitWrite]), so that one
+// round of fsyncs serves them all (see [Target.Batch]).
+type PendingWrite struct {
 	o         OS // the filesystem that made it, with its hooks
 	name, tmp string
 	data      []byte
@@ -26,9 +26,9 @@ type pendingWrite struct {
 	committed bool
 }
 
-// stageWrite creates name's temporary file with data and mode perm, unsynced. Its
+// StageWrite creates name's temporary file with data and mode perm, unsynced. Its
 // errors name the file.
-func (o OS) stageWrite(name string, data []byte, perm fs.FileMode) (*pendingWrite, error) {
+func (o OS) StageWrite(name string, data []byte, perm fs.FileMode) (*PendingWrite, error) {
 	if err := checkDest(name); err != nil {
 		return nil, fmt.Errorf("write %s: %w", name, err)
 	}
@@ -36,7 +36,7 @@ func (o OS) stageWrite(name string, data []byte, perm fs.FileMode) (*pendingWrit
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", name, err)
 	}
-	w := &pendingWrite{o: o, name: name, tmp: tmp, data: data, perm: perm, f: f}
+	w := &PendingWrite{o: o, name: name, tmp: tmp, data: data, perm: perm, f: f}
 	o.after("temp", tmp)
 	if err := o.fill(f, tmp, name, data, perm); err != nil {
 		w.err = err
@@ -47,14 +47,14 @@ func (o OS) stageWrite(name string, data []byte, perm fs.FileMode) (*pendingWrit
 }
 
 // holds reports whether the temporary file holds data with mode perm.
-func (w *pendingWrite) holds(data []byte, perm fs.FileMode) bool {
+func (w *PendingWrite) holds(data []byte, perm fs.FileMode) bool {
 	return w != nil && w.perm == perm && bytes.Equal(w.data, data)
 }
 
 // syncPending makes the temporary files durable and closes them: their fsyncs run at
 // once (a journaling filesystem commits them together), the fault and step hooks in
 // order. The first error is returned, naming its file.
-func syncPending(ws []*pendingWrite) error {
+func syncPending(ws []*PendingWrite) error {
 	for _, w := range ws {
 		if err := w.o.fault("sync", w.name); err != nil {
 			w.err = err
@@ -82,7 +82,7 @@ func syncPending(ws []*pendingWrite) error {
 // commit runs opts (W5, W8) and renames the synced temporary file over name (see
 // [OS.WriteFile]); the directory is not synced. On failure the temporary file is
 // removed (or kept, for a *DisplacedError).
-func (w *pendingWrite) commit(opts *WriteOptions) (err error) {
+func (w *PendingWrite) commit(opts *WriteOptions) (err error) {
 	defer func() {
 		if err != nil {
 			w.err = err
@@ -126,8 +126,12 @@ func (w *pendingWrite) commit(opts *WriteOptions) (err error) {
 	return nil
 }
 
+// CommitWrite renames w, staged by this filesystem or by one wrapping it, over its
+// file (see [Batcher]): w keeps the hooks of the filesystem that staged it.
+func (OS) CommitWrite(w *PendingWrite, opts *WriteOptions) error { return w.commit(opts) }
+
 // discard removes the temporary file of a write not committed (nil-safe, idempotent).
-func (w *pendingWrite) discard() {
+func (w *PendingWrite) discard() {
 	if w == nil || w.committed || w.tmp == "" {
 		return
 	}

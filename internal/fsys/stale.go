@@ -99,14 +99,14 @@ func isTempName(entry, base string) bool {
 	return true
 }
 
-// cleanStale removes the temporary files that interrupted mcpwire runs left beside
+// CleanStale removes the temporary files that interrupted mcpwire runs left beside
 // names (issue 11): regular files named .<base>.mcpwire-<random>.tmp, nothing else,
 // listing each directory once. It runs only while the names' locks are held: every
 // mcpwire write of a file creates its temporary file under that file's lock and
 // removes it before releasing it, so such a file belongs to no running mcpwire
 // process. Files it cannot list or remove are left (best effort: they cost space, not
 // correctness).
-func (o OS) cleanStale(names ...string) {
+func (o OS) CleanStale(names ...string) {
 	bases := map[string][]string{}
 	var dirs []string
 	for _, name := range names {
@@ -141,13 +141,13 @@ func (o OS) cleanStale(names ...string) {
 	}
 }
 
-// cleanLocks removes the lock files of names that their [Target.Guard]'s lock
+// CleanLocks removes the lock files of names that their [Target.Guard]'s lock
 // serialises now: an earlier mcpwire locked such a file on its own, and a lock file it
 // left (killed, with the lock gone with it) would otherwise mark the file as left
 // over by an interrupted run on every later run. It runs under the guard's lock, which
 // every writer of the file holds as well; where a lock does not die with its process
 // a lock file may be held still, and is left.
-func (o OS) cleanLocks(names ...string) {
+func (o OS) CleanLocks(names ...string) {
 	if !locksDieWithProcess {
 		return
 	}

@@ -3,7 +3,6 @@ package fsys
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -72,37 +71,6 @@ func TestLockRemovesStaleTemporaryFiles(t *testing.T) {
 	}
 	if len(cleaned) != len(stale) {
 		t.Errorf("clean steps %q", cleaned)
-	}
-}
-
-// TestApplyLocksTargetWithLeftovers: a target that needs no change is locked all the
-// same when an interrupted run left a temporary or lock file of it, so that they go
-// (issue 11); without leftovers it is not locked.
-func TestApplyLocksTargetWithLeftovers(t *testing.T) {
-	for _, left := range []string{"", ".f.json.mcpwire-abc.tmp", "f.json" + LockSuffix} {
-		t.Run(left, func(t *testing.T) {
-			dir := t.TempDir()
-			p := filepath.Join(dir, "f.json")
-			writeTestFile(t, p, "same", 0o600)
-			if left != "" {
-				writeTestFile(t, filepath.Join(dir, left), "partial", 0o600)
-			}
-			f := &Faulty{}
-			res, err := Apply(f, []Target{{Path: p, Edit: editSet("same", 0o600)}})
-			if err != nil || res[0].Changed {
-				t.Fatalf("Apply = %+v, %v", res, err)
-			}
-			var want []string
-			if left != "" {
-				want = []string{"lock " + p}
-			}
-			if got := f.Calls(); !reflect.DeepEqual(got, want) {
-				t.Errorf("calls %q, want %q", got, want)
-			}
-			if got := listTree(t, dir); !reflect.DeepEqual(got, []string{"f.json"}) {
-				t.Errorf("dir holds %q", got)
-			}
-		})
 	}
 }
 

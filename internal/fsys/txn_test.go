@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -38,7 +37,8 @@ func TestApplyNoWriteWhenUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, _ := os.Lstat(p)
-	f := &Faulty{}
+	var steps []string
+	f := NewOSWith(OSOptions{AfterStep: func(stage, name string) { steps = append(steps, stage+" "+name) }})
 	res, err := Apply(f, []Target{{Path: p, Edit: editSet("same\n", 0o640)}})
 	if err != nil {
 		t.Fatal(err)
@@ -47,8 +47,8 @@ func TestApplyNoWriteWhenUnchanged(t *testing.T) {
 	if !os.SameFile(before, after) || !after.ModTime().Equal(old) {
 		t.Errorf("file was touched: inode same=%v mtime %v", os.SameFile(before, after), after.ModTime())
 	}
-	if len(f.Calls()) != 0 {
-		t.Errorf("calls = %q, want none (not even a lock)", f.Calls())
+	if len(steps) != 0 {
+		t.Errorf("steps = %q, want none (not even a lock)", steps)
 	}
 	want := []Result{{Path: p, Old: Snapshot{Exists: true, Data: []byte("same\n"), Mode: 0o640}, New: []byte("same\n"), Mode: 0o640}}
 	for i := range res {
@@ -57,33 +57,6 @@ func TestApplyNoWriteWhenUnchanged(t *testing.T) {
 	if !reflect.DeepEqual(res, want) {
 		t.Errorf("results = %+v", res)
 	}
-}
-
-// spec: W6
-func TestApplyModeOnlyIsChmod(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no unix modes")
-	}
-	dir := t.TempDir()
-	p := filepath.Join(dir, "f.json")
-	writeTestFile(t, p, "same\n", 0o644)
-	before, _ := os.Lstat(p)
-	f := &Faulty{}
-	res, err := Apply(f, []Target{{Path: p, Edit: editSet("same\n", 0o600)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	after, _ := os.Lstat(p)
-	if !os.SameFile(before, after) || fileState(t, p) != "0600 same\n" {
-		t.Errorf("got %q, same inode %v", fileState(t, p), os.SameFile(before, after))
-	}
-	if want := []string{"lock " + p, "chmod " + p + " 0600"}; !reflect.DeepEqual(f.Calls(), want) {
-		t.Errorf("calls = %q, want %q", f.Calls(), want)
-	}
-	if !res[0].Changed {
-		t.Error("Changed = false")
-	}
-	noTemp(t, dir)
 }
 
 // spec: W8
@@ -171,179 +144,6 @@ func keptDirs(names0 []string, dirs ...string) []string {
 	return out
 }
 
-// failedWrite applies the rollbackFixture targets with the nth write failing at stage:
-// the transaction fails naming the file, every file is as before, and the directory
-// holds what it held, plus the directories created (which stay).
-func failedWrite(t *testing.T, dir string, targets []Target, before map[string]string, n int, stage string) {
-	t.Helper()
-	names0 := listTree(t, dir)
-	res, err := Apply(&Faulty{FailWrite: n, WriteStage: stage}, targets)
-	if !errors.Is(err, ErrInjected) || res != nil {
-		t.Fatalf("Apply = %v, %v; want the injected fault", res, err)
-	}
-	if !strings.HasPrefix(err.Error(), "write "+targets[n-1].Path+": ") {
-		t.Errorf("error %q does not name the file", err)
-	}
-	for p, want := range before {
-		if got := fileState(t, p); got != want {
-			t.Errorf("%s = %q, want %q", p, got, want)
-		}
-	}
-	if got, want := listTree(t, dir), keptDirs(names0, "a/", "a/b/"); !reflect.DeepEqual(got, want) {
-		t.Errorf("dir holds %q, want %q", got, want)
-	}
-}
-
-// spec: W7
-func TestApplyRollback(t *testing.T) {
-	for _, stage := range []string{StageWrite, StageRename} {
-		for n := 1; n <= 3; n++ {
-			t.Run(fmt.Sprintf("%s/%d", stage, n), func(t *testing.T) {
-				dir, targets, before := rollbackFixture(t)
-				failedWrite(t, dir, targets, before, n, stage)
-			})
-		}
-	}
-}
-
-// spec: W7
-func TestApplySuccess(t *testing.T) {
-	dir, targets, _ := rollbackFixture(t)
-	res, err := Apply(&Faulty{}, targets)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{
-		targets[0].Path: "0644 one\n+1\n",
-		targets[1].Path: "0600 two\n",
-		targets[2].Path: "0640 three\n+3\n",
-	}
-	for p, w := range want {
-		if got := fileState(t, p); got != w {
-			t.Errorf("%s = %q, want %q", p, got, w)
-		}
-	}
-	if m := fileMode(t, filepath.Join(dir, "a")); m != 0o700 {
-		t.Errorf("created dir mode %s", octal(m))
-	}
-	for i, r := range res {
-		if r.Path != targets[i].Path || !r.Changed || r.Removed {
-			t.Errorf("result %d = %+v", i, r)
-		}
-	}
-	noTemp(t, dir)
-}
-
-// spec: W7
-func TestApplyRollbackRemoveAndChmod(t *testing.T) {
-	dir := t.TempDir()
-	gone := filepath.Join(dir, "gone.json")
-	chm := filepath.Join(dir, "chmod.json")
-	last := filepath.Join(dir, "last.json")
-	writeTestFile(t, gone, "keep me\n", 0o640)
-	writeTestFile(t, chm, "c\n", 0o644)
-	names0 := listTree(t, dir)
-	targets := []Target{
-		{Path: gone, Edit: editRemove},
-		{Path: chm, Edit: editSet("c\n", 0o600)},
-		{Path: last, Edit: editSet("x", 0o600)},
-	}
-	_, err := Apply(&Faulty{FailWrite: 1, WriteStage: StageRename}, targets)
-	if !errors.Is(err, ErrInjected) {
-		t.Fatalf("err = %v", err)
-	}
-	if got := fileState(t, gone); got != "0640 keep me\n" {
-		t.Errorf("removed file = %q", got)
-	}
-	if got := fileState(t, chm); got != "0644 c\n" {
-		t.Errorf("chmod file = %q", got)
-	}
-	if got := listTree(t, dir); !reflect.DeepEqual(got, names0) {
-		t.Errorf("dir holds %q", got)
-	}
-
-	res, err := Apply(OS{}, targets)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fileState(t, gone) != "absent" || !res[0].Removed || res[0].New != nil {
-		t.Errorf("remove: %q %+v", fileState(t, gone), res[0])
-	}
-}
-
-// spec: W7
-func TestApplyRollbackErrorsAreJoined(t *testing.T) {
-	dir, targets, _ := rollbackFixture(t)
-	// The third write fails; undoing the second (a new file) fails too.
-	f := &Faulty{FailWrite: 3, FailRemove: 1}
-	_, err := Apply(f, targets)
-	if !errors.Is(err, ErrInjected) {
-		t.Fatalf("err = %v", err)
-	}
-	msg := err.Error()
-	two := targets[1].Path
-	if !strings.Contains(msg, "write "+targets[2].Path+": injected fault") ||
-		!strings.Contains(msg, "rollback "+two+": remove "+two+": injected fault") {
-		t.Errorf("error = %q", msg)
-	}
-	if got := fileState(t, targets[0].Path); got != "0644 one\n" {
-		t.Errorf("first file not restored: %q", got)
-	}
-	if got := fileState(t, two); got != "0600 two\n" {
-		t.Errorf("second file = %q (its removal failed)", got)
-	}
-	noTemp(t, dir)
-}
-
-// spec: W7
-func TestApplyPlanFailureWritesNothing(t *testing.T) {
-	errEdit := errors.New("x.json: malformed")
-	tests := []struct {
-		name    string
-		target  func(dir string) Target
-		wantErr string
-	}{
-		{"edit error", func(dir string) Target {
-			return Target{Path: filepath.Join(dir, "x.json"), Edit: func(Snapshot) ([]byte, fs.FileMode, bool, error) { return nil, 0, false, errEdit }}
-		}, "x.json: malformed"},
-		{"check error", func(dir string) Target {
-			return Target{Path: filepath.Join(dir, "x.json"), Edit: editSet("x", 0o600), Check: func() error { return errors.New("checked") }}
-		}, "checked"},
-		{"symlink", func(dir string) Target {
-			p := filepath.Join(dir, "link.json")
-			if err := os.Symlink("target", p); err != nil {
-				t.Skip(err)
-			}
-			return Target{Path: p, Edit: editSet("x", 0o600)}
-		}, "DIR/link.json: is a symlink"},
-		{"missing parent", func(dir string) Target {
-			return Target{Path: filepath.Join(dir, "no", "x.json"), Edit: editSet("x", 0o600)}
-		}, "DIR/no/x.json: directory DIR/no does not exist"},
-		{"no mode", func(dir string) Target {
-			return Target{Path: filepath.Join(dir, "x.json"), Edit: editSet("x", 0)}
-		}, "DIR/x.json: no mode given for the new file"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			first := Target{Path: filepath.Join(dir, "sub", "first.json"), Edit: editSet("1", 0o600), DirPerm: 0o700}
-			last := tt.target(dir)
-			names0 := listTree(t, dir)
-			f := &Faulty{}
-			_, err := Apply(f, []Target{first, last})
-			if want := strings.ReplaceAll(tt.wantErr, "DIR", dir); err == nil || err.Error() != want {
-				t.Fatalf("err = %v, want %q", err, want)
-			}
-			if len(f.Calls()) != 0 {
-				t.Errorf("calls = %q, want none", f.Calls())
-			}
-			if got := listTree(t, dir); !reflect.DeepEqual(got, names0) {
-				t.Errorf("dir holds %q", got)
-			}
-		})
-	}
-}
-
 // spec: W5
 func TestApplyRepeatsCheckBeforeRename(t *testing.T) {
 	_, targets, before := rollbackFixture(t)
@@ -394,44 +194,6 @@ func TestApplyDryRun(t *testing.T) {
 	want := []string{"mkdir /a", "mkdir /a/b", "write /.mcp.json", "write /a/b/settings.json", "write /record.json"}
 	if !reflect.DeepEqual(ops, want) {
 		t.Errorf("intents = %q, want %q", ops, want)
-	}
-}
-
-// spec: W7
-func TestApplyRollbackAfterMkdirOrChmodFailure(t *testing.T) {
-	tests := []struct {
-		name    string
-		f       *Faulty
-		wantErr string
-		kept    []string
-	}{
-		{"second mkdir fails", &Faulty{FailMkdir: 2}, "mkdir DIR/a/b: injected fault", []string{"a/"}},
-		{"chmod fails", &Faulty{FailChmod: 1}, "chmod DIR/c.json: injected fault", []string{"a/", "a/b/"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dir, targets, before := rollbackFixture(t)
-			chm := filepath.Join(dir, "c.json")
-			writeTestFile(t, chm, "c\n", 0o644)
-			before[chm] = fileState(t, chm)
-			if len(tt.kept) == 1 {
-				delete(before, filepath.Join(dir, "a", "b"))
-			}
-			targets = append(targets, Target{Path: chm, Edit: editSet("c\n", 0o600)})
-			names0 := listTree(t, dir)
-			_, err := Apply(tt.f, targets)
-			if want := strings.ReplaceAll(tt.wantErr, "DIR", dir); err == nil || err.Error() != want {
-				t.Fatalf("err = %v, want %q", err, want)
-			}
-			for p, want := range before {
-				if got := fileState(t, p); got != want {
-					t.Errorf("%s = %q, want %q", p, got, want)
-				}
-			}
-			if got, want := listTree(t, dir), keptDirs(names0, tt.kept...); !reflect.DeepEqual(got, want) {
-				t.Errorf("dir holds %q, want %q", got, want)
-			}
-		})
 	}
 }
 

@@ -23,6 +23,7 @@ type txn struct {
 	redo     bool            // a write was redone after a concurrent change
 	stale    bool            // every edit must run again before the writes
 	dirs     []string        // directories of batched renames not synced yet
+	b        Batcher         // the filesystem, when this run's writes are batched
 }
 
 // undo restores one finished write.
@@ -59,7 +60,8 @@ func (tx *txn) run(plans []*plan) ([]Result, error) {
 		return nil, err
 	}
 	order, b := writeOrder(tx.f, plans)
-	pend := make([]*pendingWrite, len(plans))
+	tx.b = b
+	pend := make([]*PendingWrite, len(plans))
 	defer func() {
 		for _, w := range pend {
 			w.discard()
@@ -111,21 +113,46 @@ func (tx *txn) run(plans []*plan) ([]Result, error) {
 	return results, nil
 }
 
-// batcher is a filesystem whose writes a transaction can make durable together (see
-// [Target.Batch]): the real one, and [Faulty] over it.
-type batcher interface {
-	stageWrite(name string, data []byte, perm fs.FileMode) (*pendingWrite, error)
+// Batcher is a filesystem on which a transaction waits for the disk a few times
+// rather than once per file: it takes all its locks first and then removes the
+// stale temporary files of the locked files with one listing per directory, and
+// when every target has a [Target.Batch] it writes a batch's temporary files first,
+// syncs them all at once, then renames each over its file and syncs the batch's
+// directories at once. [OS] is one. A filesystem of tests that wraps one (fault
+// injection, a simulated crash) implements Batcher by forwarding to it, overriding
+// what it observes, so that the transactions it runs take production's order.
+type Batcher interface {
+	FS
+	// LockOnly is [FS.Lock] without the removal of the file's stale temporary files,
+	// which the transaction leaves to CleanStale once it holds all its locks.
+	LockOnly(name string) (release func() error, err error)
+	// CleanStale removes the temporary files that interrupted runs left beside
+	// names, whose locks are held.
+	CleanStale(names ...string)
+	// CleanLocks removes the lock files of names that the locks held now guard.
+	CleanLocks(names ...string)
+	// StageWrite is the first half of [FS.WriteFile]: it creates name's temporary
+	// file with data and exactly mode perm, not yet synced (the transaction syncs a
+	// batch's temporary files together). Its errors name the file.
+	StageWrite(name string, data []byte, perm fs.FileMode) (*PendingWrite, error)
+	// CommitWrite is the second half: it runs opts' checks (W5, W8) and renames the
+	// synced temporary file of w over its file; the directory is synced with the
+	// batch's. On failure the temporary file is removed (or kept, for a
+	// *[DisplacedError]).
+	CommitWrite(w *PendingWrite, opts *WriteOptions) error
 }
 
-// writeOrder returns the order in which the plans are written, and the batcher when
+var _ Batcher = OS{}
+
+// writeOrder returns the order in which the plans are written, and the Batcher when
 // their writes are batched: every target has a Batch and f can batch. Otherwise the
 // targets are written in their order, each made durable on its own.
-func writeOrder(f FS, plans []*plan) ([]int, batcher) {
+func writeOrder(f FS, plans []*plan) ([]int, Batcher) {
 	order := make([]int, len(plans))
 	for i := range order {
 		order[i] = i
 	}
-	b, ok := f.(batcher)
+	b, ok := f.(Batcher)
 	if !ok || slices.ContainsFunc(plans, func(p *plan) bool { return p.t.Batch <= 0 }) {
 		return order, nil
 	}
@@ -136,8 +163,8 @@ func writeOrder(f FS, plans []*plan) ([]int, batcher) {
 // stageAll writes the temporary file of every locked plan that rewrites its file, in
 // write order, and syncs them all at once (batched writes, see [Target.Batch]).
 // (Creating them concurrently as well gained nothing measurable on 2 cores.)
-func (tx *txn) stageAll(b batcher, plans []*plan, locked []bool, order []int, pend []*pendingWrite) error {
-	var ws []*pendingWrite
+func (tx *txn) stageAll(b Batcher, plans []*plan, locked []bool, order []int, pend []*PendingWrite) error {
+	var ws []*PendingWrite
 	for _, i := range order {
 		p := plans[i]
 		if !locked[i] || !p.rewrites() {
@@ -146,7 +173,7 @@ func (tx *txn) stageAll(b batcher, plans []*plan, locked []bool, order []int, pe
 		if err := tx.intr.check(); err != nil {
 			return fmt.Errorf("%s: %w", p.t.Path, err)
 		}
-		w, err := b.stageWrite(p.t.Path, p.data, p.perm)
+		w, err := b.StageWrite(p.t.Path, p.data, p.perm)
 		if err != nil {
 			return err
 		}
@@ -273,12 +300,12 @@ func (tx *txn) lock(plans []*plan) error {
 			orphans = append(orphans, p.t.Path)
 		}
 	}
-	sl, batched := tx.f.(staleLocker)
+	sl, batched := tx.f.(Batcher)
 	var taken []string
 	defer func() {
 		if len(taken) > 0 {
-			sl.cleanStale(taken...)
-			sl.cleanLocks(orphans...)
+			sl.CleanStale(taken...)
+			sl.CleanLocks(orphans...)
 		}
 	}()
 	for _, path := range slices.Sorted(maps.Keys(required)) {
@@ -287,7 +314,7 @@ func (tx *txn) lock(plans []*plan) error {
 		}
 		lock := func() (func() error, error) {
 			if batched {
-				return sl.lockOnly(path)
+				return sl.LockOnly(path)
 			}
 			return tx.f.Lock(path)
 		}
@@ -323,7 +350,7 @@ func (tx *txn) lock(plans []*plan) error {
 // It reports whether the file was changed. w, when set, is the plan's temporary file
 // written beforehand (batched writes): it is renamed in place if it still holds the
 // plan's content, removed otherwise.
-func (tx *txn) write(p *plan, w *pendingWrite) (bool, error) {
+func (tx *txn) write(p *plan, w *PendingWrite) (bool, error) {
 	defer w.discard()
 	for try := 0; ; try++ {
 		if p.unchanged() {
@@ -345,7 +372,7 @@ func (tx *txn) write(p *plan, w *pendingWrite) (bool, error) {
 	}
 }
 
-func (tx *txn) writeOnce(p *plan, w *pendingWrite) error {
+func (tx *txn) writeOnce(p *plan, w *PendingWrite) error {
 	f, path := tx.f, p.t.Path
 	switch {
 	case p.remove:
@@ -363,7 +390,7 @@ func (tx *txn) writeOnce(p *plan, w *pendingWrite) error {
 		opts := &WriteOptions{Expect: &snap, Check: p.t.Check}
 		var err error
 		if w.holds(p.data, p.perm) {
-			err = w.commit(opts)
+			err = tx.b.CommitWrite(w, opts)
 			tx.dirs = append(tx.dirs, filepath.Dir(path))
 		} else {
 			w.discard()

@@ -1,16 +1,20 @@
-package fsys
+// Package fsystest holds fakes of the filesystem seam for tests: [Faulty], the real
+// filesystem with injected failures. Only tests import it.
+package fsystest
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
 	"sync"
+
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 // ErrInjected is the failure [Faulty] injects.
 var ErrInjected = errors.New("injected fault")
 
-// Fault stages of [Faulty.WriteStage].
+// Fault stages of [Faulty.WriteStage] (stages of [fsys.OSOptions.Fault]).
 const (
 	// StageOpen fails a WriteFile before its temporary file is created.
 	StageOpen = "open"
@@ -28,7 +32,9 @@ const (
 // Faulty is the real filesystem with injected failures, used by tests to prove
 // rollback (W7, W9). Counts are 1-based and cover every call of the kind, rollback
 // included; 0 injects nothing. The failures go through the real code paths, so a
-// failed WriteFile removes its temporary file as it would in production.
+// failed WriteFile removes its temporary file as it would in production. It is an
+// [fsys.Batcher]: transactions run on it in production's order, a batched write
+// counting as one write.
 type Faulty struct {
 	// FailWrite makes the FailWrite-th WriteFile call fail at WriteStage.
 	FailWrite int
@@ -44,7 +50,7 @@ type Faulty struct {
 	calls                          []string
 }
 
-var _ FS = (*Faulty)(nil)
+var _ fsys.Batcher = (*Faulty)(nil)
 
 // Calls lists the mutating calls made so far, such as "write /p 0600",
 // "mkdir /d 0700", "remove /p", "chmod /p 0644", "symlink /new -> old", "lock /p",
@@ -68,40 +74,40 @@ func (f *Faulty) record(counter *int, call string) int {
 }
 
 // failAt returns an OS that fails at stage when n is the configured call number.
-func failAt(n, fail int, stage string) OS {
+func failAt(n, fail int, stage string) fsys.OS {
 	if fail == 0 || n != fail {
-		return OS{}
+		return fsys.OS{}
 	}
-	return OS{hook: func(s, _ string) error {
+	return fsys.NewOSWith(fsys.OSOptions{Fault: func(s, _ string) error {
 		if s == stage {
 			return ErrInjected
 		}
 		return nil
-	}}
+	}})
 }
 
 // ReadFile returns the contents of the named file.
-func (*Faulty) ReadFile(name string) ([]byte, error) { return OS{}.ReadFile(name) }
+func (*Faulty) ReadFile(name string) ([]byte, error) { return fsys.OS{}.ReadFile(name) }
 
 // Lstat describes the named file without following a final symlink.
-func (*Faulty) Lstat(name string) (fs.FileInfo, error) { return OS{}.Lstat(name) }
+func (*Faulty) Lstat(name string) (fs.FileInfo, error) { return fsys.OS{}.Lstat(name) }
 
 // Stat describes the named file, following symlinks.
-func (*Faulty) Stat(name string) (fs.FileInfo, error) { return OS{}.Stat(name) }
+func (*Faulty) Stat(name string) (fs.FileInfo, error) { return fsys.OS{}.Stat(name) }
 
 // ReadDir lists a directory.
-func (*Faulty) ReadDir(name string) ([]fs.DirEntry, error) { return OS{}.ReadDir(name) }
+func (*Faulty) ReadDir(name string) ([]fs.DirEntry, error) { return fsys.OS{}.ReadDir(name) }
 
 // EvalSymlinks returns the path with every symlink resolved.
-func (*Faulty) EvalSymlinks(name string) (string, error) { return OS{}.EvalSymlinks(name) }
+func (*Faulty) EvalSymlinks(name string) (string, error) { return fsys.OS{}.EvalSymlinks(name) }
 
-// WriteFile is [OS.WriteFile], failing when this is the FailWrite-th call.
-func (f *Faulty) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOptions) error {
+// WriteFile is [fsys.OS.WriteFile], failing when this is the FailWrite-th call.
+func (f *Faulty) WriteFile(name string, data []byte, perm fs.FileMode, opts *fsys.WriteOptions) error {
 	return f.nextWrite(name, perm).WriteFile(name, data, perm, opts)
 }
 
 // nextWrite counts a write and returns the filesystem it runs on.
-func (f *Faulty) nextWrite(name string, perm fs.FileMode) OS {
+func (f *Faulty) nextWrite(name string, perm fs.FileMode) fsys.OS {
 	n := f.record(&f.writes, fmt.Sprintf("write %s %#o", name, perm))
 	stage := f.WriteStage
 	if stage == "" {
@@ -110,45 +116,63 @@ func (f *Faulty) nextWrite(name string, perm fs.FileMode) OS {
 	return failAt(n, f.FailWrite, stage)
 }
 
-// stageWrite is the first half of [Faulty.WriteFile] in a batched transaction (see
-// [Target.Batch]): the same call count, the same fault stages.
-func (f *Faulty) stageWrite(name string, data []byte, perm fs.FileMode) (*pendingWrite, error) {
-	return f.nextWrite(name, perm).stageWrite(name, data, perm)
+// StageWrite is the first half of [Faulty.WriteFile] in a batched transaction (see
+// [fsys.Target.Batch]): the same call count, the same fault stages.
+func (f *Faulty) StageWrite(name string, data []byte, perm fs.FileMode) (*fsys.PendingWrite, error) {
+	return f.nextWrite(name, perm).StageWrite(name, data, perm)
 }
 
-// Mkdir is [OS.Mkdir], failing when this is the FailMkdir-th call.
+// CommitWrite is the second half, failing at [StageRename] when its StageWrite was
+// the FailWrite-th write.
+func (*Faulty) CommitWrite(w *fsys.PendingWrite, opts *fsys.WriteOptions) error {
+	return fsys.OS{}.CommitWrite(w, opts)
+}
+
+// Mkdir is [fsys.OS.Mkdir], failing when this is the FailMkdir-th call.
 func (f *Faulty) Mkdir(name string, perm fs.FileMode) error {
 	n := f.record(&f.mkdir, fmt.Sprintf("mkdir %s %#o", name, perm))
 	return failAt(n, f.FailMkdir, "mkdir").Mkdir(name, perm)
 }
 
-// MkdirTemp is [OS.MkdirTemp].
+// MkdirTemp is [fsys.OS.MkdirTemp].
 func (f *Faulty) MkdirTemp(dir, pattern string) (string, error) {
-	name, err := OS{}.MkdirTemp(dir, pattern)
+	name, err := fsys.OS{}.MkdirTemp(dir, pattern)
 	f.record(nil, "mkdirtemp "+name)
 	return name, err
 }
 
-// Remove is [OS.Remove], failing when this is the FailRemove-th call.
+// Remove is [fsys.OS.Remove], failing when this is the FailRemove-th call.
 func (f *Faulty) Remove(name string) error {
 	n := f.record(&f.removes, "remove "+name)
 	return failAt(n, f.FailRemove, "remove").Remove(name)
 }
 
-// Chmod is [OS.Chmod], failing when this is the FailChmod-th call.
+// Chmod is [fsys.OS.Chmod], failing when this is the FailChmod-th call.
 func (f *Faulty) Chmod(name string, perm fs.FileMode) error {
 	n := f.record(&f.chmods, fmt.Sprintf("chmod %s %#o", name, perm))
 	return failAt(n, f.FailChmod, "chmod").Chmod(name, perm)
 }
 
-// Symlink is [OS.Symlink].
+// Symlink is [fsys.OS.Symlink].
 func (f *Faulty) Symlink(oldname, newname string) error {
 	f.record(nil, "symlink "+newname+" -> "+oldname)
-	return OS{}.Symlink(oldname, newname)
+	return fsys.OS{}.Symlink(oldname, newname)
 }
 
-// Lock is [OS.Lock].
+// Lock is [fsys.OS.Lock].
 func (f *Faulty) Lock(name string) (func() error, error) {
 	f.record(nil, "lock "+name)
-	return OS{}.Lock(name)
+	return fsys.OS{}.Lock(name)
 }
+
+// LockOnly is [fsys.OS.LockOnly], recorded as a lock.
+func (f *Faulty) LockOnly(name string) (func() error, error) {
+	f.record(nil, "lock "+name)
+	return fsys.OS{}.LockOnly(name)
+}
+
+// CleanStale is [fsys.OS.CleanStale].
+func (*Faulty) CleanStale(names ...string) { fsys.OS{}.CleanStale(names...) }
+
+// CleanLocks is [fsys.OS.CleanLocks].
+func (*Faulty) CleanLocks(names ...string) { fsys.OS{}.CleanLocks(names...) }
