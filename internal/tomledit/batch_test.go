@@ -26,8 +26,8 @@ func batchOps(d *Doc, list, value string) []Op {
 	return ops
 }
 
-// FuzzApply: a batch gives exactly the bytes of the same changes made one at a time by the
-// statement-array algorithm (each re-parsed and checked), or fails where that fails.
+// FuzzApply: a batch gives exactly the bytes of the same changes made one at a time (each on a
+// chain of its own, re-parsed and checked), or fails where that fails.
 func FuzzApply(f *testing.F) {
 	for _, s := range fuzzSeeds() {
 		f.Add(s, "docs,new,-tickets", "cmd")

@@ -1,6 +1,10 @@
 package tomledit
 
-import "bytes"
+import (
+	"bytes"
+	"cmp"
+	"slices"
+)
 
 // node is one statement of a chain: its text is src[st.start:st.end].
 type node struct {
@@ -122,13 +126,7 @@ func (c *chain) do(op Op) {
 	} else {
 		own = c.tables[op.Key][op.Name]
 	}
-	var block []*node
-	if op.Block != nil {
-		stmts, _ := scan(op.Block) // checked by checkOp
-		for i := range stmts {
-			block = append(block, &node{src: op.Block, st: stmts[i]})
-		}
-	}
+	block := blockNodes(op.Block)
 	c.edit(own, op.Name, block)
 	var owned []*node
 	for _, n := range block {
@@ -147,10 +145,35 @@ func (c *chain) do(op Op) {
 	c.tables[op.Key][op.Name] = owned
 }
 
+// blockNodes returns the statements of a block, checked (checkOp, rewriteInline), as new nodes; nil
+// for none.
+func blockNodes(block []byte) []*node {
+	var out []*node
+	stmts, _ := scan(block)
+	for i := range stmts {
+		out = append(out, &node{src: block, st: stmts[i]})
+	}
+	return out
+}
+
+// at returns the node of statement i of the document the chain was built from, before any change.
+func (c *chain) at(i int) *node {
+	n := c.head
+	for ; i > 0; i-- {
+		n = n.next
+	}
+	return n
+}
+
+// withStmt adds n to own (nodes of the document, in document order) in its place.
+func withStmt(own []*node, n *node) []*node {
+	i, _ := slices.BinarySearchFunc(own, n, func(a, b *node) int { return cmp.Compare(a.st.start, b.st.start) })
+	return slices.Insert(slices.Clone(own), i, n)
+}
+
 // edit removes the statements own (headers and key/values, in document order) owns and puts block
-// in their place, exactly as Doc.apply does for one Replace or Remove (block nil): the block goes
-// where the first table's own statements began, or at the end after one blank line; blank lines
-// left over are tidied.
+// in their place, for one Replace or Remove (block nil): the block goes where the first table's own
+// statements began, or at the end after one blank line; blank lines left over are tidied.
 func (c *chain) edit(own []*node, name string, block []*node) {
 	var ins *node
 	var marked []*node
@@ -179,6 +202,14 @@ func (c *chain) edit(own []*node, name string, block []*node) {
 	if block == nil {
 		ins = nil
 	}
+	c.replace(marked, ins, name, block)
+}
+
+// replace removes the statements marked (marked rm, in document order) and puts block in their
+// place: before ins, the first removed statement of the run the block takes the place of, or at the
+// end after one blank line when ins is nil; blank lines left over are tidied. name is the sub-table
+// or entry the block defines (for its frame lines).
+func (c *chain) replace(marked []*node, ins *node, name string, block []*node) {
 	var runStart *node
 	if ins != nil {
 		// The block takes the place of the removed run holding ins; the blank lines ending that
@@ -246,8 +277,7 @@ func (c *chain) tidy(marked []*node, skip *node) []*node {
 	return more
 }
 
-// insert puts block before ins (the first removed statement of its run), set apart by a blank line
-// as Doc.apply does.
+// insert puts block before ins (the first removed statement of its run), set apart by a blank line.
 func (c *chain) insert(ins *node, name string, block []*node) {
 	prev := ins.prev
 	for prev != nil && prev.rm {

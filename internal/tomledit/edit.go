@@ -3,19 +3,8 @@ package tomledit
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 )
-
-// edit describes a change of the document in terms of its statements.
-type edit struct {
-	remove   []bool         // statements to drop
-	replace  map[int][]byte // statements whose text is replaced
-	insertAt int            // statement index before which block goes; -1 appends at the end
-	block    []byte
-	tail     []byte // appended at the end, before block
-	name     string // the sub-table the block defines (for its frame lines)
-}
 
 // Replace makes the definition of sub-table name of key equal to block, the TOML source text of a
 // table such as [Table] renders: it must start with a [key.name] header and define nothing else,
@@ -58,51 +47,45 @@ func (d *Doc) Remove(key, name string) (bool, error) {
 	return true, d.Apply([]Op{{Key: key, Name: name}})
 }
 
-// replaceSlow is Replace statement by statement: the way for a document with a root inline table.
+// replaceSlow is Replace one change at a time, checked: the way for a document with a root inline
+// table `key = { ... }`, which goes, its other entries rewritten as standalone tables appended at
+// the end before the block (rewriteInline). Such a key has no table of its own, so the block is
+// appended too.
 func (d *Doc) replaceSlow(key, name string, block []byte, want map[string]any) error {
-	e := edit{remove: d.marked(d.tableMarks(key, name)), insertAt: -1, block: block, name: name}
+	c := newChain(d, []Op{{Key: key, Name: name}})
+	own, nodes := c.tables[key][name], blockNodes(block)
 	if i := d.index(key).inline; i >= 0 {
 		tail, err := d.rewriteInline(i, key, name)
 		if err != nil {
 			return err
 		}
-		e.remove[i] = true
-		e.tail = tail
-	} else if hs := d.index(key).names[name]; len(hs) > 0 {
-		for _, i := range hs {
-			if d.stmts[i].isHeader() {
-				e.insertAt, _ = d.extent(i, name)
-				break
-			}
+		own = withStmt(own, c.at(i))
+		if len(tail) > 0 {
+			nodes = append(append(blockNodes(tail), c.blank()), nodes...)
 		}
 	}
-	return d.commit(d.apply(e), want, []string{key})
+	c.edit(own, name, nodes)
+	return d.commit(c.bytes(), want, []string{key})
 }
 
-// removeSlow is Remove statement by statement: the way for a document with a root inline table.
+// removeSlow is Remove one change at a time, checked: the way for a document with a root inline
+// table, from which the entry of name is removed (the statement goes when it held only that one).
 func (d *Doc) removeSlow(key, name string, want map[string]any) error {
-	e := edit{remove: d.marked(d.tableMarks(key, name)), insertAt: -1}
+	c := newChain(d, []Op{{Key: key, Name: name}})
+	own := c.tables[key][name]
 	if i := d.index(key).inline; i >= 0 && d.inlineHas(i, name) {
 		text, err := d.inlineWithout(i, name)
 		if err != nil {
 			return err
 		}
-		if text == nil {
-			e.remove[i] = true
+		if n := c.at(i); text == nil {
+			own = withStmt(own, n)
 		} else {
-			e.replace = map[int][]byte{i: text}
+			n.src, n.st.start, n.st.end = text, 0, len(text)
 		}
 	}
-	return d.commit(d.apply(e), want, []string{key})
-}
-
-// marked turns a set of statements into a mask over all of them.
-func (d *Doc) marked(set map[int]bool) []bool {
-	rm := make([]bool, len(d.stmts))
-	for i := range set {
-		rm[i] = true
-	}
-	return rm
+	c.edit(own, name, nil)
+	return d.commit(c.bytes(), want, []string{key})
 }
 
 // checkBlock validates a replacement block and returns the server's decoded value and the block
@@ -236,123 +219,6 @@ func (d *Doc) rawKey(parts []keyPart) string {
 		s[i] = string(d.src[p.start:p.end])
 	}
 	return strings.Join(s, ".")
-}
-
-// apply renders the document with edit e applied.
-func (d *Doc) apply(e edit) []byte {
-	n := len(d.stmts)
-	rm := slices.Clone(e.remove)
-	ins, runStart := e.insertAt, -1
-	if ins >= 0 {
-		// The block takes the place of the removed run holding ins; the blank lines ending that
-		// run stay, to keep the spacing after it.
-		runStart = ins
-		for runStart > 0 && rm[runStart-1] {
-			runStart--
-		}
-		j := ins
-		for j < n && rm[j] {
-			j++
-		}
-		for k := j - 1; k > ins && d.stmts[k].kind == kindBlank; k-- {
-			rm[k] = false
-		}
-	}
-	d.tidy(rm, runStart)
-	appending := ins < 0 && (len(e.tail) > 0 || len(e.block) > 0)
-	last := n - 1
-	if appending {
-		for last >= 0 && (rm[last] || d.stmts[last].kind == kindBlank) {
-			last--
-		}
-	}
-	var b bytes.Buffer
-	prev := -1 // index of the last statement written
-	for i := 0; i <= last; i++ {
-		if i == ins {
-			// A comment that sat right above the old table stays right above the block (it is
-			// not the table's own, so it does not become the block's); one that sat above a
-			// removed statement, or the server's start marker (which the block would then
-			// own), is set apart.
-			if prev >= 0 && d.stmts[prev].kind == kindComment && (prev != ins-1 || d.isMarker(prev, d.frame.Start, e.name)) {
-				b.WriteString(d.nl)
-			}
-			b.Write(e.block)
-			next := i
-			for next < n && rm[next] {
-				next++
-			}
-			// A header or key/value after the block is set apart by a blank line; a comment
-			// that followed the old table stays where it was, unless it is the server's end
-			// marker (which the block would then own).
-			if next < n {
-				switch st := &d.stmts[next]; {
-				case st.kind == kindBlank:
-				case st.kind == kindComment && !d.isMarker(next, d.frame.End, e.name):
-				default:
-					b.WriteString(d.nl)
-				}
-			}
-		}
-		if rm[i] {
-			continue
-		}
-		prev = i
-		if text, ok := e.replace[i]; ok {
-			b.Write(text)
-			continue
-		}
-		b.Write(d.src[d.stmts[i].start:d.stmts[i].end])
-	}
-	if appending {
-		if b.Len() > 0 {
-			if b.Bytes()[b.Len()-1] != '\n' {
-				b.WriteString(d.nl)
-			}
-			b.WriteString(d.nl)
-		}
-		b.Write(e.tail)
-		if len(e.tail) > 0 && len(e.block) > 0 {
-			b.WriteString(d.nl)
-		}
-		b.Write(e.block)
-	}
-	return b.Bytes()
-}
-
-// tidy extends the removed runs of rm over blank lines that would otherwise pile up: before a run
-// that reaches the end, after a run at the start, and after a run that sits between blank lines.
-// The run starting at skip (which a block replaces) is left alone.
-func (d *Doc) tidy(rm []bool, skip int) {
-	n := len(rm)
-	blank := func(k int) bool { return !rm[k] && d.stmts[k].kind == kindBlank }
-	type run struct{ a, b int }
-	var runs []run
-	for i := 0; i < n; {
-		if !rm[i] {
-			i++
-			continue
-		}
-		j := i
-		for j < n && rm[j] {
-			j++
-		}
-		runs = append(runs, run{i, j})
-		i = j
-	}
-	for _, r := range runs {
-		switch {
-		case r.a == skip:
-		case r.b == n:
-			for k := r.a - 1; k >= 0 && blank(k); k-- {
-				rm[k] = true
-			}
-		case r.a == 0 || blank(r.a-1) && blank(r.b):
-			for k := r.b; k < n && blank(k); k++ {
-				rm[k] = true
-			}
-		}
-	}
 }
 
 // commit replaces the document with out after checking that it parses strictly and that its data

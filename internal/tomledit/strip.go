@@ -17,7 +17,16 @@ func (d *Doc) StripTree(key string) error {
 	if !slices.Contains(rm, true) {
 		return nil
 	}
-	if err := d.commit(d.apply(edit{remove: rm, insertAt: -1}), shallowWithout(d.data, key), []string{key}); err != nil {
+	c := newChain(d, nil)
+	var marked []*node
+	for n, i := c.head, 0; n != nil; n, i = n.next, i+1 {
+		if rm[i] {
+			n.rm = true
+			marked = append(marked, n)
+		}
+	}
+	c.replace(marked, nil, "", nil)
+	if err := d.commit(c.bytes(), shallowWithout(d.data, key), []string{key}); err != nil {
 		return fmt.Errorf("strip %s: %w", formatKey(key), err)
 	}
 	return nil
