@@ -1,9 +1,8 @@
 package providers
 
 import (
-	"github.com/mcpwire/mcpwire/policy"
-
 	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/policy"
 )
 
 // Provider is one client's table entry.
@@ -107,7 +106,8 @@ type Provider struct {
 	// when nothing more.
 	Install *Install
 	// Sources are where the entry's facts come from: documentation addresses and
-	// repository paths (V8; reference/providers.md has the detail).
+	// repository paths (V8; docs/clients.md and docs/installable-clients.md have the
+	// decisions taken from them).
 	Sources []string
 	// Conformance: the conformance suite installs the client and checks what mcpwire
 	// writes with the client's own commands (Q3, Q5).

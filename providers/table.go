@@ -1,14 +1,14 @@
 package providers
 
 import (
-	"github.com/mcpwire/mcpwire/policy"
-
 	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/policy"
 )
 
 // table lists every provider in display order (V1, V3). Each entry names its sources
-// (the detail is in ../shared/reference/providers.md) and whether the conformance suite
-// checks it against the real client.
+// (public documentation addresses and repository paths, which `mcpwire providers`
+// prints; docs/clients.md and docs/installable-clients.md have the decisions) and
+// whether the conformance suite checks it against the real client.
 var table = []*Provider{
 	{
 		Name: "claude-code", Display: "Claude Code", DefaultScope: Project,

@@ -1,10 +1,11 @@
 package providers
 
 import (
-	"github.com/mcpwire/mcpwire/internal/format"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/internal/format"
 )
 
 // spec: V1 V2 V3 V6 (table invariants)
