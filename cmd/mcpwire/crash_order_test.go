@@ -12,15 +12,13 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
-// tempName is the random part of a temporary file's name.
-var tempName = regexp.MustCompile(`\.mcpwire-[0-9a-z]+\.tmp$`)
-
 // diskSteps returns the real filesystem recording each step it takes on the disk
 // (fsys.OSOptions.AfterStep: locks, directories, temporary files written and synced,
 // renames, removals) relative to root, and the steps recorded so far. The removals
 // of one round, which the real filesystem makes concurrently (fsys.RemoveUnchanged),
 // are listed sorted.
 func diskSteps(root string) (fsys.OS, func() []string) {
+	tempName := regexp.MustCompile(`\.mcpwire-[0-9a-z]+\.tmp$`) // its random part
 	var mu sync.Mutex
 	var steps []string
 	f := fsys.NewOSWith(fsys.OSOptions{AfterStep: func(stage, name string) {
