@@ -5,6 +5,7 @@ package conformance
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -129,4 +130,41 @@ func continueDriver(s *scenario, want []wantServer) []step {
 		}
 		return r
 	}}
+}
+
+// TestContinueCLIProjectBlocks pins what Continue CLI does not read: the project file
+// mcpwire writes for Continue, <project>/.continue/mcpServers/mcpwire.yaml (the IDE
+// extension's blocks), starts none of its servers in `cn -p`, whose only server file is
+// ~/.continue/config.yaml (issue 27). When a cn starts reading project blocks, this
+// fails, and what mcpwire tells a cn user about the project scope must change.
+//
+// spec: Q5
+func TestContinueCLIProjectBlocks(t *testing.T) {
+	t.Parallel()
+	s := newScenario(t, "continue", "cn", "project-unread")
+	s.scope, s.traced = "project", true
+	want := withoutFilters(s.confServers())
+	s.files = append([]string{filepath.Join(s.proj, ".continue", "mcpServers", "mcpwire.yaml")}, continueFiles(s)...)
+	injected("conf-sse")(s, want)
+	s.check(func(c *checker) result {
+		s.forget()
+		r := s.client(cl.cn, "-p", "say hello please")
+		if r.exit != 0 || !strings.Contains(r.stdout, "hello") {
+			c.errorf("cn -p did not print the model's answer (exit %d)", r.exit)
+		}
+		for _, tools := range model.requests(s.name) {
+			if slices.Contains(tools, "get-sum") {
+				c.errorf("cn offered the model the tools of a server in %s: it reads the project's blocks now", s.files[0])
+				break
+			}
+		}
+		for _, w := range want {
+			var probe checker
+			s.reached(&probe, w)
+			if len(probe.servers[w.name]) == 0 {
+				c.serverf(w.name, "started or reached by cn, from the project's blocks")
+			}
+		}
+		return r
+	})
 }

@@ -188,6 +188,20 @@ func (p *headerProxy) headers(scenario, server string) []http.Header {
 	return slices.Clone(p.seen[scenario+"/"+server])
 }
 
+// at is the headers of every request to url, an address behind the proxy
+// (/<scenario>/<server>/mcp or …/sse); nil for any other.
+func (p *headerProxy) at(url string) []http.Header {
+	path, ok := strings.CutPrefix(url, p.base+"/")
+	if !ok {
+		return nil
+	}
+	parts := strings.Split(path, "/")
+	if len(parts) != 3 {
+		return nil
+	}
+	return p.headers(parts[0], parts[1])
+}
+
 // forget drops what the servers of one scenario received.
 func (p *headerProxy) forget(scenario string) {
 	p.mu.Lock()

@@ -125,7 +125,7 @@ func (s *scenario) reached(c *checker, w wantServer) {
 		}
 		return
 	}
-	hs := relay.headers(s.name, w.name)
+	hs := relay.at(w.url)
 	switch {
 	case w.disabled && len(hs) > 0:
 		c.serverf(w.name, "reached, though disabled")
