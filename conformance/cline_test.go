@@ -146,7 +146,6 @@ func clineDriver(s *scenario, want []wantServer) []step {
 	}}
 }
 
-
 // clineMCPLog are the messages of Cline's log about MCP servers ("[mcp] Failed to load
 // tools from MCP server …"), where the CLI says why it skipped one.
 func clineMCPLog(s *scenario) []string {

@@ -17,10 +17,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -50,10 +50,10 @@ type clients struct {
 	grok       string // Grok Build's native binary, unpacked by the install
 	cn         string
 	cline      string
-	bun        string // Bun, which runs oh-my-pi
-	omp        string // oh-my-pi's package folder (its loader is called under Bun)
-	copilotPkg string // COPILOT_PKG_CACHE_HOME shared by every scenario (Copilot unpacks 235 MB there once)
-	everything string // server-everything's entry script (dist/index.js)
+	bun        string            // Bun, which runs oh-my-pi
+	omp        string            // oh-my-pi's package folder (its loader is called under Bun)
+	copilotPkg string            // COPILOT_PKG_CACHE_HOME shared by every scenario (Copilot unpacks 235 MB there once)
+	everything string            // server-everything's entry script (dist/index.js)
 	versions   map[string]string // package → the version installed: pinned, or the newest (latest)
 	pinned     map[string]string // package → its version in npm/package.json
 	missing    map[string]string // package → why its client is not installed (latest, other platforms)
