@@ -87,7 +87,9 @@ func testMain(m *testing.M) int {
 	}
 	defer stopModel()
 	code := m.Run()
-	results.print(os.Stderr, cl)
+	if err := writeSummary(cl); err != nil {
+		return fail(err)
+	}
 	return code
 }
 

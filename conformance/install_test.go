@@ -161,7 +161,7 @@ func pinnedList() (pkg, lock []byte, deps, optional map[string]string, err error
 
 // installClients makes sure the clients are in the cache and returns them: the pinned
 // list, or with MCPWIRE_CONFORMANCE_LATEST=1 the newest published version of every
-// client (latest.go).
+// client (latest_test.go).
 func installClients() (*clients, error) {
 	node, err := exec.LookPath("node")
 	if err != nil {

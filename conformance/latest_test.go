@@ -25,8 +25,27 @@ import (
 	"time"
 )
 
-// latestVar switches the suite to the newest published clients.
-const latestVar = "MCPWIRE_CONFORMANCE_LATEST"
+// latestVar switches the suite to the newest published clients; summaryVar names a file
+// the summary is written to as well (`go test` shows the test binary's stderr only with
+// -v or on a failure).
+const (
+	latestVar  = "MCPWIRE_CONFORMANCE_LATEST"
+	summaryVar = "MCPWIRE_CONFORMANCE_SUMMARY"
+)
+
+// writeSummary prints the summary on stderr, and into $MCPWIRE_CONFORMANCE_SUMMARY when
+// set.
+func writeSummary(c *clients) error {
+	var b strings.Builder
+	results.print(&b, c)
+	fmt.Fprint(os.Stderr, b.String())
+	if path := os.Getenv(summaryVar); path != "" {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			return fmt.Errorf("%s: %w", summaryVar, err)
+		}
+	}
+	return nil
+}
 
 // newestList resolves the newest published version of every client package (npm view)
 // and returns the package.json of that list: the helpers keep their pinned versions,
