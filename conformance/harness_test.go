@@ -216,8 +216,9 @@ func (p *headerProxy) forget(scenario string) {
 }
 
 // startHTTPServer starts server-everything twice, with its streamable HTTP transport
-// (behind the header-recording proxy) and with its SSE transport (reached directly: its
-// endpoint event names an absolute path).
+// (behind the header-recording proxy) and with its SSE transport (reached directly, or
+// in a traced scenario through the proxy, which also forwards the /message path its
+// endpoint event names).
 func startHTTPServer(work string) (stop func(), err error) {
 	upstream, stopHTTP, err := startEverything(work, "streamableHttp")
 	if err != nil {
