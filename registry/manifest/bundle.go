@@ -65,6 +65,9 @@ func MapBundle(a *mcpb.Archive, dir string, opt Options, env BundleEnv) (*Plan, 
 		if err != nil {
 			return nil, err
 		}
+		if len(vals) == 0 && i > 0 && len(s.Args) > 0 && isFlag(cfg.Args[i-1]) && s.Args[len(s.Args)-1] == cfg.Args[i-1] {
+			s.Args = s.Args[:len(s.Args)-1] // "--timeout ${user_config.timeout}" left out whole
+		}
 		s.Args = append(s.Args, vals...)
 	}
 	for _, k := range sortedKeys(cfg.Env) {
@@ -81,6 +84,11 @@ func MapBundle(a *mcpb.Archive, dir string, opt Options, env BundleEnv) (*Plan, 
 	}
 	plan := &Plan{Server: s, Choice: fmt.Sprintf("bundle %s %s (%s)", man.Name, man.Version, man.Server.Type), Notes: m.notes()}
 	return plan, nil
+}
+
+// isFlag reports an argument that names a flag whose value follows: -x, --name.
+func isFlag(a string) bool {
+	return strings.HasPrefix(a, "-") && len(a) > 1 && !strings.Contains(a, "=") && !strings.Contains(a, "${")
 }
 
 // bundleMapper fills one bundle's variables.

@@ -94,9 +94,9 @@ type Transport struct {
 type Input struct {
 	Description string   `json:"description,omitempty"`
 	IsRequired  bool     `json:"isRequired,omitempty"`
+	IsSecret    bool     `json:"isSecret,omitempty"`
 	Format      string   `json:"format,omitempty"`
 	Value       *string  `json:"value,omitempty"`
-	IsSecret    bool     `json:"isSecret,omitempty"`
 	Default     *string  `json:"default,omitempty"`
 	Placeholder string   `json:"placeholder,omitempty"`
 	Choices     []string `json:"choices,omitempty"`
