@@ -3,7 +3,6 @@ package manifest
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -19,7 +18,7 @@ type BundleEnv struct {
 }
 
 // bundleVarRE finds MANIFEST.md's variables: ${__dirname}, ${HOME}, ${user_config.KEY}…
-var bundleVarRE = regexp.MustCompile(`\$\{([^}]*)\}`)
+var bundleVarRE = lazyRE(`\$\{([^}]*)\}`)
 
 // MapBundle maps a checked bundle, to be unpacked in dir, to a registry server (M3):
 // mcp_config with this platform's override, ${__dirname} as dir, ${HOME} and the
@@ -122,7 +121,7 @@ func (b *bundleMapper) system(name string) (string, bool) {
 // its values (none when it has none); any other its text with every variable filled
 // (none left out: an optional value missing drops the argument).
 func (b *bundleMapper) expand(field, arg string) ([]string, error) {
-	if m := bundleVarRE.FindStringSubmatch(arg); m != nil && m[0] == arg {
+	if m := bundleVarRE().FindStringSubmatch(arg); m != nil && m[0] == arg {
 		if key, ok := strings.CutPrefix(m[1], "user_config."); ok {
 			vals, err := b.option(field, key, "")
 			if err != nil {
@@ -147,7 +146,7 @@ func (b *bundleMapper) expand(field, arg string) ([]string, error) {
 func (b *bundleMapper) one(field, text, envKey string) (string, error) {
 	var err error
 	dropped := false
-	out := bundleVarRE.ReplaceAllStringFunc(text, func(t string) string {
+	out := bundleVarRE().ReplaceAllStringFunc(text, func(t string) string {
 		name := t[2 : len(t)-1]
 		if err != nil {
 			return t
@@ -182,7 +181,7 @@ func (b *bundleMapper) one(field, text, envKey string) (string, error) {
 // variable named as the key) or envInput; a value that is left out drops the key.
 func (b *bundleMapper) env(s *registry.Server, k, text string) error {
 	field := "server.mcp_config.env." + k
-	if m := bundleVarRE.FindStringSubmatch(text); m != nil && m[0] == text {
+	if m := bundleVarRE().FindStringSubmatch(text); m != nil && m[0] == text {
 		if key, ok := strings.CutPrefix(m[1], "user_config."); ok {
 			vals, err := b.option(field, key, k)
 			if err != nil || len(vals) == 0 {

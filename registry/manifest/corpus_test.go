@@ -92,8 +92,8 @@ func checkArgv(p *Package, s *registry.Server) (invented []string, unpinned stri
 				continue
 			}
 			published = append(published, v)
-			if templateRE.MatchString(v) {
-				patterns = append(patterns, regexp.MustCompile("^"+templateRE.ReplaceAllString(regexp.QuoteMeta(v), ".*")+"$"))
+			if templateRE().MatchString(v) {
+				patterns = append(patterns, regexp.MustCompile("^"+templateRE().ReplaceAllString(regexp.QuoteMeta(v), ".*")+"$"))
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package manifest
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -211,7 +210,7 @@ func dropEnvPasses(args []Argument, envs []KeyValue) []Argument {
 	return out
 }
 
-var refRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var refRE = lazyRE(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // positional is an argument with a fixed value; a ${VAR} in it becomes a {VAR} the
 // person gives, as a secret.
@@ -225,7 +224,7 @@ func positional(a string) Argument {
 // template turns ${VAR} references into {VAR} variables (secrets, required).
 func template(v string) (string, map[string]Input) {
 	var vars map[string]Input
-	text := refRE.ReplaceAllStringFunc(v, func(m string) string {
+	text := refRE().ReplaceAllStringFunc(v, func(m string) string {
 		name := m[2 : len(m)-1]
 		if vars == nil {
 			vars = map[string]Input{}

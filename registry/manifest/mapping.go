@@ -300,7 +300,7 @@ func (m *mapper) remote(s *registry.Server, r Transport) error {
 	if r.Type == "sse" {
 		s.Type = registry.SSE
 	}
-	if placeholderRE.MatchString(r.URL) {
+	if placeholderRE().MatchString(r.URL) {
 		return refusal(ReasonPlaceholder, "remote url: holds a placeholder for a value, not an address")
 	}
 	u, ok, err := m.fill(r.URL, r.Variables, site{key: "url", required: true})
@@ -313,7 +313,7 @@ func (m *mapper) remote(s *registry.Server, r Transport) error {
 	if u.secret {
 		return refusal(ReasonURL, "remote url: a secret variable in the address would be written into every client's file; mcpwire takes secrets in headers")
 	}
-	if rest := templateRE.FindString(u.text); rest != "" {
+	if rest := templateRE().FindString(u.text); rest != "" {
 		return refusal(ReasonURL, "remote url: the variable %s is not declared", rest)
 	}
 	if p, err := url.Parse(u.text); err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "" {

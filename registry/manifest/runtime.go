@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Registry types mcpwire installs (M1).
@@ -101,13 +102,19 @@ func ociHost(repo string) bool {
 }
 
 var (
-	imageRepoRE   = regexp.MustCompile(`^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::[0-9]+)?(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)+$|^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$`)
-	imageTagRE    = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
-	imageDigestRE = regexp.MustCompile(`^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$`)
+	imageRepoRE   = lazyRE(`^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::[0-9]+)?(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)+$|^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$`)
+	imageTagRE    = lazyRE(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
+	imageDigestRE = lazyRE(`^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$`)
 )
 
 // validImage reports an OCI image reference: a repository, an optional tag and an
 // optional digest in their grammars.
 func validImage(repo, tag, digest string) bool {
-	return imageRepoRE.MatchString(repo) && (tag == "" || imageTagRE.MatchString(tag)) && (digest == "" || imageDigestRE.MatchString(digest))
+	return imageRepoRE().MatchString(repo) && (tag == "" || imageTagRE().MatchString(tag)) && (digest == "" || imageDigestRE().MatchString(digest))
+}
+
+// lazyRE compiles a regular expression on first use: mcpwire starts for every
+// command, and most never read a manifest (cmd/mcpwire's TestNoWorkInInit).
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

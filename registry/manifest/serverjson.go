@@ -9,7 +9,6 @@ package manifest
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -128,9 +127,9 @@ func (e *SchemaError) Error() string {
 func (e *SchemaError) Unwrap() error { return e.Err }
 
 var (
-	schemaURLRE = regexp.MustCompile(`/schemas/(?:draft/)?(\d{4}-\d{2}-\d{2})/server(?:\.schema)?\.json$`)
-	nameRE      = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
-	sha256RE    = regexp.MustCompile(`^[a-f0-9]{64}$`)
+	schemaURLRE = lazyRE(`/schemas/(?:draft/)?(\d{4}-\d{2}-\d{2})/server(?:\.schema)?\.json$`)
+	nameRE      = lazyRE(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+	sha256RE    = lazyRE(`^[a-f0-9]{64}$`)
 )
 
 // Parse reads one server.json.
@@ -199,7 +198,7 @@ func decode(v jsonv.Value, errs *jsonv.Errs) (*Document, error) {
 // formatOf names the version a document was written in: its $schema's date, else
 // the seed format (version_detail and registry_name), else the current schema.
 func formatOf(schema string, o jsonv.Object) string {
-	if m := schemaURLRE.FindStringSubmatch(schema); m != nil {
+	if m := schemaURLRE().FindStringSubmatch(schema); m != nil {
 		return m[1]
 	}
 	if o.Has("version_detail") && !o.Has("$schema") {
@@ -325,7 +324,7 @@ func validate(d *Document, o jsonv.Object) {
 	switch {
 	case d.Name == "":
 		fail("name", "missing")
-	case !nameRE.MatchString(d.Name) || len(d.Name) > 200:
+	case !nameRE().MatchString(d.Name) || len(d.Name) > 200:
 		fail("name", "not a server name (namespace/name: letters, digits, '.', '-', '_')")
 	case d.Version == "":
 		if d.Format == Seed {
@@ -341,7 +340,7 @@ func validate(d *Document, o jsonv.Object) {
 			o.Errs().Addf(at+".registryType", "missing")
 		case p.Identifier == "":
 			o.Errs().Addf(at+".identifier", "missing")
-		case p.FileSHA256 != "" && !sha256RE.MatchString(p.FileSHA256):
+		case p.FileSHA256 != "" && !sha256RE().MatchString(p.FileSHA256):
 			o.Errs().Addf(at+".fileSha256", "not a SHA-256 in lower-case hex")
 		case !slices.Contains([]string{"stdio", "streamable-http", "sse"}, p.Transport.Type):
 			o.Errs().Addf(at+".transport.type", "want stdio, streamable-http or sse")

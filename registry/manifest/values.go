@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -119,8 +118,8 @@ var (
 	// placeholderRE finds what a publisher left for the person to fill in: <YOUR_KEY>,
 	// YOUR_TOKEN, /path/to/…, or a client's own reference syntax (${input:x}, ${VAR})
 	// that no other client reads the same way.
-	placeholderRE = regexp.MustCompile(`(?i)<[^<>]+>|\$\{[^}]*\}|\byour[_-]|path/to/|/absolute/path`)
-	templateRE    = regexp.MustCompile(`\{([A-Za-z0-9_.-]+)\}`)
+	placeholderRE = lazyRE(`(?i)<[^<>]+>|\$\{[^}]*\}|\byour[_-]|path/to/|/absolute/path`)
+	templateRE    = lazyRE(`\{([A-Za-z0-9_.-]+)\}`)
 )
 
 // published returns a value or default the manifest gives, unless it is a placeholder.
@@ -141,7 +140,7 @@ func (m *mapper) published(key string, v *string) (string, bool) {
 // person's, or an example credential (a URL with a password, a token), which is
 // never written for them.
 func isPlaceholder(v string) bool {
-	return placeholderRE.MatchString(v) || !templateRE.MatchString(v) && len(policy.CredentialArgs([]string{v})) > 0
+	return placeholderRE().MatchString(v) || !templateRE().MatchString(v) && len(policy.CredentialArgs([]string{v})) > 0
 }
 
 // resolve finds the values of one input (M1): a --value-from or --value flag, the
@@ -225,7 +224,7 @@ func (m *mapper) fill(tmpl string, vars map[string]Input, st site) (value, bool,
 	ok := true
 	var err error
 	var refs int
-	out.text = templateRE.ReplaceAllStringFunc(tmpl, func(t string) string {
+	out.text = templateRE().ReplaceAllStringFunc(tmpl, func(t string) string {
 		name := t[1 : len(t)-1]
 		in, declared := vars[name]
 		if !declared || !ok || err != nil {

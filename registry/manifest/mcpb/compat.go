@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Platform is the MANIFEST.md name of a Go GOOS: darwin, win32, linux; "" for any
@@ -69,11 +70,11 @@ func (m *Manifest) CheckCompat(opt CompatOptions) error {
 	return nil
 }
 
-var versionRE = regexp.MustCompile(`\d+(\.\d+){0,2}`)
+var versionRE = lazyRE(`\d+(\.\d+){0,2}`)
 
 // findVersion finds the first version number in a runtime's --version output.
 func findVersion(out string) (string, bool) {
-	v := versionRE.FindString(out)
+	v := versionRE().FindString(out)
 	return v, v != ""
 }
 
@@ -152,7 +153,7 @@ func Satisfies(have, want string) (bool, error) {
 	return false, nil
 }
 
-var opRE = regexp.MustCompile(`^(>=|<=|~=|==|!=|>|<|=|\^|~)?\s*(.*)$`)
+var opRE = lazyRE(`^(>=|<=|~=|==|!=|>|<|=|\^|~)?\s*(.*)$`)
 
 func satisfiesAll(h [3]int, set string) (bool, error) {
 	set = strings.ReplaceAll(set, ",", " ")
@@ -173,14 +174,14 @@ func satisfiesAll(h [3]int, set string) (bool, error) {
 	var comps []string
 	for i := 0; i < len(words); i++ {
 		w := words[i]
-		if opRE.FindStringSubmatch(w)[2] == "" && i+1 < len(words) {
+		if opRE().FindStringSubmatch(w)[2] == "" && i+1 < len(words) {
 			w += words[i+1]
 			i++
 		}
 		comps = append(comps, w)
 	}
 	for _, c := range comps {
-		m := opRE.FindStringSubmatch(c)
+		m := opRE().FindStringSubmatch(c)
 		op, v := m[1], m[2]
 		pv, ok := parseVersion(v)
 		if !ok {
@@ -237,4 +238,9 @@ func sortedKeys(m map[string]string) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// lazyRE compiles a regular expression on first use (nothing at start-up).
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
