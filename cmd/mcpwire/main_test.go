@@ -38,6 +38,7 @@ func scriptParams(dir string) testscript.Params {
 			"inode":  cmdInode,
 			"jsoneq": cmdJSONEq,
 			"count":  cmdCount,
+			"mkmcpb": cmdMkmcpb,
 		},
 	}
 }

@@ -93,7 +93,7 @@ func describe(s *registry.Server, out *ServerJSON) ([]string, error) {
 	p, err := describeCommand(s.Command, s.Args)
 	if err != nil {
 		return nil, hint.Wrap(fmt.Errorf("server %q: %v", s.Name, err),
-			"a server.json names a package (npm, pypi, oci, nuget, mcpb) or a remote; a server that runs a local program has neither")
+			"a server.json names a package pinned to one version (npm, pypi, oci, nuget, mcpb) or a remote")
 	}
 	p.EnvironmentVariables, warns = describeValues(s, false)
 	if p.RegistryType == OCI {

@@ -53,10 +53,12 @@ func ParseListing(data []byte) (*Listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	elems := root.Array()
+	var elems []jsonv.Value
 	if root.Kind() == jsonc.Object {
 		o, _ := root.Object()
 		elems = o.Arr("servers")
+	} else {
+		elems = root.Array()
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
