@@ -76,7 +76,7 @@ type candidate struct {
 
 func (c candidate) String() string {
 	if c.remote != nil {
-		return fmt.Sprintf("remote %s (%s)", c.remote.URL, c.remote.Type)
+		return fmt.Sprintf("remote %s (%s)", policy.RedactURL(c.remote.URL), c.remote.Type)
 	}
 	return fmt.Sprintf("%s package %s", normalType(c.pkg.RegistryType), c.pkg.Identifier)
 }
