@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -135,6 +136,13 @@ func (st Store) Unpack(a *mcpb.Archive, dir, sha string) (fresh bool, err error)
 	}
 	if err := st.FS.Mkdir(dir, 0o700); err != nil {
 		return false, err
+	}
+	if runtime.GOOS == "windows" {
+		for _, e := range a.Entries {
+			if strings.ContainsAny(e.Name, `:*?"<>|`) {
+				return false, fmt.Errorf("entry %q: a name Windows cannot hold (a ':' would write an alternate data stream)", e.Name)
+			}
+		}
 	}
 	u := unpacked{SHA256: sha, Name: a.Manifest.Name, Version: a.Manifest.Version}
 	var targets []fsys.Target
