@@ -123,6 +123,13 @@ const (
 // already (fresh false). The files go in transactions of the fsys seam (temporary
 // files synced together, then renamed); the record last. Call it under Lock.
 func (st Store) Unpack(a *mcpb.Archive, dir, sha string) (fresh bool, err error) {
+	if runtime.GOOS == "windows" {
+		for _, e := range a.Entries {
+			if strings.ContainsAny(e.Name, `:*?"<>|`) {
+				return false, fmt.Errorf("entry %q: a name Windows cannot hold (a ':' would write an alternate data stream)", e.Name)
+			}
+		}
+	}
 	if st.Complete(dir, sha) {
 		return false, nil
 	}
@@ -136,13 +143,6 @@ func (st Store) Unpack(a *mcpb.Archive, dir, sha string) (fresh bool, err error)
 	}
 	if err := st.FS.Mkdir(dir, 0o700); err != nil {
 		return false, err
-	}
-	if runtime.GOOS == "windows" {
-		for _, e := range a.Entries {
-			if strings.ContainsAny(e.Name, `:*?"<>|`) {
-				return false, fmt.Errorf("entry %q: a name Windows cannot hold (a ':' would write an alternate data stream)", e.Name)
-			}
-		}
 	}
 	u := unpacked{SHA256: sha, Name: a.Manifest.Name, Version: a.Manifest.Version}
 	var targets []fsys.Target
