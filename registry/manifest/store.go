@@ -264,12 +264,22 @@ func (st Store) Dirs() ([]string, error) {
 	return out, nil
 }
 
-// Prune removes every bundle directory no server uses, and every unfinished unpack.
-// Call it under Lock. It returns the directories removed.
+// Prune removes every bundle directory no server uses, every unfinished unpack, and
+// the temporary file of a record whose write was interrupted. Call it under Lock (no
+// other process writes in the store then). It returns the directories removed.
 func (st Store) Prune(inUse func(dir string) bool) ([]string, error) {
 	dirs, err := st.Dirs()
 	if err != nil {
 		return nil, err
+	}
+	if ents, err := st.FS.ReadDir(st.Root); err == nil {
+		for _, e := range ents {
+			if n := e.Name(); !e.IsDir() && strings.HasPrefix(n, ".") && strings.Contains(n, ".json.mcpwire-") && strings.HasSuffix(n, ".tmp") {
+				if err := st.FS.Remove(filepath.Join(st.Root, n)); err != nil && !fsys.IsNotExist(err) {
+					return nil, err
+				}
+			}
+		}
 	}
 	var removed []string
 	for _, d := range dirs {
@@ -280,6 +290,9 @@ func (st Store) Prune(inUse func(dir string) bool) ([]string, error) {
 			return removed, err
 		}
 		removed = append(removed, d)
+	}
+	if ents, err := st.FS.ReadDir(st.Root); err == nil && len(ents) == 0 {
+		_ = st.FS.Remove(st.Root) // the last bundle gone: nothing left behind
 	}
 	return removed, nil
 }
