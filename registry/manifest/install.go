@@ -73,6 +73,12 @@ func (in *Installer) plan(req Request) (*Result, *mcpb.Archive, error) {
 	kind := Classify(src.Data)
 	res := &Result{Kind: kind}
 	if kind == KindBundle {
+		switch {
+		case req.Select != "":
+			return nil, nil, fmt.Errorf("--name %s: %s is a bundle; --name chooses an entry of a listing", req.Select, src.Origin)
+		case req.Package != "":
+			return nil, nil, fmt.Errorf("--package %s: %s is a bundle; --package chooses among a server.json's packages", req.Package, src.Origin)
+		}
 		return in.planBundle(req, res, src.Data, src.Origin, nil)
 	}
 	doc, err := in.document(req, kind)
@@ -86,6 +92,9 @@ func (in *Installer) plan(req Request) (*Result, *mcpb.Archive, error) {
 		return nil, nil, err
 	}
 	plan.Record.Source = kind
+	if plan.Bundle == nil && req.SHA256 != "" {
+		return nil, nil, fmt.Errorf("--sha256: %s is no bundle (%s); --sha256 checks a bundle", plan.Choice, src.Origin)
+	}
 	if plan.Bundle == nil {
 		plan.Record.Attach(plan.Server)
 		res.Server, res.Plan = plan.Server, plan
