@@ -67,7 +67,7 @@ func report(s *stream, err error) int {
 }
 
 // secretFlags may hold credentials: an error never quotes their values (R8).
-var secretFlags = map[string]bool{"env": true, "env-plain": true, "env-from": true, "header": true, "header-env": true, "bearer-env": true, "arg": true}
+var secretFlags = map[string]bool{"env": true, "env-plain": true, "env-from": true, "header": true, "header-env": true, "bearer-env": true, "arg": true, "value": true, "value-from": true}
 
 // usageError turns a flag-parsing error of the standard flag package into mcpwire's
 // wording (exit 2): flags are named as typed ("-v", not "--v"), and a bad value is

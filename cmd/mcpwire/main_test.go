@@ -42,6 +42,8 @@ func scriptParams(dir string) testscript.Params {
 			"crlf":    cmdCRLF,
 			"hostile": cmdHostile,
 			"mkfifo":  cmdMkfifo,
+			// manifests (M3): mkmcpb_test.go
+			"mkmcpb": cmdMkmcpb,
 		},
 	}
 }
