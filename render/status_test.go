@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/winetest"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
 	"github.com/mcpwire/mcpwire/render/format"
@@ -131,6 +132,7 @@ func TestStatusClaudeDesktopMSIX(t *testing.T) {
 //
 // spec: B4
 func TestStatusSpeed(t *testing.T) {
+	winetest.Skip(t, winetest.Speed)
 	w := newWorld(t)
 	names := everyClientFile(w)
 	best := time.Hour

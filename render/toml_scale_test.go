@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/winetest"
 	"github.com/mcpwire/mcpwire/render/tomledit"
 )
 
@@ -47,6 +48,7 @@ func parseTime(t *testing.T, src []byte) time.Duration {
 // strict decode, whose duplicate-key tracker searched sibling tables linearly, took about 55
 // times as long, and any quadratic term of that size stays far above the bound.
 func TestCodexTOMLScalesLinearly(t *testing.T) {
+	winetest.Skip(t, winetest.Speed)
 	small, large := codexConfig(2000), codexConfig(16000)
 	parseTime(t, small) // warm up
 	var t2k, t16k time.Duration

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -24,7 +25,8 @@ func TestCIRunsTheREADMECommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fi, err := os.Stat("../../.ci/run"); err != nil || fi.Mode().Perm()&0o111 == 0 {
+	// (Windows keeps no execute bit: git's index holds it there)
+	if fi, err := os.Stat("../../.ci/run"); err != nil || runtime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0 {
 		t.Fatalf(".ci/run is not executable: %v", err)
 	}
 	if !strings.Contains(string(ci), "set -euo pipefail") {

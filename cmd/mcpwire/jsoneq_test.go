@@ -27,7 +27,7 @@ func cmdJSONEq(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) < 2 {
 			ts.Fatalf("usage: jsoneq [-repo DIR] GOT WANT")
 		}
-		repo, args = args[1], args[2:]
+		repo, args = ts.MkAbs(args[1]), args[2:] // as the system spells it
 	}
 	if len(args) != 2 {
 		ts.Fatalf("usage: jsoneq [-repo DIR] GOT WANT")

@@ -36,10 +36,15 @@ func slowServers(command string, n int, delay time.Duration, extra ...string) (s
 }
 
 // leanServer builds testdata/leanmcp (a stdio MCP server on the standard library
-// alone, cheap to start) once per test binary and returns its path.
+// alone, cheap to start) once per test binary and returns its path. Where there is no
+// go command (the Windows tests .ci/run runs under wine), MCPWIRE_LEANMCP names one
+// built beforehand.
 func leanServer(tb testing.TB) string {
 	tb.Helper()
 	leanOnce.Do(func() {
+		if leanPath = os.Getenv("MCPWIRE_LEANMCP"); leanPath != "" {
+			return
+		}
 		dir, err := os.MkdirTemp("", "mcpwire-leanmcp-")
 		if err != nil {
 			leanErr = err

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -29,4 +33,47 @@ func cmdCount(ts *testscript.TestScript, neg bool, args []string) {
 	if (n == want) == neg {
 		ts.Fatalf("%s holds %d files, want %s%d", args[1], n, map[bool]string{true: "not ", false: ""}[neg], want)
 	}
+}
+
+// cmdGlob does what the scripts once asked of sh, on every system: "glob write PATTERN
+// TEXT" writes TEXT into each file PATTERN matches and prints its name, "glob rm
+// PATTERN" removes them, "glob cat PATTERN" prints their content. PATTERN is relative
+// to the script's directory (filepath.Glob), and must match.
+func cmdGlob(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 || (args[0] == "write") != (len(args) == 3) {
+		ts.Fatalf("usage: glob write PATTERN TEXT | glob rm PATTERN | glob cat PATTERN")
+	}
+	names, err := filepath.Glob(ts.MkAbs(args[1]))
+	ts.Check(err)
+	if len(names) == 0 {
+		ts.Fatalf("glob %s: no file matches", args[1])
+	}
+	for _, n := range names {
+		switch args[0] {
+		case "write":
+			ts.Check(os.WriteFile(n, []byte(args[2]), 0o600))
+			fmt.Fprintln(ts.Stdout(), filepath.ToSlash(n))
+		case "rm":
+			ts.Check(os.Remove(n))
+		case "cat": // JSON, its paths under $WORK as the scripts spell them (script_paths_test.go)
+			w := &slashPaths{w: ts.Stdout(), work: ts.Getenv(scriptWorkVar), json: true}
+			fmt.Fprint(w, ts.ReadFile(n))
+			w.Flush()
+		default:
+			ts.Fatalf("usage: glob write PATTERN TEXT | glob rm PATTERN | glob cat PATTERN")
+		}
+	}
+}
+
+// cmdTemplate copies SRC to DST with each @NAME@ replaced by the script's variable
+// NAME: "template mcp.tmpl .mcp.json" writes @WORK@ as $WORK. ($VARIABLES stay: a
+// client file holds its own.)
+func cmdTemplate(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: template SRC DST")
+	}
+	text := regexp.MustCompile(`@[A-Za-z_][A-Za-z0-9_]*@`).ReplaceAllStringFunc(ts.ReadFile(args[0]), func(m string) string {
+		return ts.Getenv(strings.Trim(m, "@"))
+	})
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text), 0o644))
 }
