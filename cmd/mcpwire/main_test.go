@@ -42,6 +42,7 @@ func scriptParams(dir string) testscript.Params {
 			"jsoneq":   cmdJSONEq,
 			"count":    cmdCount,
 			"glob":     cmdGlob,
+			"hardlink": cmdHardlink,
 			"template": cmdTemplate,
 			// "winetest.Skip Symlinks": the scripts' winetest.Skip (internal/winetest)
 			"winetest.Skip": cmdWineSkip,
@@ -97,14 +98,23 @@ type scriptT struct{}
 
 // cmdMode asserts a file's permission bits: mode 0600 FILE... The bits are those the
 // system gives a file or directory written with PERM (fsys.EffectiveMode: on Windows,
-// 0666 for 0600, 0777 for a 0700 directory).
+// 0666 for 0600, 0777 for a 0700 directory). A FILE may be a pattern (filepath.Glob)
+// that matches at least one file.
 func cmdMode(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 {
 		ts.Fatalf("usage: mode PERM FILE...")
 	}
 	perm, err := strconv.ParseUint(args[0], 8, 32)
 	ts.Check(err)
+	var files []string
 	for _, f := range args[1:] {
+		if m, _ := filepath.Glob(ts.MkAbs(f)); len(m) > 0 && strings.ContainsAny(f, "*?[") {
+			files = append(files, m...)
+		} else {
+			files = append(files, f)
+		}
+	}
+	for _, f := range files {
 		fi, err := os.Lstat(ts.MkAbs(f))
 		ts.Check(err)
 		want := uint64(fsys.EffectiveMode(fs.FileMode(perm)))

@@ -65,6 +65,14 @@ func cmdGlob(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// cmdHardlink makes NEW a hard link to OLD, as ln does: "hardlink OLD NEW".
+func cmdHardlink(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: hardlink OLD NEW")
+	}
+	ts.Check(os.Link(ts.MkAbs(args[0]), ts.MkAbs(args[1])))
+}
+
 // cmdTemplate copies SRC to DST with each @NAME@ replaced by the script's variable
 // NAME: "template mcp.tmpl .mcp.json" writes @WORK@ as $WORK. ($VARIABLES stay: a
 // client file holds its own.)

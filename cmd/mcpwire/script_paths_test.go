@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -39,6 +41,8 @@ const scriptWorkVar = "MCPWIRE_SCRIPT_WORK"
 //	$q        the quote a launch line (a POSIX shell line) puts around a path under
 //	          $WORK: none, or ' on Windows, whose paths hold backslashes
 //	$diffwork $WORK as a dry run's diff names it after a/ and b/ (no leading slash)
+//	$file0600, $dir0700  the modes a dry run shows for a new 0600 file and 0700
+//	          directory (0666 and 0777 on Windows: fsys.EffectiveMode)
 //
 // The fake aiwg command on PATH is $WORK/bin/aiwg$cmdext.
 var scriptExt, scriptBody = "", "#!/bin/sh\nexit 0\n"
@@ -62,6 +66,8 @@ func setupScriptPaths(e *testscript.Env) {
 	e.Setenv("pathvar", pathvar)
 	e.Setenv("cmdext", scriptExt)
 	e.Setenv("q", q)
+	e.Setenv("file0600", fmt.Sprintf("%04o", fsys.EffectiveMode(0o600)))
+	e.Setenv("dir0700", fmt.Sprintf("%04o", fsys.EffectiveDirMode(0o700)))
 	e.Setenv("diffwork", strings.TrimPrefix(filepath.ToSlash(work), "/"))
 }
 
@@ -119,8 +125,8 @@ func (s *slashPaths) rewrite(text string) string {
 }
 
 // rewriteUnder rewrites every path of text that starts with the directory work,
-// spelled with the separator sep; the rest of the path ends at a space, a quote, a
-// colon or a bracket.
+// spelled with the separator sep; the rest of the path ends at a line end, a quote,
+// a colon, a comma or a bracket (not at a space: a path may hold one).
 func rewriteUnder(text, work, sep string) string {
 	spelled := strings.ReplaceAll(work, `\`, sep)
 	slashed := strings.ReplaceAll(work, `\`, "/")
@@ -132,9 +138,12 @@ func rewriteUnder(text, work, sep string) string {
 			return b.String()
 		}
 		rest := text[i+len(spelled):]
-		end := strings.IndexAny(rest, " \t\r\n\"'`:,;()[]{}<>|")
+		end := strings.IndexAny(rest, "\t\r\n\"'`:,;()[]{}<>|")
 		if end < 0 {
 			end = len(rest)
+		}
+		if next := strings.Index(rest, " "+spelled); next >= 0 && next < end {
+			end = next // another path under work on the line
 		}
 		b.WriteString(text[:i])
 		if tail := rest[:end]; strings.Contains(tail, "/") {
@@ -160,6 +169,8 @@ func TestSlashPaths(t *testing.T) {
 			"mcpwire: error: C:/Users/me/Temp/script-x/a.json: invalid JSON\n", false},
 		{"two: C:\\Users\\me\\Temp\\script-x and C:\\Users\\me\\Temp\\script-x\\b\n",
 			"two: C:/Users/me/Temp/script-x and C:/Users/me/Temp/script-x/b\n", false},
+		{"CODEX_HOME='C:\\Users\\me\\Temp\\script-x\\my codex\\rr' codex\n",
+			"CODEX_HOME='C:/Users/me/Temp/script-x/my codex/rr' codex\n", false},
 		// defects stay visible: a mixed spelling, doubled backslashes in text
 		{"C:\\Users\\me\\Temp\\script-x\\proj/.mcp.json\n", "C:\\Users\\me\\Temp\\script-x\\proj/.mcp.json\n", false},
 		{"layer \"C:\\\\Users\\\\me\\\\Temp\\\\script-x\\\\org\"\n", "layer \"C:\\\\Users\\\\me\\\\Temp\\\\script-x\\\\org\"\n", false},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -348,10 +349,14 @@ func unspell(variable func(string) (string, bool), s *registry.Server) {
 
 // unsubst writes the project directory as ${project} again in a stdio server's
 // command, arguments, working directory and env values (R10): the client's workspace
-// variable, or the absolute directory where the path continues or ends.
+// variable, or the absolute directory where the path continues or ends (on Windows,
+// spelled with forward slashes or backslashes).
 func unsubst(pv string, s *registry.Server) {
 	if pv == "" || s.Remote() {
 		return
+	}
+	if native := filepath.FromSlash(pv); native != pv {
+		defer unsubst(native, s) // then the backslash spelling
 	}
 	back := func(v string) string {
 		var b strings.Builder
