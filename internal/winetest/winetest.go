@@ -4,7 +4,11 @@
 // docs/portability.md lists them with what a real Windows machine shows. Tests only.
 package winetest
 
-import "testing"
+import (
+	"errors"
+	"syscall"
+	"testing"
+)
 
 // Limitation is something wine 8 (Debian bookworm's) cannot do that Windows does.
 type Limitation string
@@ -34,6 +38,16 @@ func Skip(t T, l Limitation) {
 	if Running() {
 		t.Skip("wine limitation: " + string(l))
 	}
+}
+
+// StartFailed reports whether err is wine's failure to start a process that Windows
+// starts: under load, and right after another process of the same program killed
+// itself, wine 8's CreateProcess at times fails with ERROR_INTERNAL_ERROR ("Internal
+// error."). A test may start the process again then; on Windows, and elsewhere,
+// StartFailed is always false.
+func StartFailed(err error) bool {
+	const errorInternalError = syscall.Errno(1359)
+	return Running() && errors.Is(err, errorInternalError)
 }
 
 // Running reports whether this process runs under wine rather than on Windows.
