@@ -38,6 +38,9 @@ type Config struct {
 	Given []string
 	// Layered is true when the list came from AIWG_CONFIG_LAYERS.
 	Layered bool
+	// Source names where the directories came from, for messages: "--config-dir",
+	// AIWG_CONFIG_LAYERS, AIWG_CONFIG, or "" for the default ~/.aiwg.
+	Source string
 }
 
 // Resolve picks the configuration directories (L1, L2). explicit is --config-dir; a
@@ -52,15 +55,15 @@ func Resolve(getenv func(string) string, explicit, home, cwd string) (Config, er
 		}
 		return filepath.Abs(p)
 	}
-	single := func(given string) (Config, error) {
+	single := func(given, source string) (Config, error) {
 		d, err := abs(given)
-		return Config{Dirs: []string{d}, Given: []string{given}}, err
+		return Config{Dirs: []string{d}, Given: []string{given}, Source: source}, err
 	}
 	if explicit != "" {
 		if home == "" && homeRelative(explicit) {
 			return Config{}, hint.Wrap(errors.New("cannot expand ~ in --config-dir: the home directory is unknown"), "set HOME, or give --config-dir as an absolute path")
 		}
-		return single(explicit)
+		return single(explicit, "--config-dir")
 	}
 	if v := getenv(EnvLayers); strings.TrimSpace(v) != "" {
 		var cfg Config
@@ -76,17 +79,24 @@ func Resolve(getenv func(string) string, explicit, home, cwd string) (Config, er
 			cfg.Dirs, cfg.Given = append(cfg.Dirs, d), append(cfg.Given, part)
 		}
 		if len(cfg.Dirs) > 0 {
-			cfg.Layered = true
+			cfg.Layered, cfg.Source = true, EnvLayers
 			return cfg, nil
 		}
 	}
 	if v := strings.TrimSpace(getenv(EnvConfig)); v != "" {
-		return single(v)
+		return single(v, EnvConfig)
 	}
 	if home == "" {
 		return Config{}, hint.Wrap(errors.New("cannot find the home directory for ~/.aiwg"), "set HOME, or AIWG_CONFIG to the configuration directory")
 	}
 	return Config{Dirs: []string{filepath.Join(home, ".aiwg")}, Given: []string{""}}, nil
+}
+
+// Relative reports whether a directory was given relative to the working directory
+// (not absolute, not under ~): run from another directory, the same setting names
+// another directory (H8).
+func Relative(given string) bool {
+	return given != "" && !homeRelative(given) && !filepath.IsAbs(given) && !strings.HasPrefix(given, `\`)
 }
 
 // expandHome replaces a leading ~/ with the home directory.

@@ -36,7 +36,9 @@ type Set struct {
 	Layers []*Layer
 	// Layered is true when the layers came from AIWG_CONFIG_LAYERS.
 	Layered bool
-	fs      fsys.FS
+	// Source is where the directories came from (Config.Source).
+	Source string
+	fs     fsys.FS
 }
 
 // Load reads both registry files of every layer. Errors are collected: one error
@@ -52,15 +54,19 @@ func Load(f fsys.FS, cfg Config) (*Set, error) {
 // LoadAll is Load that returns the set even when some files are bad (each bad file
 // is an empty file in it, with its problem in File.Err), so that a caller can add
 // the problems it finds in the good files to one report (L12). The error is a
-// *LoadError naming every bad file, in layer order. A lower layer whose directory is
-// missing or unreadable fails first, with no set and nothing read (L13).
+// *LoadError naming every bad file, in layer order. A directory holding another
+// system's list separator that does not exist (H2), then a lower layer whose
+// directory is missing or unreadable (L13), fails first, with no set and nothing read.
 //
 // The files are read and parsed in parallel.
 func LoadAll(f fsys.FS, cfg Config) (*Set, error) {
+	if err := checkSeparators(f, cfg); err != nil {
+		return nil, err
+	}
 	if err := checkLower(f, cfg); err != nil {
 		return nil, err
 	}
-	s := &Set{Layered: cfg.Layered, fs: f, Layers: make([]*Layer, len(cfg.Dirs))}
+	s := &Set{Layered: cfg.Layered, Source: cfg.Source, fs: f, Layers: make([]*Layer, len(cfg.Dirs))}
 	files := make([]*File, 2*len(cfg.Dirs))
 	Parallel(len(files), func(i int) {
 		dir, kind := cfg.Dirs[i/2], Kind(i%2)

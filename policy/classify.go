@@ -122,7 +122,8 @@ var mapWords = map[string]bool{"env": true, "envs": true, "environment": true, "
 // headers, whose name's last word is env, envs, environment or headers (env,
 // environment, http_headers, requestHeaders). A map of variable names is not:
 // another env or header word, or a credential word, comes before the last one
-// (env_http_headers, headerEnv, tokenEnv).
+// (env_http_headers, headerEnv, tokenEnv); nor is mcpwire's list of the keys declared
+// plain (plainEnv, plainHeaders: P11, H10).
 func CredentialMap(name string) bool {
 	if n := alnumLower(name); n == "auth" || n == "oauth" {
 		return true
@@ -137,7 +138,7 @@ func CredentialMap(name string) bool {
 	}
 	w := words(name)
 	for _, x := range w[:len(w)-1] {
-		if mapWords[x] || x == "header" || SecretName(x) {
+		if mapWords[x] || x == "header" || x == "plain" || SecretName(x) {
 			return false
 		}
 	}

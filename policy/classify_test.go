@@ -14,7 +14,7 @@ func TestCredentialMap(t *testing.T) {
 		"httpHeaders": true, "HTTPHeaders": true, "http-headers": true, "requestHeaders": true,
 		"auth": true, "oauth": true, "OAuth": true, "o_auth": true,
 		"env_http_headers": false, "envHttpHeaders": false, "headerEnv": false, "header_env": false,
-		"bearer_token_env_var": false, "env_vars": false, "envFrom": false, "tokenEnv": false, "apiKeyEnv": false,
+		"bearer_token_env_var": false, "env_vars": false, "envFrom": false, "tokenEnv": false, "apiKeyEnv": false, "plainEnv": false, "plainHeaders": false,
 		"bearerEnv": false, "header": false, "command": false, "args": false, "pw": false, "": false, "--": false,
 	} {
 		if got := CredentialMap(name); got != want {

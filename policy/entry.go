@@ -22,9 +22,11 @@ import (
 // A violation names the member path (command.env.GITHUB_TOKEN) and, inside a string,
 // what was found (args ghp_… token), never a value. A credential whose value lies
 // within one of examined is left out: the caller has checked those strings already,
-// as the fields of the server it read the entry as.
-func CheckEntry(server string, entry any, examined []string) []Violation {
-	c := entryCheck{server: server, examined: examined}
+// as the fields of the server it read the entry as. forms are the reference forms the
+// client resolves (T1, providers' Forms): a value that is one reference in one of them
+// ("$GITHUB_TOKEN" in Gemini CLI's env) names a variable, not a credential.
+func CheckEntry(server string, entry any, examined, forms []string) []Violation {
+	c := entryCheck{server: server, examined: examined, forms: forms}
 	Walk[any](Decoded{}, entry, c.visit)
 	return dedupe(c.out)
 }
@@ -33,6 +35,7 @@ func CheckEntry(server string, entry any, examined []string) []Violation {
 type entryCheck struct {
 	server   string
 	examined []string
+	forms    []string
 	out      []Violation
 }
 
@@ -63,7 +66,7 @@ func (c *entryCheck) visit(names []string, inList bool, v any) bool {
 		switch {
 		case cred:
 			// a variable's name (GITHUB_TOKEN: Codex's env_http_headers) is no credential
-			if !literalArg(x) || NormName(key) == "type" || envMap && !inList && PlainEnvProblem(key, x) == "" {
+			if !literalArg(x) || NormName(key) == "type" || envMap && !inList && PlainEnvProblem(key, x) == "" || c.reference(x) {
 				return true
 			}
 			c.add(names, "", x)
@@ -80,6 +83,15 @@ func (c *entryCheck) visit(names []string, inList bool, v any) bool {
 		}
 	}
 	return true
+}
+
+// reference reports whether v is one reference in a form the client resolves.
+func (c *entryCheck) reference(v string) bool {
+	if len(c.forms) == 0 {
+		return false
+	}
+	_, whole := Scan(v, c.forms).Whole()
+	return whole
 }
 
 // credentialPath reports whether a value at names holds credentials (a member on

@@ -28,6 +28,8 @@ type Fields struct {
 	// PlainEnv names the env keys the server declares plain (P11, plainEnv): exempt
 	// when their name and value pass PlainEnvProblem.
 	PlainEnv map[string]bool
+	// PlainHeaders names the headers declared plain (H10, plainHeaders), as PlainEnv.
+	PlainHeaders map[string]bool
 }
 
 // Violation names one refused field of one server. It never holds a value.
@@ -112,8 +114,8 @@ func Check(level Level, f Fields) []Violation {
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(f.Headers)) {
-		if refused(f.Headers[k]) {
-			add("headers." + k)
+		if refused(f.Headers[k]) && !f.exemptHeader(k) {
+			add(f.headerField(k))
 		}
 	}
 	for _, name := range urlCredentials(f.URL, refused) {
@@ -200,8 +202,8 @@ func CheckProject(f Fields) []Violation {
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(f.Headers)) {
-		if literal(f.Headers[k]) {
-			add("headers." + k)
+		if literal(f.Headers[k]) && !f.exemptHeader(k) {
+			add(f.headerField(k))
 		}
 	}
 	for _, part := range []struct {

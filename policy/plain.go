@@ -41,10 +41,8 @@ func PlainEnvProblem(key, value string) string {
 		return fmt.Sprintf("the name %s marks a credential", key)
 	}
 	v := strings.TrimSpace(value)
-	for _, p := range tokenPrefixes {
-		if strings.HasPrefix(v, p) {
-			return "its value starts like a well-known token (" + p + "…)"
-		}
+	if p := TokenPrefix(v); p != "" {
+		return "its value starts like a well-known token (" + p + "…)"
 	}
 	if HasUserinfo(v) {
 		return "its value is a URL with userinfo"
@@ -71,6 +69,20 @@ func (f Fields) envField(k string) string {
 		return "env." + k + " declared plain, but " + PlainEnvProblem(k, f.Env[k])
 	}
 	return "env." + k
+}
+
+// exemptHeader reports whether the header k of f is declared plain (H10) and its
+// name and value pass PlainEnvProblem.
+func (f Fields) exemptHeader(k string) bool {
+	return f.PlainHeaders[k] && PlainEnvProblem(k, f.Headers[k]) == ""
+}
+
+// headerField names a refused header, as envField does an env key.
+func (f Fields) headerField(k string) string {
+	if f.PlainHeaders[k] {
+		return "headers." + k + " declared plain, but " + PlainEnvProblem(k, f.Headers[k])
+	}
+	return "headers." + k
 }
 
 // PlainHint returns the advice for a refusal whose violations include a literal env

@@ -69,3 +69,22 @@ func TestPlainEnvExempt(t *testing.T) {
 		t.Errorf("a credential-named key is no plain candidate: %q", h)
 	}
 }
+
+// spec: H10 P11 P1 P7 — headers declared plain pass as plain env keys do; a declared
+// header whose name or value looks like a credential is refused as any literal,
+// saying why; headers not declared are unaffected.
+func TestPlainHeadersExempt(t *testing.T) {
+	f := Fields{Server: "api", Headers: map[string]string{
+		"X-Team": "platform", "X-Api-Key": "k1", "X-Note": "Bearer abc123", "X-Other": "o",
+	}, PlainHeaders: map[string]bool{"X-Team": true, "X-Api-Key": true, "X-Note": true}}
+	want := []Violation{
+		{"api", "headers.X-Api-Key declared plain, but the name X-Api-Key contains KEY, which marks a credential"},
+		{"api", "headers.X-Note declared plain, but its value carries a credential (Bearer)"},
+		{"api", "headers.X-Other"},
+	}
+	for _, got := range [][]Violation{Check(References, f), Check(None, f), CheckProject(f)} {
+		if !slices.Equal(got, want) {
+			t.Errorf("got %v\nwant %v", got, want)
+		}
+	}
+}

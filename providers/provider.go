@@ -31,8 +31,20 @@ type Provider struct {
 	Shape Shape
 	// URLKey is the member holding a remote server's URL ("url" when empty).
 	URLKey string
-	// Refs is how a reference to an environment variable is spelled (V4).
+	// Refs is how a reference to an environment variable is spelled (V4): the form
+	// mcpwire writes, and one the client reads.
 	Refs RefStyle
+	// Reads are the forms the client resolves besides Refs (T1): Gemini CLI's,
+	// Qwen Code's and Crush's bare $VAR (policy.StyleBareDollar). mcpwire reads them
+	// back and writes Refs.
+	Reads []string
+	// Prompts: the client asks the person for the value of an ${input:ID} declared in
+	// its file's inputs (VS Code, Visual Studio), T3. A client that does not prompt
+	// gets a variable instead.
+	Prompts bool
+	// HomeVar is the client's placeholder for the home directory in paths
+	// (${userHome}); "" means the absolute home directory is written.
+	HomeVar string
 	// Remote says which remote transports the client takes (V7).
 	Remote RemoteSupport
 	// CwdKey is the member for a stdio server's working directory; "" when the
@@ -99,6 +111,33 @@ type Provider struct {
 	// ProjectNote is said after a project-scope injection: what the client needs
 	// before it reads the file (Mistral Vibe: a trusted folder).
 	ProjectNote string
+	// Precedence is the order of the scopes whose entry the client uses when a server
+	// name is in several, the winner first (Claude Code: local, project, user; whole
+	// entries, never merged); nil when the client documents none. status says which
+	// entry is used (H11).
+	Precedence []Scope
+}
+
+// Forms are the forms the client resolves in its values (T1), as policy names them:
+// its reference spelling (when it has a placeholder), the others it reads, ${input:ID}
+// when it prompts, and its workspace and home placeholders. A client that names
+// variables in members of their own (Codex, Goose, Mistral Vibe, Kimi Code) resolves no
+// placeholder in its values but those listed in Reads.
+func (p *Provider) Forms() []string {
+	var out []string
+	if p.Refs.Open() != "" {
+		out = append(out, string(p.Refs))
+	}
+	out = append(out, p.Reads...)
+	if p.Prompts {
+		out = append(out, policy.StyleInput)
+	}
+	for _, v := range []string{p.WorkspaceVar, p.HomeVar} {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // TypeNames are a client's values of an entry's "type" member, per transport; ""

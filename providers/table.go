@@ -1,5 +1,7 @@
 package providers
 
+import "github.com/mcpwire/mcpwire/policy"
+
 // table lists every provider in display order (V1, V3). Each entry names its sources
 // (the detail is in ../shared/reference/providers.md) and whether the conformance suite
 // checks it against the real client.
@@ -25,6 +27,8 @@ var table = []*Provider{
 			"github.com/anthropics/claude-code/issues/48448", "claude 2.1.328 tested: local scope keyed by the git root (research/clients-facts.md)",
 			"FunplayAI/funplay-cocos-mcp#22 (Windows: projects keys with forward slashes)"},
 		Conformance: true,
+		// code.claude.com/docs/en/mcp, "Scope hierarchy and precedence"
+		Precedence: []Scope{Local, Project, User},
 	},
 	{
 		Name: "claude-desktop", Display: "Claude Desktop", DefaultScope: User,
@@ -55,7 +59,7 @@ var table = []*Provider{
 		Project: &Dest{Base: ProjectDir, Dir: []string{".cursor"}, Files: []string{"mcp.json"}},
 		User:    &Dest{Base: Home, Dir: []string{".cursor"}, Files: []string{"mcp.json"}},
 		Format:  JSON, ServersKey: "mcpServers", Shape: ShapePlain, Refs: RefDollarEnv,
-		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}",
+		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}", HomeVar: "${userHome}",
 		Sources: []string{"cursor.com/docs/context/mcp", "docs.cursor.com/context/model-context-protocol"},
 	},
 	{
@@ -69,8 +73,8 @@ var table = []*Provider{
 		Name: "vscode", Display: "VS Code", DefaultScope: Project,
 		Project: &Dest{Base: ProjectDir, Dir: []string{".vscode"}, Files: []string{"mcp.json"}},
 		User:    &Dest{Env: "VSCODE_APPDATA", EnvDir: []string{"Code", "User"}, Base: AppData, Dir: []string{"Code", "User"}, Files: []string{"mcp.json"}},
-		Format:  JSONC, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefDollarEnv,
-		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}",
+		Format:  JSONC, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefDollarEnv, Prompts: true,
+		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}", HomeVar: "${userHome}",
 		Sources: []string{"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md",
 			vscodeUserData},
 	},
@@ -89,7 +93,9 @@ var table = []*Provider{
 		User:    &Dest{Base: Home, Dir: []string{".factory"}, Files: []string{"mcp.json"}},
 		Format:  JSON, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapeFactory, Refs: RefDollar,
 		Remote: RemoteHTTP, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true, UnionDisabled: true, DisableWhole: true,
-		Sources: []string{"Factory-AI/factory docs/cli/configuration/mcp.mdx", "docs.factory.ai/user-guides/factory-bridge/model-context-protocol"},
+		Sources: []string{"Factory-AI/factory docs/cli/configuration/mcp.mdx", "docs.factory.ai/user-guides/factory-bridge/model-context-protocol",
+			"droid 0.225.2 tested (conformance/factory_test.go)"},
+		Conformance: true,
 	},
 	{
 		Name: "antigravity", Display: "Google Antigravity", DefaultScope: Project,
@@ -113,7 +119,8 @@ var table = []*Provider{
 		User:    &Dest{Env: "PI_CODING_AGENT_DIR", Base: Home, Dir: []string{".omp", "agent"}, Files: []string{"mcp.json"}},
 		Format:  JSON, ServersKey: "mcpServers", Switch: "enabled", Shape: ShapeOMP, Refs: RefDollar,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Owner: OwnerStrict,
-		Sources: []string{"can1357/oh-my-pi docs/mcp-config.md"},
+		Sources:     []string{"can1357/oh-my-pi docs/mcp-config.md", "@oh-my-pi/pi-coding-agent 18.2.3 loader tested (conformance/omp_test.go)"},
+		Conformance: true,
 	},
 	{
 		Name: "grok-build", Display: "Grok Build", DefaultScope: Project,
@@ -121,13 +128,15 @@ var table = []*Provider{
 		User:    &Dest{Env: "GROK_HOME", Base: Home, Dir: []string{".grok"}, Files: []string{"config.toml"}},
 		Format:  TOML, ServersKey: "mcp_servers", Switch: "enabled", Shape: ShapeGrok, Refs: RefDollar,
 		Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone, Owner: OwnerMarkers,
-		Sources: []string{"docs.x.ai/build/features/mcp-servers", "docs.x.ai/build/settings/reference"},
+		Sources: []string{"docs.x.ai/build/features/mcp-servers", "docs.x.ai/build/settings/reference",
+			"grok 1.0.41 tested (conformance/grok_test.go)"},
+		Conformance: true,
 	},
 	{
 		Name: "gemini-cli", Display: "Gemini CLI", DefaultScope: Project,
 		Project: &Dest{Base: ProjectDir, Dir: []string{".gemini"}, Files: []string{"settings.json"}},
 		User:    &Dest{Env: "GEMINI_CLI_HOME", EnvDir: []string{".gemini"}, Base: Home, Dir: []string{".gemini"}, Files: []string{"settings.json"}},
-		Format:  JSONC, ServersKey: "mcpServers", Shape: ShapeGemini, Refs: RefDollar,
+		Format:  JSONC, ServersKey: "mcpServers", Shape: ShapeGemini, Refs: RefDollar, Reads: []string{policy.StyleBareDollar},
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyGemini, Allow: AllowGemini, Ephemeral: true,
 		Sources:     []string{"google-gemini/gemini-cli docs/tools/mcp-server.md", "google-gemini/gemini-cli docs/reference/configuration.md"},
 		Conformance: true,
@@ -162,7 +171,7 @@ var table = []*Provider{
 		User:    &Dest{Env: "QWEN_HOME", Base: Home, Dir: []string{".qwen"}, Files: []string{"settings.json"}, NoTrailingComma: true},
 		// Qwen Code 0.21+ also reads the project's .mcp.json (without expanding references)
 		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}},
-		Format:    JSONC, ServersKey: "mcpServers", Shape: ShapeQwen, Refs: RefDollar,
+		Format:    JSONC, ServersKey: "mcpServers", Shape: ShapeQwen, Refs: RefDollar, Reads: []string{policy.StyleBareDollar},
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyGemini, Allow: AllowGemini, Binary: "qwen", Ephemeral: true,
 		ProjectNote: "Qwen Code 0.24+ starts a project's servers after qwen mcp approve NAME, again after each change of the entry",
 		Sources: []string{"QwenLM/qwen-code docs/users/features/mcp.md", "QwenLM/qwen-code docs/users/configuration/settings.md",
@@ -241,7 +250,9 @@ var table = []*Provider{
 		NoEphemeral: "cn --config FILE loads a file in place of Continue's whole configuration, models included, so a file holding only servers leaves cn without a model",
 		Sources: []string{"continuedev/continue docs/customize/deep-dives/mcp.mdx", "continuedev/continue packages/config-yaml/src/schemas/mcp/index.ts",
 			"continuedev/continue core/util/paths.ts", "continuedev/continue core/config/yaml/LocalPlatformClient.ts",
-			"continuedev/continue docs/cli/configuration.mdx (cn --config)", "cn 1.5.47 tested: --config replaces the configuration (docs/inject.md)"},
+			"continuedev/continue docs/cli/configuration.mdx (cn --config)", "cn 1.5.47 tested: --config replaces the configuration (docs/inject.md)",
+			"cn 1.5.47 tested: user scope; project blocks not read (conformance/continue_test.go)"},
+		Conformance: true,
 	},
 	{
 		Name: "mistral-vibe", Display: "Mistral Vibe", DefaultScope: User,
@@ -295,7 +306,9 @@ var table = []*Provider{
 		Types: &TypeNames{Stdio: "stdio", HTTP: "streamableHttp", SSE: "sse"}, Nested: "transport",
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Binary: "cline", Ephemeral: true,
 		Sources: []string{"cline/cline sdk/packages/shared/src/storage/paths.ts", "cline/cline sdk/packages/core/src/extensions/mcp/config-loader.ts",
-			"cline/cline apps/vscode/src/services/mcp/schemas.ts", "cline/cline apps/vscode/src/sdk/SdkController.ts"},
+			"cline/cline apps/vscode/src/services/mcp/schemas.ts", "cline/cline apps/vscode/src/sdk/SdkController.ts",
+			"cline 3.0.65 tested (conformance/cline_test.go)"},
+		Conformance: true,
 	},
 	{
 		Name: "roo-code", Display: "Roo Code", DefaultScope: Project,
@@ -328,7 +341,7 @@ var table = []*Provider{
 		// .cursor/mcp.json, after its own files
 		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}, {Base: ProjectDir, Dir: []string{".vscode"}, Files: []string{"mcp.json"}},
 			{Base: ProjectDir, Dir: []string{".cursor"}, Files: []string{"mcp.json"}}},
-		Format: JSON, StrictJSON: true, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefNone,
+		Format: JSON, StrictJSON: true, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefNone, Prompts: true,
 		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone,
 		Sources: []string{"MicrosoftDocs/visualstudio-docs docs/ide/mcp-servers.md (file locations: .vs\\mcp.json per user and solution)",
 			"github/gitignore VisualStudio.gitignore (.vs/)"},
@@ -344,7 +357,7 @@ var table = []*Provider{
 		Name: "crush", Display: "Crush", DefaultScope: Project,
 		Project: &Dest{Base: ProjectDir, Files: []string{".crush.json", "crush.json"}},
 		User:    &Dest{Env: "CRUSH_GLOBAL_CONFIG", Base: XDGConfig, Dir: []string{"crush"}, Files: []string{"crush.json"}},
-		Format:  JSON, StrictJSON: true, ServersKey: "mcp", Switch: "disabled", Shape: ShapeCrush, Refs: RefDollar,
+		Format:  JSON, StrictJSON: true, ServersKey: "mcp", Switch: "disabled", Shape: ShapeCrush, Refs: RefDollar, Reads: []string{policy.StyleBareDollar},
 		Types:  &TypeNames{Stdio: "stdio", HTTP: "http", SSE: "sse"},
 		Remote: RemoteHTTPAndSSE, Deny: DenyCrush, Allow: AllowCrush, DisableWhole: true,
 		Sources: []string{"charmbracelet/crush internal/config/load.go", "charmbracelet/crush internal/config/config.go", "charmbracelet/crush internal/config/resolve.go",

@@ -133,10 +133,20 @@ func decodeServer(raw []byte, s *Server) error {
 			err = decodeString(key, v, &s.URL)
 		case "headers":
 			err = decodeStringMap(key, v, &s.Headers)
+		case "plainHeaders":
+			err = decodeStrings(key, v, &s.PlainHeaders)
 		case "headerEnv":
 			err = decodeStringMap(key, v, &s.HeaderEnv)
 		case "bearerEnv":
 			err = decodeString(key, v, &s.BearerEnv)
+		case "envInput":
+			err = decodeStringMap(key, v, &s.EnvInput)
+		case "headerInput":
+			err = decodeStringMap(key, v, &s.HeaderInput)
+		case "bearerInput":
+			err = decodeString(key, v, &s.BearerInput)
+		case "inputs":
+			err = decodeInputs(key, v, &s.Inputs)
 		case "cwd":
 			err = decodeString(key, v, &s.Cwd)
 		case "enabled":

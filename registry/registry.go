@@ -274,6 +274,7 @@ func (r *Registry) Layers() []LayerInfo {
 		out[i] = LayerInfo{
 			Dir:          l.Dir,
 			Given:        givenIfDifferent(l.Given, l.Dir),
+			Relative:     layers.Relative(l.Given),
 			ServersFile:  l.Servers.Path,
 			ProfilesFile: l.Profiles.Path,
 			Write:        i == r.writeIndex(),
@@ -289,7 +290,10 @@ type LayerInfo struct {
 	Dir string `json:"dir"`
 	// Given is the directory as written in AIWG_CONFIG_LAYERS (or --config-dir,
 	// AIWG_CONFIG), when that differs from Dir (a relative or ~ entry).
-	Given        string   `json:"given,omitempty"`
+	Given string `json:"given,omitempty"`
+	// Relative: Given is relative to the working directory, against which Dir was
+	// resolved (H8): from another directory, the same setting names another layer.
+	Relative     bool     `json:"relative,omitempty"`
 	ServersFile  string   `json:"serversFile"`
 	ProfilesFile string   `json:"profilesFile"`
 	Write        bool     `json:"write"`

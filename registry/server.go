@@ -26,12 +26,20 @@ type Server struct {
 	Env     map[string]string `json:"env,omitempty"`
 	// PlainEnv lists the env keys whose values are not credentials (P11): mcpwire's
 	// extension, which AIWG keeps as an unknown member.
-	PlainEnv            []string          `json:"plainEnv,omitempty"`
-	EnvFrom             map[string]string `json:"envFrom,omitempty"`
-	URL                 string            `json:"url,omitempty"`
-	Headers             map[string]string `json:"headers,omitempty"`
-	HeaderEnv           map[string]string `json:"headerEnv,omitempty"`
-	BearerEnv           string            `json:"bearerEnv,omitempty"`
+	PlainEnv     []string          `json:"plainEnv,omitempty"`
+	EnvFrom      map[string]string `json:"envFrom,omitempty"`
+	URL          string            `json:"url,omitempty"`
+	Headers      map[string]string `json:"headers,omitempty"`
+	PlainHeaders []string          `json:"plainHeaders,omitempty"` // headers whose values are not credentials, as PlainEnv (P11, H10)
+	HeaderEnv    map[string]string `json:"headerEnv,omitempty"`
+	BearerEnv    string            `json:"bearerEnv,omitempty"`
+	// EnvInput, HeaderInput and BearerInput take an env value, a header or the bearer
+	// token from an input the client asks for (T3), by its id; Inputs declares the
+	// inputs the server uses. mcpwire's extensions, which AIWG keeps as unknown members.
+	EnvInput            map[string]string `json:"envInput,omitempty"`
+	HeaderInput         map[string]string `json:"headerInput,omitempty"`
+	BearerInput         string            `json:"bearerInput,omitempty"`
+	Inputs              []Input           `json:"inputs,omitempty"`
 	Cwd                 string            `json:"cwd,omitempty"`
 	Enabled             *bool             `json:"enabled,omitempty"`
 	Timeout             json.RawMessage   `json:"timeout,omitempty"`
@@ -113,10 +121,13 @@ func (s *Server) EnvKeys() []string { return sortedKeys(s.Env) }
 
 // PlainEnvKeys returns the env keys declared plain that the server's env holds
 // (P11), nil when there are none.
-func (s *Server) PlainEnvKeys() map[string]bool {
+func (s *Server) PlainEnvKeys() map[string]bool { return plainKeys(s.PlainEnv, s.Env) }
+
+// plainKeys are the keys of declared that values holds, nil when there are none.
+func plainKeys(declared []string, values map[string]string) map[string]bool {
 	var out map[string]bool
-	for _, k := range s.PlainEnv {
-		if _, ok := s.Env[k]; ok {
+	for _, k := range declared {
+		if _, ok := values[k]; ok {
 			if out == nil {
 				out = map[string]bool{}
 			}
@@ -125,6 +136,10 @@ func (s *Server) PlainEnvKeys() map[string]bool {
 	}
 	return out
 }
+
+// PlainHeaderKeys returns the header names declared plain that the server's headers
+// hold (H10), nil when there are none.
+func (s *Server) PlainHeaderKeys() map[string]bool { return plainKeys(s.PlainHeaders, s.Headers) }
 
 // HeaderKeys returns the names of the literal headers, sorted.
 func (s *Server) HeaderKeys() []string { return sortedKeys(s.Headers) }

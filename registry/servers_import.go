@@ -18,18 +18,20 @@ func (r *Registry) AddServers(servers []*Server, profile *Profile, receipts map[
 	now := r.now()
 	d := layers.Delta{Kind: layers.Servers, Set: map[string]json.RawMessage{}, Expect: map[string]json.RawMessage{}}
 	var names []string
+	added := map[string]bool{}
 	for _, in := range servers {
 		s := in.Clone()
 		if err := checkNew(s); err != nil {
 			return err
 		}
-		if _, ok := r.Server(s.Name); ok || slices.Contains(names, s.Name) {
+		if _, ok := r.Server(s.Name); ok || added[s.Name] {
 			return fmt.Errorf("server %q already exists (%s)", s.Name, r.ServerOrigin(s.Name))
 		}
 		s.AddedAt, s.UpdatedAt, s.InjectedProviders = now, now, receipts[s.Name]
 		d.Set[s.Name] = entryJSON(s)
 		d.Expect[s.Name] = r.seen(layers.Servers, s.Name)
 		names = append(names, s.Name)
+		added[s.Name] = true
 	}
 	deltas := []layers.Delta{d}
 	if profile != nil {

@@ -18,10 +18,13 @@ var transportFields = []struct {
 	{"cwd", false, func(s *Server) any { return s.Cwd }},
 	{"env", false, func(s *Server) any { return s.Env }},
 	{"envFrom", false, func(s *Server) any { return s.EnvFrom }},
+	{"envInput", false, func(s *Server) any { return s.EnvInput }},
 	{"url", true, func(s *Server) any { return s.URL }},
 	{"headers", true, func(s *Server) any { return s.Headers }},
 	{"headerEnv", true, func(s *Server) any { return s.HeaderEnv }},
 	{"bearerEnv", true, func(s *Server) any { return s.BearerEnv }},
+	{"headerInput", true, func(s *Server) any { return s.HeaderInput }},
+	{"bearerInput", true, func(s *Server) any { return s.BearerInput }},
 }
 
 // checkTransport refuses fields the server's transport does not use, which a client

@@ -169,7 +169,7 @@ func (s *Server) Validate() error {
 	if s.BearerEnv != "" && !s.Remote() {
 		return fmt.Errorf("bearerEnv: only http and sse servers send headers")
 	}
-	return nil
+	return s.validateInputs()
 }
 
 // checkURL requires an absolute http(s) URL. The URL itself is never quoted: it may

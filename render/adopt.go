@@ -68,8 +68,27 @@ func (c *ClientFile) Renders(name string, s *registry.Server, sf *dialect.Server
 	if len(probs) > 0 || dialect.Disabled(s) && c.Provider.Switch == "" {
 		return false
 	}
-	dg, err := c.es.Digest(name, c.d.Entry(s, &v, sf))
-	return err == nil && owners[c.Provider.Owner].standing("", e.Digest, e.Framed, dg) == identical
+	entry := c.d.Entry(s, &v, sf)
+	dg, err := c.es.Digest(name, entry)
+	if err != nil {
+		return false
+	}
+	rule := owners[c.Provider.Owner]
+	if rule.standing("", e.Digest, e.Framed, dg) == identical {
+		return true
+	}
+	return !(rule.framed && !e.Framed) && c.sameMeaning(name, entry)
+}
+
+// sameMeaning reports whether the file's entry of a name means what entry does (T6):
+// the client's defaults, member order and the spelling of references aside.
+func (c *ClientFile) sameMeaning(name string, entry format.Object) bool {
+	cur, ok := c.es.Get(name)
+	if !ok {
+		return false
+	}
+	raw, err := format.Marshal(entry)
+	return err == nil && dialect.SameMeaning(c.target, c.d, cur.JSON(), raw)
 }
 
 // writeAdopted records the adopted entries: the injection receipts of servers that

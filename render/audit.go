@@ -120,7 +120,7 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 				fl := auditFields(e.Name, e.Read.Server)
 				fields = &fl
 			}
-			for _, v := range entryCredentials(e.Name, fields, entry, committed) {
+			for _, v := range entryCredentials(e.Name, fields, entry, committed, c.Provider.Forms()) {
 				out = append(out, c.finding(FindingCredential, e.Name, v.Field, why))
 			}
 		}
@@ -132,7 +132,7 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 // P1's references rule and the credential arguments (exposed) on the fields of the
 // server it reads as, when it reads as one; then every other string of the entry as
 // it is written (policy.CheckEntry).
-func entryCredentials(name string, fields *policy.Fields, entry any, committed bool) []policy.Violation {
+func entryCredentials(name string, fields *policy.Fields, entry any, committed bool, forms []string) []policy.Violation {
 	var vs []policy.Violation
 	var examined []string
 	if fields != nil {
@@ -147,9 +147,11 @@ func entryCredentials(name string, fields *policy.Fields, entry any, committed b
 				vs = append(vs, policy.Violation{Server: name, Field: "args " + flag})
 			}
 		}
+		// a credential where a variable's name belongs is one in any file (T4)
+		vs = append(vs, policy.CheckNames(*fields)...)
 		examined = fieldStrings(*fields)
 	}
-	vs = append(vs, policy.CheckEntry(name, entry, examined)...)
+	vs = append(vs, policy.CheckEntry(name, entry, examined, forms)...)
 	seen := map[string]bool{}
 	out := vs[:0]
 	for _, v := range vs {
@@ -221,7 +223,7 @@ func (r AuditRequest) layerFindings(f fsys.FS) []Finding {
 				json.Unmarshal(raw, &entry)
 			}
 			fields := auditFields(n, s)
-			for _, v := range entryCredentials(n, &fields, entry, committed) {
+			for _, v := range entryCredentials(n, &fields, entry, committed, policy.RegistryForms()) {
 				out = append(out, Finding{Kind: FindingCredential, Provider: LayerProvider, Scope: LayerScope,
 					Path: l.ServersFile, Server: n, Field: v.Field, Why: why})
 			}
@@ -285,18 +287,22 @@ func (c *ClientFile) finding(kind, server, field, why string) Finding {
 	return Finding{Kind: kind, Provider: c.Provider.Name, Scope: c.Scope, Path: c.Path, Server: server, Field: field, Why: why}
 }
 
-// auditFields are the checked fields of a server: its env values that could be
-// declared plain (P11: neither name nor value looks like a credential) are taken as
-// such, declared or not.
+// auditFields are the checked fields of a server: its env values and headers that
+// could be declared plain (P11, H10: neither name nor value looks like a credential)
+// are taken as such, declared or not.
 func auditFields(name string, s *registry.Server) policy.Fields {
-	plain := map[string]bool{}
-	for k, v := range s.Env {
-		if policy.PlainEnvProblem(k, v) == "" {
-			plain[k] = true
+	plain := func(m map[string]string) map[string]bool {
+		out := map[string]bool{}
+		for k, v := range m {
+			if policy.PlainEnvProblem(k, v) == "" {
+				out[k] = true
+			}
 		}
+		return out
 	}
 	return policy.Fields{Server: name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
-		HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv, Auth: s.Auth, OAuth: s.OAuth, PlainEnv: plain}
+		HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv, Auth: s.Auth, OAuth: s.OAuth,
+		PlainEnv: plain(s.Env), PlainHeaders: plain(s.Headers)}
 }
 
 // LiteralCredentials are the literal credentials a registry server holds, as audit
@@ -306,5 +312,5 @@ func auditFields(name string, s *registry.Server) policy.Fields {
 // it copied into the registry (H4).
 func LiteralCredentials(s *registry.Server) []policy.Violation {
 	f := auditFields(s.Name, s)
-	return entryCredentials(s.Name, &f, nil, false)
+	return entryCredentials(s.Name, &f, nil, false, nil)
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -27,6 +28,9 @@ type permRecord struct {
 	DenyDigest    string   `json:"denyDigest,omitempty"`
 	Sidecar       bool     `json:"sidecar,omitempty"`
 	ContentDigest string   `json:"contentDigest,omitempty"`
+	// Created says that mcpwire created the settings file, and the directories it
+	// created (H7).
+	Created *createdFile `json:"created,omitempty"`
 }
 
 func (r *permRecord) encode() []byte {
@@ -38,6 +42,11 @@ func (r *permRecord) encode() []byte {
 	}
 	b, _ := json.MarshalIndent(r, "", "  ")
 	return append(b, '\n')
+}
+
+// empty reports whether the record tracks nothing: no rule, and no sidecar.
+func (r *permRecord) empty() bool {
+	return len(r.DenyAdded) == 0 && len(r.DenyPreserved) == 0 && !r.Sidecar && !r.Created.pending()
 }
 
 func decodePermRecord(path string, data []byte) (*permRecord, error) {
@@ -118,6 +127,15 @@ type permEdit struct {
 	// when the settings file stays absent)
 	before []string
 	out    []byte
+	// created is what the record says of a settings file mcpwire created after the
+	// edit, removeFile that the edit removes it (H7); missing are its directories that
+	// did not exist when an edit first found it absent; recordOut is the record as the
+	// transaction writes it.
+	created      *createdFile
+	removeFile   bool
+	missing      []string
+	missingKnown bool
+	recordOut    []byte
 }
 
 // loadRecord reads the deny record and its staged copy again (nothing to do for an
@@ -228,7 +246,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	if e.f != nil {
-		if err := checkNotEmpty(e.f, e.path, cur); err != nil {
+		if err := checkNotEmpty(e.f, providers.JSON, e.path, cur); err != nil {
 			return nil, false, err
 		}
 	}
@@ -241,7 +259,16 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	if e.staged != nil {
-		e.record = e.staged.settle(e.record, current)
+		created := settleCreated(e.record.createdOf(), e.staged.After.Created, cur)
+		settled := e.staged.settle(e.record, current)
+		switch {
+		case settled != nil:
+			c := *settled
+			c.Created, settled = created, &c
+		case created != nil:
+			settled = &permRecord{SettingsPath: e.staged.After.SettingsPath, Created: created}
+		}
+		e.record = settled
 	}
 	e.before = current
 	want := e.want
@@ -259,10 +286,32 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 		}
 	}
 	e.active = e.sidecar || e.record != nil || e.staged != nil || len(want) > 0
+	e.created, e.removeFile = nil, false
 	if !e.active {
 		return cur.Data, cur.Exists, nil
 	}
 	e.compute(current, want)
+	out, keep, err := e.settingsOut(doc, cur, current)
+	if err != nil || e.sidecar {
+		return out, keep, err
+	}
+	if !cur.Exists && !e.missingKnown {
+		e.missing, e.missingKnown = missingDirs(e.f, e.path), true
+	}
+	var intent *createdFile
+	if e.staged != nil {
+		intent = e.staged.After.Created
+	}
+	e.created, e.removeFile = nextCreated(e.f, e.path, cur, out, e.record.createdOf(), intent, e.missing, keep, len(e.deny) == 0)
+	if e.removeFile {
+		out, keep, e.out = nil, false, nil
+	}
+	return out, keep, nil
+}
+
+// settingsOut is the settings file with the deny array of the edit, and whether
+// there is a file.
+func (e *permEdit) settingsOut(doc format.Document, cur fsys.Snapshot, current []string) ([]byte, bool, error) {
 	if slices.Equal(current, e.deny) && cur.Exists {
 		return cur.Data, true, nil
 	}
@@ -280,9 +329,19 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 	return out, true, err
 }
 
+// createdOf is what the record says of a settings file mcpwire created (nil without
+// a record).
+func (r *permRecord) createdOf() *createdFile {
+	if r == nil {
+		return nil
+	}
+	return r.Created
+}
+
 // record returns the record after the edit.
 func (e *permEdit) newRecord(canon string, content []byte) *permRecord {
-	r := &permRecord{SettingsPath: canon, DenyAdded: e.added, DenyPreserved: e.preserved, DenyDigest: denyDigest(e.deny), Sidecar: e.sidecar}
+	r := &permRecord{SettingsPath: canon, DenyAdded: e.added, DenyPreserved: e.preserved, DenyDigest: denyDigest(e.deny), Sidecar: e.sidecar,
+		Created: e.created}
 	if e.sidecar {
 		r.ContentDigest = contentDigest(content)
 	}
@@ -328,8 +387,10 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 				return nil, 0, false, err
 			}
 			written = out
-			if !keep && !cur.Exists {
-				return nil, 0, true, nil // nothing to write and nothing there: stay absent
+			if !keep {
+				// nothing to write and nothing there: stay absent; or the settings file
+				// mcpwire created, left with no rule (H7)
+				return nil, 0, true, nil
 			}
 			return out, scope.mode(cur), false, nil
 		},
@@ -350,7 +411,13 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 				}
 				return nil, 0, true, nil
 			}
-			return e.newRecord(canon, written).encode(), 0o600, false, nil
+			rec := e.newRecord(canon, written)
+			if rec.empty() {
+				e.recordOut = nil
+				return nil, 0, true, nil // tracks no rule: no record (K10)
+			}
+			e.recordOut = rec.encode()
+			return e.recordOut, 0o600, false, nil
 		},
 	}
 	return e, []fsys.Target{settingsT, recT}, nil

@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
@@ -29,6 +33,9 @@ type ClientFile struct {
 	// RecordPath is the record file.
 	Record     map[string]string
 	RecordPath string
+	// TakenOver are the recorded entries that replaced one of the person's with
+	// --force: the record keeps it, to put back (H1).
+	TakenOver []string
 
 	doc    format.Document
 	es     format.Entries
@@ -38,6 +45,8 @@ type ClientFile struct {
 	// local is set for a project's own servers in a file shared by every project
 	// (Claude Code's local scope): their record is their own.
 	local localRecord
+	// refused: the file has no byte in it, which inject refuses in its format (K9)
+	refused bool
 }
 
 // ClientEntry is one server entry of a client file.
@@ -51,6 +60,8 @@ type ClientEntry struct {
 	// member and the reason, never a value).
 	Read *dialect.Imported
 	Err  error
+
+	json []byte // the entry as standard JSON (ClientReader)
 }
 
 // Key identifies the entries the file holds: its path, and where in it they sit (a
@@ -113,53 +124,186 @@ func ClientPath(f fsys.FS, p *providers.Provider, scope providers.Scope, env pro
 // file that does not parse is refused naming it. layerDir, when set, is the write
 // layer whose ownership record of the file is read too.
 func OpenClientFile(f fsys.FS, p *providers.Provider, scope providers.Scope, env providers.PathEnv, layerDir string) (*ClientFile, error) {
-	path, exists, err := ClientPath(f, p, scope, env)
+	return NewClientReader(f).Open(p, scope, env, layerDir)
+}
+
+// ClientReader opens client files for one command (import, status, audit): a file
+// several clients read (V10: the project's .mcp.json is read by Claude Code, Copilot
+// CLI, Qoder and others) is read and parsed once, and its entries listed and digested
+// once, whichever client opens it; only reading each entry back is each client's
+// own (K7).
+type ClientReader struct {
+	f     fsys.FS
+	files map[string]*readFile
+}
+
+// readFile is a file as the reader read it: its parse (or why it has none) and its
+// entries per container.
+type readFile struct {
+	mode    fs.FileMode
+	empty   bool // the file holds no byte
+	doc     format.Document
+	err     error
+	entries map[string]*readEntries
+}
+
+// readEntries are the entries of one container of a read file.
+type readEntries struct {
+	es   format.Entries
+	list []ClientEntry // Name, Digest, Framed and json set
+	err  error
+}
+
+// NewClientReader returns a reader of client files through f.
+func NewClientReader(f fsys.FS) *ClientReader {
+	return &ClientReader{f: f, files: map[string]*readFile{}}
+}
+
+// Open reads the file of provider p for a scope, as OpenClientFile does.
+func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env providers.PathEnv, layerDir string) (*ClientFile, error) {
+	path, exists, err := ClientPath(r.f, p, scope, env)
 	if err != nil || !exists {
 		return nil, err
 	}
-	fi, err := f.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	data, err := f.ReadFile(path)
-	if err != nil {
-		return nil, err
+	rf := r.read(p.Format, path)
+	if rf.err != nil {
+		return nil, rf.err
 	}
 	// the file as inject would edit it: the provider as it spells entries there (a file
 	// several clients read, V10), where the servers sit (a project's own in a file
 	// shared by every project, V11)
 	edit, _ := (&Request{Provider: p, Project: env.Project, Env: env}).newEdit(scope, path)
 	d := edit.d
-	c := &ClientFile{Provider: p, Scope: scope, Path: path, Mode: fi.Mode().Perm(), d: d, env: env,
-		target: dialect.Target{P: edit.p, Scope: scope, Project: env.Project}}
+	c := &ClientFile{Provider: p, Scope: scope, Path: path, Mode: rf.mode, d: d, env: env, doc: rf.doc,
+		target: dialect.Target{P: edit.p, Scope: scope, Project: env.Project, Home: env.Home}}
 	if scope != providers.User {
 		c.Project = env.Project
 	}
+	c.refused = rf.empty && refusesEmpty(p.Format, true, nil)
 	if p.Dest(scope).Nested() {
 		c.local = localRecord{Scope: scope, Project: env.Project, Container: edit.servers}
 	}
-	if c.doc, err = format.Parse(p.Format, path, data, true); err != nil {
-		return nil, err
-	}
 	container := edit.container(c.doc)
-	if _, ok := c.doc.Lookup(container.Path...); !ok && c.local.Scope != "" {
+	if c.local.Scope != "" && !present(c.doc, container.Path) {
 		return nil, nil // no servers of this project in the file shared by every project
 	}
-	if c.es, err = c.doc.Entries(container); err != nil {
-		return nil, err
+	re := rf.list(container)
+	if re.err != nil {
+		return nil, re.err
 	}
-	for _, n := range c.es.Names() {
-		e, _ := c.es.Get(n)
-		ce := ClientEntry{Name: n, Digest: e.Digest(), Framed: e.Framed()}
-		ce.Read, ce.Err = dialect.ReadBack(c.target, d, e.JSON())
-		c.Entries = append(c.Entries, ce)
+	c.es = re.es
+	c.Entries = readBackAll(c.target, d, re.list)
+	if pr, ok := d.(dialect.Prompter); ok {
+		// the inputs the entries ask for are declared beside them (T3)
+		decls := pr.ReadInputs(c.Lookup)
+		for _, e := range c.Entries {
+			if e.Read != nil {
+				dialect.AttachInputs(e.Read.Server, decls)
+			}
+		}
 	}
 	if layerDir != "" {
-		if err := c.readRecord(f, layerDir); err != nil {
+		if err := c.readRecord(r.f, layerDir); err != nil {
 			return nil, err
 		}
 	}
 	return c, nil
+}
+
+// parallelFrom is the number of entries from which they are listed and read back on
+// every processor: each entry is read apart, and a file of 200,000 entries takes a
+// second of processor time per client reading it (K7).
+const parallelFrom = 4096
+
+// readBackAll reads every entry of list back with dialect d, on every processor for a
+// long list.
+func readBackAll(t dialect.Target, d dialect.Dialect, list []ClientEntry) []ClientEntry {
+	out := make([]ClientEntry, len(list))
+	inParallel(len(list), func(from, to int) {
+		for i := from; i < to; i++ {
+			e := &list[i]
+			out[i] = ClientEntry{Name: e.Name, Digest: e.Digest, Framed: e.Framed}
+			out[i].Read, out[i].Err = dialect.ReadBack(t, d, e.json)
+		}
+	})
+	return out
+}
+
+// inParallel calls work over [0, n) split into ranges, one per processor when n is
+// at least parallelFrom, and returns when all are done.
+func inParallel(n int, work func(from, to int)) {
+	workers := min(runtime.GOMAXPROCS(0), 8, n/(parallelFrom/2))
+	if workers < 2 {
+		work(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { work(w*n/workers, (w+1)*n/workers) })
+	}
+	wg.Wait()
+}
+
+// read reads and parses a file once.
+func (r *ClientReader) read(f providers.Format, path string) *readFile {
+	key := string(f) + "\x00" + path
+	if rf, ok := r.files[key]; ok {
+		return rf
+	}
+	rf := &readFile{entries: map[string]*readEntries{}}
+	r.files[key] = rf
+	fi, err := r.f.Stat(path)
+	if err != nil {
+		rf.err = err
+		return rf
+	}
+	rf.mode = fi.Mode().Perm()
+	data, err := r.f.ReadFile(path)
+	if err != nil {
+		rf.err = err
+		return rf
+	}
+	rf.empty = len(data) == 0
+	rf.doc, rf.err = format.Parse(f, path, data, true)
+	return rf
+}
+
+// list lists the entries of a container of the file once: names, digests, frames and
+// each entry as standard JSON.
+func (rf *readFile) list(c format.Container) *readEntries {
+	key := strings.Join(c.Path, "\x00") + "\x01" + c.NameKey
+	if c.Frame != nil {
+		key += "\x01" + c.Frame.Start + "\x01" + c.Frame.End
+	}
+	if re, ok := rf.entries[key]; ok {
+		return re
+	}
+	re := &readEntries{}
+	rf.entries[key] = re
+	if re.es, re.err = rf.doc.Entries(c); re.err != nil {
+		return re
+	}
+	names := re.es.Names()
+	re.list = make([]ClientEntry, len(names))
+	for i, n := range names { // one at a time: a document builds its indexes as it is read
+		e, _ := re.es.Get(n)
+		js, digest := format.JSONAndDigest(e)
+		re.list[i] = ClientEntry{Name: n, Digest: digest, Framed: e.Framed(), json: js}
+	}
+	return re
+}
+
+// present reports whether doc has a member at path (its value is not copied).
+func present(doc format.Document, path []string) bool {
+	if len(path) == 0 {
+		return true
+	}
+	parent, ok := doc.Lookup(path[:len(path)-1]...)
+	if !ok {
+		return false
+	}
+	_, ok = parent.Member(path[len(path)-1])
+	return ok
 }
 
 // readRecord reads the file's ownership record, when there is one, settled against
@@ -178,6 +322,7 @@ func (c *ClientFile) readRecord(f fsys.FS, layerDir string) error {
 		rec, _ = own.stage.settle(own.rec, entryDigest(c.d, c.doc, c.es))
 	}
 	c.Record = rec.Entries
+	c.TakenOver = slices.Sorted(maps.Keys(rec.Originals))
 	return nil
 }
 
@@ -186,15 +331,21 @@ func (c *ClientFile) readRecord(f fsys.FS, layerDir string) error {
 // that cannot be read or parsed is returned in errs as a *FileError, and the walk
 // goes on.
 func ClientFiles(f fsys.FS, ps []*providers.Provider, env providers.PathEnv, layerDir string) (files []*ClientFile, errs []error) {
+	return NewClientReader(f).All(ps, env, layerDir)
+}
+
+// All opens the file of every provider of ps in every scope that has one here, as
+// ClientFiles does.
+func (r *ClientReader) All(ps []*providers.Provider, env providers.PathEnv, layerDir string) (files []*ClientFile, errs []error) {
 	for _, p := range ps {
 		for _, scope := range p.Scopes() {
 			if scope == providers.Project && env.Project == "" {
 				continue
 			}
-			c, err := OpenClientFile(f, p, scope, env, layerDir)
+			c, err := r.Open(p, scope, env, layerDir)
 			switch {
 			case err != nil:
-				path, _, _ := ClientPath(f, p, scope, env)
+				path, _, _ := ClientPath(r.f, p, scope, env)
 				errs = append(errs, &FileError{Provider: p, Scope: scope, Path: path, Err: err})
 			case c != nil:
 				files = append(files, c)

@@ -2,6 +2,8 @@ package render
 
 import (
 	"fmt"
+	"io/fs"
+	"maps"
 	"slices"
 
 	"github.com/mcpwire/mcpwire/registry"
@@ -26,6 +28,10 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 	for _, p := range preps {
 		stages = append(stages, p.stages...)
 	}
+	pre, err := preStage(f, preps, merged)
+	if err != nil {
+		return err
+	}
 	results, err := fsys.ApplyThen(f, merged, func(results []fsys.Result) {
 		if receipts && !slices.ContainsFunc(preps, (*Prepared).forgets) {
 			// no receipt to forget: the staged records are done with once the records
@@ -34,6 +40,9 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 		}
 	})
 	if err != nil {
+		if pre {
+			unstage(f, stages, nil) // as if the transaction had never begun
+		}
 		return err
 	}
 	i := 0
@@ -52,8 +61,12 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 			p.Result.Settings = p.perm.path
 		}
 		for range p.targets {
-			if res := results[at[i]]; res.Changed && !transient(res.Path) && !slices.Contains(p.Result.Changed, res.Path) {
+			res := results[at[i]]
+			if res.Changed && !transient(res.Path) && !slices.Contains(p.Result.Changed, res.Path) {
 				p.Result.Changed = append(p.Result.Changed, res.Path)
+			}
+			if res.Removed && slices.Contains(p.filePaths(), res.Path) && !slices.Contains(p.Result.RemovedFiles, res.Path) {
+				p.Result.RemovedFiles = append(p.Result.RemovedFiles, res.Path)
 			}
 			i++
 		}
@@ -70,8 +83,91 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 	}
 	if len(preps) > 0 {
 		unstage(f, stages, preps[0].warn)
+		var list []removal
+		for _, p := range preps {
+			list = append(list, p.removals()...)
+		}
+		finishRemovals(f, list, preps[0].warn)
 	}
 	return nil
+}
+
+// preStage writes the staged records of a transaction that creates a directory for a
+// client file (or Claude's settings) first, on their own, so that the directories they
+// name as mcpwire's are on disk before any of them is (H7, created.go): a transaction
+// creates every directory before it writes any file. The client files and the other
+// targets are planned too, changing nothing, so that a refusal still comes before
+// anything is written; the records are not (their directories are the staged
+// records'). The transaction's own staged records then find the same content there. It
+// reports whether it wrote them.
+func preStage(f fsys.FS, preps []*Prepared, merged []fsys.Target) (bool, error) {
+	creates := false
+	for _, p := range preps {
+		for _, path := range p.filePaths() {
+			if _, err := f.Lstat(path); fsys.IsNotExist(err) && len(missingDirs(f, path)) > 0 {
+				creates = true
+			}
+		}
+	}
+	if !creates || !slices.ContainsFunc(merged, func(t fsys.Target) bool { return t.Batch == batchStaged }) {
+		return false, nil
+	}
+	var targets []fsys.Target
+	for _, t := range merged {
+		switch t.Batch {
+		case batchStaged:
+			targets = append(targets, t)
+		case batchRecords:
+			// checked with the staged records, which share their directories; their
+			// edits refuse nothing the client files' do not
+		default:
+			t.Edit = planOnly(t.Edit)
+			targets = append(targets, t)
+		}
+	}
+	for _, p := range preps {
+		if p.edit != nil {
+			p.edit.keepRead = true
+			defer func() { p.edit.keepRead = false }()
+		}
+	}
+	_, err := fsys.Apply(f, targets)
+	return err == nil, err
+}
+
+// planOnly is an Edit that refuses what edit refuses and changes nothing.
+func planOnly(edit func(fsys.Snapshot) ([]byte, fs.FileMode, bool, error)) func(fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+	return func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+		if _, _, _, err := edit(cur); err != nil {
+			return nil, 0, false, err
+		}
+		return cur.Data, 0, !cur.Exists, nil
+	}
+}
+
+// filePaths are the client file and the settings file the injection writes.
+func (p *Prepared) filePaths() []string {
+	var out []string
+	if p.edit != nil {
+		out = append(out, p.edit.path)
+	}
+	if p.perm != nil {
+		out = append(out, p.perm.path)
+	}
+	return out
+}
+
+// removals are the files the injection removed (or found gone) whose directories are
+// still to go (H7).
+func (p *Prepared) removals() []removal {
+	var out []removal
+	if e := p.edit; e != nil && e.next != nil && e.next.Created.pending() && e.recordOut != nil && e.after == nil {
+		out = append(out, removal{record: e.own.path, data: e.recordOut, dirs: e.next.Created.Dirs})
+	}
+	if e := p.perm; e != nil && e.created.pending() && e.recordOut != nil {
+		out = append(out, removal{record: e.recPath, data: e.recordOut, dirs: e.created.Dirs})
+	}
+	return out
 }
 
 // saveReceipts records the injections in the registry (injectedProviders, W7): the
@@ -124,6 +220,7 @@ func (p *Prepared) syncResults() {
 	if e == nil {
 		return
 	}
+	p.Result.TakenOver, p.Result.Restored = slices.Sorted(maps.Keys(e.taken)), slices.Clone(e.restored)
 	p.Result.Unselected = slices.Clone(e.unselected)
 	if len(e.unselected) > 0 {
 		p.Result.Notes = slices.DeleteFunc(p.Result.Notes, func(n string) bool { return n == noServers })

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -26,6 +27,8 @@ type EphemeralResult struct {
 	// Dir is the temporary directory created when no --out was given.
 	Dir     string
 	Written []string
+	// InputVars are the variables standing for inputs the client cannot ask for (T3).
+	InputVars []string
 	// Launch starts the client on Out; nil when mcpwire knows no way to.
 	Launch *dialect.Launch
 }
@@ -93,7 +96,7 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &EphemeralResult{Provider: p.Name, Written: written}
+	res := &EphemeralResult{Provider: p.Name, Written: written, InputVars: inputVarsOf(entries)}
 	d := dialect.For(p)
 	content, err := standaloneFile(p, d, entries, filters)
 	if err != nil {
@@ -164,12 +167,32 @@ func (r *Request) ephemeralTargets(f fsys.FS, res *EphemeralResult, d dialect.Di
 	return append(append(stages, targets...), outRec...), list, nil
 }
 
+// inputVarsOf are the variables standing for inputs in the entries, each once.
+func inputVarsOf(entries []namedEntry) []string {
+	var out []string
+	for _, ne := range entries {
+		out = dialect.AppendNew(out, ne.inputVars)
+	}
+	return out
+}
+
 // standaloneFile is the content of a standalone file: the servers key with the
 // entries, and what else the dialect adds.
 func standaloneFile(p *providers.Provider, d dialect.Dialect, entries []namedEntry, filters *dialect.FilterSet) ([]byte, error) {
 	doc := format.Object{{Key: p.ServersKey, Value: entriesObject(entries)}}
 	if sa, ok := d.(dialect.Standaloner); ok {
 		doc = sa.Standalone(doc, filters)
+	}
+	if pr, ok := d.(dialect.Prompter); ok {
+		var inputs []registry.Input
+		for _, ne := range entries {
+			for _, in := range ne.inputs {
+				if !slices.ContainsFunc(inputs, func(x registry.Input) bool { return x.ID == in.ID }) {
+					inputs = append(inputs, in)
+				}
+			}
+		}
+		doc = pr.StandaloneInputs(doc, inputs)
 	}
 	return format.Indent(doc)
 }

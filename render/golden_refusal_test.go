@@ -3,12 +3,15 @@ package render_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/hint"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -24,6 +27,7 @@ type refusalCase struct {
 	profile  string
 	servers  []string
 	want     string
+	hints    []string // the error's hint lines, when set
 }
 
 // addBefore inserts text before the first occurrence of marker.
@@ -46,37 +50,34 @@ var refusalCases = []refusalCase{
 	{
 		// spec: V5
 		name: "claude-code reserved variable", fixture: "claude-code.mcp.json", settings: "claude-code.settings.local.json", servers: []string{"anthropic-proxy"},
-		want: `cannot write for Claude Code: anthropic-proxy (headerEnv.x-api-key): Claude Code reads ANTHROPIC_API_KEY as empty in a remote server's URL and headers; reference another variable`,
+		want: `cannot write for Claude Code: anthropic-proxy (headerEnv.x-api-key): Claude Code reads ANTHROPIC_API_KEY as empty in a remote server's URL and headers`,
 	},
 	{
 		// spec: V4 V7 (references and a remote server refused, every server and field in one error)
 		name: "claude-desktop references and remote", fixture: "claude-desktop.claude_desktop_config.json", profile: "dev",
 		want: `cannot write for Claude Desktop: ` +
-			`tickets (headerEnv.X-Tickets-Team): Claude Desktop documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
-			`tickets (bearerEnv): Claude Desktop documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
-			`tickets (type): Claude Desktop takes only stdio servers (a remote http server needs a stdio bridge such as mcp-remote); ` +
-			`github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Claude Desktop documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client`,
+			`tickets (headerEnv.X-Tickets-Team, bearerEnv), github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Claude Desktop documents no environment-variable interpolation in its config, so a reference cannot be written there; ` +
+			`tickets (type): Claude Desktop takes only stdio servers (a remote http server needs a stdio bridge such as mcp-remote)`,
 	},
 	{
 		// spec: V4 (Codex passes a variable under its own name only)
 		name: "codex envFrom renamed", fixture: "codex.config.toml", servers: []string{"gh-renamed"},
-		want: `cannot write for Codex CLI: gh-renamed (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Codex CLI passes a variable only under its own name; use --env-from GH_TOKEN=GH_TOKEN`,
+		want: `cannot write for Codex CLI: gh-renamed (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Codex CLI passes a variable to a server only under its own name`,
+		// spec: T5 (the hint names the key the server reads)
+		hints: []string{"mcpwire server update gh-renamed --env-from GITHUB_PERSONAL_ACCESS_TOKEN=GITHUB_PERSONAL_ACCESS_TOKEN " +
+			"(then set GITHUB_PERSONAL_ACCESS_TOKEN, the variable the server reads, where Codex CLI starts)"},
 	},
 	{
 		// spec: V4 (Antigravity documents no interpolation)
 		name: "antigravity references", fixture: "antigravity.mcp_config.json", profile: "dev",
 		want: `cannot write for Google Antigravity: ` +
-			`tickets (headerEnv.X-Tickets-Team): Google Antigravity documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
-			`tickets (bearerEnv): Google Antigravity documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
-			`github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Google Antigravity documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client`,
+			`tickets (headerEnv.X-Tickets-Team, bearerEnv), github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Google Antigravity documents no environment-variable interpolation in its config, so a reference cannot be written there`,
 	},
 	{
 		// spec: V4 (Warp documents no interpolation)
 		name: "warp references", fixture: "warp.mcp.json", profile: "dev",
 		want: `cannot write for Warp: ` +
-			`tickets (headerEnv.X-Tickets-Team): Warp documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
-			`tickets (bearerEnv): Warp documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
-			`github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Warp documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client`,
+			`tickets (headerEnv.X-Tickets-Team, bearerEnv), github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Warp documents no environment-variable interpolation in its config, so a reference cannot be written there`,
 	},
 	{
 		// spec: C6 (OMP: a same-named entry mcpwire did not write is always refused)
@@ -94,23 +95,20 @@ var refusalCases = []refusalCase{
 		// spec: V4 V9 (Kimi Code: a bearer token's variable by name, no header from a variable)
 		name: "kimi-code headerEnv", fixture: "kimi-code.mcp.json", servers: []string{"tickets", "gh-renamed"},
 		want: `cannot write for Kimi Code: ` +
-			`tickets (headerEnv.X-Tickets-Team): Kimi Code takes no header from a variable (only bearerTokenEnvVar, for an Authorization bearer token: use --bearer-env); ` +
-			`gh-renamed (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Kimi Code passes a variable only under its own name; use --env-from GH_TOKEN=GH_TOKEN`,
+			`tickets (headerEnv.X-Tickets-Team): Kimi Code takes no header from a variable but an Authorization bearer token (bearerTokenEnvVar); ` +
+			`gh-renamed (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Kimi Code passes a variable to a server only under its own name`,
 	},
 	{
 		// spec: V4 (Cline: the CLI reads no reference, so none is written into the file it shares with the extension)
 		name: "cline references", fixture: "cline.cline_mcp_settings.json", profile: "dev",
 		want: `cannot write for Cline: ` +
-			`tickets (headerEnv.X-Tickets-Team): Cline documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
-			`tickets (bearerEnv): Cline documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
-			`github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Cline documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client`,
+			`tickets (headerEnv.X-Tickets-Team, bearerEnv), github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Cline documents no environment-variable interpolation in its config, so a reference cannot be written there`,
 	},
 	{
 		// spec: V4 V7 (Zed: no interpolation; streamable HTTP only)
 		name: "zed references and sse", fixture: "zed.settings.json", servers: []string{"github", "search"},
 		want: `cannot write for Zed: ` +
-			`github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Zed documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
-			`search (bearerEnv): Zed documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client; ` +
+			`github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN), search (bearerEnv): Zed documents no environment-variable interpolation in its config, so a reference cannot be written there; ` +
 			`search (type): Zed takes streamable HTTP remote servers, not SSE`,
 	},
 	{
@@ -125,7 +123,7 @@ var refusalCases = []refusalCase{
 	{
 		// spec: V4 (Visual Studio documents no interpolation)
 		name: "visual-studio references", fixture: "visual-studio.mcp.json", servers: []string{"github"},
-		want: `cannot write for Visual Studio: github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Visual Studio documents no environment-variable interpolation in its config, so a reference cannot be rendered; use a literal value in a private file, or another client`,
+		want: `cannot write for Visual Studio: github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Visual Studio documents no environment-variable interpolation in its config, so a reference cannot be written there`,
 	},
 	{
 		// spec: V9 (a strict-JSON client's file with a comment is refused, not written)
@@ -177,6 +175,10 @@ func TestInjectRefusals(t *testing.T) {
 			got := strings.ReplaceAll(err.Error(), path, "@DEST@")
 			if got != rc.want {
 				t.Errorf("error:\n got: %s\nwant: %s", got, rc.want)
+			}
+			var h hint.Hinter
+			if rc.hints != nil && (!errors.As(err, &h) || !slices.Equal(h.Hints(), rc.hints)) {
+				t.Errorf("hints: %v, want %v", h, rc.hints)
 			}
 			if b := read(t, path); !bytes.Equal(b, orig) {
 				t.Errorf("%s changed:\n%s", path, b)

@@ -34,6 +34,9 @@ type ImportRequest struct {
 	PolicyEnv string
 	// Warn receives warnings.
 	Warn func(string)
+	// Environ is the environment (KEY=VALUE): an entry whose reference names a
+	// variable by its current value is skipped (T4); nil skips that check.
+	Environ []string
 }
 
 // ImportResult says what an import did (or would do, in a dry run).
@@ -149,7 +152,7 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 	seen := map[string]bool{}
 	for _, c := range r.Files {
 		res.Files = append(res.Files, ImportFile{Provider: c.Provider.Name, Scope: string(c.Scope), Path: c.Path})
-		var own []string
+		var own, unresolved []string
 		for i := range c.Entries {
 			e := &c.Entries[i]
 			if r.Servers != nil && !slices.Contains(r.Servers, e.Name) {
@@ -157,12 +160,21 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 			}
 			seen[e.Name] = true
 			s, why := importable(e, c.Scope == providers.Project)
+			if why == "" {
+				// a reference whose name is a credential is no reference (T4)
+				if err := s.CheckRefNames(r.Environ); err != nil {
+					why = err.Error()
+				}
+			}
 			if why != "" {
 				r.skip(res, c, e.Name, why)
 				continue
 			}
 			if len(e.Read.Dropped) > 0 {
 				own = append(own, fmt.Sprintf("%s (%s)", e.Name, strings.Join(e.Read.Dropped, ", ")))
+			}
+			for _, u := range e.Read.Unresolved {
+				unresolved = append(unresolved, fmt.Sprintf("%s (%s: %s)", e.Name, u.Field, u.Style))
 			}
 			prev, dup := cands[e.Name]
 			switch {
@@ -178,6 +190,11 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 		}
 		if len(own) > 0 {
 			dropped = append(dropped, c.Provider.Name+": "+strings.Join(own, "; "))
+		}
+		if len(unresolved) > 0 {
+			// T2: the registry reads them as the references they look like
+			r.warn(fmt.Sprintf("%s: %s does not resolve these forms in %s, so its servers get them as written; imported as the references they spell: %s",
+				c.Provider.Name, c.Provider.Display, c.Path, strings.Join(unresolved, ", ")))
 		}
 	}
 	var missing []string
@@ -259,7 +276,7 @@ func CheckImportPolicy(reg *registry.Registry, policyEnv string, servers []*regi
 		vs = append(vs, policy.Check(level, policy.Fields{
 			Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
 			HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv, Auth: s.Auth, OAuth: s.OAuth,
-			PlainEnv: s.PlainEnvKeys(), // a project file's plain values (importable, P11)
+			PlainEnv: s.PlainEnvKeys(), PlainHeaders: s.PlainHeaderKeys(), // a project file's plain values (importable, P11)
 		})...)
 	}
 	if len(vs) == 0 {

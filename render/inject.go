@@ -6,6 +6,7 @@ package render
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -61,9 +62,16 @@ func Inject(f fsys.FS, r Request) (*Result, error) {
 func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 	batch := &prepareBatch{checked: map[*registry.Registry]bool{}, exists: map[string]bool{}}
 	preps := make([]*Prepared, 0, len(reqs))
+	var refused RenderErrors
 	for _, r := range reqs {
 		r.batch = batch
 		prep, err := Prepare(f, r)
+		var re *RenderError
+		if errors.As(err, &re) {
+			// every client's refusal is said at once (H5)
+			refused = append(refused, re)
+			continue
+		}
 		if err != nil {
 			// an earlier request's refusal comes first, as if its check had not waited
 			return nil, cmp.Or(batch.waitIgnored(), err)
@@ -73,7 +81,33 @@ func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 	if err := batch.waitIgnored(); err != nil {
 		return nil, err
 	}
-	return preps, nil
+	switch len(refused) {
+	case 0:
+		return preps, nil
+	case 1:
+		return nil, refused[0]
+	}
+	return nil, refused
+}
+
+// RenderErrors are the refusals of several clients in one transaction.
+type RenderErrors []*RenderError
+
+func (e RenderErrors) Error() string {
+	parts := make([]string, len(e))
+	for i, re := range e {
+		parts[i] = re.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Hints are the refusals' hints, each once.
+func (e RenderErrors) Hints() []string {
+	var out []string
+	for _, re := range e {
+		out = dialect.AppendNew(out, re.Hints())
+	}
+	return out
 }
 
 // Prepare checks and plans an injection without writing: the policy (P6), the
@@ -109,6 +143,7 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 		return nil, err
 	}
 	prep.Result.Written = written
+	prep.Result.InputVars = inputVarsOf(entries)
 	if scope == providers.Project && p.ProjectNote != "" {
 		prep.Result.Notes = append(prep.Result.Notes, p.ProjectNote)
 	}
@@ -135,10 +170,14 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 }
 
 // projectWarnings are the R10 warnings of ${project} written as an absolute path into
-// a project file usually committed, said when the file changes (Commit), not on every
-// run that leaves it as it is.
+// a project file usually committed, or into a user-scope file every project shares
+// (H8: the project of the working directory), said when the file changes (Commit),
+// not on every run that leaves it as it is.
 func (r *Request) projectWarnings(t target, servers []*registry.Server, written []string, path string) []string {
 	p := r.Provider
+	if t.Scope == providers.User && !t.Ephemeral {
+		return userProjectWarnings(t, servers, written)
+	}
 	if !t.absoluteProject() || p.GitIgnored && r.Inject.Ignored != nil {
 		return nil
 	}
@@ -147,6 +186,24 @@ func (r *Request) projectWarnings(t target, servers []*registry.Server, written 
 		if fields := t.projectFields(s); len(fields) > 0 && slices.Contains(written, s.Name) {
 			out = append(out, fmt.Sprintf("%s: %s of %s: ${project} is written as the absolute path %s into %s, a project file usually committed (%s has no workspace variable); other checkouts need their own inject",
 				p.Name, strings.Join(fields, ", "), s.Name, r.Project, path, p.Display))
+		}
+	}
+	return out
+}
+
+// userProjectWarnings warn of ${project} written into a user-scope file: it becomes
+// the project of the working directory (the directory itself outside a git work tree),
+// and every project the client opens then gets that one directory (H8).
+func userProjectWarnings(t target, servers []*registry.Server, written []string) []string {
+	advice := "to follow the project, inject it with --scope project"
+	if t.P.Project == nil {
+		advice = t.P.Display + " has no project file: the server gets this directory in every project"
+	}
+	var out []string
+	for _, s := range servers {
+		if fields := t.projectFields(s); len(fields) > 0 && slices.Contains(written, s.Name) {
+			out = append(out, fmt.Sprintf("%s: %s of %s: ${project} is written as %s, the project of the working directory, into %s's user-scope file, which every project shares; %s",
+				t.P.Name, strings.Join(fields, ", "), s.Name, t.Project, t.P.Display, advice))
 		}
 	}
 	return out
@@ -179,7 +236,7 @@ func (r *Request) otherTargets(f fsys.FS, prep *Prepared, ft fileTargetSet, t ta
 		}
 		// a server that stays in the file, though not selected, keeps its rules (B7)
 		perm.wantFn = func() []string {
-			return append(slices.Clone(rules), staying(dr, perm.record, edit.names, r.Servers)...)
+			return append(slices.Clone(rules), staying(dr, perm.record, edit.staying(), r.Servers)...)
 		}
 		// staged records → MCP config → settings → deny record → ownership record (W7)
 		stages = append(stages, batch(batchStaged, perm.stageTarget(f, targets[0]))...)
@@ -250,8 +307,10 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 			if err != nil {
 				return nil, 0, false, err
 			}
-			if !cur.Exists && len(edit.set) == 0 {
-				return nil, 0, true, nil // nothing to write, and no file to remove from: none
+			if !cur.Exists && len(edit.set) == 0 || edit.removeFile {
+				// nothing to write, and no file to remove from: none; or the file
+				// mcpwire created, left with nothing of anyone's (H7)
+				return nil, 0, true, nil
 			}
 			if !cur.Exists && len(edit.wrote) > 0 {
 				if err := yieldCheck(f, edit.p, edit.p.Dest(scope), edit.path); err != nil {

@@ -321,7 +321,11 @@ func TestKeepFilters(t *testing.T) {
 			}
 			changed := false
 			for _, f := range files {
-				changed = changed || string(read(t, f)) != string(before[f])
+				now, err := os.ReadFile(f) // a file mcpwire created may go with its filters (H7)
+				if err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+				changed = changed || string(now) != string(before[f])
 			}
 			if changed != hasFilters {
 				t.Errorf("%s: clearing the filters changed the files: %v; the profile wrote filters: %v", name, changed, hasFilters)

@@ -41,7 +41,7 @@ func refused(t *testing.T, w *world, r render.Request, path string, parts ...str
 func TestAuggieRefusals(t *testing.T) {
 	w := newWorld(t)
 	path := w.dest(w.provider("auggie"), providers.User)
-	refused(t, w, w.request("auggie", "", "", "tickets"), path, "tickets (headerEnv.X-Tickets-Team)", "tickets (bearerEnv)", "sends header values as written")
+	refused(t, w, w.request("auggie", "", "", "tickets"), path, "tickets (headerEnv.X-Tickets-Team, bearerEnv)", "sends header values as written")
 	r := w.request("auggie", "", "", "hdr")
 	r.Install.Extra = []*registry.Server{{Name: "hdr", Type: registry.HTTP, URL: "https://x.example/mcp", Headers: map[string]string{"X-Team": "${TEAM}"}}}
 	refused(t, w, r, path, "hdr (headers.X-Team)")

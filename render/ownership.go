@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,6 +30,11 @@ type ownRecord struct {
 	Provider  string            `json:"provider,omitempty"`
 	Providers []string          `json:"providers,omitempty"`
 	Entries   map[string]string `json:"entries"`
+	// Originals are the entries --force replaced, as they were, by name: put back when
+	// mcpwire removes its own (H1). The record is 0600: they may hold credentials.
+	Originals map[string]original `json:"originals,omitempty"`
+	// Created says that mcpwire created the file, and the directories it created (H7).
+	Created *createdFile `json:"created,omitempty"`
 }
 
 // localRecord says, in the record of a project's own servers inside a file shared by
@@ -54,6 +60,16 @@ func (r *ownRecord) writers(provider ...string) []string {
 	return out
 }
 
+// empty reports whether the record tracks nothing.
+func (r *ownRecord) empty() bool {
+	return len(r.Entries) == 0 && len(r.Originals) == 0 && !r.Created.pending()
+}
+
+// same reports whether two records track the same entries and keep the same originals.
+func (r *ownRecord) same(o *ownRecord) bool {
+	return maps.Equal(r.Entries, o.Entries) && sameOriginals(r.Originals, o.Originals) && sameCreated(r.Created, o.Created)
+}
+
 // recordPath returns the record file for a destination: the sha256 of its canonical
 // path, so aliases of one file share one record (C3, C6).
 func recordPath(layerDir, sub, dest string) (string, string, error) {
@@ -72,7 +88,20 @@ func decodeRecord(data []byte, rec *ownRecord) error {
 	if rec.Entries == nil {
 		rec.Entries = map[string]string{}
 	}
+	if err := checkOriginals(rec.Originals); err != nil {
+		return err
+	}
 	return checkDigests(rec.Entries)
+}
+
+// checkOriginals refuses a kept entry without a value.
+func checkOriginals(m map[string]original) error {
+	for n, o := range m {
+		if len(o.Value) == 0 {
+			return fmt.Errorf("original %q: no value", n)
+		}
+	}
+	return nil
 }
 
 // checkDigests refuses a record entry whose digest is not a sha256.
@@ -207,17 +236,22 @@ func (e *fileEdit) recordTarget() fsys.Target {
 			if !s.unchanged(cur) {
 				return nil, 0, false, fmt.Errorf("%s: %w", s.path, fsys.ErrChanged)
 			}
-			if !cur.Exists && len(e.next.Entries) == 0 {
-				return nil, 0, true, nil // nothing owned: create no record
-			}
 			if e.after != nil {
 				return cur.Data, 0, !cur.Exists, nil // the last edit of these entries writes the record
 			}
-			rec := &ownRecord{Destination: s.canon, localRecord: s.local, Provider: s.rec.Provider, Providers: s.rec.writers(s.writers...), Entries: e.next.Entries}
+			if e.next.empty() {
+				// nothing owned: no record (one that tracked the entries removed goes, so
+				// that what an interrupted run left converges with a finished one, K10)
+				e.recordOut = nil
+				return nil, 0, true, nil
+			}
+			rec := &ownRecord{Destination: s.canon, localRecord: s.local, Provider: s.rec.Provider, Providers: s.rec.writers(s.writers...),
+				Entries: e.next.Entries, Originals: e.next.Originals, Created: e.next.Created}
 			if rec.Provider == "" {
 				rec.Provider = s.provider
 			}
-			return rec.encode(), 0o600, false, nil
+			e.recordOut = rec.encode()
+			return e.recordOut, 0o600, false, nil
 		},
 	}
 }

@@ -17,18 +17,66 @@ type RenderError struct {
 	Problems []dialect.Problem
 }
 
+// Error says each reason once, after the servers (and their fields) it stops: H5.
 func (e *RenderError) Error() string {
-	parts := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
-		parts[i] = p.String()
+	return fmt.Sprintf("cannot write for %s: %s", e.Provider, groupProblems(e.Problems))
+}
+
+// Hints are the problems' own fixes (T5), each once.
+func (e *RenderError) Hints() []string {
+	var out []string
+	for _, p := range e.Problems {
+		if p.Hint != "" && !slices.Contains(out, p.Hint) {
+			out = append(out, p.Hint)
+		}
 	}
-	return fmt.Sprintf("cannot write for %s: %s", e.Provider, strings.Join(parts, "; "))
+	return out
+}
+
+// Servers are the servers refused, each once, in order.
+func (e *RenderError) Servers() []string {
+	var out []string
+	for _, p := range e.Problems {
+		out = dialect.AppendNew(out, []string{p.Server})
+	}
+	return out
+}
+
+// groupProblems says each reason once, after the servers it stops, each server once
+// with its fields: "a (envFrom.X), b (headerEnv.Y, bearerEnv): reason; c (type):
+// other reason".
+func groupProblems(probs []dialect.Problem) string {
+	var reasons []string
+	servers := map[string][]string{}
+	fields := map[string]map[string][]string{}
+	for _, p := range probs {
+		if _, ok := fields[p.Reason]; !ok {
+			reasons = append(reasons, p.Reason)
+			fields[p.Reason] = map[string][]string{}
+		}
+		if _, ok := fields[p.Reason][p.Server]; !ok {
+			servers[p.Reason] = append(servers[p.Reason], p.Server)
+		}
+		fields[p.Reason][p.Server] = dialect.AppendNew(fields[p.Reason][p.Server], []string{p.Field})
+	}
+	parts := make([]string, len(reasons))
+	for i, why := range reasons {
+		var who []string
+		for _, n := range servers[why] {
+			who = append(who, fmt.Sprintf("%s (%s)", n, strings.Join(fields[why][n], ", ")))
+		}
+		parts[i] = strings.Join(who, ", ") + ": " + why
+	}
+	return strings.Join(parts, "; ")
 }
 
 // plan renders the selected servers for the target. Servers that cannot be rendered
-// are refused together, or skipped with a warning under SkipUnsupported.
+// are refused together, or skipped: under SkipUnsupported those of a transport the
+// client cannot take, each with a warning (V7); under SkipRefused every one, with one
+// warning for the client (H5).
 func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *dialect.FilterSet, []string, error) {
 	p := t.P
+	t.Home = r.Env.Home
 	var names []string
 	for _, s := range servers {
 		names = append(names, s.Name)
@@ -41,15 +89,21 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *dia
 	fs := dialect.Effective(r.Filters, p.Name, names)
 	var entries []namedEntry
 	var written []string
-	var probs []dialect.Problem
+	var probs, skipped []dialect.Problem
 	for _, s := range servers {
 		v, ps := dialect.Spell(t.Target, t.d, s)
 		if len(ps) > 0 {
-			// a transport the client cannot take is skipped under --all (V7), whatever
-			// else is wrong with the server there
-			if i := slices.IndexFunc(ps, func(p dialect.Problem) bool { return p.Field == "type" }); r.Inject.SkipUnsupported && i >= 0 {
-				r.warn(fmt.Sprintf("%s: skipped: %s", p.Name, ps[i]))
+			switch {
+			case r.Inject.SkipRefused:
+				skipped = append(skipped, ps...)
 				continue
+			case r.Inject.SkipUnsupported:
+				// a transport the client cannot take is skipped under --all (V7), whatever
+				// else is wrong with the server there
+				if i := slices.IndexFunc(ps, func(p dialect.Problem) bool { return p.Field == "type" }); i >= 0 {
+					r.warn(fmt.Sprintf("%s: skipped: %s", p.Name, ps[i]))
+					continue
+				}
 			}
 			probs = append(probs, ps...)
 			continue
@@ -68,11 +122,14 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *dia
 		if s.Cwd != "" && !s.Remote() && p.CwdKey == "" {
 			r.warn(fmt.Sprintf("%s: %s does not start servers in a working directory from its config; cwd of %s not written", p.Name, p.Display, s.Name))
 		}
-		entries = append(entries, namedEntry{name: s.Name, entry: t.d.Entry(s, &v, fs.Of(s.Name))})
+		entries = append(entries, namedEntry{name: s.Name, entry: t.d.Entry(s, &v, fs.Of(s.Name)), inputs: v.Inputs, inputVars: v.InputVars})
 		written = append(written, s.Name)
 	}
 	if len(probs) > 0 {
 		return nil, nil, nil, &RenderError{Provider: p.Display, Problems: probs}
+	}
+	if len(skipped) > 0 {
+		r.warn(fmt.Sprintf("%s: skipped, as %s cannot take them: %s", p.Name, p.Display, groupProblems(skipped)))
 	}
 	spec := t.d.Filters()
 	if spec.AllowRefused {

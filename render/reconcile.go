@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -17,6 +18,10 @@ import (
 type namedEntry struct {
 	name  string
 	entry format.Object
+	// inputs are the inputs the entry asks for (a client that prompts, T3);
+	// inputVars the variables standing for inputs it cannot ask for.
+	inputs    []registry.Input
+	inputVars []string
 }
 
 // fileEdit is the change to one client file: entries to write or remove, with the
@@ -60,8 +65,10 @@ type fileEdit struct {
 	stage        staged
 	memo         *editMemo
 	// handoff is the client file as the staged record's edit read it, for the file's
-	// own target to edit from (takeHandoff)
-	handoff *fsys.Snapshot
+	// own target to edit from (takeHandoff); preRead the read of it preStage's
+	// transaction made (keepRead), for the next transaction of the command
+	handoff, preRead *fsys.Snapshot
+	keepRead         bool
 	// loaded says that the staged record's edit has just read the record (compute),
 	// so the next compute of the file's own target does not read it again. That
 	// compute follows in the same pass; a record changed in between is seen by the
@@ -79,6 +86,18 @@ type fileEdit struct {
 	unselected, unselectedKept, forgotten []string
 	// names are the servers in the file after the edit.
 	names []string
+	// taken are the entries --force replaced in this edit, kept (H1); restored the
+	// names whose original this edit put back in place of mcpwire's entry.
+	taken    map[string]original
+	restored []string
+	// removeFile: the edit removes the file mcpwire created, left with none of its
+	// entries (H7); missing are the directories of the file that did not exist when an
+	// edit first found the file absent (known: looked), which the transaction creates;
+	// recordOut is the record as the transaction writes it.
+	removeFile   bool
+	missing      []string
+	missingKnown bool
+	recordOut    []byte
 	// forget are record entries other than servers to drop (a dialect's own, such as
 	// opencode's tools keys); notes are the dialect's warnings, said once the file is
 	// written.
@@ -188,8 +207,8 @@ func (e *fileEdit) compute(cur fsys.Snapshot) ([]byte, error) {
 	} else if err := s.load(); err != nil {
 		return nil, err
 	}
-	if m := e.memo; m != nil && m.exists == cur.Exists && m.rawOK == s.exists && m.stagedOK == s.staged &&
-		bytes.Equal(m.raw, s.raw) && bytes.Equal(m.stagedRaw, s.stagedRaw) && m.sameInput(cur.Data) {
+	if m := e.memo; m != nil && m.exists == cur.Exists && m.rawOK == s.exists && e.sameStaged(m) &&
+		bytes.Equal(m.raw, s.raw) && m.sameInput(cur.Data) {
 		return m.out, m.err
 	}
 	out, err := e.apply(cur)
@@ -197,12 +216,24 @@ func (e *fileEdit) compute(cur fsys.Snapshot) ([]byte, error) {
 	return out, err
 }
 
+// sameStaged reports whether the staged record is the one the memo was computed with,
+// or the one this edit computed from it and staged since (preStage): settling its own
+// staged record against the same file gives the same edit.
+func (e *fileEdit) sameStaged(m *editMemo) bool {
+	s := e.own
+	if m.stagedOK == s.staged && bytes.Equal(m.stagedRaw, s.stagedRaw) {
+		return true
+	}
+	return !m.stagedOK && s.staged && e.stage.ok && bytes.Equal(s.stagedRaw, e.stage.data)
+}
+
 // apply edits a client file, in any format: the entries of the edit are reconciled
 // with the entries in the file, and only they change (W1).
 func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	e.wrote, e.dropped, e.kept, e.forget, e.notes = map[string]string{}, nil, nil, nil, nil
 	e.unselected, e.unselectedKept, e.names = nil, nil, nil
-	if err := checkNotEmpty(e.own.f, e.path, cur); err != nil {
+	e.taken, e.restored = map[string]original{}, nil
+	if err := checkNotEmpty(e.own.f, e.p.Format, e.path, cur); err != nil {
 		return nil, err
 	}
 	doc, err := format.ParseFor(e.p.Format, e.path, cur.Data, cur.Exists, e.servers)
@@ -221,6 +252,7 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 		e.record = e.before.next
 	case e.own.stage != nil:
 		e.record, e.forgotten = e.own.stage.settle(e.own.rec, entryDigest(e.d, doc, entries))
+		e.record.Created = settleCreated(e.own.rec.Created, e.own.stage.AfterCreated, cur)
 	}
 	if err := e.reconcile(entries); err != nil {
 		return nil, err
@@ -228,6 +260,7 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err := e.editFile(doc, entries); err != nil {
 		return nil, err
 	}
+	e.notes = append(e.notes, e.lostOriginals()...)
 	e.names = entries.Names()
 	if err := e.checkNames(); err != nil {
 		return nil, err
@@ -237,20 +270,34 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	out = notEmpty(out, cur)
+	if !cur.Exists && !e.missingKnown {
+		e.missing, e.missingKnown = missingDirs(e.own.f, e.path), true
+	}
+	var intent *createdFile
+	if e.own.stage != nil {
+		intent = e.own.stage.AfterCreated
+	}
+	e.next.Created, e.removeFile = nextCreated(e.own.f, e.path, cur, out, e.record.Created, intent, e.missing,
+		len(e.set) > 0, len(e.names) == 0 && len(e.next.Entries) == 0)
 	return out, e.checkSyntax(cur.Data, out)
 }
 
-// nextRecord is the record after the edit: the settled one, with every entry written
-// and without every entry removed or forgotten.
+// nextRecord is the record after the edit: the settled one, without every entry
+// removed or forgotten, with every entry written. An entry an interrupted run removed
+// (forgotten) that this edit writes again is mcpwire's: the writes come last (issue
+// 25 finding 10: a profile switch killed after its rename, then the other profile,
+// recorded none of the servers it wrote).
 func (e *fileEdit) nextRecord() *ownRecord {
-	next := &ownRecord{Destination: e.own.canon, Provider: e.own.provider, Entries: maps.Clone(e.record.Entries)}
-	for n, d := range e.wrote {
-		next.Entries[n] = d
-	}
+	next := &ownRecord{Destination: e.own.canon, Provider: e.own.provider, Entries: maps.Clone(e.record.Entries),
+		Originals: e.nextOriginals()}
 	for _, list := range [][]string{e.dropped, e.forget, e.forgotten} {
 		for _, n := range list {
 			delete(next.Entries, n)
 		}
+	}
+	for n, d := range e.wrote {
+		next.Entries[n] = d
 	}
 	return next
 }
@@ -261,7 +308,7 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	if e.after != nil {
 		return nil, nil // the last edit of these entries stages the record
 	}
-	cur, err := fsys.ReadSnapshot(f, e.path)
+	cur, err := e.read(f)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +323,7 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	// the file's own target, next in the transaction, edits from this read: a 50 MB
 	// ~/.claude.json is read and held once, not twice (speed and peak memory, issue 11)
 	e.root().handoff = &cur
-	if unchanged || !cur.Exists && len(e.set) == 0 || maps.Equal(base.Entries, e.next.Entries) {
+	if unchanged && !e.removeFile || !cur.Exists && len(e.set) == 0 && !e.next.Created.pending() || base.same(e.next) {
 		return nil, nil
 	}
 	// the record file's entries the settlement of an earlier staged record removed: the
@@ -287,8 +334,26 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 			forgotten = append(forgotten, n)
 		}
 	}
-	st := &ownStage{Destination: e.own.canon, Before: base.Entries, After: e.next.Entries, Forgotten: forgotten}
+	st := &ownStage{Destination: e.own.canon, Before: base.Entries, After: e.next.Entries, Forgotten: forgotten,
+		BeforeOriginals: base.Originals, AfterOriginals: e.next.Originals, BeforeCreated: base.Created, AfterCreated: e.next.Created}
 	return st.encode(), nil
+}
+
+// read reads the client file for the staged record's edit: as an earlier transaction
+// of the same command read it (preStage), while it has not changed since, so that a
+// large file is read once.
+func (e *fileEdit) read(f fsys.FS) (fsys.Snapshot, error) {
+	if h := e.preRead; h != nil {
+		e.preRead = nil
+		if same, err := fsys.Unchanged(f, e.path, *h); err == nil && same {
+			return *h, nil
+		}
+	}
+	cur, err := fsys.ReadSnapshot(f, e.path)
+	if e.keepRead {
+		e.preRead = &cur
+	}
+	return cur, err
 }
 
 // takeHandoff gives the client file's target the read its staged record's edit made,
@@ -321,6 +386,11 @@ func (e *fileEdit) editFile(doc format.Document, es format.Entries) error {
 		Force: e.force, Replace: !e.keepFilters && e.filters != nil}
 	for _, ne := range e.set {
 		st.Set = append(st.Set, ne.name)
+		for _, in := range ne.inputs {
+			if !slices.ContainsFunc(st.Inputs, func(x registry.Input) bool { return x.ID == in.ID }) {
+				st.Inputs = append(st.Inputs, in)
+			}
+		}
 	}
 	st.Record = e.record.Entries
 	if err := fe.EditFile(doc, es, st); err != nil {
@@ -328,6 +398,13 @@ func (e *fileEdit) editFile(doc format.Document, es format.Entries) error {
 	}
 	e.forget, e.notes = st.Forget, st.Warnings
 	return nil
+}
+
+// sameMeaning reports whether an entry in the file means what the entry to write
+// does (T6).
+func (e *fileEdit) sameMeaning(existing format.Entry, entry format.Object) bool {
+	raw, err := format.Marshal(entry)
+	return err == nil && dialect.SameMeaning(dialect.Target{P: e.p}, e.d, existing.JSON(), raw)
 }
 
 // reconcile is the one ownership loop (C6) of every format: each entry to write is
@@ -363,6 +440,14 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 				}
 				continue
 			}
+			if d != newDigest && st != identical && !(rule.framed && !existing.Framed()) && e.sameMeaning(existing, entry) {
+				// the same entry in another form (T6: the client's defaults, member
+				// order): left as it is; mcpwire's still, when it was
+				if e.record.Entries[ne.name] != "" {
+					e.wrote[ne.name] = d
+				}
+				continue
+			}
 			switch {
 			case st == identical:
 				continue
@@ -376,6 +461,7 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 					foreignNames = append(foreignNames, ne.name)
 					continue
 				}
+				e.takeOver(ne.name, existing)
 			}
 			if u, ok := e.d.(dialect.Updater); ok {
 				if entry, err = u.Update(e.path, ne.name, existing, entry); err != nil {

@@ -62,6 +62,9 @@ func RecordedDestinations(f fsys.FS, layerDir string) ([]RecordedDestination, er
 		if rec.Provider == "" || rec.Destination == "" {
 			continue
 		}
+		if rec, err = settleGone(f, path, rec); err != nil {
+			return nil, err
+		}
 		d := RecordedDestination{Provider: rec.Provider, Providers: rec.Providers, Path: rec.Destination, Record: path,
 			Scope: rec.Scope, Project: rec.Project}
 		if len(d.Providers) == 0 {
@@ -82,6 +85,26 @@ func RecordedDestinations(f fsys.FS, layerDir string) ([]RecordedDestination, er
 		return out[i].Path < out[j].Path
 	})
 	return out, nil
+}
+
+// settleGone settles the record of a file that is gone with the staged record an
+// interrupted run left beside it (staging.go): the entries it removed are not
+// missing, they are gone (K10). A file that is there is settled by whoever opens it.
+func settleGone(f fsys.FS, path string, rec *ownRecord) (*ownRecord, error) {
+	data, staged, err := readOptional(f, path+stagedSuffix)
+	if err != nil || !staged {
+		return rec, err
+	}
+	if _, err := f.Lstat(rec.Destination); !fsys.IsNotExist(err) {
+		return rec, nil
+	}
+	st, err := decodeOwnStage(path+stagedSuffix, data)
+	if err != nil {
+		return nil, err
+	}
+	settled, _ := st.settle(rec, func(string) (string, bool) { return "", false })
+	settled.Providers, settled.localRecord = rec.Providers, rec.localRecord
+	return settled, nil
 }
 
 // memberOf reports whether a record key of a file the named providers write is one of

@@ -27,7 +27,7 @@ func (e *fileEdit) reconcileRemovals(es format.Entries, rule ownerRule) error {
 			}
 			continue
 		}
-		if err := es.Delete(name); err != nil {
+		if err := e.removeEntry(es, name); err != nil {
 			return err
 		}
 		e.dropped = append(e.dropped, name)

@@ -83,9 +83,12 @@ type InjectOptions struct {
 	// --servers without a profile), so the filters already written are kept: deny rules
 	// in settings are not touched and rewritten entries keep their filter members.
 	KeepFilters bool
-	// SkipUnsupported skips servers the client cannot take, with a warning, instead of
-	// refusing (inject --all, V7).
+	// SkipUnsupported skips servers of a transport the client cannot take, with a
+	// warning, instead of refusing (inject --all, V7).
 	SkipUnsupported bool
+	// SkipRefused skips every server the client cannot take, whatever the reason, with
+	// one warning for the client (inject --skip-unsupported, H5).
+	SkipRefused bool
 	// Ignored asks git whether it ignores a file of the project (providers.GitIgnored,
 	// and a local-scope file inside the project); nil when git cannot be asked.
 	Ignored IgnoreCheck
@@ -134,6 +137,15 @@ type Result struct {
 	Readers []string
 	// Notes are lines for the person (not warnings).
 	Notes []string
+	// InputVars are the variables standing for inputs the client cannot ask for (T3),
+	// each as "VAR (input ID)".
+	InputVars []string
+	// TakenOver are the entries --force replaced, kept in the ownership record (H1);
+	// Restored those put back in place of mcpwire's entry of that name, removed.
+	TakenOver, Restored []string
+	// RemovedFiles are the files mcpwire created that the injection removed, left with
+	// nothing of anyone's (H7): the client file, Claude's settings file.
+	RemovedFiles []string
 }
 
 func (r *Request) warn(msg string) {
@@ -259,7 +271,7 @@ func (r *Request) fields(s *registry.Server) policy.Fields {
 	return policy.Fields{
 		Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args, Env: s.Env, Headers: s.Headers,
 		HeaderEnv: s.HeaderEnv, EnvFrom: s.EnvFrom, BearerEnv: s.BearerEnv,
-		Auth: s.Auth, OAuth: s.OAuth, ExemptEnv: r.exempt(s), PlainEnv: s.PlainEnvKeys(),
+		Auth: s.Auth, OAuth: s.OAuth, ExemptEnv: r.exempt(s), PlainEnv: s.PlainEnvKeys(), PlainHeaders: s.PlainHeaderKeys(),
 	}
 }
 

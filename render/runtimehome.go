@@ -38,6 +38,8 @@ type RuntimeResult struct {
 	// Config is the runtime home's config file.
 	Config  string
 	Written []string
+	// InputVars are the variables standing for inputs the client cannot ask for (T3).
+	InputVars []string
 	// Launch starts the client in the runtime home.
 	Launch dialect.Launch
 	// Line is Launch as the person types it: the variable naming the home only.
@@ -82,7 +84,7 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 	roles := filepath.Join(clientHome, RuntimeDir)
 	home := filepath.Join(roles, name)
 	cfg := filepath.Join(home, p.User.Files[0])
-	res := &RuntimeResult{Home: home, Config: cfg, Written: written}
+	res := &RuntimeResult{Home: home, Config: cfg, Written: written, InputVars: inputVarsOf(entries)}
 	res.Launch = dialect.Launch{Binary: p.Binary}
 	for _, k := range spec.Env {
 		res.Launch.Env = append(res.Launch.Env, k, home)

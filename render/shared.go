@@ -189,6 +189,9 @@ func (e *fileEdit) computeChain(cur fsys.Snapshot) ([]byte, error) {
 			return nil, err
 		}
 		cur = fsys.Snapshot{Exists: true, Data: out, Mode: cur.Mode}
+		if e.before.removeFile {
+			cur = fsys.Snapshot{} // the earlier edit removes the file (H7), as chain does
+		}
 	}
 	return e.compute(cur)
 }

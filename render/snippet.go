@@ -1,8 +1,10 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -58,6 +60,9 @@ func ReadSnippet(name string, raw []byte) (*Snippet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server %q: the pasted entry: %w", name, err)
 	}
+	if key, names := snippetServers([]byte(dec.Root)); len(names) > 1 {
+		return nil, &SnippetMapError{Server: name, Key: key, Names: names}
+	}
 	entry := unwrapSnippet(name, []byte(dec.Root))
 	best := &SnippetError{Server: name}
 	for _, p := range providers.All() {
@@ -79,6 +84,93 @@ func ReadSnippet(name string, raw []byte) (*Snippet, error) {
 		}
 	}
 	return nil, best
+}
+
+// SnippetMapError is a pasted servers map of several entries where one entry
+// belongs (H9): it names the servers in it, never a value.
+type SnippetMapError struct {
+	Server string
+	// Key is the servers member they are in ("" for a bare map of entries).
+	Key   string
+	Names []string
+}
+
+func (e *SnippetMapError) Error() string {
+	quoted := make([]string, len(e.Names))
+	for i, n := range e.Names {
+		quoted[i] = strconv.Quote(n)
+	}
+	where := "a map of"
+	if e.Key != "" {
+		where = strconv.Quote(e.Key) + " with"
+	}
+	return fmt.Sprintf("server %q: the JSON is %s %d servers (%s), not one server's entry", e.Server, where, len(e.Names), strings.Join(quoted, ", "))
+}
+
+// Hints points at import, which takes a whole client file, and at pasting one entry.
+func (e *SnippetMapError) Hints() []string {
+	name := e.Names[0]
+	if registry.ValidServerName(name) != nil {
+		name = "NAME"
+	}
+	return []string{
+		"to take in every server of a client's file, use mcpwire import --from CLIENT (mcpwire providers lists them)",
+		fmt.Sprintf(`to add one of them, paste its entry alone: mcpwire server add-json %s '{"command": …}'`, name),
+	}
+}
+
+// snippetServers finds a pasted map of several servers: the entries of a servers
+// member ({"mcpServers": {"a": {…}, "b": {…}}}), or a bare map whose every member is
+// an object with a command or a URL ({"a": {…}, "b": {…}}). It returns the servers
+// member ("" for a bare map) and the names, in the order pasted; no names otherwise.
+func snippetServers(raw []byte) (string, []string) {
+	top, order := objectMembers(raw)
+	if len(top) == 1 && serversKey(order[0]) {
+		inner, names := objectMembers(top[order[0]])
+		if inner != nil {
+			return order[0], names
+		}
+		return "", nil
+	}
+	for _, n := range order {
+		entry, _ := objectMembers(top[n])
+		if entry == nil || !(has(entry, "command") || has(entry, "url") || has(entry, "httpUrl") || has(entry, "serverUrl")) {
+			return "", nil
+		}
+	}
+	return "", order
+}
+
+// objectMembers decodes a JSON object into its members and their names in order;
+// nil when raw is no object.
+func objectMembers(raw []byte) (map[string]json.RawMessage, []string) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	var order []string
+	if _, err := dec.Token(); err != nil {
+		return nil, nil
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil
+		}
+		k, _ := t.(string)
+		order = append(order, k)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, nil
+		}
+	}
+	return m, order
+}
+
+func has(m map[string]json.RawMessage, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // unwrapSnippet takes the entry out of a servers member holding one entry (of any

@@ -66,6 +66,12 @@ type ownStage struct {
 	Before      map[string]string `json:"before"`
 	After       map[string]string `json:"after"`
 	Forgotten   []string          `json:"forgotten,omitempty"`
+	// the entries --force replaced, kept by the record before and after (H1)
+	BeforeOriginals map[string]original `json:"beforeOriginals,omitempty"`
+	AfterOriginals  map[string]original `json:"afterOriginals,omitempty"`
+	// what the record says of a file mcpwire created, before and after (H7)
+	BeforeCreated *createdFile `json:"beforeCreated,omitempty"`
+	AfterCreated  *createdFile `json:"afterCreated,omitempty"`
 }
 
 func decodeOwnStage(path string, data []byte) (*ownStage, error) {
@@ -75,6 +81,11 @@ func decodeOwnStage(path string, data []byte) (*ownStage, error) {
 	}
 	for _, m := range []map[string]string{st.Before, st.After} {
 		if err := checkDigests(m); err != nil {
+			return nil, corruptRecord(path, err)
+		}
+	}
+	for _, m := range []map[string]original{st.BeforeOriginals, st.AfterOriginals} {
+		if err := checkOriginals(m); err != nil {
 			return nil, corruptRecord(path, err)
 		}
 	}
@@ -94,10 +105,15 @@ func (st *ownStage) encode() []byte {
 // returns the settled record and the names whose removal the file confirms (their
 // injection receipts go too).
 func (st *ownStage) settle(rec *ownRecord, current func(name string) (string, bool)) (*ownRecord, []string) {
-	out := &ownRecord{Destination: rec.Destination, Provider: rec.Provider, Entries: maps.Clone(rec.Entries)}
+	out := &ownRecord{Destination: rec.Destination, Provider: rec.Provider, Entries: maps.Clone(rec.Entries),
+		Originals: maps.Clone(rec.Originals), Created: rec.Created}
+	if out.Originals == nil {
+		out.Originals = map[string]original{}
+	}
 	forgotten := slices.Clone(st.Forgotten)
 	for _, n := range st.Forgotten {
 		delete(out.Entries, n)
+		delete(out.Originals, n)
 	}
 	names := slices.Sorted(maps.Keys(st.Before))
 	for n := range st.After {
@@ -109,17 +125,28 @@ func (st *ownStage) settle(rec *ownRecord, current func(name string) (string, bo
 		after, inAfter := st.After[n]
 		before, inBefore := st.Before[n]
 		d, has := current(n)
+		orig, kept := st.BeforeOriginals[n]
 		switch {
 		case has && inAfter && d == after:
 			out.Entries[n] = after // written
+			if o, ok := st.AfterOriginals[n]; ok {
+				out.Originals[n] = o
+			} else {
+				delete(out.Originals, n)
+			}
 		case has && inBefore && d == before:
 			out.Entries[n] = before // not written yet
-		case !has && !inAfter:
-			delete(out.Entries, n) // removed
+		case !has && !inAfter, has && !inAfter && kept && d == orig.digest():
+			// removed, or the entry --force replaced put back (H1)
+			delete(out.Entries, n)
+			delete(out.Originals, n)
 			forgotten = append(forgotten, n)
 		}
 		// otherwise the entry changed since, or its write never happened: the record
 		// file decides, as without a staged record
+	}
+	if len(out.Originals) == 0 {
+		out.Originals = nil
 	}
 	return out, forgotten
 }

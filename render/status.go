@@ -40,8 +40,14 @@ type StatusEntry struct {
 	State EntryState `json:"state"`
 	// Off: the file switches the server off (enabled: false, disabled: true).
 	Off bool `json:"off,omitempty"`
+	// OriginalKept: mcpwire's entry replaced one of the person's with --force, which
+	// the ownership record keeps and puts back when mcpwire removes its own (H1).
+	OriginalKept bool `json:"originalKept,omitempty"`
 	// Blockers are what keeps it from starting.
 	Blockers []string `json:"blockers,omitempty"`
+	// UsedInstead is the entry of the same name the client uses instead of this one,
+	// from a scope that takes precedence (H11); nil when this one is used.
+	UsedInstead *UsedEntry `json:"usedInstead,omitempty"`
 }
 
 // StatusFile is one client file and its entries.
@@ -64,6 +70,11 @@ type StatusRequest struct {
 	Getenv func(string) string
 	// Step is called once per provider looked at (progress); nil for none.
 	Step func()
+
+	// notFound remembers, for each command looked up, the blocker of one not found on
+	// PATH ("" when it is found): thousands of entries name the same few commands, and
+	// each look-up stats every directory of PATH.
+	notFound map[string]string
 }
 
 // Status lists every file of the request's providers that exists here, user files and
@@ -71,13 +82,20 @@ type StatusRequest struct {
 func Status(f fsys.FS, r StatusRequest) []StatusFile {
 	layer := r.Registry.Set().Write().Dir
 	read := newDocCache(f)
+	r.notFound = map[string]string{}
+	cr := NewClientReader(f)
 	var out []StatusFile
 	for _, p := range r.Providers {
-		files, errs := ClientFiles(f, []*providers.Provider{p}, r.Env, layer)
+		files, errs := cr.All([]*providers.Provider{p}, r.Env, layer)
 		for _, err := range errs {
 			out = append(out, StatusFile{Provider: p.Name, Error: err.Error(), Entries: []StatusEntry{}})
 		}
 		for _, c := range files {
+			if c.refused {
+				// inject refuses it, so status --check does not pass it (K9)
+				out = append(out, StatusFile{Provider: p.Name, Scope: c.Scope, Path: c.Path, Error: (&EmptyFileError{Path: c.Path}).Error(), Entries: []StatusEntry{}})
+				continue
+			}
 			read.seed(c)
 			out = append(out, r.fileStatus(c, read))
 		}
@@ -85,7 +103,9 @@ func Status(f fsys.FS, r StatusRequest) []StatusFile {
 			r.Step()
 		}
 	}
-	return append(out, r.goneFiles(f, layer, out)...)
+	out = append(out, r.goneFiles(f, layer, out)...)
+	markPrecedence(out)
+	return out
 }
 
 // goneFiles are the files of this machine and project that ownership records name but
@@ -102,11 +122,16 @@ func (r StatusRequest) goneFiles(f fsys.FS, layer string, seen []StatusFile) []S
 			continue
 		}
 		scope, project, ok := ScopeOf(p, d.Path, r.Env)
-		if !ok || scope == providers.Project && !samePath(project, r.Env.Project) {
+		if d.Scope != "" {
+			// a project's part of a file shared by every project (Claude Code's local
+			// scope): the record says which, the path cannot
+			scope, project, ok = d.Scope, d.Project, true
+		}
+		if !ok || scope != providers.User && !samePath(project, r.Env.Project) {
 			continue
 		}
-		if _, err := f.Lstat(d.Path); !fsys.IsNotExist(err) {
-			continue
+		if _, err := f.Lstat(d.Path); !fsys.IsNotExist(err) || len(d.Servers) == 0 {
+			continue // there, or nothing of mcpwire's was in it (a file mcpwire removed, H7)
 		}
 		sf := StatusFile{Provider: p.Name, Scope: scope, Path: d.Path, Entries: []StatusEntry{}}
 		for _, n := range d.Servers {
@@ -114,13 +139,20 @@ func (r StatusRequest) goneFiles(f fsys.FS, layer string, seen []StatusFile) []S
 		}
 		out = append(out, sf)
 	}
+	// as the files that exist: each client's in scope order
+	slices.SortStableFunc(out, func(a, b StatusFile) int {
+		if a.Provider != b.Provider {
+			return strings.Compare(a.Provider, b.Provider)
+		}
+		return slices.Index(providers.AllScopes, a.Scope) - slices.Index(providers.AllScopes, b.Scope)
+	})
 	return out
 }
 
 // fileStatus is the status of one file's entries, those recorded but gone included.
 func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
-	sf := StatusFile{Provider: c.Provider.Name, Scope: c.Scope, Path: c.Path, Entries: []StatusEntry{}}
-	var names []string
+	sf := StatusFile{Provider: c.Provider.Name, Scope: c.Scope, Path: c.Path, Entries: make([]StatusEntry, 0, len(c.Entries))}
+	names := make([]string, 0, len(c.Entries))
 	for _, e := range c.Entries {
 		names = append(names, e.Name)
 	}
@@ -130,12 +162,13 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 			Names: names, Read: read.member, Env: r.Env})
 	}
 	for _, e := range c.Entries {
-		se := StatusEntry{Name: e.Name, State: r.state(c, e)}
+		se := StatusEntry{Name: e.Name, State: r.state(c, e), OriginalKept: slices.Contains(c.TakenOver, e.Name)}
 		if e.Err != nil {
 			se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
 		} else {
 			se.Off = dialect.Disabled(e.Read.Server)
 			se.Blockers = append(se.Blockers, r.blockers(e.Read.Server)...)
+			se.Blockers = append(se.Blockers, unresolvedBlockers(c.Provider, e.Read.Unresolved)...)
 		}
 		se.Blockers = append(se.Blockers, clientBlockers[e.Name]...)
 		sf.Entries = append(sf.Entries, se)
@@ -156,16 +189,29 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 // moved out of its frame lines) has drifted.
 func (r StatusRequest) state(c *ClientFile, e ClientEntry) EntryState {
 	rec, recorded := c.Record[e.Name]
-	switch {
-	case !recorded:
+	if !recorded {
 		return Foreign
-	case owners[c.Provider.Owner].standing(rec, e.Digest, e.Framed, "") != owned:
+	}
+	s, defined := r.Registry.Server(e.Name)
+	if owners[c.Provider.Owner].standing(rec, e.Digest, e.Framed, "") != owned && !(defined && c.meansServer(e, s)) {
 		return Drifted
 	}
-	if _, defined := r.Registry.Server(e.Name); !defined {
+	if !defined {
 		return Stale
 	}
 	return Owned
+}
+
+// meansServer reports whether an entry mcpwire wrote that changed since in form only
+// still means what mcpwire writes for s (T6: a client re-saving its file with its
+// defaults, "type": "stdio", an empty env): its launch members are compared, with the
+// entry's own tool filters, which inject compares against the profile's.
+func (c *ClientFile) meansServer(e ClientEntry, s *registry.Server) bool {
+	if e.Read == nil || owners[c.Provider.Owner].framed && !e.Framed {
+		return false
+	}
+	v, probs := dialect.Spell(c.target, c.d, s)
+	return len(probs) == 0 && c.sameMeaning(e.Name, c.d.Entry(s, &v, e.Read.Filters))
 }
 
 // blockers are what keeps a server from starting that this environment shows: a
@@ -174,6 +220,9 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 	var out []string
 	var vars []string
 	for _, m := range []map[string]string{s.EnvFrom, s.HeaderEnv} {
+		if len(m) == 0 {
+			continue
+		}
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			vars = dialect.AppendNew(vars, []string{m[k]})
 		}
@@ -183,16 +232,42 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 	}
 	for _, v := range vars {
 		if r.Getenv(v) == "" {
-			out = append(out, "variable "+termtext.Quote(v)+" is not set")
+			// a name that looks like a credential is not shown (T4)
+			out = append(out, "variable "+termtext.Quote(policy.ShowName(v))+" is not set")
 		}
 	}
 	if !s.Remote() && s.Command != "" {
 		cmd := strings.ReplaceAll(s.Command, dialect.ProjectVar, r.Env.Project)
-		if !strings.Contains(cmd, "${") && !onPath(cmd, r.Getenv, r.Env.GOOS) {
-			out = append(out, "command "+termtext.Quote(policy.RedactText(cmd))+" not found on PATH")
+		if b := r.commandBlocker(cmd); b != "" {
+			out = append(out, b)
 		}
 	}
 	return out
+}
+
+// unresolvedBlockers are the forms in an entry its client does not resolve (T2): the
+// server gets them as written.
+func unresolvedBlockers(p *providers.Provider, us []dialect.Unresolved) []string {
+	var out []string
+	for _, u := range us {
+		out = append(out, u.Field+" holds "+u.Style+", which "+p.Display+" does not resolve (the server gets it as written)")
+	}
+	return out
+}
+
+// commandBlocker is the blocker of a stdio command that cannot be started, "" when it
+// can; each command is looked up once.
+func (r StatusRequest) commandBlocker(cmd string) string {
+	b, ok := r.notFound[cmd]
+	if !ok {
+		if !strings.Contains(cmd, "${") && !onPath(cmd, r.Getenv, r.Env.GOOS) {
+			b = "command " + termtext.Quote(policy.RedactText(cmd)) + " not found on PATH"
+		}
+		if r.notFound != nil {
+			r.notFound[cmd] = b
+		}
+	}
+	return b
 }
 
 // onPath reports whether a command can be started: a path that exists, or a name

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpwire/mcpwire/fixtures"
 	"github.com/mcpwire/mcpwire/internal/winetest"
@@ -128,21 +127,30 @@ func TestStatusClaudeDesktopMSIX(t *testing.T) {
 
 // TestStatusSpeed: status over every client's file present (each provider's fixture at
 // the scope it stands for, and a user and a project file for every client with both)
-// takes at most 50 ms (issue 14), best of five runs on a loaded machine.
+// allocates at most 2.5 MB in 48,000 objects, the least of three runs (1.5 MB and 31,000
+// measured; every file read and parsed twice makes 2.8 MB and 57,000).
+// Issue 14 asks for at most 50 ms; BenchmarkStatusEveryClient measures the time (about
+// 15 ms on the project's 2-core machine), which a test cannot bound on a loaded machine
+// (issue 24, H14): allocations do not depend on the load.
 //
-// spec: B4
+// spec: B4 H14
 func TestStatusSpeed(t *testing.T) {
 	winetest.Skip(t, winetest.Speed)
 	w := newWorld(t)
 	names := everyClientFile(w)
-	best := time.Hour
 	var files []render.StatusFile
-	for range 5 {
-		start := time.Now()
-		files = w.status(map[string]string{"PATH": os.Getenv("PATH")}, names...)
-		best = min(best, time.Since(start))
+	vars := map[string]string{"PATH": os.Getenv("PATH")}
+	var bytes, objects uint64
+	for i := range 3 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		files = w.status(vars, names...)
+		runtime.ReadMemStats(&after)
+		if b := after.TotalAlloc - before.TotalAlloc; i == 0 || b < bytes {
+			bytes, objects = b, after.Mallocs-before.Mallocs
+		}
 	}
-	t.Logf("status over %d files of %d clients: best %v", len(files), len(names), best)
+	t.Logf("status over %d files of %d clients: %d bytes, %d objects", len(files), len(names), bytes, objects)
 	if len(files) < len(names) {
 		t.Fatalf("only %d files for %d clients", len(files), len(names))
 	}
@@ -151,15 +159,8 @@ func TestStatusSpeed(t *testing.T) {
 			t.Errorf("%s %s: %q, %d entries", f.Provider, f.Path, f.Error, len(f.Entries))
 		}
 	}
-	limit := 50 * time.Millisecond
-	if runtime.GOOS != "linux" {
-		limit *= 4 // the bound is measured on the project's Linux machines
-	}
-	if raceEnabled {
-		limit *= 10 // .ci/run runs this package under -race: a check that it finishes, not of its speed
-	}
-	if best > limit {
-		t.Errorf("status took %v, want at most %v", best, limit)
+	if bytes > 5<<19 || objects > 48_000 {
+		t.Errorf("status allocated %d bytes in %d objects, want at most %d in %d", bytes, objects, 5<<19, 48_000)
 	}
 }
 

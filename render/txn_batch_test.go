@@ -3,6 +3,7 @@ package render_test
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -77,11 +78,18 @@ func TestBatchedInjectOrder(t *testing.T) {
 // TestStagedRecordsGoUnderTheLocks: an injection that removes nothing takes each
 // staged record's lock once — its record's (fsys.Target.Guard), not one of its own:
 // the records written, it removes them before it releases the locks, instead of
-// locking them again after the receipts (docs/writes.md "Crashes" and "Locks").
+// locking them again after the receipts (docs/writes.md "Crashes" and "Locks"). (The
+// directories of the files are there: one that creates them stages its records in a
+// transaction of their own first, TestPreStageBeforeDirectories.)
 //
 // spec: W7 W8 C6
 func TestStagedRecordsGoUnderTheLocks(t *testing.T) {
 	w := newWorld(t)
+	for _, d := range []string{filepath.Dir(w.dest(w.provider("cursor"), providers.Project)), filepath.Dir(w.settingsDest(w.provider("claude-code"), providers.Project))} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	f := &fsys.Faulty{}
 	if err := injectTogether(f, w.request("claude-code", "", "dev"), w.request("cursor", "", "dev")); err != nil {
 		t.Fatal(err)
@@ -109,5 +117,45 @@ func TestStagedRecordsGoUnderTheLocks(t *testing.T) {
 		if _, err := fsys.NewOS().Lstat(p); !fsys.IsNotExist(err) {
 			t.Errorf("%s left: %v", p, err)
 		}
+	}
+}
+
+// TestPreStageBeforeDirectories (H7): an injection that creates the directories of its
+// files writes its staged records, which name those directories as mcpwire's, before it
+// creates any of them, so that a crash right after a mkdir leaves them known; a refusal
+// still comes before anything is written (a foreign entry in the other file).
+//
+// spec: H7 K10 W7
+func TestPreStageBeforeDirectories(t *testing.T) {
+	w := newWorld(t)
+	f := &fsys.Faulty{}
+	if err := injectTogether(f, w.request("claude-code", "", "dev"), w.request("cursor", "", "dev")); err != nil {
+		t.Fatal(err)
+	}
+	cursorDir := filepath.Dir(w.dest(w.provider("cursor"), providers.Project))
+	claudeDir := filepath.Dir(w.settingsDest(w.provider("claude-code"), providers.Project))
+	staged, firstMkdir := -1, -1
+	for i, c := range f.Calls() {
+		if strings.HasPrefix(c, "write ") && strings.Contains(c, ".staged ") {
+			staged = i
+		}
+		if (strings.HasPrefix(c, "mkdir "+cursorDir+" ") || strings.HasPrefix(c, "mkdir "+claudeDir+" ")) && firstMkdir < 0 {
+			firstMkdir = i
+		}
+	}
+	if staged < 0 || firstMkdir < 0 || staged > firstMkdir {
+		t.Errorf("the last staged record written at call %d, the first directory created at %d: want every staged record first\n%s", staged, firstMkdir, strings.Join(f.Calls(), "\n"))
+	}
+
+	w = newWorld(t)
+	w.place(w.dest(w.provider("cursor"), providers.Project), []byte(`{"mcpServers": {"notes": {"command": "mine"}}}`))
+	root := filepath.Dir(w.home)
+	before := treeState(t, root)
+	f = &fsys.Faulty{}
+	if err := injectTogether(f, w.request("claude-code", "", "dev"), w.request("cursor", "", "dev")); err == nil || !strings.Contains(err.Error(), "did not write") {
+		t.Fatalf("error %v, want the foreign entry refused", err)
+	}
+	if d := notRolledBack(before, treeState(t, root), f.Calls()); len(d) > 0 || len(writtenPaths(f.Calls())) > 0 {
+		t.Errorf("a refused injection wrote %q:\n%s", writtenPaths(f.Calls()), strings.Join(d, "\n"))
 	}
 }

@@ -111,7 +111,8 @@ func claudeUninject(t *testing.T, w *world) (func(fsys.FS) error, []string) {
 	}
 	order := stagedOrder(res.Destination, w.settingsDest(p, providers.Project), recordOf(t, w, render.PermissionsDir), recordOf(t, w, render.OwnershipDir))
 	return func(f fsys.FS) error {
-		_, err := render.Uninject(f, w.request("claude-code", "", "", res.Written...))
+		// all but one: the records keep an entry, and are written (emptied, they go)
+		_, err := render.Uninject(f, w.request("claude-code", "", "", res.Written[1:]...))
 		return err
 	}, order
 }

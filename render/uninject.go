@@ -20,6 +20,12 @@ type UninjectResult struct {
 	Kept []string
 	// Absent are requested names the file does not hold.
 	Absent []string
+	// Restored are the removed entries whose original, which --force replaced, was
+	// put back (H1).
+	Restored []string
+	// RemovedFiles are the files mcpwire created that it removed, left with nothing of
+	// anyone's (H7).
+	RemovedFiles []string
 	// Changed lists the files that changed.
 	Changed []string
 }
@@ -34,10 +40,8 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		return nil, err
 	}
 	res := &UninjectResult{Provider: p.Name, Scope: scope, Destination: path}
-	if _, err := f.Lstat(path); fsys.IsNotExist(err) {
-		res.Absent = slices.Clone(r.Servers)
-		return res, nil
-	}
+	_, err = f.Lstat(path)
+	absent := fsys.IsNotExist(err)
 	edit, _ := r.newEdit(scope, path)
 	edit.remove = r.Servers
 	ft, err := r.fileTargets(f, edit, scope)
@@ -50,6 +54,12 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if absent && !edit.own.exists && !edit.own.staged && perm == nil {
+		res.Absent = slices.Clone(r.Servers)
+		return res, nil
+	}
+	// a file that is gone may still be recorded, or staged by an interrupted run: its
+	// entries are forgotten, with their receipts and deny rules (K10)
 	if perm != nil {
 		stages = append(stages, perm.stageTarget(f, st[0]))
 		mid = append(mid, st[0])
@@ -65,6 +75,8 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	}
 	r.uninjectReport(res, results, edit, perm)
 	if r.DryRun {
+		prep := &Prepared{edit: edit, perm: perm}
+		finishRemovals(f, prep.removals(), nil)
 		return res, nil
 	}
 	// the receipts of the entries removed, and of those an interrupted run removed
@@ -74,6 +86,8 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		}
 	}
 	unstage(f, list, r.warn)
+	prep := &Prepared{edit: edit, perm: perm}
+	finishRemovals(f, prep.removals(), r.warn)
 	return res, nil
 }
 
@@ -96,7 +110,7 @@ func (r Request) uninjectRules(f fsys.FS, scope providers.Scope, edit *fileEdit)
 		}
 		// the rules of the servers removed now, and of those an interrupted run removed
 		// (a rule a server staying in the file answers to as well stays, B7)
-		return withoutServers(dr, perm.record.DenyAdded, append(slices.Clone(edit.dropped), edit.forgotten...), edit.names)
+		return withoutServers(dr, perm.record.DenyAdded, append(slices.Clone(edit.dropped), edit.forgotten...), edit.staying())
 	}
 	return perm, st, nil
 }
@@ -108,8 +122,11 @@ func (r Request) uninjectReport(res *UninjectResult, results []fsys.Result, edit
 		if x.Changed && !transient(x.Path) {
 			res.Changed = append(res.Changed, x.Path)
 		}
+		if x.Removed && (x.Path == edit.path || perm != nil && x.Path == perm.path) {
+			res.RemovedFiles = append(res.RemovedFiles, x.Path)
+		}
 	}
-	res.Removed, res.Kept = edit.dropped, edit.kept
+	res.Removed, res.Kept, res.Restored = edit.dropped, edit.kept, edit.restored
 	for _, n := range r.Servers {
 		if !slices.Contains(res.Removed, n) && !slices.Contains(res.Kept, n) {
 			res.Absent = append(res.Absent, n)

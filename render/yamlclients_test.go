@@ -22,9 +22,10 @@ func (w *world) inject(provider string, scope providers.Scope, servers ...string
 // TestContinueBlockFile: Continue's project file is a block file of mcpwire's own in
 // .continue/mcpServers: a new one gets the header Continue requires (name, version,
 // schema) above its mcpServers, references are ${{ secrets.VAR }}, and uninject
-// leaves an empty list (a null one would fail Continue's schema), header and all.
+// removes it with the directories mcpwire created (H7). One the person changed since
+// keeps an empty list (a null one would fail Continue's schema), header and all.
 //
-// spec: V4 V9 W1 C6
+// spec: V4 V9 W1 C6 H7
 func TestContinueBlockFile(t *testing.T) {
 	w := newWorld(t)
 	p := w.provider("cn")
@@ -43,7 +44,17 @@ func TestContinueBlockFile(t *testing.T) {
 	if _, err := render.Uninject(fsys.NewOS(), req); err != nil {
 		t.Fatal(err)
 	}
-	if got := string(read(t, path)); got != "name: mcpwire\nversion: \"0.0.1\"\nschema: v1\nmcpServers: []\n" {
+	if _, err := os.Lstat(filepath.Join(w.project, ".continue")); !os.IsNotExist(err) {
+		t.Errorf("after uninject, .continue is there (%v): mcpwire created it", err)
+	}
+	if _, err := w.inject("continue", providers.Project, "github", "docs"); err != nil {
+		t.Fatal(err)
+	}
+	w.place(path, append([]byte("# mine\n"), read(t, path)...))
+	if _, err := render.Uninject(fsys.NewOS(), req); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(read(t, path)); got != "# mine\nname: mcpwire\nversion: \"0.0.1\"\nschema: v1\nmcpServers: []\n" {
 		t.Errorf("after uninject:\n%s", got)
 	}
 }
@@ -156,9 +167,10 @@ func TestVibeReferences(t *testing.T) {
 }
 
 // TestContinueForeignEntry: an entry of the list that mcpwire did not write is refused
-// without --force, and replaced in place with it; uninject then removes it (C6).
+// without --force, and replaced in place with it; uninject then removes mcpwire's and
+// puts the person's back, byte for byte, comment included (C6, H1).
 //
-// spec: C6 W1
+// spec: C6 W1 H1
 func TestContinueForeignEntry(t *testing.T) {
 	w := newWorld(t)
 	path := w.dest(w.provider("continue"), providers.User)
@@ -182,7 +194,7 @@ func TestContinueForeignEntry(t *testing.T) {
 	if _, err := render.Uninject(fsys.NewOS(), w.request("continue", "", "", "fetch")); err != nil {
 		t.Fatal(err)
 	}
-	if got := string(read(t, path)); got != "name: Mine\nversion: 1.0.0\nmcpServers:\n  - name: other\n    command: o\n" {
-		t.Errorf("after uninject:\n%s", got)
+	if got := string(read(t, path)); got != orig {
+		t.Errorf("after uninject:\n%s\nwant the person's file back:\n%s", got, orig)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/urfave/cli/v2"
 )
 
@@ -30,7 +31,9 @@ func Main(args []string, env *Env) int {
 	err = app.RunContext(context.Background(), append([]string{"mcpwire"}, ordered...))
 	code := exitOK
 	if err != nil && !errors.Is(err, errVersionShown) {
-		code = report(env.errs, fromCLI(err))
+		err = fromCLI(err)
+		code = report(env.errs, err)
+		st.reportJSON(err, code)
 	}
 	return interruptedCode(env, code)
 }
@@ -51,6 +54,9 @@ type runState struct {
 	dashdash bool
 	// env is the run's environment (completion reads the registry through it).
 	env *Env
+	// json is set when the command runs with --json: a failure is a document on
+	// stdout too (H9).
+	json *jsonRun
 }
 
 // takesCommandLine are the commands that take arguments after "--": a server's
@@ -141,6 +147,7 @@ func (st *runState) guard(action cli.ActionFunc) cli.ActionFunc {
 		if st.completing {
 			return nil
 		}
+		st.noteJSON(c)
 		if path := commandPath(c); st.dashdash && !takesCommandLine[strings.TrimPrefix(path, "mcpwire ")] {
 			return usagef("%s takes nothing after --", path)
 		}
@@ -149,14 +156,34 @@ func (st *runState) guard(action cli.ActionFunc) cli.ActionFunc {
 }
 
 // exactArgs checks the number of positional arguments.
+// More than n are said as extra arguments (H9), not as a missing NAME; a command
+// that takes a command line after "--" (server add, server update) says to put it
+// there. The extra words are shown with credential shapes hidden.
 func exactArgs(c *cli.Context, n int, names string) error {
-	if c.NArg() != n {
-		if n == 0 {
-			return usagef("%s takes no arguments", commandPath(c))
-		}
+	switch {
+	case c.NArg() > n && n == 0:
+		return usagef("%s takes no arguments", commandPath(c))
+	case c.NArg() > n && takesCommandLine[strings.TrimPrefix(commandPath(c), "mcpwire ")]:
+		return withHint(usagef("%s: extra arguments: put the command after --", commandPath(c)),
+			"as in "+dashForm(c, redactWords(c.Args().Slice()[n:])))
+	case c.NArg() > n:
+		return usagef("%s takes %s; extra arguments: %s", commandPath(c), names, strings.Join(redactWords(c.Args().Slice()[n:]), " "))
+	case c.NArg() < n:
 		return usagef("%s needs %s", commandPath(c), names)
 	}
 	return nil
+}
+
+// redactWords is words as an error may show them: credential-bearing arguments
+// (--token=…) and words shaped like a token REDACTED.
+func redactWords(words []string) []string {
+	out := policy.RedactArgs(words)
+	for i, w := range out {
+		if policy.TokenShaped(w) {
+			out[i] = policy.Redacted
+		}
+	}
+	return out
 }
 
 // maxArgs checks an upper bound of positional arguments.

@@ -55,8 +55,9 @@ func convergeProject(t *testing.T, root string) string {
 	return project
 }
 
-// runMain runs mcpwire in process on f, in dir, with HOME root/home.
-func runMain(root, dir string, f fsys.FS, args []string) (int, string) {
+// runMainOut runs mcpwire in process on f, in dir, with HOME root/home, and returns
+// its exit code, stdout and stderr.
+func runMainOut(root, dir string, f fsys.FS, args []string) (int, string, string) {
 	home := filepath.Join(root, "home")
 	var stdout, stderr bytes.Buffer
 	env := &Env{
@@ -71,7 +72,13 @@ func runMain(root, dir string, f fsys.FS, args []string) (int, string) {
 		},
 		Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, FS: f, Home: home, Cwd: dir,
 	}
-	return Main(args, env), stderr.String()
+	return Main(args, env), stdout.String(), stderr.String()
+}
+
+// runMain is runMainOut without stdout.
+func runMain(root, dir string, f fsys.FS, args []string) (int, string) {
+	code, _, stderr := runMainOut(root, dir, f, args)
+	return code, stderr
 }
 
 // TestCrashConvergesThroughCLI stops the real command, in process, at every change it

@@ -36,11 +36,17 @@ func printRedactedDiff(env *Env, dr *fsys.DryRun, reg *registry.Registry) {
 		servers = append(servers, p.ServersKey)
 	}
 	r := redact.New(servers...)
+	var all []policy.Fields
 	for _, n := range reg.ServerNames() {
 		if s, ok := reg.Server(n); ok {
-			r.Server(policy.Fields{Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args,
-				Env: s.Env, Headers: s.Headers, Auth: s.Auth, OAuth: s.OAuth})
+			all = append(all, policy.Fields{Server: s.Name, URL: s.URL, Command: s.Command, Args: s.Args,
+				Env: s.Env, Headers: s.Headers, Auth: s.Auth, OAuth: s.OAuth,
+				PlainEnv: plainOnly(s.Env, s.PlainEnvKeys()), PlainHeaders: plainOnly(s.Headers, s.PlainHeaderKeys())})
 		}
+	}
+	r.Plain(plainValues(all)...)
+	for _, f := range all {
+		r.Server(f)
 	}
 	for _, in := range dr.Intents() {
 		r.DiffPath(in.Path)
@@ -58,4 +64,43 @@ func printRedactedDiff(env *Env, dr *fsys.DryRun, reg *registry.Registry) {
 		}
 	}
 	io.WriteString(env.Stdout, dr.DiffOnly(r.Line, include))
+}
+
+// plainOnly are the keys of declared whose values pass policy.PlainEnvProblem: a
+// declaration edited by hand onto a token does not make it shown.
+func plainOnly(values map[string]string, declared map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for k := range declared {
+		if policy.PlainEnvProblem(k, values[k]) == "" {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// plainValues are the values declared plain (H10) that no server holds as a
+// credential: a diff shows them.
+func plainValues(all []policy.Fields) []string {
+	plain, secret := map[string]bool{}, map[string]bool{}
+	for _, f := range all {
+		for _, part := range []struct {
+			values   map[string]string
+			declared map[string]bool
+		}{{f.Env, f.PlainEnv}, {f.Headers, f.PlainHeaders}} {
+			for k, v := range part.values {
+				if part.declared[k] {
+					plain[v] = true
+				} else {
+					secret[v] = true
+				}
+			}
+		}
+	}
+	var out []string
+	for v := range plain {
+		if !secret[v] {
+			out = append(out, v)
+		}
+	}
+	return out
 }

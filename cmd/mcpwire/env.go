@@ -22,6 +22,9 @@ type Env struct {
 	Home string
 	// Cwd is the working directory.
 	Cwd string
+	// Environ lists the environment as KEY=VALUE (a value given where a variable's
+	// name belongs is checked against it, T4); nil when it cannot be listed.
+	Environ func() []string
 
 	configDir string
 	reg       *registry.Registry
@@ -46,6 +49,7 @@ func NewOSEnv() *Env {
 	intr := newSignalStop(os.Stderr)
 	return &Env{
 		Getenv:    os.Getenv,
+		Environ:   os.Environ,
 		Stdin:     os.Stdin,
 		Stdout:    os.Stdout,
 		Stderr:    os.Stderr,
@@ -54,6 +58,14 @@ func NewOSEnv() *Env {
 		Cwd:       cwd,
 		interrupt: intr,
 	}
+}
+
+// environ is the environment as KEY=VALUE entries, nil when it cannot be listed.
+func (e *Env) environ() []string {
+	if e.Environ == nil {
+		return nil
+	}
+	return e.Environ()
 }
 
 // warn prints one warning line on stderr, its control characters escaped (K4: a

@@ -57,6 +57,7 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 			return err
 		}
 		printf(env.Stdout, "%s: %s %s\n", p.Name, verb, rt.Config)
+		sayInputVars(env, []string{p.Name}, rt.InputVars)
 		printf(env.Stdout, "Launch with: %s\n", rt.LaunchLine())
 		if jo != nil {
 			jo.ephemeral(p.Name, rt.Config, rt.Written, &rt.Line)
@@ -73,6 +74,7 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 	if res.Settings != "" {
 		printf(env.Stdout, "Tool permissions: %s\n", res.Settings)
 	}
+	sayInputVars(env, []string{p.Name}, res.InputVars)
 	if line := res.LaunchLine(); line != "" {
 		printf(env.Stdout, "Launch with: %s\n", line)
 	}

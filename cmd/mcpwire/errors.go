@@ -75,6 +75,7 @@ var secretFlags = map[string]bool{"env": true, "env-plain": true, "env-from": tr
 // wording (exit 2): flags are named as typed ("-v", not "--v"), and a bad value is
 // quoted only for flags that cannot hold a secret.
 func (st *runState) usageError(c *cli.Context, err error, _ bool) error {
+	st.noteJSONUsage(c)
 	msg := err.Error()
 	var flags []cli.Flag
 	if c != nil && c.Command != nil {
@@ -94,7 +95,12 @@ func (st *runState) usageError(c *cli.Context, err error, _ bool) error {
 	}
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		name = strings.TrimLeft(name, "-")
-		return withHint(usagef("unknown flag %s", show(name)), flagHint(name, flags))
+		hints := []string{flagHint(name, flags)}
+		if c != nil && takesCommandLine[strings.TrimPrefix(commandPath(c), "mcpwire ")] && commandPath(c) != "mcpwire session" {
+			// server add NAME npx -y PACKAGE: -y is the server's, not mcpwire's
+			hints = append(hints, "if it is an argument of the server's command, put the command after --: "+commandPath(c)+" NAME -- COMMAND ARG…")
+		}
+		return withHint(usagef("unknown flag %s", show(name)), hints...)
 	}
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
 		return usagef("flag needs an argument: %s", show(strings.TrimLeft(name, "-")))

@@ -35,6 +35,9 @@ func (a *argValue) String() string     { return strings.Join(a.items, " ") }
 // split at all: --env DSN=host=db,user=me sets DSN to "host=db,user=me", and
 // --header Accept=a=1,b=2 sets Accept only. (Several such pairs: repeat the flag.)
 type pairValue struct {
+	// header: an item may be "Name: value" too, as curl and Claude Code's --header
+	// write a header (H10)
+	header bool
 	keys   []string
 	values map[string]string
 	// err is a malformed item. Set does not return it: the flag package would quote
@@ -84,6 +87,10 @@ func splitPairs(v string) []string {
 
 func (p *pairValue) add(item string) error {
 	k, val, ok := strings.Cut(item, "=")
+	if name, v, colon := strings.Cut(item, ":"); p.header && colon && (!ok || len(name) < len(k)) && headerToken(strings.TrimSpace(name)) {
+		// "Authorization: Bearer tok": the header's own syntax
+		k, val, ok = name, strings.TrimLeft(v, " \t"), true
+	}
 	k = strings.TrimSpace(k)
 	if !ok || k == "" {
 		// no key to name: what was typed may be a secret (R8), so none of it is shown
@@ -101,6 +108,20 @@ func (p *pairValue) add(item string) error {
 
 func (p *pairValue) String() string { return strings.Join(p.keys, ",") }
 
+// headerToken reports whether s can be a header name (RFC 9110 token).
+func headerToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
 // Flag constructors.
 func listFlag(name, usage string) cli.Flag {
 	return &cli.GenericFlag{Name: name, Usage: usage, Value: &listValue{}}
@@ -108,6 +129,11 @@ func listFlag(name, usage string) cli.Flag {
 
 func pairFlag(name, usage string) cli.Flag {
 	return &cli.GenericFlag{Name: name, Usage: usage, Value: &pairValue{}}
+}
+
+// headerFlag is pairFlag for headers: Name=value or Name: value.
+func headerFlag(name, usage string) cli.Flag {
+	return &cli.GenericFlag{Name: name, Usage: usage, Value: &pairValue{header: true}}
 }
 
 func argFlag(name, usage string) cli.Flag {

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
+	"github.com/mcpwire/mcpwire/internal/limits"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
@@ -67,13 +69,21 @@ func runImport(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	files, err := importFiles(env, f, ps, scope, proj, reg.Set().Write().Dir, from == fromAll)
+	files, unread, err := importFiles(env, f, ps, scope, proj, reg.Set().Write().Dir, from == fromAll)
 	if err != nil {
 		return err
 	}
+	if len(files) == 0 && unread > 0 {
+		// every file found was skipped: nothing imported is no success (H9)
+		what := "files"
+		if unread == 1 {
+			what = "file"
+		}
+		return fmt.Errorf("nothing imported: %d %s could not be read (see the warnings above)", unread, what)
+	}
 	res, err := render.Import(f, render.ImportRequest{
 		Registry: reg, Files: files, Servers: list(c, "servers"), Profile: c.String("as-profile"), Adopt: c.Bool("adopt"),
-		PolicyEnv: env.Getenv(policy.EnvVar), Warn: env.warn,
+		PolicyEnv: env.Getenv(policy.EnvVar), Warn: env.warn, Environ: env.environ(),
 	})
 	if err != nil {
 		return err
@@ -116,11 +126,16 @@ func importProviders(from string, scope providers.Scope) ([]*providers.Provider,
 // has a file here (or the --scope given), each file once though several clients read
 // it (V10: the project's .mcp.json is Claude Code's, Copilot CLI's and Qoder's). For
 // one provider, a file that does not parse is refused, and finding none is an error
-// naming where it looked; for all, a bad file is skipped with a warning.
-func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.Scope, proj, layer string, all bool) ([]*render.ClientFile, error) {
-	var files []*render.ClientFile
+// naming where it looked; for all, a bad file is skipped with a warning, and counted
+// (unread). A file refused as hostile input (K1, K2) is skipped with a warning either
+// way, and counted; when it leaves one provider nothing to read, its refusal is the
+// error.
+func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.Scope, proj, layer string, all bool) (files []*render.ClientFile, unread int, err error) {
 	var looked []string
+	var refused error
+	var skipped []string
 	seen := map[string]bool{}
+	cr := render.NewClientReader(f)
 	for _, p := range ps {
 		for _, s := range p.Scopes() {
 			if scope != "" && s != scope {
@@ -130,22 +145,34 @@ func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.
 			if path, _, err := render.ClientPath(f, p, s, pe); err == nil && path != "" {
 				looked = append(looked, path)
 			}
-			c, err := render.OpenClientFile(f, p, s, pe, layer)
+			c, err := cr.Open(p, s, pe, layer)
 			switch {
-			case err != nil && all:
-				env.warn(fmt.Sprintf("%s: skipped: %v", p.Name, err))
+			case err != nil && (all || errors.Is(err, limits.ErrRefused)):
+				// a file refused as hostile input (K1, K2) is skipped, the others read
+				skipped = append(skipped, fmt.Sprintf("%s: skipped: %v", p.Name, err))
+				refused = cmp.Or(refused, err)
+				unread++
 			case err != nil:
-				return nil, err
+				return nil, 0, err
 			case c != nil && !seen[c.Key()]:
 				seen[c.Key()] = true
 				files = append(files, c)
 			}
 		}
 	}
-	if len(files) == 0 && !all {
-		return nil, fmt.Errorf("%s: no config file here (looked at %s)", ps[0].Name, strings.Join(looked, ", "))
+	if len(files) == 0 && !all && refused != nil {
+		skipped = skipped[1:] // the first is the error
 	}
-	return files, nil
+	for _, w := range skipped {
+		env.warn(w)
+	}
+	if len(files) == 0 && !all {
+		if refused != nil {
+			return nil, 0, refused
+		}
+		return nil, 0, fmt.Errorf("%s: no config file here (looked at %s)", ps[0].Name, strings.Join(looked, ", "))
+	}
+	return files, unread, nil
 }
 
 // reportImport says what an import did: per file, the servers taken in and adopted;
@@ -156,8 +183,9 @@ func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool
 		verb, adopt, add = "would import", "would adopt", "would add"
 	}
 	q, join := termtext.Quote, termtext.Join // names and paths as the files have them (K4)
+	addedSet := setOf(res.Added)
 	for _, fi := range res.Files {
-		switch added := addedFrom(fi, res); {
+		switch added := addedFrom(fi, addedSet); {
 		case len(fi.Servers) == 0:
 			printf(env.Stdout, "%s: nothing to import from %s (%s scope)\n", fi.Provider, q(fi.Path), fi.Scope)
 			continue
@@ -187,12 +215,21 @@ func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool
 
 // addedFrom are the entries of a file the import added to the registry: not those a
 // layer already defines as read (noted once, as identical).
-func addedFrom(fi render.ImportFile, res *render.ImportResult) []string {
+func addedFrom(fi render.ImportFile, added map[string]bool) []string {
 	var out []string
 	for _, n := range fi.Servers {
-		if slices.Contains(res.Added, n) {
+		if added[n] {
 			out = append(out, n)
 		}
+	}
+	return out
+}
+
+// setOf is the set of names.
+func setOf(names []string) map[string]bool {
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = true
 	}
 	return out
 }
@@ -202,8 +239,9 @@ func (j *jsonOut) imported(res *render.ImportResult) {
 	if j == nil {
 		return
 	}
+	added := setOf(res.Added)
 	for _, fi := range res.Files {
-		d := writeDest{Provider: fi.Provider, Scope: fi.Scope, Path: fi.Path, Written: addedFrom(fi, res), Adopted: fi.Adopted, Foreign: fi.Foreign}
+		d := writeDest{Provider: fi.Provider, Scope: fi.Scope, Path: fi.Path, Written: addedFrom(fi, added), Adopted: fi.Adopted, Foreign: fi.Foreign}
 		for _, s := range res.Skipped {
 			if s.Path == fi.Path {
 				d.Skipped = append(d.Skipped, s.Server)

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/hint"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/urfave/cli/v2"
 )
@@ -26,6 +29,7 @@ func injectCommand(env *Env) *cli.Command {
 			&cli.BoolFlag{Name: "no-credentials", Usage: "credential policy none for this run"},
 			&cli.BoolFlag{Name: "clear-tool-filters", Usage: "write no tool filters (removes the deny rules mcpwire added)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace same-named entries mcpwire did not write"},
+			&cli.BoolFlag{Name: "skip-unsupported", Usage: "skip, with a warning, the servers a client cannot take instead of refusing"},
 			&cli.BoolFlag{Name: "check", Usage: "print the diff as --dry-run does and write nothing; exit 1 when a file would change (CI)"},
 			jsonFlag,
 		),
@@ -67,6 +71,12 @@ func runInject(env *Env, c *cli.Context) error {
 		if len(ps) > 1 {
 			return usagef("--ephemeral writes one provider's config; give one --provider")
 		}
+		if c.IsSet("scope") {
+			// the output is a standalone file of no scope: a scope given with it
+			// would be silently ignored (H11)
+			return withHint(usagef("--ephemeral writes a standalone file of no scope; it cannot be used with --scope"),
+				"to write into the client's own file at that scope, leave out --ephemeral")
+		}
 		return runEphemeral(env, c, ps[0], flagLevel)
 	}
 	if c.IsSet("out") {
@@ -100,9 +110,15 @@ func runInject(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	results, err := writeAll(env, f, reqs, dry)
+	var results []*render.Result
+	var refused []string
+	if check {
+		results, refused, err = checkAll(env, f, reqs)
+	} else {
+		results, err = writeAll(env, f, reqs, dry)
+	}
 	if err != nil {
-		return err
+		return skipHint(err, c.Bool("skip-unsupported"))
 	}
 	out.inject(reqs, results)
 	if dry && out == nil {
@@ -111,7 +127,7 @@ func runInject(env *Env, c *cli.Context) error {
 	if !check {
 		return out.finish()
 	}
-	return checkVerdict(env, out, results, reg.Set().Write().Dir)
+	return checkVerdict(env, out, results, refused, reg.Set().Write().Dir)
 }
 
 // writeAll prepares every request, writes them as one transaction (W7), and says what
@@ -129,7 +145,57 @@ func writeAll(env *Env, f fsys.FS, reqs []render.Request, dry bool) ([]*render.R
 		reportInject(env, prep.Result, dry)
 		results[i] = prep.Result
 	}
+	reportInputVars(env, results)
 	return results, nil
+}
+
+// skipHint adds to a refusal of servers some clients cannot take the flag that skips
+// them (H5), when it was not given.
+func skipHint(err error, given bool) error {
+	var one *render.RenderError
+	var many render.RenderErrors
+	var skip string
+	switch {
+	case given:
+		return err
+	case errors.As(err, &one):
+		skip = "add --skip-unsupported to write the other servers and leave these out of " + one.Provider
+	case errors.As(err, &many):
+		skip = "add --skip-unsupported to write the other servers and leave these out of the clients that cannot take them"
+	default:
+		return err
+	}
+	var h hint.Hinter
+	var hints []string
+	if errors.As(err, &h) {
+		hints = h.Hints()
+	}
+	return withHint(err, append(hints, skip)...)
+}
+
+// reportInputVars says once which variables stand for the inputs the clients written
+// cannot ask for (T3): the person sets them where those clients start.
+func reportInputVars(env *Env, results []*render.Result) {
+	var vars, clients []string
+	for _, r := range results {
+		if len(r.InputVars) > 0 {
+			vars = dialect.AppendNew(vars, r.InputVars)
+			clients = dialect.AppendNew(clients, []string{r.Provider})
+		}
+	}
+	sayInputVars(env, clients, vars)
+}
+
+// sayInputVars is the line of reportInputVars.
+func sayInputVars(env *Env, clients, vars []string) {
+	if len(vars) == 0 {
+		return
+	}
+	where := "they start"
+	if len(clients) == 1 {
+		where = "it starts"
+	}
+	printf(env.Stdout, "%s cannot ask for inputs: set %s where %s\n", strings.Join(clients, ", "), strings.Join(vars, ", "), where)
 }
 
 // injectRequests builds one request per provider of --provider (U2: one
@@ -145,7 +211,7 @@ func injectRequests(env *Env, c *cli.Context, f fsys.FS, base render.Request, ps
 	// --profile makes the injection a sync of what mcpwire owns there (B7); --servers
 	// stays additive
 	base.Inject = render.InjectOptions{Force: c.Bool("force"), Ignored: gitIgnored(base.Project),
-		KeepFilters: profile == "" && !c.Bool("clear-tool-filters"), Sync: profile != ""}
+		KeepFilters: profile == "" && !c.Bool("clear-tool-filters"), Sync: profile != "", SkipRefused: c.Bool("skip-unsupported")}
 	if c.Bool("clear-tool-filters") {
 		base.Filters = nil
 	}
@@ -284,6 +350,8 @@ func reportInject(env *Env, r *render.Result, dry bool) {
 			}
 			printf(env.Stdout, "%s: %s %s from %s (%s)\n", r.Provider, removed, strings.Join(r.Unselected, ", "), r.Destination, why)
 		}
+		reportOriginals(env, r.Provider, r.Destination, r.TakenOver, r.Restored, dry)
+		reportRemovedFiles(env, r.Provider, r.RemovedFiles, dry)
 	}()
 	if len(r.Written) == 0 {
 		if !changed && len(r.Notes) == 0 {

@@ -184,19 +184,23 @@ func TestProvidersJSON(t *testing.T) {
 			t.Errorf("%s: no format or servers key", v.Name)
 		}
 		d := v.Destinations[v.DefaultScope]
-		if !filepath.IsAbs(strings.Split(d, " | ")[0]) {
+		if len(d) == 0 || !filepath.IsAbs(d[0]) {
 			t.Errorf("%s: default scope %s has no absolute destination: %q", v.Name, v.DefaultScope, d)
 		}
 		for _, s := range p.Scopes() {
 			if only := p.Dest(s).Only; only != "" && only != runtime.GOOS {
 				// a file of an OS the client alone runs on (Visual Studio): the listing
 				// says why there is none here
-				if d := v.Destinations[string(s)]; !strings.HasPrefix(d, "(only on ") {
-					t.Errorf("%s %s: %q, want the reason there is no file on %s", v.Name, s, d, runtime.GOOS)
+				if d, why := v.Destinations[string(s)], v.Unresolved[string(s)]; len(d) > 0 || !strings.HasPrefix(why, "only on ") {
+					t.Errorf("%s %s: %q (%q), want no file and the reason there is none on %s", v.Name, s, d, why, runtime.GOOS)
 				}
 				continue
 			}
-			for _, c := range strings.Split(v.Destinations[string(s)], " | ") {
+			files := v.Destinations[string(s)]
+			if ptr, ok := v.Pointers[string(s)]; ok {
+				files = append(files, ptr)
+			}
+			for _, c := range files {
 				base := env.Home
 				if s == providers.Project {
 					base = env.Cwd
@@ -211,7 +215,7 @@ func TestProvidersJSON(t *testing.T) {
 		t.Errorf("providers %v, want %v", names, providers.Names())
 	}
 	// "/", or "\\" (a Windows separator in JSON)
-	settings := strings.ReplaceAll(`"settings": \{\n(\s+"local": ".*/repo/\.claude/settings\.local\.json",\n)?\s+"project": ".*/repo/\.claude/settings\.local\.json"`, "/", `(/|\\\\)`)
+	settings := strings.ReplaceAll(`"settings": \{\n(\s+"local": \[\n\s+".*/repo/\.claude/settings\.local\.json"\n\s+\],\n)?\s+"project": \[\n\s+".*/repo/\.claude/settings\.local\.json"`, "/", `(/|\\\\)`)
 	if !regexp.MustCompile(settings).Match(stdout.Bytes()) {
 		t.Errorf("claude-code's settings files are not listed")
 	}

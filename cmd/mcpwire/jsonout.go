@@ -45,6 +45,13 @@ type writeDest struct {
 	// Settings is Claude Code's settings file of deny rules, when one was written.
 	Settings string `json:"settings,omitempty"`
 	Changed  bool   `json:"changed"`
+	// TakenOver are the entries --force replaced, kept in the ownership record;
+	// Restored those put back in place of mcpwire's entries removed (H1).
+	TakenOver []string `json:"takenOver,omitempty"`
+	Restored  []string `json:"restored,omitempty"`
+	// RemovedFiles are the files mcpwire created that it removed with their last
+	// entry (H7).
+	RemovedFiles []string `json:"removedFiles,omitempty"`
 }
 
 // ephemeralScope is the scope --json names for standalone output: an ephemeral file
@@ -119,7 +126,8 @@ func (j *jsonOut) inject(reqs []render.Request, results []*render.Result) {
 			continue
 		}
 		d := writeDest{Provider: res.Provider, Scope: string(res.Scope), Path: res.Destination,
-			Written: res.Written, Removed: res.Removed, Changed: slices.Contains(res.Changed, res.Destination)}
+			Written: res.Written, Removed: res.Removed, Changed: slices.Contains(res.Changed, res.Destination),
+			TakenOver: res.TakenOver, Restored: res.Restored, RemovedFiles: res.RemovedFiles}
 		for _, n := range reqs[i].Servers {
 			if !slices.Contains(res.Written, n) && !slices.Contains(res.Removed, n) {
 				d.Skipped = append(d.Skipped, n)

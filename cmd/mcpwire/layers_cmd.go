@@ -99,6 +99,9 @@ func printLayers(bw io.Writer, v layersView) error {
 			mark += "  (given as " + termtext.Quote(l.Given) + ")"
 		}
 		printf(bw, "  %d. %s%s\n", i+1, termtext.Quote(l.Dir), mark)
+		if l.Relative {
+			printf(bw, "     %s is relative: resolved against the working directory, so from another directory it names another layer\n", termtext.Quote(l.Given))
+		}
 	}
 	if v.Floor != nil {
 		printf(bw, "credential policy floor: %s (set in %s)\n", v.Floor.Policy, termtext.Quote(v.Floor.File))

@@ -46,6 +46,10 @@ func scriptParams(dir string) testscript.Params {
 			"template": cmdTemplate,
 			// "winetest.Skip Symlinks": the scripts' winetest.Skip (internal/winetest)
 			"winetest.Skip": cmdWineSkip,
+			// hostile input (K1, K2, K8): hostile_cmds_test.go
+			"crlf":    cmdCRLF,
+			"hostile": cmdHostile,
+			"mkfifo":  cmdMkfifo,
 		},
 	}
 }

@@ -30,7 +30,7 @@ var manEnvironment = [][2]string{
 	{"AIWG_CONFIG_LAYERS", "configuration directories, lowest precedence first, separated like PATH; the last one is written to"},
 	{"AIWG_CONFIG", "the single configuration directory when AIWG_CONFIG_LAYERS is not set (default ~/.aiwg)"},
 	{"AIWG_MCP_CREDENTIAL_POLICY", "literal, references or none: the credential policy of this run, never below the organisation floor"},
-	{"NO_COLOR", "when set to anything, mcpwire never colours its output (it colours only on a terminal)"},
+	{"NO_COLOR", "when set to a non-empty value, mcpwire never colours its output; set but empty, it counts as unset (no-color.org). mcpwire colours only a terminal, and never with TERM=dumb"},
 }
 
 var manExit = [][2]string{

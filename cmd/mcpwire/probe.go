@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/policy/redact"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,7 +66,7 @@ func resolveProbe(s *registry.Server, getenv func(string) string, project string
 	lookup := func(vr, field string) (string, bool) {
 		v := getenv(vr)
 		if v == "" {
-			missing = append(missing, fmt.Sprintf("%s (%s)", vr, field))
+			missing = append(missing, fmt.Sprintf("%s (%s)", policy.ShowName(vr), field)) // a token-shaped name is not shown (T4)
 			return "", false
 		}
 		return v, true
@@ -86,6 +87,19 @@ func resolveProbe(s *registry.Server, getenv func(string) string, project string
 		}
 		if s.BearerEnv != "" {
 			if v, ok := lookup(s.BearerEnv, "bearerEnv"); ok {
+				sp.headers.Set("Authorization", "Bearer "+v)
+				sp.secrets.Add(v)
+			}
+		}
+		// inputs: mcpwire asks for none, it reads the variables standing for them (T3)
+		for _, h := range slices.Sorted(maps.Keys(s.HeaderInput)) {
+			if v, ok := lookup(registry.InputVariable(s.HeaderInput[h]), "headerInput "+h); ok {
+				sp.headers.Set(h, v)
+				sp.secrets.Add(v)
+			}
+		}
+		if s.BearerInput != "" {
+			if v, ok := lookup(registry.InputVariable(s.BearerInput), "bearerInput"); ok {
 				sp.headers.Set("Authorization", "Bearer "+v)
 				sp.secrets.Add(v)
 			}
@@ -111,6 +125,12 @@ func resolveProbe(s *registry.Server, getenv func(string) string, project string
 		}
 		for _, k := range slices.Sorted(maps.Keys(s.EnvFrom)) {
 			if v, ok := lookup(s.EnvFrom[k], "envFrom "+k); ok {
+				sp.env = append(sp.env, k+"="+v)
+				sp.secrets.Add(v)
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(s.EnvInput)) {
+			if v, ok := lookup(k, "envInput "+k); ok { // the variable named as the key (T3)
 				sp.env = append(sp.env, k+"="+v)
 				sp.secrets.Add(v)
 			}

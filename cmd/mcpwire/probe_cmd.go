@@ -23,7 +23,7 @@ func probeCommand(env *Env) *cli.Command {
 			listFlag("servers", "servers to probe (comma list or repeat)"),
 			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "time each server has to start, initialize and list its tools"},
 			&cli.StringFlag{Name: "provider", Usage: "also check this provider's tool filters (default: key * only)"},
-			&cli.BoolFlag{Name: "strict", Usage: "exit 1 when a tool filter pattern matches no tool of a server that answered (U8)"},
+			&cli.BoolFlag{Name: "strict", Usage: "exit 1 when a tool filter pattern matches no tool of a server that answered"},
 			&cli.StringFlag{Name: "project", Usage: "project directory for ${project} and default working directory (default: the git work tree holding the current directory, else the current directory)"},
 			&cli.IntFlag{Name: "jobs", Value: probeJobs, Usage: "how many servers to probe at once"},
 			jsonFlag,

@@ -175,17 +175,12 @@ func TestProbeTimeoutKills(t *testing.T) {
 		"slow": {"name":"slow","type":"stdio","command":"mcptest","args":["-hang","-pid-file",` + strconv.Quote(pidFile) + `]},
 		"fast": {"name":"fast","type":"stdio","command":"mcptest","args":["-tools","f1,f2"]}
 	}`
-	start := time.Now()
 	code, out, errOut := probeRun(t, servers, "", nil, "--servers", "slow,fast", "--timeout", "1500ms")
-	elapsed := time.Since(start)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
 	}
 	if want := "slow: error: no answer within 1.5s (server stopped)\nfast: f1, f2\n"; out != want {
 		t.Errorf("stdout = %q, want %q", out, want)
-	}
-	if elapsed > 6*time.Second {
-		t.Errorf("probe took %s; the timeout is 1.5s", elapsed)
 	}
 	data, err := os.ReadFile(pidFile)
 	if err != nil {

@@ -203,7 +203,7 @@ func profileList(env *Env, c *cli.Context) error {
 		return writeJSON(env.Stdout, views)
 	}
 	if len(views) == 0 {
-		printf(env.Stdout, "no profiles defined (add one with mcpwire profile add NAME --servers a,b, or mcpwire profile init-presets)\n")
+		printf(env.Stdout, "no profiles defined%s (add one with mcpwire profile add NAME --servers a,b, or mcpwire profile init-presets)\n", relativeNote(reg))
 		return nil
 	}
 	rows := [][]string{{"NAME", "SERVERS", "EXTENDS", "LAYER"}}

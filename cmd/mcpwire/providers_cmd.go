@@ -14,18 +14,30 @@ import (
 
 // providerView is one provider as `mcpwire providers` shows it (V1).
 type providerView struct {
-	Name         string            `json:"name"`
-	Display      string            `json:"display"`
-	Aliases      []string          `json:"aliases"`
-	DefaultScope string            `json:"defaultScope"`
-	Destinations map[string]string `json:"destinations"`
+	Name         string   `json:"name"`
+	Display      string   `json:"display"`
+	Aliases      []string `json:"aliases"`
+	DefaultScope string   `json:"defaultScope"`
+	// Destinations are, per scope, the candidate files on this OS, preferred first
+	// (H13): glob patterns (a packaged build's file, used when one exists) before the
+	// plain paths. A scope whose file cannot be resolved here has none, and the reason
+	// in Unresolved.
+	Destinations map[string][]string `json:"destinations"`
+	// Pointers are, per scope, a file naming the directory the client's file is in
+	// (LM Studio), read before the candidates.
+	Pointers map[string]string `json:"pointers,omitempty"`
+	// Unresolved says, per scope, why its file cannot be named here.
+	Unresolved map[string]string `json:"unresolved,omitempty"`
 	// Variables are the environment variables that relocate each scope's file.
 	Variables map[string][]string `json:"variables"`
 	// MovedBy is, per scope whose file is not where it is by default here, the
 	// variable of Variables that moved it.
 	MovedBy map[string]string `json:"movedBy,omitempty"`
-	// Settings are Claude Code's settings files per scope, where deny rules go.
-	Settings map[string]string `json:"settings,omitempty"`
+	// Settings are Claude Code's settings files per scope, where deny rules go, as
+	// Destinations lists files.
+	Settings map[string][]string `json:"settings,omitempty"`
+	// text is each scope's destination and settings as the text output shows them.
+	text map[string]string
 	// ServersPath is, per scope whose servers are not under serversKey, the member
 	// names to them (Claude Code's local scope: projects, the project, mcpServers).
 	ServersPath map[string][]string `json:"serversPath,omitempty"`
@@ -82,7 +94,7 @@ func providerViews(pe providers.PathEnv) []providerView {
 	for _, p := range providers.All() {
 		v := providerView{
 			Name: p.Name, Display: p.Display, Aliases: p.Aliases(), DefaultScope: string(p.DefaultScope),
-			Destinations: map[string]string{}, Variables: map[string][]string{}, Format: string(p.Format), StrictJSON: p.StrictJSON, ServersKey: p.ServersKey,
+			Destinations: map[string][]string{}, Variables: map[string][]string{}, Format: string(p.Format), StrictJSON: p.StrictJSON, ServersKey: p.ServersKey,
 			Transports: string(p.Remote), References: string(p.Refs), ToolDeny: string(p.Deny),
 			ToolAllow: string(p.Allow), Ephemeral: p.Ephemeral, Sources: p.Sources, Conformance: p.Conformance,
 		}
@@ -90,7 +102,21 @@ func providerViews(pe providers.PathEnv) []providerView {
 			v.Aliases = []string{}
 		}
 		for _, s := range p.Scopes() {
-			v.Destinations[string(s)] = candidates(p.Dest(s), pe)
+			c := candidates(p.Dest(s), pe)
+			v.Destinations[string(s)] = c.paths()
+			v.setText(string(s), c.String())
+			if c.pointer != "" {
+				if v.Pointers == nil {
+					v.Pointers = map[string]string{}
+				}
+				v.Pointers[string(s)] = c.pointer
+			}
+			if c.err != nil {
+				if v.Unresolved == nil {
+					v.Unresolved = map[string]string{}
+				}
+				v.Unresolved[string(s)] = c.err.Error()
+			}
 			if vars := p.Dest(s).Variables(pe.GOOS); len(vars) > 0 {
 				v.Variables[string(s)] = vars
 			}
@@ -102,9 +128,11 @@ func providerViews(pe providers.PathEnv) []providerView {
 			}
 			if d := p.Settings[s]; d != nil {
 				if v.Settings == nil {
-					v.Settings = map[string]string{}
+					v.Settings = map[string][]string{}
 				}
-				v.Settings[string(s)] = candidates(d, pe)
+				c := candidates(d, pe)
+				v.Settings[string(s)] = c.paths()
+				v.setText("settings "+string(s), c.String())
 			}
 			scopeExtras(&v, p, s, pe)
 		}
@@ -162,10 +190,10 @@ func printProvider(bw *bufio.Writer, v providerView) {
 	}
 	for _, sc := range providers.AllScopes {
 		s := string(sc)
-		d, ok := v.Destinations[s]
-		if !ok {
+		if _, ok := v.Destinations[s]; !ok {
 			continue
 		}
+		d := v.text[s]
 		var notes []string
 		if s == v.DefaultScope {
 			notes = append(notes, "default")
@@ -194,8 +222,8 @@ func printProvider(bw *bufio.Writer, v providerView) {
 		if sx, ok := v.Syntax[s]; ok {
 			printf(bw, "  %-8s %s (the client drops the file otherwise)\n", "", strings.Join(sx, "; "))
 		}
-		if st, ok := v.Settings[s]; ok {
-			printf(bw, "  %-8s %s (deny rules)\n", "", st)
+		if _, ok := v.Settings[s]; ok {
+			printf(bw, "  %-8s %s (deny rules)\n", "", v.text["settings "+s])
 		}
 	}
 	if v.Format != "" {
@@ -212,29 +240,81 @@ func printProvider(bw *bufio.Writer, v providerView) {
 	printf(bw, "  sources: %s\n", strings.Join(v.Sources, "; "))
 }
 
-// candidates shows a destination's candidate paths, or why it cannot be resolved: a
+// setText keeps how the text output shows one scope's file (key: the scope, or
+// "settings " and the scope).
+func (v *providerView) setText(key, text string) {
+	if v.text == nil {
+		v.text = map[string]string{}
+	}
+	v.text[key] = text
+}
+
+// candidateFiles are a destination's candidate files on this system, preferred
+// first, or why it cannot be resolved here.
+type candidateFiles struct {
+	files []candidateFile
+	// pointer is a file naming the directory the file is in, read first (LM Studio).
+	pointer, pointed string
+	err              error
+}
+
+// candidateFile is one candidate path or glob pattern, and when it is used.
+type candidateFile struct{ path, when string }
+
+// paths are the candidates alone, as --json lists them (H13): never nil.
+func (c candidateFiles) paths() []string {
+	out := make([]string, 0, len(c.files))
+	for _, f := range c.files {
+		out = append(out, f.path)
+	}
+	return out
+}
+
+// String is the text output's line: every candidate with its condition, " | " between.
+func (c candidateFiles) String() string {
+	if c.err != nil {
+		return "(" + c.err.Error() + ")"
+	}
+	var out []string
+	if c.pointer != "" {
+		out = append(out, c.pointer+" → <the directory it names>/"+c.pointed)
+	}
+	for _, f := range c.files {
+		if f.when != "" {
+			out = append(out, f.path+" ("+f.when+")")
+		} else {
+			out = append(out, f.path)
+		}
+	}
+	return strings.Join(out, " | ")
+}
+
+// candidates are a destination's candidate paths, or why it cannot be resolved: a
 // packaged build's (Claude Desktop's MSIX copy, used when it exists) first.
-func candidates(d *providers.Dest, pe providers.PathEnv) string {
+func candidates(d *providers.Dest, pe providers.PathEnv) candidateFiles {
 	c, err := d.Candidates(pe)
 	if err != nil {
-		return "(" + err.Error() + ")"
+		return candidateFiles{err: err}
 	}
 	globs, err := d.Globs(pe)
 	if err != nil {
-		return "(" + err.Error() + ")"
+		return candidateFiles{err: err}
 	}
-	var out []string
+	var out candidateFiles
 	for _, g := range globs {
-		out = append(out, g.String()+" (when it exists)")
+		out.files = append(out.files, candidateFile{g.String(), "when it exists"})
 	}
 	if pointer, fallback, ok := d.Pointed(pe); ok {
 		// LM Studio: its home directory is what a pointer file names
-		out = append(out, pointer+" → <the directory it names>/"+d.Files[0])
+		out.pointer, out.pointed = pointer, d.Files[0]
 		for _, dir := range fallback {
-			out = append(out, filepath.Join(dir, d.Files[0])+" (when the directory exists)")
+			out.files = append(out.files, candidateFile{filepath.Join(dir, d.Files[0]), "when the directory exists"})
 		}
 	}
-	return strings.Join(append(out, c...), " | ")
+	for _, p := range c {
+		out.files = append(out.files, candidateFile{path: p})
+	}
+	return out
 }
 
 // jsonPath shows member names as a path: "projects" → "/w/repo" → "mcpServers".

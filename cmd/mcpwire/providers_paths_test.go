@@ -19,13 +19,13 @@ func TestProvidersNamesMSIX(t *testing.T) {
 	vars := map[string]string{"LOCALAPPDATA": local, "APPDATA": roaming}
 	getenv := func(k string) string { return vars[k] }
 	file := "claude_desktop_config.json"
-	win := candidates(p.User, providers.PathEnv{GOOS: "windows", Home: home, Getenv: getenv})
+	win := candidates(p.User, providers.PathEnv{GOOS: "windows", Home: home, Getenv: getenv}).String()
 	want := filepath.Join(local, "Packages", "Claude_*", "LocalCache", "Roaming", "Claude", file) + " (when it exists) | " +
 		filepath.Join(roaming, "Claude", file)
 	if win != want {
 		t.Errorf("windows: %q\nwant %q", win, want)
 	}
-	mac := candidates(p.User, providers.PathEnv{GOOS: "darwin", Home: home, Getenv: getenv})
+	mac := candidates(p.User, providers.PathEnv{GOOS: "darwin", Home: home, Getenv: getenv}).String()
 	if want := filepath.Join(home, "Library", "Application Support", "Claude", file); mac != want {
 		t.Errorf("darwin: %q\nwant %q", mac, want)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
+	"github.com/mcpwire/mcpwire/internal/limits"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
@@ -59,6 +60,9 @@ func serverAdd(env *Env, c *cli.Context) error {
 	if _, err := applyServerFlags(env, c, s, false); err != nil {
 		return err
 	}
+	if err := checkNewRefs(env, nil, s); err != nil {
+		return err
+	}
 	if s.Command == "" && s.URL == "" && !c.IsSet("type") {
 		return noTransport(c, s.Name)
 	}
@@ -78,13 +82,20 @@ func serverAddJSON(env *Env, c *cli.Context) error {
 	}
 	name, raw := c.Args().Get(0), []byte(c.Args().Get(1))
 	if c.Args().Get(1) == "-" {
-		if raw, err = io.ReadAll(env.Stdin); err != nil {
+		if raw, err = io.ReadAll(io.LimitReader(env.Stdin, limits.FileBytes+1)); err != nil {
 			return err
+		}
+		if len(raw) > limits.FileBytes { // K1: what is read is bounded, a pipe too
+			return limits.Size("standard input", limits.FileBytes)
 		}
 	}
 	sn, err := render.ReadSnippet(name, raw)
 	if err != nil {
 		return err
+	}
+	if err := sn.Server.CheckRefNames(env.environ()); err != nil {
+		return withHint(fmt.Errorf("server %q: %w", name, err),
+			`write the name of the variable that holds the credential in the JSON ("${VAR}"), not its value`)
 	}
 	if len(sn.Dropped) > 0 {
 		env.warn(fmt.Sprintf("not imported, mcpwire has no field for them: %s (%s)", name, strings.Join(sn.Dropped, ", ")))
@@ -118,8 +129,11 @@ func serverUpdate(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkNewRefs(env, cur, next); err != nil {
+		return err
+	}
 	if !given {
-		return withHint(errNoUpdates, "give at least one of --type, --command, --arg, -- COMMAND ARG…, --env, --env-plain, --env-from, --url, --header, --header-env, --bearer-env, --cwd, --description, --unset-env, --unset-header")
+		return withHint(errNoUpdates, "give at least one of --type, --command, --arg, -- COMMAND ARG…, --env, --env-plain, --env-from, --url, --header, --header-plain, --header-env, --bearer-env, --cwd, --description, --unset-env, --unset-header")
 	}
 	edit := func(s *registry.Server) { *s = *next.Clone() }
 	if c.Bool("dry-run") {
@@ -172,6 +186,19 @@ func serverRemove(env *Env, c *cli.Context) error {
 	return nil
 }
 
+// relativeNote says, for a message about what the registry holds, that a layer was
+// given relative to the working directory (H8): ` in /w/conf: AIWG_CONFIG "conf" is
+// relative to the working directory, and from another directory names another`; ""
+// when none was.
+func relativeNote(reg *registry.Registry) string {
+	for _, l := range reg.Layers() {
+		if l.Relative {
+			return fmt.Sprintf(" in %s: %s %q is relative to the working directory, and from another directory names another", l.Dir, reg.Set().Source, l.Given)
+		}
+	}
+	return ""
+}
+
 // profilesListing names the profiles (of any layer), sorted, whose own servers list
 // names the server.
 func profilesListing(reg *registry.Registry, server string) []string {
@@ -199,7 +226,7 @@ func serverList(env *Env, c *cli.Context) error {
 		return writeJSON(env.Stdout, views)
 	}
 	if len(names) == 0 {
-		printf(env.Stdout, "no servers defined (add one with mcpwire server add NAME --command CMD or --url URL)\n")
+		printf(env.Stdout, "no servers defined%s (add one with mcpwire server add NAME --command CMD or --url URL)\n", relativeNote(reg))
 		return nil
 	}
 	// The text list needs only the target of each server: no full view (R8 redaction

@@ -18,11 +18,12 @@ func serverFlags() []cli.Flag {
 		&cli.StringFlag{Name: "command", Usage: "program to start (stdio), one word; or give the command line after --"},
 		argFlag("arg", "one argument of the command (repeat for more)"),
 		pairFlag("env", `literal environment value K=V, kept out of committed project files; repeat, or a comma list A=1,B=2 (never split when a value holds "=": DSN=host=db,user=me is one value)`),
-		pairFlag("env-plain", "environment value K=V that is no secret (a path, a port, a flag): written into committed project files too (P11)"),
+		pairFlag("env-plain", "environment value K=V that is no secret (a path, a port, a flag): written into committed project files too"),
 		pairFlag("env-from", "pass the client's variable VAR as the server's K: K=VAR"),
 		&cli.StringFlag{Name: "url", Usage: "absolute http(s) URL (http, sse)"},
-		pairFlag("header", `literal header K=V; repeat, or a comma list (never split when a value holds "=")`),
-		pairFlag("header-env", "header whose whole value comes from a variable: HEADER=VAR"),
+		headerFlag("header", `literal header K=V or "K: V"; repeat, or a comma list (never split when a value holds "="); a whole value "${VAR}" or "Bearer ${VAR}" is a reference`),
+		headerFlag("header-plain", "header K=V that is no secret (a team name, a region): written into committed project files too"),
+		headerFlag("header-env", "header whose whole value comes from a variable: HEADER=VAR"),
 		&cli.StringFlag{Name: "bearer-env", Usage: "send Authorization: Bearer <value of VAR>"},
 		&cli.StringFlag{Name: "cwd", Usage: "working directory of the server (stdio)"},
 		&cli.StringFlag{Name: "description", Usage: "free text"},
@@ -41,7 +42,10 @@ func updateFlags() []cli.Flag {
 // applyServerFlags copies the given flags, and the command line after "--" (U3),
 // into s and reports whether any was given.
 func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool) (bool, error) {
-	if err := pairErr(c, "env", "env-plain", "env-from", "header", "header-env"); err != nil {
+	if err := pairErr(c, "env", "env-plain", "env-from", "header", "header-plain", "header-env"); err != nil {
+		return false, err
+	}
+	if err := checkVarFlags(env, c); err != nil {
 		return false, err
 	}
 	if err := checkCommandFlags(env, c); err != nil {
@@ -66,12 +70,6 @@ func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool)
 			given = true
 		}
 	}
-	pair := func(name string, dst *map[string]string) {
-		if m, ok := pairs(c, name); ok {
-			*dst = m
-			given = true
-		}
-	}
 	oldType := s.Type
 	str("type", &s.Type)
 	str("command", &s.Command)
@@ -86,12 +84,12 @@ func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool)
 	if err != nil {
 		return false, err
 	}
-	given = given || envGiven
-	pair("env-from", &s.EnvFrom)
 	str("url", &s.URL)
-	pair("header", &s.Headers)
-	pair("header-env", &s.HeaderEnv)
-	str("bearer-env", &s.BearerEnv)
+	headersGiven, err := applyHeaders(c, s)
+	if err != nil {
+		return false, err
+	}
+	given = given || envGiven || headersGiven
 	str("cwd", &s.Cwd)
 	str("description", &s.Description)
 	if !c.IsSet("type") {
@@ -106,6 +104,73 @@ func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool)
 		dropOtherTransport(env, c, s)
 	}
 	return given, nil
+}
+
+// checkVarFlags refuses a value of --env-from, --header-env or --bearer-env that is
+// no variable's name but a credential (T4): the current value of a variable of this
+// environment (the shell expanded $TICKETS_TOKEN where 'TICKETS_TOKEN' was meant), or
+// a name shaped like a token or a long random string. The refusal names the flag and
+// the key, never the value; a value that is no name at all is left to the registry's
+// check (not a valid variable name).
+func checkVarFlags(env *Env, c *cli.Context) error {
+	type given struct{ flag, key, value string }
+	var all []given
+	for _, f := range []string{"env-from", "header-env"} {
+		m, _ := pairs(c, f)
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			all = append(all, given{f, k, m[k]})
+		}
+	}
+	if c.IsSet("bearer-env") {
+		all = append(all, given{"bearer-env", "", c.String("bearer-env")})
+	}
+	environ := env.environ()
+	for _, g := range all {
+		what, form := "--"+g.flag, "--"+g.flag+" "
+		if g.key != "" {
+			what += " " + g.key
+			form += g.key + "="
+		}
+		if name := policy.ExpandedFrom(g.value, environ); name != "" {
+			return withHint(fmt.Errorf("%s: the value is the current value of the variable %s, not a variable name (the shell expanded $%s)", what, name, name),
+				fmt.Sprintf("give the name, in single quotes so that the shell leaves it: %s'%s'", form, name))
+		}
+		if !policy.IsVarName(g.value) {
+			continue
+		}
+		if why := policy.NameProblem(g.value); why != "" {
+			return withHint(fmt.Errorf("%s: %s", what, why),
+				fmt.Sprintf("give the name of the variable that holds the credential: %sVAR (the client reads its value when it starts the server)", form))
+		}
+	}
+	return nil
+}
+
+// checkNewRefs refuses, as checkVarFlags does, the references next holds that cur
+// did not (every one of a new server, cur nil): those a --header value spelled as a
+// reference ("${VAR}", "Bearer ${VAR}") became name their variable there (T4).
+func checkNewRefs(env *Env, cur, next *registry.Server) error {
+	if cur == nil {
+		cur = &registry.Server{}
+	}
+	fresh := &registry.Server{EnvFrom: map[string]string{}, HeaderEnv: map[string]string{}}
+	for k, v := range next.EnvFrom {
+		if cur.EnvFrom[k] != v {
+			fresh.EnvFrom[k] = v
+		}
+	}
+	for k, v := range next.HeaderEnv {
+		if cur.HeaderEnv[k] != v {
+			fresh.HeaderEnv[k] = v
+		}
+	}
+	if next.BearerEnv != cur.BearerEnv {
+		fresh.BearerEnv = next.BearerEnv
+	}
+	if err := fresh.CheckRefNames(env.environ()); err != nil {
+		return fmt.Errorf("server %q: %w", next.Name, err)
+	}
+	return nil
 }
 
 // checkCommandFlags refuses a command given two ways (-- and --command/--arg) and a
@@ -181,48 +246,168 @@ func noTransport(c *cli.Context, name string) error {
 		"a remote server: "+dialect.Launch{Binary: commandPath(c), Args: []string{name, "--url", "https://HOST/mcp"}}.String())
 }
 
-// applyEnv applies --env and --env-plain (P11). The server's env has two parts: the
-// literal values (credentials, kept out of committed files) and the plain ones
-// (listed in plainEnv). --env replaces the literal part and --env-plain the plain
-// part; a key given to one leaves the other part. Given to both: a usage error.
+// applyEnv applies --env, --env-plain (P11) and --env-from key by key (H3): each key
+// given is set, in the part the flag names — a literal value, a plain one, or a
+// reference to a variable — and leaves the others, so that a reference given for a
+// key that holds a literal replaces the literal (and the other way round). The keys
+// not given keep what they have. A key given to two of them is a usage error.
 func applyEnv(c *cli.Context, s *registry.Server) (bool, error) {
 	lit, litGiven := pairs(c, "env")
 	plain, plainGiven := pairs(c, "env-plain")
-	if !litGiven && !plainGiven {
+	from, fromGiven := pairs(c, "env-from")
+	if !litGiven && !plainGiven && !fromGiven {
 		return false, nil
 	}
-	for k := range plain {
-		if _, both := lit[k]; both {
-			return false, usagef("%s is given to both --env and --env-plain; choose one", k)
-		}
+	if err := givenOnce(false, map[string]map[string]string{"env": lit, "env-plain": plain, "env-from": from}); err != nil {
+		return false, err
 	}
 	isPlain := s.PlainEnvKeys()
-	out := map[string]string{}
-	for k, v := range s.Env {
-		keep := (isPlain[k] && !plainGiven) || (!isPlain[k] && !litGiven)
-		if _, moved := lit[k]; moved {
-			keep = false
+	env, envFrom := maps.Clone(s.Env), maps.Clone(s.EnvFrom)
+	if env == nil {
+		env = map[string]string{}
+	}
+	if envFrom == nil {
+		envFrom = map[string]string{}
+	}
+	for k, v := range lit {
+		env[k] = v
+		delete(envFrom, k)
+		delete(isPlain, k)
+	}
+	for k, v := range plain {
+		env[k] = v
+		delete(envFrom, k)
+		if isPlain == nil {
+			isPlain = map[string]bool{}
 		}
-		if _, moved := plain[k]; moved {
-			keep = false
-		}
-		if keep {
-			out[k] = v
+		isPlain[k] = true
+	}
+	for k, v := range from {
+		envFrom[k] = v
+		delete(env, k)
+		delete(isPlain, k)
+	}
+	plainKeys := slices.Sorted(maps.Keys(isPlain))
+	if len(plainKeys) == 0 {
+		plainKeys = nil
+	}
+	// a key given a value here no longer comes from an input the client asks for (T3)
+	envInput := maps.Clone(s.EnvInput)
+	for _, m := range []map[string]string{lit, plain, from} {
+		for k := range m {
+			delete(envInput, k)
 		}
 	}
-	maps.Copy(out, lit)
-	maps.Copy(out, plain)
-	var plainKeys []string
-	for k := range out {
-		_, now := plain[k]
-		_, toLit := lit[k]
-		if now || (isPlain[k] && !plainGiven && !toLit) {
-			plainKeys = append(plainKeys, k)
-		}
-	}
-	slices.Sort(plainKeys)
-	s.Env, s.PlainEnv = nilIfNone(out), plainKeys
+	s.Env, s.EnvFrom, s.PlainEnv, s.EnvInput = nilIfNone(env), nilIfNone(envFrom), plainKeys, nilIfNone(envInput)
 	return true, nil
+}
+
+// applyHeaders applies --header, --header-plain (H10), --header-env and --bearer-env
+// header by header (H3), as applyEnv does env keys; header names compare without
+// case, and the Authorization header is one header whichever of them gives it:
+// --bearer-env replaces a literal or a variable Authorization, and an Authorization
+// given to another flag ends --bearer-env. A --header value that is one reference
+// ("${VAR}", in any client's spelling) is the variable's (--header-env), and an
+// Authorization of "Bearer " and a reference is --bearer-env: the value Claude Code's
+// own --header "Authorization: Bearer ${TOKEN}" means.
+func applyHeaders(c *cli.Context, s *registry.Server) (bool, error) {
+	lit, litGiven := pairs(c, "header")
+	plain, plainGiven := pairs(c, "header-plain")
+	from, fromGiven := pairs(c, "header-env")
+	bearer, bearerGiven := c.String("bearer-env"), c.IsSet("bearer-env")
+	if !litGiven && !plainGiven && !fromGiven && !bearerGiven {
+		return false, nil
+	}
+	lit, from = maps.Clone(lit), maps.Clone(from)
+	if from == nil {
+		from = map[string]string{}
+	}
+	for k, v := range lit {
+		if name, ok := policy.AnyVariable(v); ok {
+			delete(lit, k)
+			from[k] = name
+		} else if rest, ok := strings.CutPrefix(v, policy.BearerScheme); ok && strings.EqualFold(k, "Authorization") {
+			if name, ok := policy.AnyVariable(rest); ok && !bearerGiven {
+				delete(lit, k)
+				bearer, bearerGiven = name, true
+			}
+		}
+	}
+	given := map[string]map[string]string{"header": lit, "header-plain": plain, "header-env": from}
+	if bearerGiven {
+		given["bearer-env"] = map[string]string{"Authorization": bearer}
+	}
+	if err := givenOnce(true, given); err != nil {
+		return false, err
+	}
+	headers, headerEnv, headerInput := maps.Clone(s.Headers), maps.Clone(s.HeaderEnv), maps.Clone(s.HeaderInput)
+	if headers == nil {
+		headers = map[string]string{}
+	}
+	if headerEnv == nil {
+		headerEnv = map[string]string{}
+	}
+	isPlain := s.PlainHeaderKeys()
+	// clear ends every source of header k (an input the client asks for included, T3);
+	// set gives it one
+	clear := func(k string) {
+		deleteFold(headers, k)
+		deleteFold(headerEnv, k)
+		deleteFold(headerInput, k)
+		for p := range isPlain {
+			if strings.EqualFold(p, k) {
+				delete(isPlain, p)
+			}
+		}
+		if strings.EqualFold(k, "Authorization") {
+			s.BearerEnv, s.BearerInput = "", ""
+		}
+	}
+	set := func(dst map[string]string, k, v string) {
+		clear(k)
+		dst[k] = v
+	}
+	for k, v := range lit {
+		set(headers, k, v)
+	}
+	for k, v := range plain {
+		set(headers, k, v)
+		if isPlain == nil {
+			isPlain = map[string]bool{}
+		}
+		isPlain[k] = true
+	}
+	for k, v := range from {
+		set(headerEnv, k, v)
+	}
+	if bearerGiven {
+		clear("Authorization")
+		s.BearerEnv = bearer
+	}
+	plainKeys := slices.Sorted(maps.Keys(isPlain))
+	if len(plainKeys) == 0 {
+		plainKeys = nil
+	}
+	s.Headers, s.HeaderEnv, s.HeaderInput, s.PlainHeaders = nilIfNone(headers), nilIfNone(headerEnv), nilIfNone(headerInput), plainKeys
+	return true, nil
+}
+
+// givenOnce refuses a key given to two of the flags (header names compared without
+// case when fold is set): each key says where its value comes from once.
+func givenOnce(fold bool, byFlag map[string]map[string]string) error {
+	flags := slices.Sorted(maps.Keys(byFlag))
+	for i, a := range flags {
+		for _, b := range flags[i+1:] {
+			for _, k := range slices.Sorted(maps.Keys(byFlag[a])) {
+				for k2 := range byFlag[b] {
+					if k == k2 || fold && strings.EqualFold(k, k2) {
+						return usagef("%s is given to both --%s and --%s; choose one", k, a, b)
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func nilIfNone(m map[string]string) map[string]string {
@@ -251,13 +436,14 @@ func dropOtherTransport(env *Env, c *cli.Context, s *registry.Server) {
 		if !c.IsSet("env-from") {
 			s.EnvFrom = nil
 		}
+		s.EnvInput = nil
 		return
 	}
 	if !c.IsSet("url") {
 		s.URL = ""
 	}
-	if !c.IsSet("header") {
-		s.Headers = nil
+	if !c.IsSet("header") && !c.IsSet("header-plain") {
+		s.Headers, s.PlainHeaders = nil, nil
 	}
 	if !c.IsSet("header-env") {
 		s.HeaderEnv = nil
@@ -265,6 +451,7 @@ func dropOtherTransport(env *Env, c *cli.Context, s *registry.Server) {
 	if !c.IsSet("bearer-env") {
 		s.BearerEnv = ""
 	}
+	s.HeaderInput, s.BearerInput = nil, ""
 }
 
 // applyUnset applies server update's --unset-env and --unset-header (U3). A key the
@@ -282,37 +469,45 @@ func applyUnset(c *cli.Context, s *registry.Server) (bool, error) {
 		}
 		_, inEnv := s.Env[k]
 		_, inFrom := s.EnvFrom[k]
-		if !inEnv && !inFrom {
+		_, inInput := s.EnvInput[k]
+		if !inEnv && !inFrom && !inInput {
 			return false, withHint(fmt.Errorf("--unset-env %s: server %q has no such environment variable", k, s.Name),
-				"its variables: "+orNone(append(s.EnvKeys(), slices.Sorted(maps.Keys(s.EnvFrom))...)))
+				"its variables: "+orNone(append(append(s.EnvKeys(), slices.Sorted(maps.Keys(s.EnvFrom))...), slices.Sorted(maps.Keys(s.EnvInput))...)))
 		}
 		delete(s.Env, k)
 		delete(s.EnvFrom, k)
+		delete(s.EnvInput, k)
 		s.PlainEnv = slices.DeleteFunc(s.PlainEnv, func(p string) bool { return p == k })
 	}
 	for _, k := range headerKeys {
-		for _, f := range []string{"header", "header-env"} {
+		for _, f := range []string{"header", "header-plain", "header-env"} {
 			if m, _ := pairs(c, f); m != nil && hasFold(slices.Sorted(maps.Keys(m)), k) {
 				return false, usagef("--unset-header %s and --%s %s=… contradict each other", k, f, k)
 			}
 		}
-		bearer := strings.EqualFold(k, "Authorization") && s.BearerEnv != ""
+		bearer := strings.EqualFold(k, "Authorization") && (s.BearerEnv != "" || s.BearerInput != "")
 		if bearer && c.IsSet("bearer-env") {
 			return false, usagef("--unset-header %s and --bearer-env contradict each other", k)
 		}
-		if !hasFold(s.HeaderKeys(), k) && !hasFold(slices.Sorted(maps.Keys(s.HeaderEnv)), k) && !bearer {
+		if !hasFold(s.HeaderKeys(), k) && !hasFold(slices.Sorted(maps.Keys(s.HeaderEnv)), k) && !hasFold(slices.Sorted(maps.Keys(s.HeaderInput)), k) && !bearer {
 			return false, withHint(fmt.Errorf("--unset-header %s: server %q sends no such header", k, s.Name),
-				"its headers: "+orNone(append(s.HeaderKeys(), slices.Sorted(maps.Keys(s.HeaderEnv))...)))
+				"its headers: "+orNone(append(append(s.HeaderKeys(), slices.Sorted(maps.Keys(s.HeaderEnv))...), slices.Sorted(maps.Keys(s.HeaderInput))...)))
 		}
 		deleteFold(s.Headers, k)
 		deleteFold(s.HeaderEnv, k)
+		deleteFold(s.HeaderInput, k)
+		s.PlainHeaders = slices.DeleteFunc(s.PlainHeaders, func(p string) bool { return strings.EqualFold(p, k) })
 		if bearer {
-			s.BearerEnv = ""
+			s.BearerEnv, s.BearerInput = "", ""
 		}
 	}
 	s.Env, s.EnvFrom, s.Headers, s.HeaderEnv = nilIfNone(s.Env), nilIfNone(s.EnvFrom), nilIfNone(s.Headers), nilIfNone(s.HeaderEnv)
+	s.EnvInput, s.HeaderInput = nilIfNone(s.EnvInput), nilIfNone(s.HeaderInput)
 	if len(s.PlainEnv) == 0 {
 		s.PlainEnv = nil
+	}
+	if len(s.PlainHeaders) == 0 {
+		s.PlainHeaders = nil
 	}
 	return len(envKeys)+len(headerKeys) > 0, nil
 }

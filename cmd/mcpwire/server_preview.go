@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 )
 
@@ -19,7 +21,10 @@ func printUpdatePreview(env *Env, reg *registry.Registry, before, after *registr
 		printf(env.Stdout, "server %q would be unchanged (%s): nothing would be written\n", name, reg.ServerOrigin(name))
 		return
 	}
-	printf(env.Stdout, "server %q would change: %s\n", name, strings.Join(fields, ", "))
+	printf(env.Stdout, "server %q would change:\n", name)
+	for _, f := range fields {
+		printf(env.Stdout, "  %s\n", f)
+	}
 	for _, part := range []struct {
 		title string
 		s     *registry.Server
@@ -44,47 +49,88 @@ func printUpdatePreview(env *Env, reg *registry.Registry, before, after *registr
 	printf(env.Stdout, "dry run: nothing was written\n")
 }
 
-// changedFields names the members of a server that differ between a and b, with the
-// key for env, headers, headerEnv and envFrom (env.API_KEY): names only, never a
-// value. Bookkeeping members (updatedAt, addedAt, injectedProviders) are left out.
+// changedFields says what changes between a and b, one line per member or key (H3):
+// each env key and each header with where its value comes from before and after
+// ("env.API_KEY: a literal (hidden) → $API_KEY"), the other members by name
+// ("command: changed"). A value is shown only when declared plain (P11); a literal is
+// hidden and a variable is named. Bookkeeping members (updatedAt, addedAt,
+// injectedProviders) are left out.
 func changedFields(a, b *registry.Server) []string {
-	ma, mb := members(a), members(b)
 	var out []string
-	for _, k := range unionKeys(ma, mb) {
-		switch k {
-		case "updatedAt", "addedAt", "injectedProviders":
-			continue
-		}
-		if bytes.Equal(ma[k], mb[k]) {
-			continue
-		}
-		switch k {
-		case "env", "headers", "headerEnv", "envFrom":
-			sa, sb := stringMap(ma[k]), stringMap(mb[k])
-			for _, key := range unionKeys(sa, sb) {
-				va, oka := sa[key]
-				vb, okb := sb[key]
-				if oka != okb || va != vb {
-					out = append(out, k+"."+key)
-				}
+	for _, part := range []struct {
+		prefix string
+		a, b   map[string]string
+	}{{"env.", envSources(a), envSources(b)}, {"headers.", headerSources(a), headerSources(b)}} {
+		for _, k := range unionKeys(part.a, part.b) {
+			va, vb := part.a[k], part.b[k]
+			if va != vb {
+				out = append(out, part.prefix+k+": "+orAbsent(va)+" → "+orAbsent(vb))
 			}
-		default:
-			out = append(out, k)
 		}
 	}
+	ma, mb := members(a), members(b)
+	for _, k := range unionKeys(ma, mb) {
+		switch k {
+		case "updatedAt", "addedAt", "injectedProviders", "env", "plainEnv", "envFrom", "envInput", "headers", "plainHeaders", "headerEnv", "headerInput", "bearerEnv", "bearerInput":
+			continue
+		}
+		if !bytes.Equal(ma[k], mb[k]) {
+			out = append(out, k+": changed")
+		}
+	}
+	sort.Strings(out)
 	return out
+}
+
+// envSources says where each env key's value comes from: a literal (hidden), a
+// plain value (shown, P11), or a variable.
+func envSources(s *registry.Server) map[string]string {
+	return sources(s.Env, s.PlainEnvKeys(), s.EnvFrom, s.EnvInput)
+}
+
+// headerSources is envSources for headers, the bearer token as Authorization.
+func headerSources(s *registry.Server) map[string]string {
+	out := sources(s.Headers, s.PlainHeaderKeys(), s.HeaderEnv, s.HeaderInput)
+	if s.BearerEnv != "" {
+		out["Authorization"] = "Bearer $" + policy.ShowName(s.BearerEnv)
+	}
+	if s.BearerInput != "" {
+		out["Authorization"] = "Bearer input " + s.BearerInput
+	}
+	return out
+}
+
+// sources says, per key, whether its value is a literal, a plain value, a variable
+// or an input the client asks for (T3).
+func sources(values map[string]string, plain map[string]bool, refs, inputs map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range values {
+		if plain[k] {
+			out[k] = "plain " + strconv.Quote(v)
+		} else {
+			out[k] = "a literal (hidden)"
+		}
+	}
+	for k, v := range refs {
+		out[k] = "$" + policy.ShowName(v)
+	}
+	for k, id := range inputs {
+		out[k] = "input " + id
+	}
+	return out
+}
+
+func orAbsent(v string) string {
+	if v == "" {
+		return "none"
+	}
+	return v
 }
 
 func members(s *registry.Server) map[string]json.RawMessage {
 	b, _ := json.Marshal(s)
 	var m map[string]json.RawMessage
 	_ = json.Unmarshal(b, &m)
-	return m
-}
-
-func stringMap(raw json.RawMessage) map[string]string {
-	var m map[string]string
-	_ = json.Unmarshal(raw, &m)
 	return m
 }
 

@@ -26,8 +26,13 @@ type serverView struct {
 	EnvFrom           map[string]string `json:"envFrom,omitempty"`
 	URL               string            `json:"url,omitempty"`
 	HeaderKeys        []string          `json:"headerKeys,omitempty"`
+	PlainHeaderKeys   []string          `json:"plainHeaderKeys,omitempty"`
 	HeaderEnv         map[string]string `json:"headerEnv,omitempty"`
 	BearerEnv         string            `json:"bearerEnv,omitempty"`
+	EnvInput          map[string]string `json:"envInput,omitempty"`
+	HeaderInput       map[string]string `json:"headerInput,omitempty"`
+	BearerInput       string            `json:"bearerInput,omitempty"`
+	Inputs            []registry.Input  `json:"inputs,omitempty"`
 	Cwd               string            `json:"cwd,omitempty"`
 	Enabled           *bool             `json:"enabled,omitempty"`
 	AuthKeys          []string          `json:"authKeys,omitempty"`
@@ -47,11 +52,16 @@ func viewServer(s *registry.Server, origin string) serverView {
 		Args:              args,
 		EnvKeys:           s.EnvKeys(),
 		PlainEnvKeys:      slices.Sorted(maps.Keys(s.PlainEnvKeys())),
-		EnvFrom:           s.EnvFrom,
+		EnvFrom:           shownNames(s.EnvFrom),
 		URL:               policy.RedactURL(s.URL),
 		HeaderKeys:        s.HeaderKeys(),
-		HeaderEnv:         s.HeaderEnv,
-		BearerEnv:         s.BearerEnv,
+		PlainHeaderKeys:   slices.Sorted(maps.Keys(s.PlainHeaderKeys())),
+		HeaderEnv:         shownNames(s.HeaderEnv),
+		BearerEnv:         policy.ShowName(s.BearerEnv),
+		EnvInput:          s.EnvInput,
+		HeaderInput:       s.HeaderInput,
+		BearerInput:       s.BearerInput,
+		Inputs:            s.Inputs,
 		Cwd:               s.Cwd,
 		Enabled:           s.Enabled,
 		AuthKeys:          slices.Sorted(maps.Keys(s.Auth)),
@@ -61,6 +71,32 @@ func viewServer(s *registry.Server, origin string) serverView {
 		InjectedProviders: s.InjectedProviders,
 		Layer:             origin,
 	}
+}
+
+// markPlain lists keys (quoted where a file's text needs it, K4), those declared
+// plain marked "(plain)".
+func markPlain(keys, plain []string) string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = termtext.Quote(k)
+		if slices.Contains(plain, k) {
+			out[i] += " (plain)"
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// shownNames are references' variable names as shown: one that looks like a
+// credential (T4: a registry written before names were checked) is REDACTED.
+func shownNames(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = policy.ShowName(v)
+	}
+	return out
 }
 
 // serverTarget is the target of a stored server, with credentials redacted (R8).
@@ -114,22 +150,30 @@ func (v serverView) write(w io.Writer) {
 	line("cwd", q(v.Cwd))
 	line("url", q(v.URL))
 	if len(v.EnvKeys) > 0 {
-		keys := make([]string, len(v.EnvKeys))
-		for i, k := range v.EnvKeys {
-			keys[i] = q(k)
-			if slices.Contains(v.PlainEnvKeys, k) {
-				keys[i] += " (plain)"
-			}
-		}
-		line("env", strings.Join(keys, ", ")+" (values hidden)")
+		line("env", markPlain(v.EnvKeys, v.PlainEnvKeys)+" (values hidden)")
 	}
 	line("envFrom", arrows(v.EnvFrom))
 	if len(v.HeaderKeys) > 0 {
-		line("headers", termtext.Join(v.HeaderKeys, ", ")+" (values hidden)")
+		line("headers", markPlain(v.HeaderKeys, v.PlainHeaderKeys)+" (values hidden)")
 	}
 	line("headerEnv", arrows(v.HeaderEnv))
 	if v.BearerEnv != "" {
 		line("bearerEnv", "Authorization ← Bearer $"+v.BearerEnv)
+	}
+	line("envInput", arrows(v.EnvInput))
+	line("headerInput", arrows(v.HeaderInput))
+	if v.BearerInput != "" {
+		line("bearerInput", "Authorization ← Bearer input "+v.BearerInput)
+	}
+	if len(v.Inputs) > 0 {
+		ids := make([]string, len(v.Inputs))
+		for i, in := range v.Inputs {
+			ids[i] = in.ID
+			if in.Password {
+				ids[i] += " (secret)"
+			}
+		}
+		line("inputs", strings.Join(ids, ", "))
 	}
 	if v.Enabled != nil {
 		line("enabled", fmt.Sprint(*v.Enabled))

@@ -220,8 +220,7 @@ func run(env *Env, binary string, args []string, extra []string) error {
 	cmd := exec.Command(path, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, unguarded(env.Stdout), unguarded(env.Stderr)
 	cmd.Env = mergeEnv(os.Environ(), extra)
-	signal.Ignore(os.Interrupt)
-	defer signal.Reset(os.Interrupt)
+	defer outliveInterrupt()()
 	err = cmd.Run()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -235,6 +234,35 @@ func run(env *Env, binary string, args []string, extra []string) error {
 		return &exitCodeError{code: code}
 	}
 	return err
+}
+
+// outliveInterrupt keeps a Ctrl-C from ending mcpwire while the client runs (the
+// terminal sends it to both; the client decides what it means, and mcpwire waits to
+// pass on its exit code and remove the temporary files) and returns the function that
+// ends this. The signal is caught, not ignored: a caught signal is reset to its
+// default action in a program mcpwire starts, an ignored one stays ignored, and a
+// client without a handler of its own never saw Ctrl-C (H12). When mcpwire was
+// started with SIGINT ignored (a background job), it stays so, for the client too.
+func outliveInterrupt() (stop func()) {
+	if signal.Ignored(os.Interrupt) {
+		return func() {}
+	}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-ch:
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
 }
 
 // mergeEnv is base with the extra variables (name, value pairs) set.

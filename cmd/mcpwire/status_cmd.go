@@ -16,9 +16,11 @@ func statusCommand(env *Env) *cli.Command {
 		Name:  "status",
 		Usage: "every client file here and in the project, each MCP entry's state, and what keeps it from starting",
 		Description: "States: owned (mcpwire wrote it, unchanged), drifted (changed since mcpwire wrote it), foreign\n" +
-			"(not mcpwire's), stale (mcpwire's, but no layer defines it any more), missing (recorded, gone).\n" +
+			"(not mcpwire's), stale (mcpwire's, but no layer defines it any more), missing (recorded, gone);\n" +
+			"taken over (original kept): mcpwire's, written with --force over an entry it keeps and puts back.\n" +
 			"Blockers: a referenced variable not set, a command not on PATH, the client's own approval,\n" +
-			"trust and allow lists. Values are never printed.",
+			"trust and allow lists. A name in several scopes of Claude Code: the entries it does not use say\n" +
+			"which one it uses (local over project over user). Values are never printed.",
 		Flags: []cli.Flag{
 			listFlag("provider", "only these clients (comma list or repeat)"),
 			&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
@@ -111,12 +113,22 @@ func printStatus(env *Env, files []render.StatusFile) {
 		rows := make([][]string, 0, len(f.Entries))
 		for _, e := range f.Entries {
 			state := string(e.State)
+			switch {
+			case e.OriginalKept && e.State == render.Owned:
+				state = "taken over (original kept)"
+			case e.OriginalKept:
+				state += " (original kept)"
+			}
 			if e.Off {
 				state += ", off"
 			}
 			row := []string{termtext.Quote(e.Name), state}
-			if len(e.Blockers) > 0 {
-				row = append(row, strings.Join(e.Blockers, "; "))
+			notes := e.Blockers
+			if n := render.PrecedenceNote(f, e); n != "" {
+				notes = append([]string{n}, notes...)
+			}
+			if len(notes) > 0 {
+				row = append(row, strings.Join(notes, "; "))
 			}
 			rows = append(rows, row)
 		}

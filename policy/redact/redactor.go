@@ -33,6 +33,9 @@ type Redactor struct {
 	names map[string]nameKind
 	// servers are the normalised names of the members that hold servers
 	servers map[string]bool
+	// plain are values the registry declares plain (P11, H10): shown, never learnt as
+	// credentials (Plain)
+	plain map[string]bool
 }
 
 // New returns a Redactor that knows no credential yet. servers are the names of the
@@ -55,15 +58,34 @@ func (r *Redactor) DiffPath(path string) {
 	r.paths[strings.TrimPrefix(filepath.ToSlash(path), "/")] = true
 }
 
-// Server learns the credentials of one registry server: its env and header values,
-// its URL's userinfo and credential query parameters, the credential arguments of
-// its command and arguments, and every string of its auth and oauth settings.
-func (r *Redactor) Server(f policy.Fields) {
-	for _, v := range f.Env {
-		r.addCredential(v)
+// Plain names values declared plain (P11, H10): a dry run's diff shows them where
+// every other value of env or headers is REDACTED. The caller passes only values
+// that are plain wherever the registry holds them (a value some server holds as a
+// credential stays hidden) and that pass policy.PlainEnvProblem. Call it before
+// anything is learnt.
+func (r *Redactor) Plain(values ...string) {
+	if r.plain == nil {
+		r.plain = map[string]bool{}
 	}
-	for _, v := range f.Headers {
-		r.addCredential(v)
+	for _, v := range values {
+		r.plain[v] = true
+	}
+}
+
+// Server learns the credentials of one registry server: its env and header values
+// (those declared plain aside), its URL's userinfo and credential query parameters,
+// the credential arguments of its command and arguments, and every string of its
+// auth and oauth settings.
+func (r *Redactor) Server(f policy.Fields) {
+	for k, v := range f.Env {
+		if !f.PlainEnv[k] {
+			r.addCredential(v)
+		}
+	}
+	for k, v := range f.Headers {
+		if !f.PlainHeaders[k] {
+			r.addCredential(v)
+		}
 	}
 	r.addText(f.URL)
 	if red := policy.RedactURL(f.URL); red != f.URL {
@@ -143,7 +165,7 @@ func (r *Redactor) addAnywhere(v string) {
 // value, an auth field): hidden as a whole string always, and anywhere when it looks
 // like a secret rather than a setting such as "true" or "info".
 func (r *Redactor) addCredential(v string) {
-	if v == "" || policy.IsReference(v) {
+	if v == "" || policy.IsReference(v) || r.plain[v] {
 		return
 	}
 	r.setExact(v, policy.Redacted)

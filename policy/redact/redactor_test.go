@@ -3,6 +3,8 @@ package redact
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/policy"
 )
 
 // diffLines feeds the lines of a file through the redactor, as the dry run's diff does.
@@ -214,6 +216,30 @@ mcpServers:
 		`Authorization: "Bearer ${{ secrets.TK }}"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("diff lacks %s:\n%s", want, got)
+		}
+	}
+}
+
+// spec: H10 R8 — values the registry declares plain are shown in a diff, wherever they
+// stand under env or headers, in JSON and TOML; a server's own plain keys are not
+// learnt as credentials; every other value stays hidden.
+func TestRedactorPlain(t *testing.T) {
+	files := map[string]string{
+		"/p/.mcp.json":          `{"mcpServers": {"a": {"env": {"LOG": "debug", "T": "TOPSECRET1"}, "headers": {"X-Team": "platform"}}}}`,
+		"/h/.codex/config.toml": "[mcp_servers.a.env]\nLOG = \"debug\"\nT = \"TOPSECRET1\"\n",
+	}
+	for path, file := range files {
+		r := New("mcpServers", "mcp_servers")
+		r.Plain("debug", "platform")
+		r.Server(policy.Fields{Server: "a", Env: map[string]string{"LOG": "debug", "T": "TOPSECRET1"},
+			Headers: map[string]string{"X-Team": "platform"}, PlainEnv: map[string]bool{"LOG": true}, PlainHeaders: map[string]bool{"X-Team": true}})
+		r.File(path, []byte(file))
+		got := diffLines(r, file)
+		if strings.Contains(got, "TOPSECRET1") || !strings.Contains(got, "debug") {
+			t.Errorf("%s: %s", path, got)
+		}
+		if strings.HasSuffix(path, ".json") && !strings.Contains(got, `"X-Team": "platform"`) {
+			t.Errorf("%s: %s", path, got)
 		}
 	}
 }

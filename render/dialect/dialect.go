@@ -105,6 +105,25 @@ type (
 	NamedRefs interface {
 		RefsByName()
 	}
+	// NoStdioVariables is a client that names variables in members of their own but
+	// passes none to a stdio server (Mistral Vibe): its Refuser refuses every envFrom.
+	NoStdioVariables interface {
+		NoStdioVariables()
+	}
+	// FieldFormer is a client whose forms differ by field (T1): Goose names variables
+	// in env_keys, and expands ${VAR} and $VAR inside header values only. The first
+	// form is the one mcpwire writes there.
+	FieldFormer interface {
+		FieldForms(field string) []string
+	}
+	// Prompter is a client that asks the person for the inputs its file declares beside
+	// the entries (VS Code's inputs, T3).
+	Prompter interface {
+		// ReadInputs reads the declarations of a file.
+		ReadInputs(lookup func(path ...string) (json.RawMessage, bool)) []registry.Input
+		// StandaloneInputs adds the declarations to a standalone file.
+		StandaloneInputs(doc format.Object, inputs []registry.Input) format.Object
+	}
 	// Refuser refuses what of a server's values the client cannot take beyond the
 	// common checks (Mistral Vibe: one header from a variable, none for stdio; Kimi
 	// Code: no header from a variable but the bearer token).
@@ -128,6 +147,9 @@ type FileState struct {
 	Forget []string
 	// Warnings are said once the file is written.
 	Warnings []string
+	// Inputs are the inputs the entries written ask for (T3), for a Prompter to
+	// declare.
+	Inputs []registry.Input
 	// Force takes over what the person holds that contradicts the edit (--force, C6);
 	// Replace: the edit's filters replace those mcpwire wrote (a profile or
 	// --clear-tool-filters, not KeepFilters nor uninject).

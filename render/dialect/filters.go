@@ -232,7 +232,8 @@ func (spec FilterSpec) exactness(display string, fs *FilterSet, injected []strin
 	}
 	if len(allowMode) > 0 && spec.Allow {
 		for _, n := range injected {
-			if !slices.Contains(allowMode, n) {
+			// a server the profile switches off (SERVER__*) is not unrestricted
+			if off := fs.Servers[n] != nil && fs.Servers[n].DenyAll && spec.DenyAll; !slices.Contains(allowMode, n) && !off {
 				unrestricted = append(unrestricted, n)
 			}
 		}

@@ -3,8 +3,6 @@ package dialect
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strings"
 
@@ -146,27 +144,26 @@ func (d goose) Read(entry json.RawMessage) (*Imported, error) {
 	return r.done(s, sf)
 }
 
-// readHeaders reads a remote extension's headers: ${VAR} is a header from a variable,
-// Authorization: Bearer ${VAR} the bearer token, anything else literal.
-func (goose) readHeaders(s *registry.Server, headers map[string]string) {
-	dollar, _ := policy.SpellingOf(policy.StyleDollar)
-	for _, h := range slices.Sorted(maps.Keys(headers)) {
-		v := headers[h]
-		token, bearer := strings.CutPrefix(v, policy.BearerScheme)
-		if vr, ok := dollar.Variable(token); ok && bearer && strings.EqualFold(h, "Authorization") {
-			s.BearerEnv = vr
-		} else if vr, ok := dollar.Variable(v); ok {
-			if s.HeaderEnv == nil {
-				s.HeaderEnv = map[string]string{}
-			}
-			s.HeaderEnv[h] = vr
-		} else {
-			if s.Headers == nil {
-				s.Headers = map[string]string{}
-			}
-			s.Headers[h] = v
-		}
+// readHeaders reads a remote extension's headers: ${VAR} or $VAR whole is a header
+// from a variable, Authorization: Bearer ${VAR} the bearer token, a placeholder
+// inside a value the registry's ${VAR}, anything else literal.
+func (d goose) readHeaders(s *registry.Server, headers map[string]string) {
+	h := &registry.Server{Headers: headers}
+	readWhole(h, gooseHeaderForms)
+	respell(h, gooseHeaderForms)
+	s.Headers, s.HeaderEnv, s.BearerEnv = h.Headers, h.HeaderEnv, h.BearerEnv
+}
+
+// gooseHeaderForms are the forms Goose expands in a header value (substitute_env_vars,
+// from envs and env_keys): ${VAR}, which mcpwire writes, and $VAR.
+var gooseHeaderForms = []string{policy.StyleDollar, policy.StyleBareDollar}
+
+// FieldForms: Goose expands placeholders inside header values only.
+func (goose) FieldForms(field string) []string {
+	if strings.HasPrefix(field, memberHeaders+".") {
+		return gooseHeaderForms
 	}
+	return nil
 }
 
 // Filters: an allowlist of exact names; [] is what a server without one gets, which the

@@ -77,7 +77,8 @@ func (kimi) RefsByName() {}
 func (d kimi) Refuse(s *registry.Server, v *Values) []Problem {
 	var probs []Problem
 	for _, h := range v.EnvHTTPHeaders {
-		probs = append(probs, Problem{s.Name, "headerEnv." + h.Key, d.p.Display + " takes no header from a variable (only bearerTokenEnvVar, for an Authorization bearer token: use --bearer-env)"})
+		probs = append(probs, Problem{Server: s.Name, Field: "headerEnv." + h.Key,
+			Reason: d.p.Display + " takes no header from a variable but an Authorization bearer token (bearerTokenEnvVar)"})
 	}
 	return probs
 }

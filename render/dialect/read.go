@@ -48,6 +48,9 @@ type Imported struct {
 	// Unknown are the members of Dropped the client does not document: an entry
 	// with some does not have this client's shape (server add-json).
 	Unknown []string
+	// Unresolved are the forms in the entry's values the client does not resolve
+	// (T2): the server gets them as written.
+	Unresolved []Unresolved
 }
 
 // EntryError is an entry that cannot be read back: the member and why, never a value.
@@ -68,9 +71,14 @@ type reading struct {
 
 // newReading decodes an entry of p's file, which must be an object.
 func newReading(p *providers.Provider, entry json.RawMessage) (*reading, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(entry, &m); err != nil || m == nil {
+	if !json.Valid(entry) {
 		return nil, &EntryError{"entry", "not an object"}
+	}
+	m, ok := splitObject(entry) // split.go
+	if !ok {
+		if err := json.Unmarshal(entry, &m); err != nil || m == nil {
+			return nil, &EntryError{"entry", "not an object"}
+		}
 	}
 	return &reading{m: m, used: map[string]bool{}, types: p.Types}, nil
 }
@@ -93,6 +101,9 @@ func (r *reading) decode(key, want string, dst any) bool {
 	r.used[key] = true
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return false
+	}
+	if quickDecode(raw, dst) { // split.go
+		return r.err == nil
 	}
 	if err := json.Unmarshal(raw, dst); err != nil && r.err == nil {
 		r.err = &EntryError{key, "must be " + want}
@@ -259,10 +270,13 @@ func (r *reading) readType(key string) string {
 	return typ
 }
 
-// ReadBack reads entry in the file of target t with dialect d: d's Read, then the
-// references spelled in the client's syntax back into envFrom, headerEnv and
-// bearerEnv (V4), and the workspace variable of a project file back into ${project}
-// (R10) — the inverse of Spell.
+// ReadBack reads entry in the file of target t with dialect d: d's Read, then every
+// value in the forms the client resolves (T1): a value that is one reference whole
+// becomes envFrom, headerEnv or bearerEnv (V4) — envInput, headerInput or bearerInput
+// for a prompted input (T3) — and a placeholder inside a value is written in the
+// registry's form (${VAR}, ${input:ID}, ${workspaceFolder}, ${userHome}); the
+// workspace variable of a project file becomes ${project} (R10). A form the client
+// does not resolve stays as it is, and Imported.Unresolved names it.
 func ReadBack(t Target, d Dialect, entry json.RawMessage) (*Imported, error) {
 	rd, ok := d.(Reader)
 	if !ok {
@@ -273,9 +287,10 @@ func ReadBack(t Target, d Dialect, entry json.RawMessage) (*Imported, error) {
 		return nil, err
 	}
 	s := im.Server
-	if !refsByName(d) {
-		unspell(t.P.Refs.Variable, s)
-	}
+	forms := clientForms(t.P, d)
+	im.Unresolved = unresolved(t.P, d, s)
+	readWhole(s, forms)
+	respell(s, forms)
 	if t.Scope != providers.User && !t.Ephemeral && t.Project != "" {
 		unsubst(t.ProjectValue(), s) // a project's file, or its own servers (Claude Code's local scope)
 	}
@@ -284,7 +299,7 @@ func ReadBack(t Target, d Dialect, entry json.RawMessage) (*Imported, error) {
 }
 
 // ReadSnippet reads an entry pasted from a client's documentation with dialect d
-// (server add-json, B3): references in any client's spelling come back as reference
+// (server add-json, B3): references in any client's form come back as reference
 // fields, since the snippet's client is not known.
 func ReadSnippet(d Dialect, entry json.RawMessage) (*Imported, error) {
 	rd, ok := d.(Reader)
@@ -296,10 +311,22 @@ func ReadSnippet(d Dialect, entry json.RawMessage) (*Imported, error) {
 		return nil, err
 	}
 	if !refsByName(d) {
-		unspell(policy.AnyVariable, im.Server)
+		// a bare $VAR only as a whole value: inside a value of a client that does not
+		// expand it, it is text (a password may hold a "$")
+		readWhole(im.Server, policy.KnownForms())
+		respell(im.Server, policy.RegistryForms())
 	}
 	defaultType(im.Server)
 	return im, nil
+}
+
+// clientForms are the forms a client resolves in the values ReadBack reads: none for
+// a client that names variables in members of its own (its Read reads those).
+func clientForms(p *providers.Provider, d Dialect) []string {
+	if refsByName(d) {
+		return nil
+	}
+	return p.Forms()
 }
 
 // defaultType sets an entry's transport where the shape does not say it: a URL means
@@ -313,29 +340,50 @@ func defaultType(s *registry.Server) {
 	}
 }
 
-// unspell turns whole-value references back into reference fields: an env value into
-// envFrom, a header into headerEnv, "Authorization: Bearer <ref>" into bearerEnv.
-func unspell(variable func(string) (string, bool), s *registry.Server) {
+// readWhole turns values that are one reference whole, in the given forms, into
+// reference fields: an env value into envFrom (envInput for an input), a header into
+// headerEnv (headerInput), "Authorization: Bearer <ref>" into bearerEnv (bearerInput).
+// A reference with a default stays a value (the client uses the default when the
+// variable is unset).
+func readWhole(s *registry.Server, forms []string) {
+	if len(s.Env) == 0 && len(s.Headers) == 0 {
+		s.Env, s.Headers = nil, nil // as below, without sorting nothing
+		return
+	}
+	whole := func(v string) (*policy.Placeholder, bool) {
+		ph, ok := policy.Scan(v, forms).Whole()
+		if !ok || ph.Kind == policy.KindPath || ph.HasDefault {
+			return nil, false
+		}
+		return ph, true
+	}
 	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
-		if vr, ok := variable(s.Env[k]); ok {
-			if s.EnvFrom == nil {
-				s.EnvFrom = map[string]string{}
+		if ph, ok := whole(s.Env[k]); ok {
+			if ph.Kind == policy.KindInput {
+				s.EnvInput = setKey(s.EnvInput, k, ph.Name)
+			} else {
+				s.EnvFrom = setKey(s.EnvFrom, k, ph.Name)
 			}
-			s.EnvFrom[k] = vr
 			delete(s.Env, k)
 		}
 	}
 	for _, h := range slices.Sorted(maps.Keys(s.Headers)) {
 		v := s.Headers[h]
 		token, bearer := strings.CutPrefix(v, policy.BearerScheme)
-		if vr, ok := variable(token); ok && bearer && strings.EqualFold(h, "Authorization") && s.BearerEnv == "" {
-			s.BearerEnv = vr
-			delete(s.Headers, h)
-		} else if vr, ok := variable(v); ok {
-			if s.HeaderEnv == nil {
-				s.HeaderEnv = map[string]string{}
+		bearer = bearer && strings.EqualFold(h, "Authorization") && s.BearerEnv == "" && s.BearerInput == ""
+		if ph, ok := whole(token); ok && bearer {
+			if ph.Kind == policy.KindInput {
+				s.BearerInput = ph.Name
+			} else {
+				s.BearerEnv = ph.Name
 			}
-			s.HeaderEnv[h] = vr
+			delete(s.Headers, h)
+		} else if ph, ok := whole(v); ok {
+			if ph.Kind == policy.KindInput {
+				s.HeaderInput = setKey(s.HeaderInput, h, ph.Name)
+			} else {
+				s.HeaderEnv = setKey(s.HeaderEnv, h, ph.Name)
+			}
 			delete(s.Headers, h)
 		}
 	}
@@ -345,6 +393,87 @@ func unspell(variable func(string) (string, bool), s *registry.Server) {
 	if len(s.Headers) == 0 {
 		s.Headers = nil
 	}
+}
+
+// respell writes every placeholder of the given forms left inside a value in the
+// registry's form: ${env:HOME}/x is ${HOME}/x, $TOKEN ${TOKEN} (a bare $VAR only where
+// the forms hold it, Gemini CLI's).
+func respell(s *registry.Server, forms []string) {
+	each(s, func(_ string, v *string) {
+		tpl := policy.Scan(*v, forms)
+		if len(tpl.Refs()) == 0 {
+			return
+		}
+		var b strings.Builder
+		for _, part := range tpl {
+			if part.Ref == nil {
+				b.WriteString(part.Text)
+			} else {
+				b.WriteString(part.Ref.RegistryText())
+			}
+		}
+		*v = b.String()
+	})
+}
+
+// each calls fn with every string value of a server that may hold a placeholder, by
+// field: command, args[i], cwd, env.K, url, headers.H.
+func each(s *registry.Server, fn func(field string, v *string)) {
+	fn("command", &s.Command)
+	for i := range s.Args {
+		fn(fmt.Sprintf("args[%d]", i), &s.Args[i])
+	}
+	fn("cwd", &s.Cwd)
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+		v := s.Env[k]
+		fn("env."+k, &v)
+		s.Env[k] = v
+	}
+	fn("url", &s.URL)
+	for _, h := range slices.Sorted(maps.Keys(s.Headers)) {
+		v := s.Headers[h]
+		fn("headers."+h, &v)
+		s.Headers[h] = v
+	}
+}
+
+// Unresolved is a form in a client's entry the client does not resolve: the server
+// gets it as written (T2). It names the field and the form, never the value.
+type Unresolved struct {
+	Field, Style string
+}
+
+// unresolved finds the forms in an entry's values its client does not resolve: a
+// placeholder of another client's (${input:ID} outside VS Code, ${env:VAR} in Claude
+// Code, ${VAR} in Codex), or a bare $VAR that is the whole value where the client does
+// not expand one.
+func unresolved(p *providers.Provider, d Dialect, s *registry.Server) []Unresolved {
+	var out []Unresolved
+	own := clientForms(p, d)
+	fieldForms, _ := d.(FieldFormer)
+	each(s, func(field string, v *string) {
+		if !strings.ContainsAny(*v, "${") {
+			return
+		}
+		forms := own
+		if fieldForms != nil {
+			forms = fieldForms.FieldForms(field)
+		}
+		for _, part := range policy.Scan(*v, forms) {
+			if part.Ref != nil {
+				continue
+			}
+			for _, ph := range policy.Scan(part.Text, policy.RegistryForms()).Refs() {
+				out = append(out, Unresolved{field, ph.Style})
+			}
+		}
+		if !slices.Contains(forms, policy.StyleBareDollar) {
+			if ph, ok := policy.Scan(*v, []string{policy.StyleBareDollar}).Whole(); ok {
+				out = append(out, Unresolved{field, ph.Style})
+			}
+		}
+	})
+	return out
 }
 
 // unsubst writes the project directory as ${project} again in a stdio server's
@@ -387,3 +516,34 @@ func unsubst(pv string, s *registry.Server) {
 
 // bearerHeader is the header rendering writes for bearerEnv.
 func bearerHeader(ref string) string { return policy.BearerScheme + ref }
+
+// UsedInputs are the ids of the inputs a server asks for, sorted: in envInput,
+// headerInput, bearerInput and as ${input:ID} inside its values.
+func UsedInputs(s *registry.Server) []string {
+	ids := s.InputIDs()
+	c := *s
+	c.Args, c.Env, c.Headers = slices.Clone(s.Args), maps.Clone(s.Env), maps.Clone(s.Headers)
+	each(&c, func(_ string, v *string) {
+		for _, ph := range policy.Scan(*v, []string{policy.StyleInput}).Refs() {
+			ids = AppendNew(ids, []string{ph.Name})
+		}
+	})
+	slices.Sort(ids)
+	return ids
+}
+
+// AttachInputs gives a server read back the declarations of the inputs it asks for
+// (a file's inputs, T3).
+func AttachInputs(s *registry.Server, decls []registry.Input) {
+	for _, id := range UsedInputs(s) {
+		if _, ok := s.Input(id); ok {
+			continue
+		}
+		for _, in := range decls {
+			if in.ID == id {
+				s.Inputs = append(s.Inputs, in)
+				break
+			}
+		}
+	}
+}

@@ -151,12 +151,12 @@ func expectRead(tg Target, s *registry.Server, entry format.Object, raw []byte) 
 	w := s.Clone()
 	w.Name = ""
 	if tg.Scope == providers.User {
-		w.Command, w.Cwd = tg.subst(w.Command), tg.subst(w.Cwd)
+		w.Command, w.Cwd = substProject(tg, w.Command), substProject(tg, w.Cwd)
 		for i := range w.Args {
-			w.Args[i] = tg.subst(w.Args[i])
+			w.Args[i] = substProject(tg, w.Args[i])
 		}
 		for k := range w.Env {
-			w.Env[k] = tg.subst(w.Env[k])
+			w.Env[k] = substProject(tg, w.Env[k])
 		}
 	}
 	if tg.P.CwdKey == "" {
@@ -409,4 +409,9 @@ func TestClineNestedRead(t *testing.T) {
 			t.Errorf("%s: %v, want an error naming %s", entry, err, member)
 		}
 	}
+}
+
+// substProject is ${project} as the target writes it (R10).
+func substProject(tg Target, s string) string {
+	return strings.ReplaceAll(s, ProjectVar, tg.ProjectValue())
 }

@@ -181,12 +181,15 @@ func (vibe) Filters() FilterSpec {
 // RefsByName: Vibe names a remote server's token variable (api_key_env).
 func (vibe) RefsByName() {}
 
+// NoStdioVariables: Vibe starts a stdio server with env as written.
+func (vibe) NoStdioVariables() {}
+
 // Refuse refuses the references Vibe cannot take: any for a stdio server, and more
 // than one header from a variable for a remote one.
 func (d vibe) Refuse(s *registry.Server, v *Values) []Problem {
 	var probs []Problem
 	for _, vr := range v.EnvVars {
-		probs = append(probs, Problem{s.Name, "envFrom", d.p.Display + " passes no variable from its environment to a stdio server (it sets env values as written); use a literal value in a private file, or another client (" + vr + ")"})
+		probs = append(probs, Problem{Server: s.Name, Field: "envFrom", Reason: d.p.Display + " passes no variable from its environment to a stdio server (it sets env values as written), so " + vr + " cannot reach it"})
 	}
 	var fields []string
 	if v.BearerVar != "" {
@@ -196,7 +199,7 @@ func (d vibe) Refuse(s *registry.Server, v *Values) []Problem {
 		fields = append(fields, "headerEnv."+h.Key)
 	}
 	for _, f := range fields[min(1, len(fields)):] {
-		probs = append(probs, Problem{s.Name, f, d.p.Display + " takes one header from a variable per server (api_key_env); " + fields[0] + " is that one"})
+		probs = append(probs, Problem{Server: s.Name, Field: f, Reason: d.p.Display + " takes one header from a variable per server (api_key_env); " + fields[0] + " is that one"})
 	}
 	if len(fields) > 0 {
 		target := "Authorization"
@@ -205,7 +208,7 @@ func (d vibe) Refuse(s *registry.Server, v *Values) []Problem {
 		}
 		for _, h := range v.Headers {
 			if strings.EqualFold(h.Key, target) {
-				probs = append(probs, Problem{s.Name, "headers." + h.Key, d.p.Display + " keeps a literal header over the one from " + fields[0] + "; leave one of them out"})
+				probs = append(probs, Problem{Server: s.Name, Field: "headers." + h.Key, Reason: d.p.Display + " keeps a literal header over the one from " + fields[0]})
 			}
 		}
 	}

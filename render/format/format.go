@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpwire/mcpwire/internal/limits"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/jsonc"
 )
@@ -76,6 +77,12 @@ type Entries interface {
 	SetMember(name, key string, v any) error
 	// Delete removes an entry.
 	Delete(name string) error
+	// Restore writes back in place of the entry of that name one read earlier: text is
+	// its exact source (Entry.Text) and value its JSON (Entry.JSON). The text goes back
+	// as it is when it can (a JSON value, a TOML table of its own, YAML lines indented as
+	// the entry is); otherwise the entry is written from value, as Set writes one (H1).
+	// It returns the entry's digest.
+	Restore(name string, text []byte, value []byte) (string, error)
 }
 
 // Value is a read-only view of a value in a Document. A Value must not be used after
@@ -101,6 +108,21 @@ type Entry interface {
 	Digest() string
 	// Framed reports whether the entry sits inside the container's frame lines.
 	Framed() bool
+	// Text is the entry's exact source: a JSON entry's value, a TOML entry's tables (or
+	// the statements that define it), a YAML entry's lines.
+	Text() []byte
+}
+
+// JSONAndDigest returns an entry as standard JSON and its ownership digest, encoding
+// it once where the digest is that of its JSON (JSON and YAML entries; a TOML entry's
+// digest is predicted from its text).
+func JSONAndDigest(e Entry) ([]byte, string) {
+	js := e.JSON()
+	switch e.(type) {
+	case jsonEntry, yamlEntry:
+		return js, Digest(js)
+	}
+	return js, e.Digest()
 }
 
 // Strings decodes an array whose every element is a string. (Decoding straight into
@@ -134,13 +156,41 @@ var parsers = map[providers.Format]func(path string, data []byte, exists bool) (
 	providers.YAML:  parseYAML,
 }
 
-// Parse opens a client file of format f. Errors name the file.
+// Parse opens a client file of format f. Errors name the file; a file over one of
+// mcpwire's limits on what it reads (K1: size, nesting, YAML aliases) is refused
+// with a *limits.Error.
 func Parse(f providers.Format, path string, data []byte, exists bool) (Document, error) {
 	parse, ok := parsers[f]
 	if !ok {
 		return nil, fmt.Errorf("%s: mcpwire cannot edit %s files", path, f)
 	}
-	return parse(path, data, exists)
+	return bounded(f, path, data, func() (Document, error) { return parse(path, data, exists) })
+}
+
+// bounded refuses data larger than mcpwire reads in format f (the hand-written
+// formats' parsers take tens of bytes per byte: limits.TextBytes), then parses it,
+// a limit the parser met naming the file.
+func bounded(f providers.Format, path string, data []byte, parse func() (Document, error)) (Document, error) {
+	if max := maxBytes(f); len(data) > max {
+		return nil, limits.Size(path, int64(max))
+	}
+	doc, err := parse()
+	if err != nil {
+		return nil, limits.InFile(path, err)
+	}
+	return doc, nil
+}
+
+// textBytes are the formats written by hand, read up to limits.TextBytes; any other
+// up to limits.FileBytes.
+var textBytes = map[providers.Format]int{providers.YAML: limits.TextBytes, providers.TOML: limits.TextBytes}
+
+// maxBytes is the largest file of format f mcpwire reads.
+func maxBytes(f providers.Format) int {
+	if n, ok := textBytes[f]; ok {
+		return n
+	}
+	return limits.FileBytes
 }
 
 // ParseFor is Parse for an edit of the entries at container: a JSON file notes, as
@@ -149,7 +199,7 @@ func Parse(f providers.Format, path string, data []byte, exists bool) (Document,
 // container does not read that object a second time.
 func ParseFor(f providers.Format, path string, data []byte, exists bool, container []string) (Document, error) {
 	if parse, ok := openers[f]; ok && len(container) > 1 {
-		return parse(path, data, exists, container[0])
+		return bounded(f, path, data, func() (Document, error) { return parse(path, data, exists, container[0]) })
 	}
 	return Parse(f, path, data, exists)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
@@ -55,7 +56,7 @@ func parseJSONOpen(path string, data []byte, exists bool, open string) (Document
 // ParseJSON opens a JSON or JSONC file that is not a client's servers file (Claude
 // settings): as Parse, and the same messages.
 func ParseJSON(path string, data []byte, exists bool) (Document, error) {
-	return parseJSON(path, data, exists)
+	return Parse(providers.JSON, path, data, exists)
 }
 
 func (d *jsonDoc) Lookup(path ...string) (Value, bool) {
@@ -161,6 +162,19 @@ func (m *jsonMap) Delete(name string) error {
 	return err
 }
 
+func (m *jsonMap) Restore(name string, text, value []byte) (string, error) {
+	if err := m.d.doc.SetText(m.at(name), text); err != nil {
+		if err := m.d.doc.Set(m.at(name), value); err != nil {
+			return "", fmt.Errorf("%s: %w", m.d.path, err)
+		}
+	}
+	e, ok := m.Get(name)
+	if !ok {
+		return "", fmt.Errorf("%s: %s: no entry to restore", m.d.path, name)
+	}
+	return e.Digest(), nil
+}
+
 // jsonValue is a Value of a JSON document.
 type jsonValue struct{ v jsonc.Value }
 
@@ -184,3 +198,4 @@ type jsonEntry struct{ jsonValue }
 
 func (e jsonEntry) Digest() string { return Digest(e.v.JSON()) }
 func (e jsonEntry) Framed() bool   { return false }
+func (e jsonEntry) Text() []byte   { return e.v.Text() }

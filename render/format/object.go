@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"sort"
 )
 
@@ -79,4 +80,58 @@ func Indent(v any) ([]byte, error) {
 	}
 	buf.WriteByte('\n')
 	return buf.Bytes(), nil
+}
+
+// ObjectOf decodes a JSON object keeping the order of its members (nested objects are
+// Objects too, numbers json.Number): an entry read back as JSON, written again in any
+// format.
+func ObjectOf(raw []byte) (Object, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	v, err := decodeOrdered(dec)
+	if err != nil {
+		return nil, err
+	}
+	o, ok := v.(Object)
+	if !ok {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	return o, nil
+}
+
+// decodeOrdered decodes the next value of dec, objects as Objects.
+func decodeOrdered(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		o := Object{}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			v, err := decodeOrdered(dec)
+			if err != nil {
+				return nil, err
+			}
+			o = append(o, Member{Key: k.(string), Value: v})
+		}
+		_, err := dec.Token()
+		return o, err
+	case json.Delim('['):
+		a := []any{}
+		for dec.More() {
+			v, err := decodeOrdered(dec)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		_, err := dec.Token()
+		return a, err
+	}
+	return tok, nil
 }

@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -145,23 +146,54 @@ func (t *tomlEntries) Get(name string) (Entry, bool) {
 	if !ok {
 		return nil, false
 	}
-	return tomlEntry{decoded: decoded{v: m}, framed: t.frame != nil && framed(text, name, t.frame)}, true
+	return tomlEntry{decoded: decoded{v: m}, framed: t.frame != nil && framed(text, name, t.frame), text: text}, true
 }
 
 // block renders an entry as its table (an array entry with its name member first), inside the
 // frame lines when there are any.
 func (t *tomlEntries) block(name string, e Object) []byte {
-	nl := t.d.doc.Newline()
-	var block []byte
-	if t.item != "" {
-		block = tomledit.Item(t.key, tomlKVs(append(Object{{Key: t.item, Value: name}}, e.Without(t.item)...)), nl)
-	} else {
-		block = tomledit.Table(t.key, name, tomlKVs(e), nl)
-	}
+	block := t.table(name, e)
 	if t.frame == nil {
 		return block
 	}
+	nl := t.d.doc.Newline()
 	return []byte(t.frame.Start + name + nl + string(block) + t.frame.End + name + nl)
+}
+
+// table renders an entry as its table, without frame lines.
+func (t *tomlEntries) table(name string, e Object) []byte {
+	nl := t.d.doc.Newline()
+	if t.item != "" {
+		return tomledit.Item(t.key, tomlKVs(append(Object{{Key: t.item, Value: name}}, e.Without(t.item)...)), nl)
+	}
+	return tomledit.Table(t.key, name, tomlKVs(e), nl)
+}
+
+// Restore puts the entry's own tables back as they were; an entry that was not a table
+// of its own (dotted keys, an inline table) is written as one from its value. Either
+// way without frame lines unless its text has them: it is the person's.
+func (t *tomlEntries) Restore(name string, text, value []byte) (string, error) {
+	block := text
+	if t.d.doc.CheckBlock(tomledit.Op{Key: t.key, Item: t.item, Name: name, Block: block}) != nil {
+		o, err := ObjectOf(value)
+		if err != nil {
+			return "", fmt.Errorf("%s: %s: %w", t.d.path, name, err)
+		}
+		block = t.table(name, o)
+	}
+	entry, err := t.entry(name, block)
+	if err != nil {
+		return "", err
+	}
+	restored := *entry
+	restored.framed = t.frame != nil && framed(string(block), name, t.frame)
+	restored.text = string(block)
+	if _, edited := t.pending[name]; !edited && !t.exists(name) {
+		t.added = append(t.added, name)
+	}
+	t.d.ops = append(t.d.ops, tomledit.Op{Key: t.key, Item: t.item, Name: name, Block: block})
+	t.pending[name] = &restored
+	return restored.dg, nil
 }
 
 // entry decodes a rendered block as the entry it will be in the file.
@@ -176,7 +208,7 @@ func (t *tomlEntries) entry(name string, block []byte) (*tomlEntry, error) {
 		return nil, fmt.Errorf("%s: %w", t.d.path, err)
 	}
 	m := tomledit.Entry(data, t.key, t.item, name)
-	t.lastBlock, t.last = block, &tomlEntry{decoded: decoded{v: m}, framed: t.frame != nil, dg: decoded{v: m}.digest()}
+	t.lastBlock, t.last = block, &tomlEntry{decoded: decoded{v: m}, framed: t.frame != nil, dg: decoded{v: m}.digest(), text: string(block)}
 	return t.last, nil
 }
 
@@ -244,8 +276,21 @@ func tomlKVs(o Object) []tomledit.KV {
 }
 
 func tomlValueOf(v any) any {
-	if o, ok := v.(Object); ok {
-		return tomledit.Inline(tomlKVs(o))
+	switch v := v.(type) {
+	case Object:
+		return tomledit.Inline(tomlKVs(v))
+	case []any: // an entry's value read back (ObjectOf)
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = tomlValueOf(x)
+		}
+		return out
+	case json.Number:
+		if n, err := v.Int64(); err == nil {
+			return n
+		}
+		f, _ := v.Float64()
+		return f
 	}
 	return v
 }
@@ -255,6 +300,7 @@ type tomlEntry struct {
 	decoded
 	framed bool
 	dg     string // the digest, when known
+	text   string // its source statements
 }
 
 func (e tomlEntry) Digest() string {
@@ -264,3 +310,4 @@ func (e tomlEntry) Digest() string {
 	return e.digest()
 }
 func (e tomlEntry) Framed() bool { return e.framed }
+func (e tomlEntry) Text() []byte { return []byte(e.text) }

@@ -112,7 +112,11 @@ func (y *yamlEntries) Get(name string) (Entry, bool) {
 	if !ok {
 		return nil, false
 	}
-	return yamlEntry{decoded{v, true}}, true
+	doc := y.d.doc
+	return yamlEntry{decoded{v, true}, func() []byte {
+		text, _ := doc.Text(y.path, y.item, name)
+		return []byte(text)
+	}}, true
 }
 
 // written is the entry as the file will hold it: a list entry with its name member
@@ -147,8 +151,38 @@ func (y *yamlEntries) Set(name string, e Object) (string, error) {
 		}
 	}
 	y.d.entries = append(y.d.entries, yamledit.Op{Path: y.path, Item: y.item, Name: name, Value: yamlValueOf(e)})
-	y.pending[name] = &yamlEntry{decoded{v, true}}
+	y.pending[name] = &yamlEntry{decoded{v, true}, nil}
 	return Digest(raw), nil
+}
+
+// Restore writes the entry's lines back as they were when they still read as its
+// value where it is now (tried on the file alone first, so that one that no longer
+// fits cannot fail the other edits), else renders its value.
+func (y *yamlEntries) Restore(name string, text, value []byte) (string, error) {
+	o, err := ObjectOf(value)
+	if err != nil {
+		return "", fmt.Errorf("%s: %s: %w", y.d.path, name, err)
+	}
+	if y.item != "" {
+		o = o.Without(y.item)
+	}
+	if _, err := y.Set(name, o); err != nil {
+		return "", err
+	}
+	op := &y.d.entries[len(y.d.entries)-1]
+	if trial, err := yamledit.Parse(y.d.doc.Bytes()); err == nil {
+		try := *op
+		try.Text = string(text)
+		if trial.Apply([]yamledit.Op{try}) == nil {
+			op.Text = try.Text
+		}
+	}
+	var v any
+	if err := json.Unmarshal(value, &v); err != nil {
+		return "", err
+	}
+	y.pending[name] = &yamlEntry{decoded{v, true}, nil}
+	return Digest(value), nil
 }
 
 func (y *yamlEntries) SetMember(name, key string, v any) error {
@@ -174,8 +208,19 @@ func yamlValueOf(v any) any {
 	return m
 }
 
-// yamlEntry is a server entry of a YAML document.
-type yamlEntry struct{ decoded }
+// yamlEntry is a server entry of a YAML document; text reads its lines (nil for one
+// not written yet).
+type yamlEntry struct {
+	decoded
+	text func() []byte
+}
 
 func (e yamlEntry) Digest() string { return Digest(e.JSON()) }
 func (e yamlEntry) Framed() bool   { return false }
+
+func (e yamlEntry) Text() []byte {
+	if e.text == nil {
+		return nil
+	}
+	return e.text()
+}

@@ -26,12 +26,21 @@ func CheckNotSymlink(f FS, path string) error {
 	case err != nil:
 		return err
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return fmt.Errorf("%s: %w", path, ErrSymlink)
+		return &SymlinkError{Path: path}
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%s: %w", path, ErrNotRegular)
+		return &NotRegularError{Path: path, Mode: fi.Mode().Type()}
 	}
 	return nil
 }
+
+// SymlinkError is a destination refused because it is a symlink (W5). It matches
+// ErrSymlink.
+type SymlinkError struct{ Path string }
+
+func (e *SymlinkError) Error() string { return e.Path + ": " + ErrSymlink.Error() }
+
+// Is reports whether target is ErrSymlink.
+func (e *SymlinkError) Is(target error) bool { return target == ErrSymlink }
 
 // CheckRealDirs checks that every existing directory below root down to path's parent
 // is a real directory, not a symlink (W5, project scope). root itself may be a symlink

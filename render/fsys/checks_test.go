@@ -46,7 +46,7 @@ func TestCheckNotSymlink(t *testing.T) {
 		{"link/file", ""}, // parent symlinks are the caller's business (user scope)
 		{"file-link", "is a symlink"},
 		{"link", "is a symlink"},
-		{"real", "is not a regular file"},
+		{"real", "refused: a directory, not a regular file"},
 	}
 	for _, fsys := range []FS{OS{}, NewDryRun(OS{})} {
 		for _, tt := range tests {

@@ -3,8 +3,8 @@ package fsys
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"sort"
-	"strings"
 )
 
 // diffContext is the number of unchanged lines shown around a change, as diff -u.
@@ -32,7 +32,7 @@ func writeHunks(emit func(string), a, b []byte) {
 
 // emitHunks emits the hunks turning the lines al into bl; skipped is the number of
 // lines before them.
-func emitHunks(emit func(string), al, bl []string, skipped int) {
+func emitHunks(emit func(string), al, bl [][]byte, skipped int) {
 	ops := lineOps(al, bl)
 	for start := 0; start < len(ops); {
 		// Find the next change.
@@ -65,10 +65,7 @@ func emitHunks(emit func(string), al, bl []string, skipped int) {
 // sides and too far from a change to be shown, so diffing the window gives the hunks
 // of the whole files.
 func window(a, b []byte) (lo, aHi, bHi int) {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
+	n := commonPrefix(a, b)
 	pre := bytes.LastIndexByte(a[:n], '\n') + 1 // the start of the first line that differs
 	m := 0
 	for m < len(a)-pre && m < len(b)-pre && a[len(a)-1-m] == b[len(b)-1-m] {
@@ -116,8 +113,9 @@ type op struct {
 	a, b int
 }
 
-// emitHunk emits one hunk; skipped is the number of lines before al and bl.
-func emitHunk(emit func(string), ops []op, al, bl []string, skipped int) {
+// emitHunk emits one hunk; skipped is the number of lines before al and bl. A line
+// longer than longLine is shown shortened to what changed in it (longline.go).
+func emitHunk(emit func(string), ops []op, al, bl [][]byte, skipped int) {
 	var na, nb int
 	for _, o := range ops {
 		if o.kind != '+' {
@@ -128,16 +126,22 @@ func emitHunk(emit func(string), ops []op, al, bl []string, skipped int) {
 		}
 	}
 	emit(fmt.Sprintf("@@ -%s +%s @@", hunkRange(skipped+ops[0].a, na), hunkRange(skipped+ops[0].b, nb)))
-	for _, o := range ops {
-		line := ""
+	shown := shortened(ops, al, bl)
+	for i, o := range ops {
+		var line []byte
 		switch o.kind {
 		case ' ', '-':
 			line = al[o.a]
 		case '+':
 			line = bl[o.b]
 		}
-		text, hasNL := strings.CutSuffix(line, "\n")
-		emit(string(o.kind) + text)
+		text, hasNL := bytes.CutSuffix(line, []byte("\n"))
+		if x, ok := shown[i]; ok {
+			emit(string(o.kind) + x.text)
+			emit(x.note)
+		} else {
+			emit(string(o.kind) + string(text))
+		}
 		if !hasNL {
 			emit(`\ No newline at end of file`)
 		}
@@ -156,28 +160,46 @@ func hunkRange(start, n int) string {
 	return fmt.Sprintf("%d,%d", start+1, n)
 }
 
-// splitLines splits data after each newline; a last line without one is kept.
-func splitLines(data []byte) []string {
+// splitLines splits data after each newline, into slices of it (nothing is copied: a
+// minified 50 MB file is one line); a last line without one is kept.
+func splitLines(data []byte) [][]byte {
 	if len(data) == 0 {
 		return nil
 	}
-	lines := strings.SplitAfter(string(data), "\n")
-	if lines[len(lines)-1] == "" {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if len(lines[len(lines)-1]) == 0 {
 		lines = lines[:len(lines)-1]
 	}
 	return lines
 }
 
 // lineOps returns an edit script turning al into bl.
-func lineOps(al, bl []string) []op {
-	ids := make(map[string]int, len(al)+len(bl))
-	intern := func(lines []string) []int {
-		out := make([]int, len(lines))
-		for i, l := range lines {
-			id, ok := ids[l]
-			if !ok {
-				id = len(ids)
-				ids[l] = id
+func lineOps(al, bl [][]byte) []op {
+	ops, _ := lineOpsSteps(al, bl)
+	return ops
+}
+
+// lineOpsSteps is lineOps, and the steps its search took: lines compared and
+// positions of the search visited, the work a test bounds instead of the time.
+func lineOpsSteps(al, bl [][]byte) ([]op, int) {
+	seed := maphash.MakeSeed()
+	byHash := make(map[uint64][]int, len(al)+len(bl)) // the ids of the lines of each hash
+	var lines [][]byte                                // a line of each id
+	intern := func(ls [][]byte) []int {
+		out := make([]int, len(ls))
+		for i, l := range ls {
+			h := maphash.Bytes(seed, l)
+			id := -1
+			for _, c := range byHash[h] {
+				if bytes.Equal(lines[c], l) {
+					id = c
+					break
+				}
+			}
+			if id < 0 {
+				id = len(lines)
+				lines = append(lines, l)
+				byHash[h] = append(byHash[h], id)
 			}
 			out[i] = id
 		}
@@ -200,7 +222,7 @@ func lineOps(al, bl []string) []op {
 			i, j = i+1, j+1
 		}
 	}
-	return ops
+	return ops, d.steps
 }
 
 // differ finds matching lines of a and b (interned line ids), appending them to
@@ -208,6 +230,7 @@ func lineOps(al, bl []string) []op {
 type differ struct {
 	a, b    []int
 	matches [][2]int
+	steps   int // lines compared and search positions visited
 }
 
 func (d *differ) match(i, j int) { d.matches = append(d.matches, [2]int{i, j}) }
@@ -222,6 +245,7 @@ func (d *differ) diff(alo, ahi, blo, bhi int) {
 	for alo < ahi-suffix && blo < bhi-suffix && d.a[ahi-1-suffix] == d.b[bhi-1-suffix] {
 		suffix++
 	}
+	d.steps += (ahi - alo) + suffix + 1
 	ahi, bhi = ahi-suffix, bhi-suffix
 	if alo < ahi && blo < bhi {
 		if (ahi-alo)+(bhi-blo) <= smallRegion || !d.patience(alo, ahi, blo, bhi) {
@@ -259,6 +283,7 @@ func (d *differ) patience(alo, ahi, blo, bhi int) bool {
 			pairs = append(pairs, [2]int{i, s.j})
 		}
 	}
+	d.steps += 2*(ahi-alo) + (bhi - blo)
 	anchors := longestIncreasing(pairs)
 	if len(anchors) == 0 {
 		return false
@@ -330,7 +355,9 @@ func (d *differ) bisect(alo, ahi, blo, bhi int) {
 			y1 := x1 - k1
 			for x1 < n && y1 < m && d.a[alo+x1] == d.b[blo+y1] {
 				x1, y1 = x1+1, y1+1
+				d.steps++
 			}
+			d.steps++
 			v1[k1o] = x1
 			switch {
 			case x1 > n:
@@ -356,7 +383,9 @@ func (d *differ) bisect(alo, ahi, blo, bhi int) {
 			y2 := x2 - k2
 			for x2 < n && y2 < m && d.a[ahi-1-x2] == d.b[bhi-1-y2] {
 				x2, y2 = x2+1, y2+1
+				d.steps++
 			}
+			d.steps++
 			v2[k2o] = x2
 			switch {
 			case x2 > n:

@@ -28,7 +28,7 @@ func (d *DryRun) Diff(redact func(string) string) string {
 }
 
 // DiffOnly is Diff limited to the paths include accepts (all when nil); the others
-// are listed as one "would also write PATH" line each.
+// are listed as one "would also write PATH" (or "would also remove PATH") line each.
 func (d *DryRun) DiffOnly(redact func(string) string, include func(path string) bool) string {
 	var b strings.Builder
 	emit := func(line string) {
@@ -40,8 +40,11 @@ func (d *DryRun) DiffOnly(redact func(string) string, include func(path string) 
 	}
 	for _, p := range d.order {
 		if include != nil && !include(p) {
-			if d.nodes[p].kind == kindFile && d.orig[p].kind != kindFile || d.nodes[p].kind == kindFile && !bytes.Equal(d.orig[p].data, d.nodes[p].data) {
+			switch cur, old := d.nodes[p], d.orig[p]; {
+			case cur.kind == kindFile && (old.kind != kindFile || !bytes.Equal(old.data, cur.data)):
 				emit("would also write " + p)
+			case old.kind == kindFile && cur.kind != kindFile:
+				emit("would also remove " + p)
 			}
 			continue
 		}

@@ -89,7 +89,9 @@ func TestApplyInterrupted(t *testing.T) {
 	}
 }
 
-// TestLockWaitInterrupted: a Stop ends the wait for a lock another process holds.
+// TestLockWaitInterrupted: a Stop ends the wait for a lock another process holds: the
+// wait ends with the Interrupt's error, not with the lock's timeout (30 s, longer than
+// the Stop's 50 ms however loaded the machine).
 //
 // spec: W8
 func TestLockWaitInterrupted(t *testing.T) {
@@ -102,9 +104,8 @@ func TestLockWaitInterrupted(t *testing.T) {
 	intr := NewInterrupt(nil, nil)
 	o := NewOSWith(OSOptions{Interrupt: intr})
 	time.AfterFunc(50*time.Millisecond, func() { intr.Stop(errStop) })
-	start := time.Now()
-	if _, err := o.Lock(p); !errors.Is(err, errStop) || time.Since(start) > 5*time.Second {
-		t.Errorf("err = %v after %v, want the Interrupt's error at once", err, time.Since(start))
+	if _, err := o.Lock(p); !errors.Is(err, errStop) {
+		t.Errorf("err = %v, want the Interrupt's error", err)
 	}
 }
 

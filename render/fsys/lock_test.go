@@ -182,3 +182,13 @@ func TestLockHelperProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// lockAtFirstTry is Lock with a deadline already past: it takes the lock at its first
+// try or fails with the timeout, so a test tells "at once" from "after waiting" by the
+// number of tries, not by the clock (issue 24, H14).
+func lockAtFirstTry(p string) (func() error, error) {
+	old := lockTimeout
+	lockTimeout = -time.Hour
+	defer func() { lockTimeout = old }()
+	return (OS{}).Lock(p)
+}

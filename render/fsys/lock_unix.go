@@ -20,9 +20,16 @@ const locksDieWithProcess = true
 func lockFile(path string, stop func() error) (unlock func() error, err error) {
 	deadline := time.Now().Add(lockTimeout)
 	for try := 0; ; try++ {
-		f, err := openFile(path, os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o600)
+		f, err := openFile(path, os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			_ = f.Close() // a FIFO or device someone put there: refused, left alone (K2)
+			if err != nil {
+				return nil, fmt.Errorf("lock %s: %w", path, err)
+			}
+			return nil, &NotRegularError{Path: path, Mode: fi.Mode().Type()}
 		}
 		_ = f.Chmod(0o600) // beat the umask; fails harmlessly on another user's file
 		if err := flockWait(f, deadline, stop); err != nil {

@@ -3,8 +3,11 @@
 package fsys
 
 import (
+	"io"
 	"io/fs"
 	"os"
+
+	"github.com/mcpwire/mcpwire/internal/limits"
 )
 
 // openFile is os.OpenFile (see open_unix.go).
@@ -12,5 +15,52 @@ func openFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 	return os.OpenFile(name, flag, perm)
 }
 
-// readFile is os.ReadFile (see open_unix.go).
-func readFile(name string) ([]byte, error) { return os.ReadFile(name) }
+// nonBlock is 0: no FIFO can be opened by a file name here.
+const nonBlock = 0
+
+// dirOnly is 0 (see open_unix.go).
+const dirOnly = 0
+
+// readFile is os.ReadFile for the files mcpwire reads (see open_unix.go): only a
+// regular file of at most limits.FileBytes, looked at before it is opened and again
+// through the opened file.
+func readFile(name string) ([]byte, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRead(name, fi); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := checkRead(name, fi); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limits.FileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > limits.FileBytes {
+		return nil, limits.Size(name, limits.FileBytes) // it grew while being read
+	}
+	return data, nil
+}
+
+// checkRead refuses to read a file whose description (following symlinks) is not
+// that of a regular file, or that is larger than mcpwire reads (K1, K2).
+func checkRead(name string, fi fs.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		return &NotRegularError{Path: name, Mode: fi.Mode().Type()}
+	}
+	if fi.Size() > limits.FileBytes {
+		return limits.Size(name, limits.FileBytes)
+	}
+	return nil
+}

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/mcpwire/mcpwire/internal/bigbuf"
+	"github.com/mcpwire/mcpwire/internal/limits"
 )
 
 // openFile is os.OpenFile without the attempt to register the file with the
@@ -37,19 +38,43 @@ func open(name string, flag int, perm uint32) (int, error) {
 	}
 }
 
-// readFile is os.ReadFile in half the system calls: os.Open tries to register every
-// file with the runtime's poller (five fcntl and epoll_ctl calls that fail for a
-// regular file), and a transaction reads hundreds of small files. Errors are the
-// same *fs.PathError values.
+// nonBlock is the flag that opens a FIFO without waiting for a writer (a file swapped
+// for one after it was checked is then refused, not waited on).
+const nonBlock = syscall.O_NONBLOCK
+
+// dirOnly is the flag that opens a directory only: a FIFO where a directory was
+// expected is refused by the open itself, never waited on (K2).
+const dirOnly = syscall.O_DIRECTORY
+
+// readFile is os.ReadFile for the files mcpwire reads, which others may have written
+// (SPEC K1, K2): only a regular file, or a symlink to one, of at most
+// limits.FileBytes. What is there is looked at first, so that no FIFO, device or
+// socket is ever opened; the file is then opened without waiting (a FIFO swapped in
+// meanwhile does not block) and looked at again through the descriptor, which is
+// what is read. Without the poller registration of os.Open (five fcntl and epoll_ctl
+// calls that fail for a regular file), as a transaction reads hundreds of small
+// files. Errors are *fs.PathError values, a *NotRegularError or a *limits.Error.
 func readFile(name string) ([]byte, error) {
-	fd, err := open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	var st syscall.Stat_t
+	if err := stat(name, &st); err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	if err := checkStat(name, &st); err != nil {
+		return nil, err
+	}
+	fd, err := open(name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer syscall.Close(fd)
-	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	if err := checkStat(name, &st); err != nil {
+		return nil, err
+	}
 	size := 512
-	if syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size > 0 && int64(int(st.Size)) == st.Size {
+	if st.Size > 0 {
 		size = int(st.Size) + 1 // one more byte, to see the end without growing
 	}
 	data := bigbuf.Make(0, size) // huge pages for a large file (internal/bigbuf)
@@ -64,8 +89,46 @@ func readFile(name string) ([]byte, error) {
 			return data, nil
 		}
 		data = data[:len(data)+n]
+		if len(data) > limits.FileBytes {
+			return nil, limits.Size(name, limits.FileBytes) // it grew while being read
+		}
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)] // grow
 		}
 	}
+}
+
+// stat is syscall.Stat, retried on EINTR.
+func stat(name string, st *syscall.Stat_t) error {
+	for {
+		if err := syscall.Stat(name, st); err != syscall.EINTR {
+			return err
+		}
+	}
+}
+
+// checkStat is checkRead for a stat_t.
+func checkStat(name string, st *syscall.Stat_t) error {
+	if st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+		if st.Size > limits.FileBytes {
+			return limits.Size(name, limits.FileBytes)
+		}
+		return nil
+	}
+	var mode fs.FileMode
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFIFO:
+		mode = fs.ModeNamedPipe
+	case syscall.S_IFCHR:
+		mode = fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFBLK:
+		mode = fs.ModeDevice
+	case syscall.S_IFSOCK:
+		mode = fs.ModeSocket
+	case syscall.S_IFDIR:
+		mode = fs.ModeDir
+	default:
+		mode = fs.ModeIrregular
+	}
+	return &NotRegularError{Path: name, Mode: mode}
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -75,8 +76,21 @@ func (OS) Lstat(name string) (fs.FileInfo, error) { return os.Lstat(name) }
 // Stat describes the named file, following symlinks.
 func (OS) Stat(name string) (fs.FileInfo, error) { return os.Stat(name) }
 
-// ReadDir lists a directory, sorted by name.
-func (OS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
+// ReadDir lists a directory, sorted by name. Anything else, a FIFO included, is refused
+// by the open itself (K2).
+func (OS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if dirOnly == 0 {
+		return os.ReadDir(name)
+	}
+	f, err := openFile(name, os.O_RDONLY|dirOnly, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
+}
 
 // EvalSymlinks returns the path with every symlink resolved.
 func (OS) EvalSymlinks(name string) (string, error) { return filepath.EvalSymlinks(name) }

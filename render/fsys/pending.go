@@ -145,7 +145,7 @@ func syncDirs(dirs []string) {
 	slices.Sort(dirs)
 	dirs = slices.Compact(dirs)
 	parallel(len(dirs), func(i int) error {
-		d, err := openFile(dirs[i], os.O_RDONLY, 0)
+		d, err := openFile(dirs[i], os.O_RDONLY|dirOnly, 0)
 		if err != nil {
 			return err
 		}

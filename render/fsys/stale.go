@@ -37,7 +37,7 @@ const mcpwireMark = ".mcpwire"
 func candidates(f FS, dir string) []string {
 	var out []string
 	if _, real := f.(OS); real {
-		d, err := openFile(dir, os.O_RDONLY, 0)
+		d, err := openFile(dir, os.O_RDONLY|dirOnly, 0)
 		if err != nil {
 			return nil
 		}
@@ -120,7 +120,7 @@ func (o OS) cleanStale(names ...string) {
 		bases[dir] = append(bases[dir], base)
 	}
 	for _, dir := range dirs {
-		d, err := openFile(dir, os.O_RDONLY, 0)
+		d, err := openFile(dir, os.O_RDONLY|dirOnly, 0)
 		if err != nil {
 			continue
 		}

@@ -344,6 +344,10 @@ func sameStat(a, b fs.FileInfo) bool {
 	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) && a.Mode() == b.Mode()
 }
 
+// Unchanged reports whether path still holds the snapshot s, as ReadSnapshot took it
+// (see unchangedSince): cheap for a file that stood still while it was read.
+func Unchanged(f FS, path string, s Snapshot) (bool, error) { return unchangedSince(f, path, s) }
+
 // unchangedSince reports whether path still holds the snapshot: by its file
 // description when it was taken while the file was still (cheap for a 50 MB file),
 // else by its bytes. A change the description misses is still caught by the

@@ -262,10 +262,12 @@ func (tx *txn) mkdirs(t Target) error {
 func (tx *txn) lock(plans []*plan) error {
 	required := map[string]bool{}
 	guarded := map[string][]string{} // lock path → the targets it guards
+	perm := map[string]fs.FileMode{} // lock path → the mode of directories created for it
 	var orphans []string             // guarded targets that may have a lock file of their own
 	for _, p := range plans {
 		path := p.t.lockPath()
 		required[path] = required[path] || !p.unchanged()
+		perm[path] = max(perm[path], p.t.DirPerm)
 		guarded[path] = append(guarded[path], filepath.Clean(p.t.Path))
 		if p.stale && path != filepath.Clean(p.t.Path) {
 			orphans = append(orphans, p.t.Path)
@@ -283,12 +285,21 @@ func (tx *txn) lock(plans []*plan) error {
 		if tx.held[path] {
 			continue
 		}
-		var release func() error
-		var err error
-		if batched {
-			release, err = sl.lockOnly(path)
-		} else {
-			release, err = tx.f.Lock(path)
+		lock := func() (func() error, error) {
+			if batched {
+				return sl.lockOnly(path)
+			}
+			return tx.f.Lock(path)
+		}
+		release, err := lock()
+		for try := 0; IsNotExist(err) && perm[path] != 0 && try < maxRetries; try++ {
+			// its directory went since it was created: another mcpwire removed the
+			// empty directories it had created, with the file it had created there
+			// (H7). Create it again.
+			if tx.mkdirs(Target{Path: path, DirPerm: perm[path]}) != nil {
+				break
+			}
+			release, err = lock()
 		}
 		if err != nil && !required[path] {
 			continue

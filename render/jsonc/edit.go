@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 )
 
 // errEmptyPath is returned by Set and Delete for an empty path.
@@ -38,6 +40,20 @@ func (d *Doc) Set(path []string, value []byte) error {
 	if !json.Valid(value) {
 		return errors.New("invalid JSON value")
 	}
+	return d.walk(path, func(o *object, k int) error {
+		d.replace(o, k, value)
+		return nil
+	}, func(o *object, i int) error {
+		d.insert(o, path[i], nest(path[i+1:], value))
+		return nil
+	})
+}
+
+// walk finds the member at path, materialising the objects on the way: found gets
+// the object holding it and its index there; absent gets the deepest object on the way
+// that exists and the index in path of the first name it does not hold. A value on
+// the way that is not an object is a *NotObjectError.
+func (d *Doc) walk(path []string, found func(o *object, k int) error, absent func(o *object, i int) error) error {
 	o := d.rootObject()
 	if o == nil {
 		return NotObject(d.Root().Kind())
@@ -45,18 +61,16 @@ func (d *Doc) Set(path []string, value []byte) error {
 	for i, name := range path {
 		k := o.find(name)
 		if k < 0 {
-			d.insert(o, name, nest(path[i+1:], value))
-			return nil
+			return absent(o, i)
 		}
 		if i == len(path)-1 {
-			d.replace(o, k, value)
-			return nil
+			return found(o, k)
 		}
-		if c := d.child(o, k); c != nil {
-			o = c
-		} else {
+		c := d.child(o, k)
+		if c == nil {
 			return NotObject(o.members[k].val.Kind(), path[:i+1]...)
 		}
+		o = c
 	}
 	panic("unreachable")
 }
@@ -176,6 +190,7 @@ func (d *Doc) insert(o *object, name string, value []byte) {
 			m.before = []byte(d.nl + indent)
 		case endsInLineComment(last.after):
 			m.before = []byte(d.nl + o.memberIndent(n-1)) // a line comment ends the line
+			o.lay = nil                                   // the object now has a line break
 		case n > 1 && lastBreak(last.before) < 0 && isSpace(last.before):
 			m.before = last.before // the spacing after the previous comma
 		case bytes.HasSuffix(m.mid, []byte(" ")):
@@ -201,6 +216,9 @@ func (d *Doc) insert(o *object, name string, value []byte) {
 	}
 	m.val = Value{raw: d.format(value, indent, multiline, bytes.HasSuffix(m.mid, []byte(" ")))}
 	o.members = append(o.members, m)
+	if o.byName != nil {
+		o.byName[name] = len(o.members) - 1
+	}
 }
 
 // remove deletes member k of o, with the text that belongs to it. nl is
@@ -219,6 +237,7 @@ func (o *object) remove(k int, nl string) {
 	// text that follows must still start on a new line.
 	lineComment := endsInLineComment(rest) || (len(rest) == 0 && k > 0 && endsInLineComment(o.members[k-1].after))
 	o.members = slices.Delete(o.members, k, k+1)
+	o.byName, o.lay = nil, nil // the members after k moved, and their text
 	switch {
 	case !last:
 		next := &o.members[k]
@@ -285,4 +304,26 @@ func endsInLineComment(b []byte) bool {
 // startsLine reports whether b starts with a line break.
 func startsLine(b []byte) bool {
 	return bytes.HasPrefix(b, []byte("\n")) || bytes.HasPrefix(b, []byte("\r\n"))
+}
+
+// SetText sets the value of the existing member at path to text, one JSONC value
+// kept byte for byte: its comments, spacing and line breaks as they are (a value
+// taken earlier with Value.Text, put back where it was). The member keeps its key and
+// the comments around it. It is an error when the member does not exist, or when text
+// is not exactly one valid JSONC value.
+func (d *Doc) SetText(path []string, text []byte) error {
+	if len(path) == 0 {
+		return errEmptyPath
+	}
+	var rec record
+	start, end, err := scanDocument(text, &rec)
+	if err != nil {
+		return err
+	}
+	return d.walk(path, func(o *object, k int) error {
+		o.members[k].val = Value{raw: bytes.Clone(text[start:end])}
+		return nil
+	}, func(_ *object, i int) error {
+		return fmt.Errorf("no member %q to set", strings.Join(path[:i+1], "."))
+	})
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/limits"
 )
 
 // ErrEmpty is matched (with errors.Is) by the error Parse returns for input
@@ -43,7 +45,8 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Problem)
 }
 
-// Unwrap returns ErrEmpty for an empty document and nil otherwise.
+// Unwrap returns ErrEmpty for an empty document, a *limits.Error for nesting
+// deeper than limits.Depth, and nil otherwise.
 func (e *SyntaxError) Unwrap() error { return e.err }
 
 // scanError is the position-only error the scanner produces; Parse turns it
@@ -65,6 +68,9 @@ func syntaxError(data []byte, e *scanError) *SyntaxError {
 	off := min(max(e.off, 0), len(data))
 	line := 1 + bytes.Count(data[:off], []byte{'\n'})
 	col := off - bytes.LastIndexByte(data[:off], '\n')
+	if le, ok := e.err.(*limits.Error); ok {
+		le.Line = line
+	}
 	return &SyntaxError{Line: line, Column: col, Offset: off, Problem: e.msg, err: e.err}
 }
 

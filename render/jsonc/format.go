@@ -52,7 +52,17 @@ func (d *Doc) layout(o *object) (multiline bool, indent string) {
 		}
 		return false, o.indent
 	}
+	if o.lay == nil || len(o.members) == 0 {
+		o.lay = &layout{}
+		o.lay.multiline, o.lay.indent = d.scanLayout(o)
+	}
+	return o.lay.multiline, o.lay.indent
+}
+
+// scanLayout is layout over the members of an object that is not windowed.
+func (d *Doc) scanLayout(o *object) (multiline bool, indent string) {
 	for k := len(o.members) - 1; k >= 0; k-- {
+		countStep()
 		if lastBreak(o.members[k].before) >= 0 {
 			return true, o.memberIndent(k)
 		}

@@ -19,6 +19,35 @@ type object struct {
 	inlineParent bool   // the enclosing object is written on one line
 
 	window *window // members not built yet, or only one of them (window.go)
+
+	// byName indexes the members of a large object by name (the last of a name),
+	// built by the first find that needs it and dropped by any change of the
+	// members' order: a lookup of each of n entries then costs n, not n² (K7).
+	byName map[string]int
+	// lay is what layout found, kept until a member's text before its key changes
+	// otherwise than by an insertion in that layout: an object written on one line
+	// has no line break to find, and n insertions would each scan all members.
+	lay *layout
+}
+
+// layout is how an object's members are laid out (Doc.layout).
+type layout struct {
+	multiline bool
+	indent    string
+}
+
+// indexMin is the number of members from which find builds an index: below it a scan
+// is as fast.
+const indexMin = 32
+
+// steps counts the members find and layout look at, when a test sets it (K7: n
+// look-ups or insertions into an object of n members look at O(n) of them).
+var steps *int
+
+func countStep() {
+	if steps != nil {
+		*steps++
+	}
 }
 
 // member is one object member, split into pieces.
@@ -133,10 +162,24 @@ func (o *object) find(name string) int {
 			return k
 		}
 	}
-	for k := len(o.members) - 1; k >= 0; k-- {
-		if keyIs(o.members[k].key, name) {
-			return k
+	if len(o.members) < indexMin {
+		for k := len(o.members) - 1; k >= 0; k-- {
+			countStep()
+			if keyIs(o.members[k].key, name) {
+				return k
+			}
 		}
+		return -1
+	}
+	if o.byName == nil {
+		o.byName = make(map[string]int, len(o.members))
+		for k := range o.members {
+			countStep()
+			o.byName[unquote(o.members[k].key)] = k
+		}
+	}
+	if k, ok := o.byName[name]; ok {
+		return k
 	}
 	return -1
 }

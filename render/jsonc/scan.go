@@ -7,12 +7,14 @@ import (
 	"math/bits"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpwire/mcpwire/internal/limits"
 )
 
-// maxDepth is the deepest nesting of objects and arrays Parse accepts.
-// Configuration files never come close; the limit turns hostile input into
-// an error instead of unbounded work.
-const maxDepth = 1000
+// maxDepth is the deepest nesting of objects and arrays Parse accepts
+// (limits.Depth, SPEC K1). Configuration files never come close; the limit
+// turns hostile input into an error instead of unbounded work.
+const maxDepth = limits.Depth
 
 // span records where one object member sits in the scanned bytes: its key
 // token (quotes included) and its value, both as [start, end) offsets.
@@ -153,7 +155,9 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 				}
 			case c == '{' || c == '[':
 				if depth == maxDepth {
-					return 0, 0, errAt(i, "nesting depth exceeds %d", maxDepth)
+					e := errAt(i, "nesting depth exceeds %d", maxDepth)
+					e.err = limits.Nesting(0)
+					return 0, 0, e
 				}
 				if depth == 0 && c == '{' && rec != nil {
 					recording = true

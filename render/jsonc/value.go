@@ -209,6 +209,17 @@ func (v Value) String() string {
 	return string(v.JSON())
 }
 
+// Text returns v's exact text in the document, comments and spacing included (as
+// edited, for a value edited since the document was parsed); nil for the zero Value.
+func (v Value) Text() []byte {
+	if v.Kind() == Invalid {
+		return nil
+	}
+	var out []byte
+	v.emit(func(b []byte) { out = append(out, b...) })
+	return out
+}
+
 // emit passes the bytes of v, in order, to fn.
 func (v Value) emit(fn func([]byte)) {
 	if v.obj != nil {

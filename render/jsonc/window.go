@@ -39,6 +39,7 @@ func (o *object) open(j int) {
 		{before: sub(w.src, aend, last), comma: -1},
 	}
 	o.tail = sub(w.src, last, closing)
+	o.byName, o.lay = nil, nil
 	w.at = j
 }
 
@@ -63,7 +64,7 @@ func (o *object) full() {
 	if w.at >= 0 {
 		f.members[w.at] = o.members[1]
 	}
-	o.members, o.tail, o.window = f.members, f.tail, nil
+	o.members, o.tail, o.window, o.byName, o.lay = f.members, f.tail, nil, nil, nil
 }
 
 // findWindowed is find for a windowed object: the member the window is open on,

@@ -108,3 +108,19 @@ func (d *Doc) applySlow(ops []Op) error {
 	}
 	return nil
 }
+
+// CheckBlock reports whether op's Block can replace its table as it is (see [Doc.Replace]
+// and [Doc.ReplaceItem]): a block that defines exactly that table, and nothing but its
+// own lines. It changes nothing.
+func (d *Doc) CheckBlock(op Op) error {
+	if op.Block == nil {
+		return fmt.Errorf("no block for %s", formatPath([]string{op.Key, op.Name}))
+	}
+	var err error
+	if op.Item != "" {
+		_, _, err = d.checkItemBlock(op.Key, op.Item, op.Name, op.Block)
+	} else {
+		_, _, err = d.checkBlock(op.Key, op.Name, op.Block)
+	}
+	return err
+}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
+	"github.com/mcpwire/mcpwire/internal/limits"
 	"github.com/pelletier/go-toml/v2/unstable"
 )
 
@@ -17,7 +19,15 @@ import (
 // "line N: <message>"; unlike go-toml's tracker, its cost is linear in the size of the document
 // (each key part is one hash lookup, however many sibling tables there are).
 func Decode(src []byte) (map[string]any, error) {
-	dc := decoder{src: src, p: parsers.Get().(*unstable.Parser)}
+	return decodeMax(src, limits.Depth)
+}
+
+// decodeMax is Decode refusing nesting deeper than max (a *limits.Error).
+func decodeMax(src []byte, max int) (map[string]any, error) {
+	if err := nesting(src, max); err != nil {
+		return nil, err
+	}
+	dc := decoder{src: src, p: parsers.Get().(*unstable.Parser), max: max}
 	defer func() {
 		dc.p.Reset(nil)
 		parsers.Put(dc.p)
@@ -33,6 +43,10 @@ func Decode(src []byte) (map[string]any, error) {
 	if err := dc.p.Error(); err != nil {
 		var pe *unstable.ParserError
 		if errors.As(err, &pe) {
+			if strings.Contains(pe.Message, "nested more than the maximum") {
+				// go-toml's own limit (10,000 levels), past mcpwire's
+				return nil, limits.Nesting(bytes.Count(dc.src[:dc.offset(pe.Highlight)], []byte("\n")) + 1)
+			}
 			return nil, dc.errAt(dc.offset(pe.Highlight), "%s", pe.Message)
 		}
 		return nil, err
@@ -59,6 +73,26 @@ type decoder struct {
 	// failed is the first value that could not be converted in the current expression: it is
 	// reported only if the expression's keys are all valid, as go-toml checks them first.
 	failed error
+
+	// headerDepth is the number of key parts of the current [header]; nest the arrays and
+	// inline tables the value being decoded is in: with dc.parts, how deep it is (K1).
+	headerDepth, nest int
+	max               int // the deepest nesting read (limits.Depth)
+}
+
+// depth refuses a document nested deeper than dc.max (limits.Depth) at node n: each key part
+// of a table's name or of a dotted key is a level, as are the arrays and inline tables
+// around a value.
+func (dc *decoder) depth(n *unstable.Node) error {
+	d := len(dc.parts) + dc.nest
+	if n.Kind == unstable.KeyValue || dc.nest > 0 {
+		d += dc.headerDepth // under the current [header]
+	}
+	if d <= dc.max {
+		return nil
+	}
+	line := bytes.Count(dc.src[:min(int(n.Raw.Offset), len(dc.src))], []byte("\n")) + 1
+	return limits.Nesting(line)
 }
 
 // offset returns the offset of the parser error highlight h in the document.
@@ -89,10 +123,15 @@ func (dc *decoder) pushKey(e *unstable.Node) []*unstable.Node {
 func (dc *decoder) expression(e *unstable.Node) error {
 	dc.parts = dc.parts[:0]
 	parts := dc.pushKey(e)
+	if err := dc.depth(e); err != nil {
+		return err
+	}
 	switch e.Kind {
 	case unstable.Table:
+		dc.headerDepth = len(parts)
 		return dc.table(parts)
 	case unstable.ArrayTable:
+		dc.headerDepth = len(parts)
 		return dc.arrayTable(parts)
 	case unstable.KeyValue:
 		dc.failed = nil
@@ -121,6 +160,14 @@ func (dc *decoder) keyValue(d *def, kv *unstable.Node, from int) error {
 // value decodes a value. It returns the errors of the keys of inline tables; a value that
 // cannot be converted is recorded in dc.failed and decoded as nil.
 func (dc *decoder) value(n *unstable.Node) (any, error) {
+	switch n.Kind {
+	case unstable.Array, unstable.InlineTable:
+		dc.nest++
+		defer func() { dc.nest-- }()
+		if err := dc.depth(n); err != nil {
+			return nil, err
+		}
+	}
 	switch n.Kind {
 	case unstable.Array:
 		count := 0

@@ -1,12 +1,13 @@
 package yamledit
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/goccy/go-yaml/ast"
+	"go.yaml.in/yaml/v3"
 )
 
 // Op is one change of [Doc.Apply]: Value becomes entry Name of the container at Path
@@ -20,6 +21,10 @@ type Op struct {
 	Name   string
 	Value  any
 	Delete bool
+	// Text, when set for an entry that exists, is written in its place as it is (an
+	// entry's earlier lines, from [Doc.Text]) instead of Value rendered, when its first
+	// line is indented as the entry is; Value is what it must read as.
+	Text string
 }
 
 // splice replaces src[start:end] with text. Insertions at one offset are ordered by
@@ -214,16 +219,26 @@ func (e *editor) container(path []string, item string, ops []Op) error {
 		if op.Delete {
 			removed++
 		}
-		text := ""
+		text, start := "", x.start
+		unterminated := x.end == len(d.src) && !bytes.HasSuffix(d.src, []byte("\n"))
 		if !op.Delete {
-			if text, err = e.render(op, x.indent); err != nil {
+			if op.Text != "" && indentOf(op.Text) == x.indent {
+				text = op.Text
+				if !strings.HasSuffix(text, "\n") {
+					text += e.st.nl
+				}
+			} else if text, err = e.render(op, x.indent); err != nil {
 				return err
 			}
-			if x.end == len(d.src) && !strings.HasSuffix(string(d.src), "\n") {
+			if unterminated {
 				text = strings.TrimSuffix(text, e.st.nl)
 			}
+		} else if unterminated && start > 0 {
+			// the last line of a file without a final line break goes with the break
+			// before it, as insert adds one
+			start -= 1 + b2i(start > 1 && d.src[start-2] == '\r')
 		}
-		e.add(x.start, x.end, text, len(path)+1)
+		e.add(start, x.end, text, len(path)+1)
 	}
 	if len(added) == 0 {
 		if removed == ents.count && len(path) > 0 {
@@ -243,37 +258,63 @@ func (e *editor) container(path []string, item string, ops []Op) error {
 	return nil
 }
 
+// b2i is 1 for true.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // insert adds text at offset at, on a line of its own.
 func (e *editor) insert(at int, text string, depth int) {
 	src := e.d.src
 	if at == len(src) && at > 0 && src[at-1] != '\n' {
-		text = e.st.nl + text
+		// after the last line of a file without a final line break: the text goes on
+		// a line of its own, and the file still ends without one
+		text = e.st.nl + strings.TrimSuffix(text, e.st.nl)
 	}
 	e.add(at, at, text, depth)
 }
 
 // emptyContainer reports whether the container node is null or an empty flow
 // collection (written anew as a block); a flow collection with entries is refused.
-func (e *editor) emptyContainer(path []string, n ast.Node) (bool, error) {
-	switch c := unwrap(n).(type) {
-	case *ast.NullNode:
+func (e *editor) emptyContainer(path []string, n *yaml.Node) (bool, error) {
+	switch {
+	case isNull(n):
 		return true, nil
-	case *ast.MappingNode:
-		if !c.IsFlowStyle {
-			return false, nil
-		}
-		if len(c.Values) == 0 {
-			return true, nil
-		}
-	case *ast.SequenceNode:
-		if !c.IsFlowStyle {
-			return false, nil
-		}
-		if len(c.Values) == 0 {
-			return true, nil
-		}
-	default:
+	case !isMapping(n) && !isSequence(n), !isFlow(n):
 		return false, nil
+	case len(n.Content) == 0:
+		return true, nil
 	}
 	return false, fmt.Errorf("line %d: %s is written in flow style ({...} or [...]); mcpwire edits only block style: write one entry per line, then run again", line(n), formatPath(path))
+}
+
+// indentOf is the indentation of text's first line.
+func indentOf(text string) int {
+	return len(text) - len(strings.TrimLeft(text, " "))
+}
+
+// Text returns the exact lines of entry name of the container at path (a mapping
+// keyed by name, or with item set a sequence named by that member), as an edit would
+// replace them: from its key (or "-") to its last line of content.
+func (d *Doc) Text(path []string, item, name string) (string, bool) {
+	n := d.node(path)
+	if n == nil {
+		return "", false
+	}
+	if empty, err := (&editor{d: d}).emptyContainer(path, n); err != nil || empty {
+		return "", false
+	}
+	ed := &editor{d: d, st: style{nl: d.nl, step: d.step()}}
+	ents, err := ed.extents(path, n, item)
+	if err != nil {
+		return "", false
+	}
+	x, ok := ents.byName[name]
+	if !ok {
+		return "", false
+	}
+	return string(d.src[x.start:x.end]), true
 }

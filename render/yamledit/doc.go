@@ -4,8 +4,9 @@
 // file stays as it was — comments, key order, quoting, blank lines, line endings and a
 // byte order mark.
 //
-// github.com/goccy/go-yaml parses the document (keeping comments) and gives each node
-// its line; its printer, though, re-spaces the whole file on output, so the edits here
+// go.yaml.in/yaml/v3 (the YAML organisation's yaml.v3, a port of libyaml, as Goose's
+// serde_yaml is) parses the document into a tree that gives each node its line and
+// column; its encoder, though, re-spaces the whole file on output, so the edits here
 // are splices of whole lines of the source, the same approach as render/jsonc and
 // render/tomledit. An entry of a block container owns the lines from its key (or its
 // "-") to its last line of content; comment and blank lines after that, and before the
@@ -17,6 +18,10 @@
 // cannot edit (a non-empty flow container, anchors, aliases or merge keys in a
 // container, an entry sharing its line with another) is refused, never guessed.
 //
+// What a document may cost is bounded (SPEC K1): nesting at most limits.Depth levels,
+// and aliases adding at most limits.AliasNodes nodes when expanded, both counted on
+// the parsed tree before its data is built (convert.go).
+//
 // A Doc knows nothing of MCP: which container and which entries are the caller's.
 package yamledit
 
@@ -24,11 +29,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
-	"github.com/goccy/go-yaml"
-	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
+	"github.com/mcpwire/mcpwire/internal/limits"
+	"go.yaml.in/yaml/v3"
 )
 
 // utf8BOM is kept in front of the document when it is written back.
@@ -39,15 +44,20 @@ type Doc struct {
 	bom  bool
 	src  []byte // without the byte order mark
 	nl   string
-	root ast.Node // the top-level mapping; nil for an empty document
-	body ast.Node // the document's body as parsed (a comment group for comments only)
+	root *yaml.Node // the top-level mapping; nil for an empty document
 	data map[string]any
 	ls   lineTable
+
+	// items indexes the named entries of a sequence container by name, for Get: a
+	// look-up of each of n entries then costs n, not n² (K7). Built on first use; a
+	// Doc's data never changes (Apply makes a new one).
+	items map[string]map[string]int
 }
 
 // Parse validates src strictly and returns its document. It refuses a stream of
-// several documents, a top level that is not a mapping, duplicate keys and anything
-// the YAML parser refuses; errors give the line.
+// several documents, a top level that is not a mapping, duplicate keys, anything the
+// YAML parser refuses, and a document past mcpwire's limits (a *limits.Error);
+// errors give the line.
 func Parse(src []byte) (*Doc, error) {
 	d := &Doc{}
 	if bytes.HasPrefix(src, utf8BOM) {
@@ -61,43 +71,20 @@ func Parse(src []byte) (*Doc, error) {
 
 // load parses src into d.
 func (d *Doc) load(src []byte) error {
-	f, err := parser.ParseBytes(src, parser.ParseComments)
+	root, err := parseTree(src)
 	if err != nil {
-		return parseError(err)
-	}
-	if len(f.Docs) > 1 {
-		return errors.New("holds several YAML documents (---); mcpwire edits a file of one document")
-	}
-	var body ast.Node
-	if len(f.Docs) == 1 {
-		body = f.Docs[0].Body
-	}
-	root := body
-	if _, ok := root.(*ast.CommentGroupNode); ok || root == nil {
-		root = nil
-	} else if _, ok := unwrap(root).(*ast.MappingNode); !ok {
-		if _, null := unwrap(root).(*ast.NullNode); !null {
-			return fmt.Errorf("the top level must be a mapping, not %s", describeNode(root))
-		}
-		root = nil
-	}
-	var v any
-	if root != nil {
-		// decoded from the parsed tree (a second parse would double the cost); the
-		// decoder refuses duplicate keys and undefined aliases
-		if err := yaml.NodeToValue(body, &v); err != nil {
-			return parseError(err)
-		}
+		return err
 	}
 	data := map[string]any{}
-	if v != nil {
-		m, ok := normalize(v).(map[string]any)
-		if !ok {
-			return fmt.Errorf("the top level must be a mapping")
+	if root != nil {
+		if err := checkTree(root, limits.AliasNodes, limits.Depth); err != nil {
+			return err
 		}
-		data = m
+		if data, err = mapping(root); err != nil {
+			return err
+		}
 	}
-	d.src, d.root, d.body, d.data = src, root, body, data
+	d.src, d.root, d.data = src, root, data
 	d.ls = newLineTable(src)
 	d.nl = "\n"
 	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
@@ -106,14 +93,61 @@ func (d *Doc) load(src []byte) error {
 	return nil
 }
 
-// parseError keeps the first line of the parser's message (the rest is a source
-// excerpt, which could show a credential).
+// parseTree parses src as one YAML document whose top level is a mapping, and
+// returns that mapping (nil for an empty document, or one that is only comments or
+// null).
+func parseTree(src []byte) (root *yaml.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil { // the parser's own failures are errors, never a crash
+			root, err = nil, fmt.Errorf("the YAML parser failed: %v", r)
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	var doc yaml.Node
+	switch err := dec.Decode(&doc); {
+	case err == io.EOF:
+		return nil, nil
+	case err != nil:
+		return nil, parseError(err)
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return nil, errors.New("holds several YAML documents (---); mcpwire edits a file of one document")
+	case err != io.EOF:
+		return nil, parseError(err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	body := doc.Content[0]
+	switch {
+	case isNull(body) && body.Anchor == "":
+		return nil, nil
+	case body.Kind == yaml.AliasNode || !isMapping(body):
+		return nil, fmt.Errorf("the top level must be a mapping, not %s", describeNode(body))
+	}
+	return body, nil
+}
+
+// parseError keeps the first line of the parser's message, without its "yaml: "
+// prefix (a message never shows the source).
 func parseError(err error) error {
-	msg := err.Error()
+	msg := strings.TrimPrefix(firstLine(err.Error()), "yaml: ")
+	if strings.Contains(msg, "exceeded max depth") { // the parser's own limit (10,000 levels), past mcpwire's
+		l := 0
+		fmt.Sscanf(msg, "line %d:", &l)
+		return limits.Nesting(l)
+	}
+	return errors.New(msg)
+}
+
+// firstLine is the first line of a message.
+func firstLine(msg string) string {
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
-	return errors.New(strings.TrimSpace(msg))
+	return strings.TrimSpace(msg)
 }
 
 // Bytes returns the document's source text.
@@ -162,24 +196,23 @@ func (d *Doc) Check(path []string, item string) error {
 	if n == nil {
 		return d.checkParents(path)
 	}
-	switch c := unwrap(n).(type) {
-	case *ast.NullNode:
+	switch {
+	case isNull(n):
 		return nil
-	case *ast.MappingNode:
+	case isMapping(n):
 		if item == "" {
 			return nil
 		}
-	case *ast.SequenceNode:
+	case isSequence(n):
 		if item == "" {
 			break
 		}
 		seen := map[string]bool{}
-		for i, e := range c.Values {
-			m, ok := unwrap(e).(*ast.MappingNode)
-			if !ok {
+		for i, e := range n.Content {
+			if !isMapping(e) {
 				return fmt.Errorf("line %d: entry %d of %s must be a mapping, not %s", line(e), i+1, formatPath(path), describeNode(e))
 			}
-			name, ok := memberString(m, item)
+			name, ok := memberString(e, item)
 			if !ok {
 				continue
 			}
@@ -202,8 +235,7 @@ func (d *Doc) Check(path []string, item string) error {
 func (d *Doc) checkParents(path []string) error {
 	for i := len(path) - 1; i > 0; i-- {
 		if n := d.node(path[:i]); n != nil {
-			switch unwrap(n).(type) {
-			case *ast.MappingNode, *ast.NullNode:
+			if isMapping(n) || isNull(n) {
 				return nil
 			}
 			return fmt.Errorf("line %d: %s must be a mapping, not %s", line(n), formatPath(path[:i]), describeNode(n))
@@ -238,12 +270,36 @@ func (d *Doc) Get(path []string, item, name string) (any, bool) {
 		return clone(e), ok
 	}
 	list, _ := v.([]any)
-	for _, e := range list {
-		if m, ok := e.(map[string]any); ok && m[item] == name {
-			return clone(m), true
+	key := strings.Join(path, "\x00") + "\x01" + item
+	index, ok := d.items[key]
+	if !ok {
+		index = map[string]int{}
+		for i := len(list) - 1; i >= 0; i-- { // the first of a name wins
+			countStep()
+			if m, ok := list[i].(map[string]any); ok {
+				if n, ok := m[item].(string); ok {
+					index[n] = i
+				}
+			}
 		}
+		if d.items == nil {
+			d.items = map[string]map[string]int{}
+		}
+		d.items[key] = index
+	}
+	if i, ok := index[name]; ok {
+		return clone(list[i]), true
 	}
 	return nil, false
+}
+
+// steps counts the list entries Get looks at, when a test sets it (K7).
+var steps *int
+
+func countStep() {
+	if steps != nil {
+		*steps++
+	}
 }
 
 // formatPath shows a path of member names.

@@ -49,7 +49,7 @@ func TestMapEdits(t *testing.T) {
 	runEdits(t, []editCase{
 		{"new file", "", []Op{set("s")}, "ext:\n  s:\n" + entryText},
 		{"comments only", "# c\n", []Op{set("s")}, "# c\next:\n  s:\n" + entryText},
-		{"no final newline", "a: 1", []Op{set("s")}, "a: 1\next:\n  s:\n" + entryText},
+		{"no final newline, and none after", "a: 1", []Op{set("s")}, "a: 1\next:\n  s:\n" + strings.TrimSuffix(entryText, "\n")},
 		{"empty key", "ext:\nb: 2\n", []Op{set("s")}, "ext:\n  s:\n" + entryText + "b: 2\n"},
 		{"null", "ext: null # none\n", []Op{set("s")}, "ext: # none\n  s:\n" + entryText},
 		{"empty flow", "ext: {}  # none yet\nb: 2\n", []Op{set("s")}, "ext:  # none yet\n  s:\n" + entryText + "b: 2\n"},
@@ -104,7 +104,7 @@ func TestRefused(t *testing.T) {
 		{"a: 1\n---\nb: 2\n", "several YAML documents"},
 		{"- a\n", "top level must be a mapping, not a list"},
 		{"just text\n", "top level must be a mapping"},
-		{"a:\n\tb: 1\n", "[2:1]"},
+		{"a:\n\tb: 1\n", "line 2: found character that cannot start any token"},
 		{"a: 1\na: 2\n", "already defined"},
 		{"ext: {a: 1}\n", "line 1: ext is written in flow style"},
 		{"ext: 3\n", "line 1: ext must be a mapping, not a number"},
@@ -164,6 +164,31 @@ func TestScalars(t *testing.T) {
 		}
 		if got != "k: "+want+"\n" {
 			t.Errorf("%q written %q, want %q", s, got, "k: "+want+"\n")
+		}
+	}
+}
+
+// spec: W1 — in a file that does not end with a line break, an entry added at the end
+// and removed again gives back the file byte for byte.
+func TestUnterminatedRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		path []string
+		item string
+	}{
+		{"ext:\n  b: 2", []string{"ext"}, ""},
+		{"8:\n 0:", []string{"8"}, ""},
+		{"a: 1\r\next:\r\n  b: 2", []string{"ext"}, ""},
+		{"mcpServers:\n  - name: a\n    command: x", []string{"mcpServers"}, "name"},
+	} {
+		added, err := apply(t, tc.src, Op{Path: tc.path, Item: tc.item, Name: "s", Value: entry})
+		if err != nil || strings.HasSuffix(added, "\n") {
+			t.Errorf("%q: %q, %v", tc.src, added, err)
+			continue
+		}
+		back, err := apply(t, added, Op{Path: tc.path, Item: tc.item, Name: "s", Delete: true})
+		if err != nil || back != tc.src {
+			t.Errorf("%q: back %q, %v", tc.src, back, err)
 		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/goccy/go-yaml/ast"
+	"go.yaml.in/yaml/v3"
 )
 
 // extent is the source of one entry: whole lines from its key (or "-") to its last
@@ -34,7 +34,7 @@ type child struct {
 }
 
 // extents finds the entries of the block container n at path.
-func (e *editor) extents(path []string, n ast.Node, item string) (*entrySet, error) {
+func (e *editor) extents(path []string, n *yaml.Node, item string) (*entrySet, error) {
 	kids, err := e.children(path, n, item)
 	if err != nil {
 		return nil, err
@@ -64,28 +64,24 @@ func (e *editor) extents(path []string, n ast.Node, item string) (*entrySet, err
 }
 
 // children lists the entries of a block mapping (item empty) or sequence.
-func (e *editor) children(path []string, n ast.Node, item string) ([]child, error) {
+func (e *editor) children(path []string, n *yaml.Node, item string) ([]child, error) {
 	var out []child
-	switch c := unwrap(n).(type) {
-	case *ast.MappingNode:
-		for _, mv := range c.Values {
-			name, ok := keyString(mv.Key)
-			p := mv.Key.GetToken().Position
-			k := child{name: name, named: ok && item == "", first: p.Line, col: p.Column}
-			if s, ok := unwrap(mv.Value).(*ast.SequenceNode); ok && !s.IsFlowStyle && len(s.Entries) > 0 && s.Entries[0].Start != nil {
-				k.seqValue = s.Entries[0].Start.Position.Column == p.Column
+	switch {
+	case isMapping(n):
+		for _, p := range pairs(n) {
+			name, ok := keyString(p.key)
+			k := child{name: name, named: ok && item == "", first: p.key.Line, col: p.key.Column}
+			if s := p.val; isSequence(s) && !isFlow(s) && len(s.Content) > 0 {
+				k.seqValue = s.Column == p.key.Column // "- " at the key's own column
 			}
 			out = append(out, k)
 		}
-	case *ast.SequenceNode:
-		for i, v := range c.Values {
-			if i >= len(c.Entries) || c.Entries[i].Start == nil {
-				return nil, fmt.Errorf("line %d: mcpwire cannot find the entries of %s", line(n), formatPath(path))
-			}
-			p := c.Entries[i].Start.Position
-			k := child{first: p.Line, col: p.Column}
-			if m, ok := unwrap(v).(*ast.MappingNode); ok && item != "" {
-				k.name, k.named = memberString(m, item)
+	case isSequence(n):
+		for _, v := range n.Content {
+			l, c := e.d.dash(n, v)
+			k := child{first: l, col: c}
+			if isMapping(v) && item != "" {
+				k.name, k.named = memberString(v, item)
 			}
 			out = append(out, k)
 		}
@@ -119,7 +115,7 @@ func (e *editor) place(path []string) (at, indent int, remove [2]int, err error)
 		}
 	}
 	if n != nil && !isEmptyFlow(n) {
-		if _, null := unwrap(n).(*ast.NullNode); !null {
+		if !isNull(n) {
 			set, err := e.extents(path, n, "")
 			if err != nil {
 				return 0, 0, [2]int{}, err
@@ -127,11 +123,11 @@ func (e *editor) place(path []string) (at, indent int, remove [2]int, err error)
 			return set.after, set.indent, [2]int{-1, -1}, nil
 		}
 	}
-	mv := d.memberNode(path)
-	if mv == nil {
+	mv, ok := d.memberNode(path)
+	if !ok {
 		return 0, 0, [2]int{}, fmt.Errorf("mcpwire cannot find %s", formatPath(path))
 	}
-	kl := mv.Key.GetToken().Position.Line
+	kl := mv.key.Line
 	text := string(ls.text(kl))
 	m := nullValue().FindStringSubmatchIndex(text)
 	if m == nil || (n != nil && line(n) != 0 && line(n) != kl && !isImplicitNull(n)) {
@@ -146,25 +142,18 @@ func (e *editor) place(path []string) (at, indent int, remove [2]int, err error)
 }
 
 // isEmptyFlow reports whether n is {} or [].
-func isEmptyFlow(n ast.Node) bool {
-	switch c := unwrap(n).(type) {
-	case *ast.MappingNode:
-		return c.IsFlowStyle && len(c.Values) == 0
-	case *ast.SequenceNode:
-		return c.IsFlowStyle && len(c.Values) == 0
-	}
-	return false
+func isEmptyFlow(n *yaml.Node) bool {
+	return (isMapping(n) || isSequence(n)) && isFlow(n) && len(n.Content) == 0
 }
 
 // isImplicitNull reports whether n is a null with no text of its own (`key:` and
 // nothing after it).
-func isImplicitNull(n ast.Node) bool {
-	nn, ok := unwrap(n).(*ast.NullNode)
-	return ok && (nn.Token == nil || nn.Token.Value == "" || nn.Token.Type.String() == "MappingValue")
+func isImplicitNull(n *yaml.Node) bool {
+	return isNull(n) && n.Value == "" && n.Tag == tagNull && n.Style == 0
 }
 
 // fill writes the entries of an existing empty container.
-func (e *editor) fill(path []string, n ast.Node, item string, ops []Op) error {
+func (e *editor) fill(path []string, n *yaml.Node, item string, ops []Op) error {
 	at, indent, remove, err := e.place(path)
 	if err != nil {
 		return err
@@ -224,22 +213,19 @@ func (d *Doc) step() int {
 	return 2
 }
 
-func stepOf(n ast.Node) int {
-	m, ok := unwrap(n).(*ast.MappingNode)
-	if n == nil || !ok || m.IsFlowStyle {
+func stepOf(n *yaml.Node) int {
+	if !isMapping(n) || isFlow(n) {
 		return 0
 	}
-	for _, mv := range m.Values {
-		c, ok := unwrap(mv.Value).(*ast.MappingNode)
-		if !ok || c.IsFlowStyle || len(c.Values) == 0 {
-			continue
-		}
-		if s := c.Values[0].Key.GetToken().Position.Column - mv.Key.GetToken().Position.Column; s > 0 {
-			return s
+	for _, p := range pairs(n) {
+		if c := p.val; isMapping(c) && !isFlow(c) && len(c.Content) > 0 {
+			if s := c.Content[0].Column - p.key.Column; s > 0 {
+				return s
+			}
 		}
 	}
-	for _, mv := range m.Values {
-		if s := stepOf(mv.Value); s > 0 {
+	for _, p := range pairs(n) {
+		if s := stepOf(p.val); s > 0 {
 			return s
 		}
 	}
@@ -250,11 +236,11 @@ func stepOf(n ast.Node) int {
 // entry is removed: a null there would read as no list at all (Continue refuses a
 // null mcpServers, Goose a null extensions).
 func (e *editor) emptied(path []string, item string) {
-	mv := e.d.memberNode(path)
-	if mv == nil {
+	mv, ok := e.d.memberNode(path)
+	if !ok {
 		return
 	}
-	kl := mv.Key.GetToken().Position.Line
+	kl := mv.key.Line
 	m := nullValue().FindStringSubmatchIndex(string(e.d.ls.text(kl)))
 	if m == nil {
 		return

@@ -2,11 +2,14 @@ package yamledit
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
-	"github.com/goccy/go-yaml"
+	"github.com/mcpwire/mcpwire/internal/limits"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // seeds are real-looking files (the client fixtures) and small layouts.
@@ -129,6 +132,51 @@ func FuzzScalar(f *testing.F) {
 		}
 		if l, ok := inner[s].([]any); !ok || len(l) != 1 || l[0] != s {
 			t.Fatalf("%q read back as %v", s, inner)
+		}
+	})
+}
+
+// FuzzParse: whatever the input, Parse allocates at most a bounded multiple of its
+// size (a few MB for what a refusal costs, K3); what it accepts has the data the YAML
+// library itself decodes; what goes past a limit is a *limits.Error.
+//
+// spec: K1 K3
+func FuzzParse(f *testing.F) {
+	for _, s := range seeds(f) {
+		f.Add(s)
+	}
+	for _, s := range []string{bomb(4), "a: " + strings.Repeat("[", 50) + strings.Repeat("]", 50), "a: &x [1]\nb: [*x, *x]\nc:\n  <<: {d: 1}\n",
+		"a: &x {b: 1}\nc:\n  <<: [*x, {b: 2, e: 3}]\n  f: 4\n", "? [a]\n: 1\n", "a: !!binary aGVsbG8=\nt: 2001-12-14\n", "1: a\n\"1\": b\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var d *Doc
+		var err error
+		n := allocated(func() { d, err = Parse(src) })
+		if limit := 1<<20 + 400*uint64(len(src)); n > limit {
+			t.Fatalf("Parse of %d bytes allocated %d bytes", len(src), n)
+		}
+		var le *limits.Error
+		if err != nil {
+			if errors.As(err, &le) && !errors.Is(err, limits.ErrRefused) {
+				t.Fatal("a limit error that is not ErrRefused")
+			}
+			return
+		}
+		var v any
+		if yaml.Unmarshal(bytes.TrimPrefix(src, utf8BOM), &v) != nil {
+			return // the library refuses what mcpwire reads (its own alias ratio): mcpwire's data is checked elsewhere
+		}
+		want := map[string]any{}
+		if v != nil {
+			m, ok := normalize(v).(map[string]any)
+			if !ok {
+				t.Fatalf("accepted a top level that is not a mapping: %q", src)
+			}
+			want = m
+		}
+		if !equal(d.data, want) {
+			t.Fatalf("data of %q:\n got  %v\n want %v", src, d.data, want)
 		}
 	})
 }

@@ -27,7 +27,7 @@ func normalize(v any) any {
 	case map[any]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[fmt.Sprint(k)] = normalize(e)
+			out[keyOf(k)] = normalize(e)
 		}
 		return out
 	case []any:

@@ -1,137 +1,157 @@
 package yamledit
 
 import (
-	"fmt"
+	"strings"
 
-	"github.com/goccy/go-yaml"
-	"github.com/goccy/go-yaml/ast"
+	"go.yaml.in/yaml/v3"
 )
 
-// unwrap returns the value under an anchor or a tag.
-func unwrap(n ast.Node) ast.Node {
-	for {
-		switch v := n.(type) {
-		case *ast.AnchorNode:
-			n = v.Value
-		case *ast.TagNode:
-			n = v.Value
-		default:
-			return n
-		}
+// The parsed tree is go.yaml.in/yaml/v3's: every node has its line and column, its
+// anchor and tag are fields of its own, an alias points at the node it names, and
+// a mapping's Content alternates keys and values.
+
+// Tags of the nodes this package tells apart.
+const (
+	tagNull  = "!!null"
+	tagStr   = "!!str"
+	tagMerge = "!!merge"
+)
+
+// pair is one member of a mapping: its key node and its value node.
+type pair struct{ key, val *yaml.Node }
+
+// pairs lists the members of a mapping node.
+func pairs(m *yaml.Node) []pair {
+	out := make([]pair, 0, len(m.Content)/2)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		out = append(out, pair{m.Content[i], m.Content[i+1]})
 	}
+	return out
 }
 
-// line is the 1-based line of a node's first token.
-func line(n ast.Node) int {
-	if n == nil || n.GetToken() == nil {
+// line is the 1-based line of a node.
+func line(n *yaml.Node) int {
+	if n == nil {
 		return 0
 	}
-	return n.GetToken().Position.Line
+	return n.Line
 }
+
+// isMapping, isSequence and isNull say what a node is (an alias is none of them).
+func isMapping(n *yaml.Node) bool  { return n != nil && n.Kind == yaml.MappingNode }
+func isSequence(n *yaml.Node) bool { return n != nil && n.Kind == yaml.SequenceNode }
+func isNull(n *yaml.Node) bool {
+	return n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == tagNull
+}
+
+// isFlow reports whether a mapping or sequence is written in flow style ({...}, [...]).
+func isFlow(n *yaml.Node) bool { return n.Style&yaml.FlowStyle != 0 }
 
 // describeNode names a node's kind for an error message.
-func describeNode(n ast.Node) string {
-	switch v := unwrap(n).(type) {
-	case *ast.MappingNode:
+func describeNode(n *yaml.Node) string {
+	switch {
+	case isMapping(n):
 		return "a mapping"
-	case *ast.SequenceNode:
+	case isSequence(n):
 		return "a list"
-	case *ast.NullNode:
+	case isNull(n):
 		return "null"
-	case *ast.AliasNode:
+	case n.Kind == yaml.AliasNode:
 		return "an alias"
-	case *ast.StringNode, *ast.LiteralNode:
+	}
+	switch n.ShortTag() {
+	case tagStr:
 		return "a string"
-	case *ast.BoolNode:
+	case "!!bool":
 		return "a boolean"
-	case *ast.IntegerNode, *ast.FloatNode, *ast.InfinityNode, *ast.NanNode:
+	case "!!int", "!!float":
 		return "a number"
-	default:
-		return v.Type().String()
 	}
+	return "a " + strings.TrimLeft(n.ShortTag(), "!") + " value"
 }
 
-// keyString is the member name of a mapping key, as the decoder names it.
-func keyString(k ast.MapKeyNode) (string, bool) {
-	if k == nil || k.IsMergeKey() {
-		return "", false
-	}
-	if s, ok := unwrap(k).(*ast.StringNode); ok {
-		return s.Value, true
-	}
-	var v any
-	if err := yaml.NodeToValue(k, &v); err != nil {
-		return "", false
-	}
-	if s, ok := v.(string); ok {
-		return s, true
-	}
-	return fmt.Sprint(v), true
+// isMerge reports whether a mapping key is the merge key <<.
+func isMerge(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && (k.Tag == "" || k.Tag == "!" || k.ShortTag() == tagMerge)
 }
 
-// member returns the value node of key k in mapping m.
-func member(m *ast.MappingNode, k string) (*ast.MappingValueNode, bool) {
-	for _, mv := range m.Values {
-		if name, ok := keyString(mv.Key); ok && name == k {
-			return mv, true
+// keyString is the member name of a mapping key, as the decoded data names it; false
+// for a merge key and for a key that is not a scalar.
+func keyString(k *yaml.Node) (string, bool) {
+	if k.Kind == yaml.AliasNode && k.Alias != nil {
+		k = k.Alias
+	}
+	if k.Kind != yaml.ScalarNode || isMerge(k) {
+		return "", false
+	}
+	switch k.ShortTag() {
+	case tagStr:
+		return k.Value, true
+	case tagNull:
+		return "null", true
+	}
+	v, err := scalar(k)
+	if err != nil {
+		return "", false
+	}
+	return keyOf(v), true
+}
+
+// member returns the member called k of mapping m.
+func member(m *yaml.Node, k string) (pair, bool) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if name, ok := keyString(m.Content[i]); ok && name == k {
+			return pair{m.Content[i], m.Content[i+1]}, true
 		}
 	}
-	return nil, false
+	return pair{}, false
 }
 
-// memberString returns the string value of key k in mapping m.
-func memberString(m *ast.MappingNode, k string) (string, bool) {
-	mv, ok := member(m, k)
-	if !ok {
+// memberString returns the string value of member k of mapping m.
+func memberString(m *yaml.Node, k string) (string, bool) {
+	p, ok := member(m, k)
+	if !ok || p.val.Kind != yaml.ScalarNode || p.val.ShortTag() != tagStr {
 		return "", false
 	}
-	s, ok := unwrap(mv.Value).(*ast.StringNode)
-	if !ok {
-		return "", false
-	}
-	return s.Value, true
+	return p.val.Value, true
 }
 
 // node returns the value node at a path of member names (the top-level mapping for
 // an empty path), nil when it is absent.
-func (d *Doc) node(path []string) ast.Node {
-	mv := d.memberNode(path)
+func (d *Doc) node(path []string) *yaml.Node {
 	if len(path) == 0 {
 		return d.root
 	}
-	if mv == nil {
+	p, ok := d.memberNode(path)
+	if !ok {
 		return nil
 	}
-	if mv.Value == nil {
-		return &ast.NullNode{BaseNode: &ast.BaseNode{}, Token: mv.Start}
-	}
-	return mv.Value
+	return p.val
 }
 
-// memberNode returns the mapping member at a path (nil for the top level or when it
-// is absent).
-func (d *Doc) memberNode(path []string) *ast.MappingValueNode {
+// memberNode returns the mapping member at a non-empty path.
+func (d *Doc) memberNode(path []string) (pair, bool) {
 	n := d.root
-	var mv *ast.MappingValueNode
+	var p pair
 	for _, k := range path {
-		m, ok := unwrap(n).(*ast.MappingNode)
-		if n == nil || !ok {
-			return nil
+		if !isMapping(n) {
+			return pair{}, false
 		}
-		if mv, ok = member(m, k); !ok {
-			return nil
+		var ok bool
+		if p, ok = member(n, k); !ok {
+			return pair{}, false
 		}
-		n = mv.Value
+		n = p.val
 	}
-	return mv
+	return p, len(path) > 0
 }
 
 // entryNode is one entry of a container: its name, the node of the whole entry (a
-// mapping member, or a sequence entry's value) and the line where it starts (its
+// mapping member's value, or a sequence entry) and the line where it starts (its
 // key, or its "-").
 type entryNode struct {
 	name  string
-	node  ast.Node
+	node  *yaml.Node
 	first int // 1-based line of the key or the "-"
 	col   int // 1-based column of the key or the "-"
 }
@@ -139,66 +159,60 @@ type entryNode struct {
 // entries lists the named entries of the container at path.
 func (d *Doc) entries(path []string, item string) []entryNode {
 	n := d.node(path)
-	if n == nil {
-		return nil
-	}
 	var out []entryNode
-	switch c := unwrap(n).(type) {
-	case *ast.MappingNode:
-		if item != "" {
-			return nil
-		}
-		for _, mv := range c.Values {
-			name, ok := keyString(mv.Key)
+	switch {
+	case isMapping(n) && item == "":
+		for _, p := range pairs(n) {
+			name, ok := keyString(p.key)
 			if !ok {
 				continue
 			}
-			p := mv.Key.GetToken().Position
-			out = append(out, entryNode{name: name, node: mv, first: p.Line, col: p.Column})
+			out = append(out, entryNode{name: name, node: p.val, first: p.key.Line, col: p.key.Column})
 		}
-	case *ast.SequenceNode:
-		if item == "" {
-			return nil
-		}
-		for i, v := range c.Values {
-			m, ok := unwrap(v).(*ast.MappingNode)
+	case isSequence(n) && item != "":
+		for _, v := range n.Content {
+			if !isMapping(v) {
+				continue
+			}
+			name, ok := memberString(v, item)
 			if !ok {
 				continue
 			}
-			name, ok := memberString(m, item)
-			if !ok {
-				continue
-			}
-			if i >= len(c.Entries) || c.Entries[i].Start == nil {
-				continue
-			}
-			p := c.Entries[i].Start.Position
-			out = append(out, entryNode{name: name, node: v, first: p.Line, col: p.Column})
+			l, c := d.dash(n, v)
+			out = append(out, entryNode{name: name, node: v, first: l, col: c})
 		}
 	}
 	return out
 }
 
-// reference returns the first anchor, alias or merge key under n, or nil.
-func reference(n ast.Node) ast.Node {
-	var found ast.Node
-	ast.Walk(visitFunc(func(x ast.Node) bool {
-		switch x.(type) {
-		case *ast.AnchorNode, *ast.AliasNode, *ast.MergeKeyNode:
-			found = x
-			return false
+// dash returns where the "-" of entry v of block sequence s is: at the sequence's own
+// column (every "-" of a block sequence is), on v's first line or the last line
+// before it that has one there (an entry may start on the line after its "-").
+func (d *Doc) dash(s, v *yaml.Node) (line, col int) {
+	col = s.Column
+	for l := v.Line; l >= s.Line && l >= 1; l-- {
+		if d.ls.seqItem(l, col-1) {
+			return l, col
 		}
-		return found == nil
-	}), n)
-	return found
+	}
+	return v.Line, col
 }
 
-// visitFunc adapts a function to ast.Visitor.
-type visitFunc func(ast.Node) bool
-
-func (f visitFunc) Visit(n ast.Node) ast.Visitor {
-	if n == nil || !f(n) {
+// reference returns the first anchor, alias or merge key at or under n, or nil.
+func reference(n *yaml.Node) *yaml.Node {
+	if n == nil {
 		return nil
 	}
-	return f
+	if n.Anchor != "" || n.Kind == yaml.AliasNode {
+		return n
+	}
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 && isMerge(c) {
+			return c
+		}
+		if r := reference(c); r != nil {
+			return r
+		}
+	}
+	return nil
 }

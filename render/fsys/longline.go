@@ -1,0 +1,199 @@
+package fsys
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// A minified file is one line: a dry run's diff of a small edit of a minified 50 MB
+// ~/.claude.json would print that line twice, and hide the credentials of 100 MB of
+// text before printing it (27 s and 1 GB, SPEC K7). A line longer than longLine is
+// shown shortened instead: a changed line paired with its new version is cut to the
+// part that differs and some context, an unchanged one to its start, each followed by
+// a "\ " note line (as "\ No newline at end of file" is) saying which bytes are shown.
+// Cuts fall only between tokens — after a ',', '{' or '[' and before a ',', '}' or
+// ']' outside quoted strings — so that every string shown is whole and a credential
+// is never shown in part, where the redaction could not recognise it.
+
+// longLine is the length from which a line of a diff is shown shortened.
+const longLine = 4096
+
+// shortContext is how many bytes of context are shown at least on each side of what
+// changed in a long line (more, up to the next cut between tokens).
+const shortContext = 64
+
+// excerpt is the text shown for a long line and the note that follows it.
+type excerpt struct{ text, note string }
+
+// shortened returns the excerpts of the long lines of a hunk, by op index. A run of
+// k deleted lines followed by k added ones pairs them in order.
+func shortened(ops []op, al, bl [][]byte) map[int]excerpt {
+	var out map[int]excerpt
+	put := func(i int, x excerpt) {
+		if out == nil {
+			out = map[int]excerpt{}
+		}
+		out[i] = x
+	}
+	for i := 0; i < len(ops); {
+		if ops[i].kind == ' ' {
+			if l := trimNL(al[ops[i].a]); len(l) > longLine {
+				put(i, excerptOf(l, 0, 0))
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < len(ops) && ops[j].kind == '-' {
+			j++
+		}
+		k := j
+		for k < len(ops) && ops[k].kind == '+' {
+			k++
+		}
+		dels, adds := j-i, k-j
+		for n := range max(dels, adds) {
+			var a, b []byte
+			if n < dels {
+				a = trimNL(al[ops[i+n].a])
+			}
+			if n < adds {
+				b = trimNL(bl[ops[j+n].b])
+			}
+			if len(a) <= longLine && len(b) <= longLine {
+				continue
+			}
+			if dels != adds { // nothing to pair with: its start
+				if n < dels && len(a) > longLine {
+					put(i+n, excerptOf(a, 0, 0))
+				}
+				if n < adds && len(b) > longLine {
+					put(j+n, excerptOf(b, 0, 0))
+				}
+				continue
+			}
+			p, s := commonEnds(a, b)
+			start := cutBefore(a, max(0, p-shortContext)) // the same in b: before p, b is a
+			put(i+n, excerptOf(a, start, len(a)-s))
+			put(j+n, excerptOf(b, start, len(b)-s))
+		}
+		if k == i {
+			k++
+		}
+		i = k
+	}
+	return out
+}
+
+// trimNL is a line without its line break.
+func trimNL(l []byte) []byte { return bytes.TrimSuffix(l, []byte("\n")) }
+
+// commonEnds returns the lengths of the common prefix and suffix of a and b (not
+// overlapping on either).
+func commonEnds(a, b []byte) (prefix, suffix int) {
+	prefix = commonPrefix(a, b)
+	n := min(len(a), len(b)) - prefix
+	for suffix < n && a[len(a)-1-suffix] == b[len(b)-1-suffix] {
+		suffix++
+		if suffix%compareStep == 0 && suffix+compareStep <= n &&
+			bytes.Equal(a[len(a)-suffix-compareStep:len(a)-suffix], b[len(b)-suffix-compareStep:len(b)-suffix]) {
+			suffix += compareStep - 1 // a whole step the same: compared at memory speed
+		}
+	}
+	return prefix, suffix
+}
+
+// compareStep is how many bytes commonPrefix and commonEnds compare at once.
+const compareStep = 4096
+
+// commonPrefix returns the length of the common prefix of a and b, comparing a
+// step of bytes at a time where they are the same.
+func commonPrefix(a, b []byte) int {
+	n := 0
+	for n+compareStep <= len(a) && n+compareStep <= len(b) && bytes.Equal(a[n:n+compareStep], b[n:n+compareStep]) {
+		n += compareStep
+	}
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// excerptOf is line shortened to start (a cut between tokens, see cutBefore) up to
+// what changed, which ends at to, with context, cut between tokens after it; a line
+// shown alone (start and to 0) to its first shortContext bytes or so.
+func excerptOf(line []byte, start, to int) excerpt {
+	end := cutAfter(line, start, min(len(line), to+shortContext))
+	text := string(line[start:end])
+	if start > 0 {
+		text = "…" + text
+	}
+	if end < len(line) {
+		text += "…"
+	}
+	return excerpt{text, fmt.Sprintf(`\ line of %d bytes, shown from byte %d to %d`, len(line), start+1, end)}
+}
+
+// cutBefore returns the last place at or before at where line can be cut between
+// tokens: just after a ',', '{' or '[' outside quoted strings, or 0. It reads the line
+// from its start, the only way to know what is quoted, skipping each string with
+// bytes.IndexByte.
+func cutBefore(line []byte, at int) int {
+	cut := 0
+	for i := 0; i < at; {
+		switch c := line[i]; c {
+		case '"', '\'':
+			i = quotedEnd(line, i)
+		case ',', '{', '[':
+			i++
+			cut = i
+		default:
+			i++
+		}
+	}
+	return min(cut, at)
+}
+
+// quotedEnd returns the offset just after the string whose quote is at line[i] (a
+// double-quoted one ends at a quote not escaped by an odd run of backslashes), or
+// len(line).
+func quotedEnd(line []byte, i int) int {
+	q := line[i]
+	for j := i + 1; ; j++ {
+		k := bytes.IndexByte(line[j:], q)
+		if k < 0 {
+			return len(line)
+		}
+		j += k
+		bs := 0
+		for q == '"' && j-1-bs > i && line[j-1-bs] == '\\' {
+			bs++
+		}
+		if bs%2 == 0 {
+			return j + 1
+		}
+	}
+}
+
+// cutAfter returns the first place at or after at where line can be cut between
+// tokens: just before a ',', '}' or ']' outside quoted strings, or the end; from is a
+// place outside quoted strings before at.
+func cutAfter(line []byte, from, at int) int {
+	var quote byte
+	for i := from; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote == '"' && c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case i >= at && (c == ',' || c == '}' || c == ']'):
+			return i
+		}
+	}
+	return len(line)
+}
