@@ -43,6 +43,7 @@ func scriptParams(dir string) testscript.Params {
 			"count":    cmdCount,
 			"glob":     cmdGlob,
 			"hardlink": cmdHardlink,
+			"replace":  cmdReplace,
 			"template": cmdTemplate,
 			// "winetest.Skip Symlinks": the scripts' winetest.Skip (internal/winetest)
 			"winetest.Skip": cmdWineSkip,
