@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/mcpwire/mcpwire/render/jsonc"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -314,7 +315,7 @@ func listNames(names []string) string { return strings.Join(names, ", ") }
 
 // givenIfDifferent is the directory as given, when it is not written as resolved.
 func givenIfDifferent(given, dir string) string {
-	if given == dir {
+	if filepath.FromSlash(given) == dir { // C:/org is C:\org on Windows
 		return ""
 	}
 	return given

@@ -31,7 +31,7 @@ func TestApplyRetriesAnEditsErrChangedAtPlanTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fileState(t, a) != "0600 a" || fileState(t, b) != "0600 b" || len(res) != 2 || calls != 3 {
+	if fileState(t, a) != state(0o600, "a") || fileState(t, b) != state(0o600, "b") || len(res) != 2 || calls != 3 {
 		t.Errorf("a %q, b %q, %d Edits of b", fileState(t, a), fileState(t, b), calls)
 	}
 	noTemp(t, dir)
@@ -67,7 +67,7 @@ func TestApplyRetriesAnEditsErrChangedAfterAWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fileState(t, a) != "0600 a0+a\n" || fileState(t, b) != "0600 b1+b" {
+	if fileState(t, a) != state(0o600, "a0+a\n") || fileState(t, b) != state(0o600, "b1+b") {
 		t.Errorf("a %q, b %q", fileState(t, a), fileState(t, b))
 	}
 	var writes []string

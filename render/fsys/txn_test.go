@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/internal/winetest"
 	"time"
 )
 
@@ -50,7 +52,8 @@ func TestApplyNoWriteWhenUnchanged(t *testing.T) {
 	if len(f.Calls()) != 0 {
 		t.Errorf("calls = %q, want none (not even a lock)", f.Calls())
 	}
-	want := []Result{{Path: p, Old: Snapshot{Exists: true, Data: []byte("same\n"), Mode: 0o640}, New: []byte("same\n"), Mode: 0o640}}
+	m := effectiveMode(0o640)
+	want := []Result{{Path: p, Old: Snapshot{Exists: true, Data: []byte("same\n"), Mode: m}, New: []byte("same\n"), Mode: m}}
 	for i := range res {
 		res[i].Old.stat = nil // the file description is internal
 	}
@@ -74,7 +77,7 @@ func TestApplyModeOnlyIsChmod(t *testing.T) {
 		t.Fatal(err)
 	}
 	after, _ := os.Lstat(p)
-	if !os.SameFile(before, after) || fileState(t, p) != "0600 same\n" {
+	if !os.SameFile(before, after) || fileState(t, p) != state(0o600, "same\n") {
 		t.Errorf("got %q, same inode %v", fileState(t, p), os.SameFile(before, after))
 	}
 	if want := []string{"lock " + p, "chmod " + p + " 0600"}; !reflect.DeepEqual(f.Calls(), want) {
@@ -106,7 +109,7 @@ func TestApplyRedoesEditAfterConcurrentChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fileState(t, p); got != "0600 base\nother writer\nsecond\nmine\n" {
+	if got := fileState(t, p); got != state(0o600, "base\nother writer\nsecond\nmine\n") {
 		t.Errorf("file = %q, want the other writer's line kept", got)
 	}
 	if calls != 3 {
@@ -133,7 +136,7 @@ func TestApplyGivesUpAfterRetries(t *testing.T) {
 	if !errors.Is(err, ErrChanged) {
 		t.Fatalf("err = %v, want ErrChanged", err)
 	}
-	if want := fmt.Sprintf("0600 other %d\n", calls); fileState(t, p) != want {
+	if want := fmt.Sprintf(state(0o600, "other %d\n"), calls); fileState(t, p) != want {
 		t.Errorf("file = %q, want %q", fileState(t, p), want)
 	}
 	if calls != 2+maxRetries {
@@ -159,7 +162,7 @@ func rollbackFixture(t *testing.T) (dir string, targets []Target, before map[str
 		{Path: two, Edit: editSet("two\n", 0o600), DirPerm: 0o700},
 		{Path: three, Edit: editAppend("+3", 0o640)},
 	}
-	before = map[string]string{one: fileState(t, one), two: "absent", three: fileState(t, three), filepath.Join(dir, "a", "b"): "dir 0700"}
+	before = map[string]string{one: fileState(t, one), two: "absent", three: fileState(t, three), filepath.Join(dir, "a", "b"): dirState(0o700)}
 	return dir, targets, before
 }
 
@@ -214,16 +217,16 @@ func TestApplySuccess(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		targets[0].Path: "0644 one\n+1\n",
-		targets[1].Path: "0600 two\n",
-		targets[2].Path: "0640 three\n+3\n",
+		targets[0].Path: state(0o644, "one\n+1\n"),
+		targets[1].Path: state(0o600, "two\n"),
+		targets[2].Path: state(0o640, "three\n+3\n"),
 	}
 	for p, w := range want {
 		if got := fileState(t, p); got != w {
 			t.Errorf("%s = %q, want %q", p, got, w)
 		}
 	}
-	if m := fileMode(t, filepath.Join(dir, "a")); m != 0o700 {
+	if m := fileMode(t, filepath.Join(dir, "a")); m != effectiveDirMode(0o700) {
 		t.Errorf("created dir mode %s", octal(m))
 	}
 	for i, r := range res {
@@ -252,10 +255,10 @@ func TestApplyRollbackRemoveAndChmod(t *testing.T) {
 	if !errors.Is(err, ErrInjected) {
 		t.Fatalf("err = %v", err)
 	}
-	if got := fileState(t, gone); got != "0640 keep me\n" {
+	if got := fileState(t, gone); got != state(0o640, "keep me\n") {
 		t.Errorf("removed file = %q", got)
 	}
-	if got := fileState(t, chm); got != "0644 c\n" {
+	if got := fileState(t, chm); got != state(0o644, "c\n") {
 		t.Errorf("chmod file = %q", got)
 	}
 	if got := listTree(t, dir); !reflect.DeepEqual(got, names0) {
@@ -286,10 +289,10 @@ func TestApplyRollbackErrorsAreJoined(t *testing.T) {
 		!strings.Contains(msg, "rollback "+two+": remove "+two+": injected fault") {
 		t.Errorf("error = %q", msg)
 	}
-	if got := fileState(t, targets[0].Path); got != "0644 one\n" {
+	if got := fileState(t, targets[0].Path); got != state(0o644, "one\n") {
 		t.Errorf("first file not restored: %q", got)
 	}
-	if got := fileState(t, two); got != "0600 two\n" {
+	if got := fileState(t, two); got != state(0o600, "two\n") {
 		t.Errorf("second file = %q (its removal failed)", got)
 	}
 	noTemp(t, dir)
@@ -300,26 +303,27 @@ func TestApplyPlanFailureWritesNothing(t *testing.T) {
 	errEdit := errors.New("x.json: malformed")
 	tests := []struct {
 		name    string
-		target  func(dir string) Target
+		target  func(t *testing.T, dir string) Target
 		wantErr string
 	}{
-		{"edit error", func(dir string) Target {
+		{"edit error", func(t *testing.T, dir string) Target {
 			return Target{Path: filepath.Join(dir, "x.json"), Edit: func(Snapshot) ([]byte, fs.FileMode, bool, error) { return nil, 0, false, errEdit }}
 		}, "x.json: malformed"},
-		{"check error", func(dir string) Target {
+		{"check error", func(t *testing.T, dir string) Target {
 			return Target{Path: filepath.Join(dir, "x.json"), Edit: editSet("x", 0o600), Check: func() error { return errors.New("checked") }}
 		}, "checked"},
-		{"symlink", func(dir string) Target {
+		{"symlink", func(t *testing.T, dir string) Target {
 			p := filepath.Join(dir, "link.json")
+			winetest.Skip(t, winetest.Symlinks)
 			if err := os.Symlink("target", p); err != nil {
 				t.Skip(err)
 			}
 			return Target{Path: p, Edit: editSet("x", 0o600)}
 		}, "DIR/link.json: is a symlink"},
-		{"missing parent", func(dir string) Target {
+		{"missing parent", func(t *testing.T, dir string) Target {
 			return Target{Path: filepath.Join(dir, "no", "x.json"), Edit: editSet("x", 0o600)}
 		}, "DIR/no/x.json: directory DIR/no does not exist"},
-		{"no mode", func(dir string) Target {
+		{"no mode", func(t *testing.T, dir string) Target {
 			return Target{Path: filepath.Join(dir, "x.json"), Edit: editSet("x", 0)}
 		}, "DIR/x.json: no mode given for the new file"},
 	}
@@ -327,11 +331,11 @@ func TestApplyPlanFailureWritesNothing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			first := Target{Path: filepath.Join(dir, "sub", "first.json"), Edit: editSet("1", 0o600), DirPerm: 0o700}
-			last := tt.target(dir)
+			last := tt.target(t, dir)
 			names0 := listTree(t, dir)
 			f := &Faulty{}
 			_, err := Apply(f, []Target{first, last})
-			if want := strings.ReplaceAll(tt.wantErr, "DIR", dir); err == nil || err.Error() != want {
+			if want := strings.ReplaceAll(filepath.FromSlash(tt.wantErr), "DIR", dir); err == nil || err.Error() != want {
 				t.Fatalf("err = %v, want %q", err, want)
 			}
 			if len(f.Calls()) != 0 {
@@ -389,7 +393,7 @@ func TestApplyDryRun(t *testing.T) {
 	}
 	var ops []string
 	for _, in := range d.Intents() {
-		ops = append(ops, in.Op+" "+strings.TrimPrefix(in.Path, dir))
+		ops = append(ops, in.Op+" "+filepath.ToSlash(strings.TrimPrefix(in.Path, dir)))
 	}
 	want := []string{"mkdir /a", "mkdir /a/b", "write /.mcp.json", "write /a/b/settings.json", "write /record.json"}
 	if !reflect.DeepEqual(ops, want) {
@@ -417,10 +421,11 @@ func TestApplyRollbackAfterMkdirOrChmodFailure(t *testing.T) {
 			if len(tt.kept) == 1 {
 				delete(before, filepath.Join(dir, "a", "b"))
 			}
-			targets = append(targets, Target{Path: chm, Edit: editSet("c\n", 0o600)})
+			// 0444: a mode change on Windows too (read-only), where 0600 is 0644.
+			targets = append(targets, Target{Path: chm, Edit: editSet("c\n", 0o444)})
 			names0 := listTree(t, dir)
 			_, err := Apply(tt.f, targets)
-			if want := strings.ReplaceAll(tt.wantErr, "DIR", dir); err == nil || err.Error() != want {
+			if want := strings.ReplaceAll(filepath.FromSlash(tt.wantErr), "DIR", dir); err == nil || err.Error() != want {
 				t.Fatalf("err = %v, want %q", err, want)
 			}
 			for p, want := range before {
@@ -462,7 +467,7 @@ func TestApplyEditsLaterTargetsAgainAfterARedo(t *testing.T) {
 	if aCalls != 2 || bCalls != 2 {
 		t.Errorf("edits: a %d, b %d; want 2 and 2 (plan, then again under the lock)", aCalls, bCalls)
 	}
-	if got := fileState(t, b); got != "0600 record of a changed\n" {
+	if got := fileState(t, b); got != state(0o600, "record of a changed\n") {
 		t.Errorf("b = %q: the later target was not edited again", got)
 	}
 	// An unchanged file is not edited again under the lock.
