@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/internal/limits"
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"

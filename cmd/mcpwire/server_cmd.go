@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/internal/limits"
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
