@@ -97,7 +97,9 @@ var table = []*Provider{
 		User:    &Dest{Base: Home, Dir: []string{".factory"}, Files: []string{"mcp.json"}},
 		Format:  format.JSON, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapeFactory, Refs: RefDollar,
 		Remote: RemoteHTTP, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true, UnionDisabled: true, DisableWhole: true,
-		Sources: []string{"Factory-AI/factory docs/cli/configuration/mcp.mdx", "docs.factory.ai/user-guides/factory-bridge/model-context-protocol"},
+		Sources: []string{"Factory-AI/factory docs/cli/configuration/mcp.mdx", "docs.factory.ai/user-guides/factory-bridge/model-context-protocol",
+			"droid 0.225.2 tested (conformance/factory_test.go)"},
+		Conformance: true,
 	},
 	{
 		Name: "antigravity", Display: "Google Antigravity", DefaultScope: Project,
@@ -121,7 +123,8 @@ var table = []*Provider{
 		User:    &Dest{Env: "PI_CODING_AGENT_DIR", Base: Home, Dir: []string{".omp", "agent"}, Files: []string{"mcp.json"}},
 		Format:  format.JSON, ServersKey: "mcpServers", Switch: "enabled", Shape: ShapeOMP, Refs: RefDollar,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Owner: OwnerStrict,
-		Sources: []string{"can1357/oh-my-pi docs/mcp-config.md"},
+		Sources:     []string{"can1357/oh-my-pi docs/mcp-config.md", "@oh-my-pi/pi-coding-agent 18.2.3 loader tested (conformance/omp_test.go)"},
+		Conformance: true,
 	},
 	{
 		Name: "grok-build", Display: "Grok Build", DefaultScope: Project,
@@ -129,7 +132,9 @@ var table = []*Provider{
 		User:    &Dest{Env: "GROK_HOME", Base: Home, Dir: []string{".grok"}, Files: []string{"config.toml"}},
 		Format:  format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Shape: ShapeGrok, Refs: RefDollar,
 		Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone, Owner: OwnerMarkers,
-		Sources: []string{"docs.x.ai/build/features/mcp-servers", "docs.x.ai/build/settings/reference"},
+		Sources: []string{"docs.x.ai/build/features/mcp-servers", "docs.x.ai/build/settings/reference",
+			"grok 1.0.41 tested (conformance/grok_test.go)"},
+		Conformance: true,
 	},
 	{
 		Name: "gemini-cli", Display: "Gemini CLI", DefaultScope: Project,
@@ -249,7 +254,9 @@ var table = []*Provider{
 		NoEphemeral: "cn --config FILE loads a file in place of Continue's whole configuration, models included, so a file holding only servers leaves cn without a model",
 		Sources: []string{"continuedev/continue docs/customize/deep-dives/mcp.mdx", "continuedev/continue packages/config-yaml/src/schemas/mcp/index.ts",
 			"continuedev/continue core/util/paths.ts", "continuedev/continue core/config/yaml/LocalPlatformClient.ts",
-			"continuedev/continue docs/cli/configuration.mdx (cn --config)", "cn 1.5.47 tested: --config replaces the configuration (docs/inject.md)"},
+			"continuedev/continue docs/cli/configuration.mdx (cn --config)", "cn 1.5.47 tested: --config replaces the configuration (docs/inject.md)",
+			"cn 1.5.47 tested: user scope; project blocks not read (conformance/continue_test.go)"},
+		Conformance: true,
 	},
 	{
 		Name: "mistral-vibe", Display: "Mistral Vibe", DefaultScope: User,
@@ -303,7 +310,9 @@ var table = []*Provider{
 		Types: &TypeNames{Stdio: "stdio", HTTP: "streamableHttp", SSE: "sse"}, Nested: "transport",
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Binary: "cline", Ephemeral: true,
 		Sources: []string{"cline/cline sdk/packages/shared/src/storage/paths.ts", "cline/cline sdk/packages/core/src/extensions/mcp/config-loader.ts",
-			"cline/cline apps/vscode/src/services/mcp/schemas.ts", "cline/cline apps/vscode/src/sdk/SdkController.ts"},
+			"cline/cline apps/vscode/src/services/mcp/schemas.ts", "cline/cline apps/vscode/src/sdk/SdkController.ts",
+			"cline 3.0.65 tested (conformance/cline_test.go)"},
+		Conformance: true,
 	},
 	{
 		Name: "roo-code", Display: "Roo Code", DefaultScope: Project,

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
+	"github.com/mcpwire/mcpwire/internal/winetest"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
@@ -173,6 +174,7 @@ func TestInstallLegacyRefusedBeforeWriting(t *testing.T) {
 			if err := os.MkdirAll(filepath.Dir(legacy), 0o755); err != nil {
 				t.Fatal(err)
 			}
+			winetest.Skip(t, winetest.Symlinks)
 			if err := os.Symlink(real, legacy); err != nil {
 				t.Fatal(err)
 			}
@@ -180,6 +182,7 @@ func TestInstallLegacyRefusedBeforeWriting(t *testing.T) {
 		{"symlinked .claude", func(t *testing.T, w *world, legacy string) {
 			real := filepath.Join(w.project, "elsewhere")
 			w.place(filepath.Join(real, "settings.local.json"), []byte(`{"mcpServers": {"aiwg": {"command": "aiwg", "args": ["mcp", "serve"]}}}`))
+			winetest.Skip(t, winetest.Symlinks)
 			if err := os.Symlink(real, filepath.Dir(legacy)); err != nil {
 				t.Fatal(err)
 			}

@@ -168,7 +168,7 @@ func TestEphemeralInstallableClients(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := res.LaunchLine(), strings.ReplaceAll(c.launch, "OUT", out); got != want {
+			if got, want := res.LaunchLine(), launchWith(c.launch, out); got != want {
 				t.Errorf("launch %q, want %q", got, want)
 			}
 			var doc map[string]map[string]any

@@ -30,7 +30,7 @@ func clientFileOf(w *world, format string, n int) string {
 		}
 		b.WriteString("\n}}\n")
 	case "yaml":
-		path = filepath.Join(w.home, ".config", "goose", "config.yaml")
+		path = w.dest(w.provider("goose"), providers.User) // ~/.config/goose, %APPDATA%\Block\goose\config
 		b.WriteString("# goose\nGOOSE_MODE: auto\nextensions:\n")
 		for i := range n {
 			fmt.Fprintf(&b, "  s%d:\n    type: stdio\n    name: s%d\n    enabled: true\n    cmd: x\n    args: [\"-y\", \"p%d\"]\n    envs: {}\n", i, i, i)

@@ -271,11 +271,16 @@ func (r StatusRequest) commandBlocker(cmd string) string {
 }
 
 // onPath reports whether a command can be started: a path that exists, or a name
-// found in a directory of PATH (with an extension of PATHEXT on Windows).
+// found in a directory of PATH (with an extension of PATHEXT on Windows; where PATHEXT
+// is unset, .com, .exe, .bat and .cmd, as Go's exec.LookPath and cmd.exe take them).
 func onPath(cmd string, getenv func(string) string, goos string) bool {
 	exts := []string{""}
 	if goos == "windows" {
-		exts = append(exts, strings.Split(strings.ToLower(getenv("PATHEXT")), ";")...)
+		pathext := getenv("PATHEXT")
+		if pathext == "" {
+			pathext = ".com;.exe;.bat;.cmd"
+		}
+		exts = append(exts, strings.Split(strings.ToLower(pathext), ";")...)
 	}
 	exists := func(p string) bool {
 		for _, e := range exts {

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpwire/mcpwire/fixtures"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
+	"github.com/mcpwire/mcpwire/internal/winetest"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
 )
@@ -224,7 +225,8 @@ func TestFaultRollback(t *testing.T) {
 			}
 			got := writtenPaths(ok.Calls())
 			if order == nil { // paths known only after the run: the MCP file, then the sidecar
-				if len(got) != 2 || !strings.HasSuffix(got[0], "/dev-claude-code.json") || !strings.HasSuffix(got[1], "/dev-claude-code.settings.json") {
+				sep := string(filepath.Separator)
+				if len(got) != 2 || !strings.HasSuffix(got[0], sep+"dev-claude-code.json") || !strings.HasSuffix(got[1], sep+"dev-claude-code.settings.json") {
 					t.Fatalf("writes without faults: %q", got)
 				}
 				order = got
@@ -275,6 +277,7 @@ func TestRecordDirRefusedBeforeWriting(t *testing.T) {
 					if err := os.Mkdir(real, 0o700); err != nil {
 						t.Fatal(err)
 					}
+					winetest.Skip(t, winetest.Symlinks)
 					if err := os.Symlink(real, dir); err != nil {
 						t.Fatal(err)
 					}

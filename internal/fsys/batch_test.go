@@ -77,10 +77,10 @@ func TestApplyBatched(t *testing.T) {
 			t.Errorf("result %d = %+v", i, r)
 		}
 	}
-	if got := fileState(t, path("a")); got != "0600 a\na!\n" {
+	if got := fileState(t, path("a")); got != state(0o600, "a\na!\n") {
 		t.Errorf("a = %q", got)
 	}
-	if got := fileState(t, path("d")); got != "0600 d!\n" {
+	if got := fileState(t, path("d")); got != state(0o600, "d!\n") {
 		t.Errorf("d = %q", got)
 	}
 	noTemp(t, dir)
@@ -136,7 +136,7 @@ func TestApplyBatchedRedo(t *testing.T) {
 	if _, err := Apply(f, targets); err != nil {
 		t.Fatal(err)
 	}
-	want := "0600 base\nother writer\nmine\n"
+	want := state(0o600, "base\nother writer\nmine\n")
 	if got := fileState(t, file); got != want {
 		t.Errorf("file = %q, want %q", got, want)
 	}
@@ -214,7 +214,7 @@ func TestApplyBatchedMany(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, r := range res {
-		if got, want := fileState(t, r.Path), fmt.Sprint("0600 content ", i); !r.Changed || got != want {
+		if got, want := fileState(t, r.Path), fmt.Sprint(state(0o600, "content "), i); !r.Changed || got != want {
 			t.Errorf("%s = %q, changed %v; want %q", r.Path, got, r.Changed, want)
 		}
 	}

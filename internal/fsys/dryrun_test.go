@@ -48,7 +48,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 			t.Errorf("%s exists on disk: %v", p, err)
 		}
 	}
-	if got := fileState(t, keep); got != "0644 {}\n" {
+	if got := fileState(t, keep); got != state(0o644, "{}\n") {
 		t.Errorf("keep = %q", got)
 	}
 
@@ -59,10 +59,10 @@ func TestDryRunWritesNothing(t *testing.T) {
 	if data, err := d.ReadFile(link); err != nil || string(data) != "new\n" {
 		t.Errorf("ReadFile(link) = %q, %v", data, err)
 	}
-	if fi, err := d.Lstat(keep); err != nil || fi.Mode() != 0o600 || fi.Size() != 8 {
+	if fi, err := d.Lstat(keep); err != nil || fi.Mode() != effectiveMode(0o600) || fi.Size() != 8 {
 		t.Errorf("Lstat(keep) = %v, %v", fi, err)
 	}
-	if fi, err := d.Stat(sub); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+	if fi, err := d.Stat(sub); err != nil || !fi.IsDir() || fi.Mode().Perm() != effectiveDirMode(0o700) {
 		t.Errorf("Stat(sub) = %v, %v", fi, err)
 	}
 	if fi, err := d.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
@@ -82,7 +82,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, []string{"keep.json", "sub"}) {
 		t.Errorf("ReadDir = %q, %v", got, err)
 	}
-	if fi, err := d.Stat(tmp); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+	if fi, err := d.Stat(tmp); err != nil || !fi.IsDir() || fi.Mode().Perm() != effectiveDirMode(0o700) {
 		t.Errorf("Stat(temp dir) = %v, %v", fi, err)
 	}
 	if real, err := d.EvalSymlinks(link); err != nil || real != newFile {
@@ -95,11 +95,14 @@ func TestDryRunWritesNothing(t *testing.T) {
 		ops = append(ops, in.Op+" "+strings.TrimPrefix(in.Path, dir))
 	}
 	wantOps := []string{"mkdir /sub", "write /sub/new.json", "write /keep.json", "chmod /gone.json", "remove /gone.json", "symlink /sub/link", "mkdir " + tmp}
+	for i := range wantOps[:len(wantOps)-1] {
+		wantOps[i] = filepath.FromSlash(wantOps[i])
+	}
 	if !reflect.DeepEqual(ops, wantOps) {
 		t.Errorf("intents = %q, want %q", ops, wantOps)
 	}
 	in := d.Intents()[2]
-	if in.Mode != 0o600 || string(in.Data) != "{\"a\":1}\n" || in.Old == nil || string(in.Old.Data) != "{}\n" || in.Old.Mode != 0o644 {
+	if in.Mode != 0o600 || string(in.Data) != "{\"a\":1}\n" || in.Old == nil || string(in.Old.Data) != "{}\n" || in.Old.Mode != effectiveMode(0o644) {
 		t.Errorf("write intent = %+v", in)
 	}
 }
@@ -165,16 +168,21 @@ func TestDryRunDiff(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rel := strings.TrimPrefix(dir, "/")
-	want := `mkdir DIR/sub (0700)
-new file mode 0600
+	// Where files have no permission bits (Windows), the modes are the ones the system
+	// would give and a chmod that changes none of them is no change.
+	rel := slashPath(dir)
+	modeChange := ""
+	if effectiveMode(0o644) != effectiveMode(0o600) {
+		modeChange = "mode 0644 -> 0600\n"
+	}
+	want := "mkdir DIR" + string(filepath.Separator) + "sub (" + octal(effectiveDirMode(0o700)) + ")\n" +
+		"new file mode " + octal(effectiveMode(0o600)) + `
 --- /dev/null
 +++ b/REL/sub/new.json
 @@ -0,0 +1 @@
 +{"token":"***"}
 \ No newline at end of file
-mode 0644 -> 0600
---- a/REL/mod.json
+` + modeChange + `--- a/REL/mod.json
 +++ b/REL/mod.json
 @@ -1,4 +1,4 @@
  {
@@ -182,17 +190,19 @@ mode 0644 -> 0600
 +  "a": 3,
    "token": "***"
  }
-deleted file mode 0644
+deleted file mode ` + octal(effectiveMode(0o644)) + `
 --- a/REL/del.json
 +++ /dev/null
 @@ -1,2 +0,0 @@
 -x
 -y
 \ No newline at end of file
-mode 0644 -> 0600
---- a/REL/chmod.json
+`
+	if modeChange != "" {
+		want += modeChange + `--- a/REL/chmod.json
 +++ b/REL/chmod.json
 `
+	}
 	want = strings.NewReplacer("DIR", dir, "REL", rel).Replace(want)
 	got := d.Diff(func(s string) string { return strings.ReplaceAll(s, "s3cret", "***") })
 	if got != want {

@@ -26,7 +26,7 @@ func (d *DryRun) WriteFile(name string, data []byte, perm fs.FileMode, opts *Wri
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
-	d.set(p, &node{kind: kindFile, data: data, mode: perm.Perm()}, old)
+	d.set(p, &node{kind: kindFile, data: data, mode: effectiveMode(perm.Perm())}, old)
 	d.intents = append(d.intents, Intent{Op: "write", Path: p, Data: data, Mode: perm, Old: old})
 	return nil
 }
@@ -78,7 +78,7 @@ func (d *DryRun) Mkdir(name string, perm fs.FileMode) error {
 	if err := d.checkParent("mkdir", p); err != nil {
 		return err
 	}
-	d.set(p, &node{kind: kindDir, mode: perm.Perm()}, nil)
+	d.set(p, &node{kind: kindDir, mode: effectiveDirMode(perm.Perm())}, nil)
 	d.intents = append(d.intents, Intent{Op: "mkdir", Path: p, Mode: perm})
 	return nil
 }
@@ -141,9 +141,9 @@ func (d *DryRun) Chmod(name string, perm fs.FileMode) error {
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			old := d.snapshot(p)
-			n := &node{kind: kindFile, data: old.Data, mode: perm.Perm()}
+			n := &node{kind: kindFile, data: old.Data, mode: effectiveMode(perm.Perm())}
 			if fi.IsDir() {
-				n, old = &node{kind: kindDir, mode: perm.Perm()}, nil
+				n, old = &node{kind: kindDir, mode: effectiveDirMode(perm.Perm())}, nil
 			}
 			d.set(p, n, old)
 			d.intents = append(d.intents, Intent{Op: "chmod", Path: p, Mode: perm, Old: old})

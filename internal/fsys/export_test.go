@@ -4,6 +4,7 @@ package fsys
 // those run on the fakes of internal/fsys/fsystest, which imports fsys.
 var (
 	Dependent       = dependent
+	DirState        = dirState
 	EditAppend      = editAppend
 	EditRemove      = editRemove
 	EditSet         = editSet
@@ -15,5 +16,6 @@ var (
 	NoTemp          = noTemp
 	Octal           = octal
 	RollbackFixture = rollbackFixture
+	State           = state
 	WriteTestFile   = writeTestFile
 )

@@ -42,7 +42,7 @@ func TestApplyRecordsSwapWhenOldFileStays(t *testing.T) {
 	if !failed {
 		t.Fatal("the old file's removal was never attempted")
 	}
-	if got := fsys.FileState(t, p); got != "0600 old" {
+	if got := fsys.FileState(t, p); got != fsys.State(0o600, "old") {
 		t.Errorf("a = %q: the first write was not undone", got)
 	}
 	if got := fsys.FileState(t, q); got != "absent" {

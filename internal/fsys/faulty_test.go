@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
+	"github.com/mcpwire/mcpwire/internal/winetest"
 )
 
 // TestGuardedTargetTakesItsGuardsLock: a target with a Guard is written under its
@@ -105,10 +106,10 @@ func TestApplyLocksLaterTargetAfterAWriteRedo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fsys.FileState(t, a); got != "0600 a changed\nx\n" {
+	if got := fsys.FileState(t, a); got != fsys.State(0o600, "a changed\nx\n") {
 		t.Errorf("a = %q", got)
 	}
-	if got := fsys.FileState(t, b); got != "0600 record of a changed\n" {
+	if got := fsys.FileState(t, b); got != fsys.State(0o600, "record of a changed\n") {
 		t.Errorf("b = %q: the later target was not written after the redo", got)
 	}
 	if !res[1].Changed {
@@ -151,7 +152,7 @@ func TestApplyRetriesAnEditsErrChangedAfterAWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fsys.FileState(t, a) != "0600 a0+a\n" || fsys.FileState(t, b) != "0600 b1+b" {
+	if fsys.FileState(t, a) != fsys.State(0o600, "a0+a\n") || fsys.FileState(t, b) != fsys.State(0o600, "b1+b") {
 		t.Errorf("a %q, b %q", fsys.FileState(t, a), fsys.FileState(t, b))
 	}
 	var writes []string
@@ -181,7 +182,7 @@ func TestApplyModeOnlyIsChmod(t *testing.T) {
 		t.Fatal(err)
 	}
 	after, _ := os.Lstat(p)
-	if !os.SameFile(before, after) || fsys.FileState(t, p) != "0600 same\n" {
+	if !os.SameFile(before, after) || fsys.FileState(t, p) != fsys.State(0o600, "same\n") {
 		t.Errorf("got %q, same inode %v", fsys.FileState(t, p), os.SameFile(before, after))
 	}
 	if want := []string{"lock " + p, "chmod " + p + " 0600"}; !reflect.DeepEqual(f.Calls(), want) {
@@ -236,16 +237,16 @@ func TestApplySuccess(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		targets[0].Path: "0644 one\n+1\n",
-		targets[1].Path: "0600 two\n",
-		targets[2].Path: "0640 three\n+3\n",
+		targets[0].Path: fsys.State(0o644, "one\n+1\n"),
+		targets[1].Path: fsys.State(0o600, "two\n"),
+		targets[2].Path: fsys.State(0o640, "three\n+3\n"),
 	}
 	for p, w := range want {
 		if got := fsys.FileState(t, p); got != w {
 			t.Errorf("%s = %q, want %q", p, got, w)
 		}
 	}
-	if m := fsys.FileMode(t, filepath.Join(dir, "a")); m != 0o700 {
+	if m := fsys.FileMode(t, filepath.Join(dir, "a")); m != fsys.EffectiveDirMode(0o700) {
 		t.Errorf("created dir mode %s", fsys.Octal(m))
 	}
 	for i, r := range res {
@@ -274,10 +275,10 @@ func TestApplyRollbackRemoveAndChmod(t *testing.T) {
 	if !errors.Is(err, fsystest.ErrInjected) {
 		t.Fatalf("err = %v", err)
 	}
-	if got := fsys.FileState(t, gone); got != "0640 keep me\n" {
+	if got := fsys.FileState(t, gone); got != fsys.State(0o640, "keep me\n") {
 		t.Errorf("removed file = %q", got)
 	}
-	if got := fsys.FileState(t, chm); got != "0644 c\n" {
+	if got := fsys.FileState(t, chm); got != fsys.State(0o644, "c\n") {
 		t.Errorf("chmod file = %q", got)
 	}
 	if got := fsys.ListTree(t, dir); !reflect.DeepEqual(got, names0) {
@@ -308,10 +309,10 @@ func TestApplyRollbackErrorsAreJoined(t *testing.T) {
 		!strings.Contains(msg, "rollback "+two+": remove "+two+": injected fault") {
 		t.Errorf("error = %q", msg)
 	}
-	if got := fsys.FileState(t, targets[0].Path); got != "0644 one\n" {
+	if got := fsys.FileState(t, targets[0].Path); got != fsys.State(0o644, "one\n") {
 		t.Errorf("first file not restored: %q", got)
 	}
-	if got := fsys.FileState(t, two); got != "0600 two\n" {
+	if got := fsys.FileState(t, two); got != fsys.State(0o600, "two\n") {
 		t.Errorf("second file = %q (its removal failed)", got)
 	}
 	fsys.NoTemp(t, dir)
@@ -322,26 +323,27 @@ func TestApplyPlanFailureWritesNothing(t *testing.T) {
 	errEdit := errors.New("x.json: malformed")
 	tests := []struct {
 		name    string
-		target  func(dir string) fsys.Target
+		target  func(t *testing.T, dir string) fsys.Target
 		wantErr string
 	}{
-		{"edit error", func(dir string) fsys.Target {
+		{"edit error", func(t *testing.T, dir string) fsys.Target {
 			return fsys.Target{Path: filepath.Join(dir, "x.json"), Edit: func(fsys.Snapshot) ([]byte, fs.FileMode, bool, error) { return nil, 0, false, errEdit }}
 		}, "x.json: malformed"},
-		{"check error", func(dir string) fsys.Target {
+		{"check error", func(t *testing.T, dir string) fsys.Target {
 			return fsys.Target{Path: filepath.Join(dir, "x.json"), Edit: fsys.EditSet("x", 0o600), Check: func() error { return errors.New("checked") }}
 		}, "checked"},
-		{"symlink", func(dir string) fsys.Target {
+		{"symlink", func(t *testing.T, dir string) fsys.Target {
 			p := filepath.Join(dir, "link.json")
+			winetest.Skip(t, winetest.Symlinks)
 			if err := os.Symlink("target", p); err != nil {
 				t.Skip(err)
 			}
 			return fsys.Target{Path: p, Edit: fsys.EditSet("x", 0o600)}
 		}, "DIR/link.json: is a symlink"},
-		{"missing parent", func(dir string) fsys.Target {
+		{"missing parent", func(t *testing.T, dir string) fsys.Target {
 			return fsys.Target{Path: filepath.Join(dir, "no", "x.json"), Edit: fsys.EditSet("x", 0o600)}
 		}, "DIR/no/x.json: directory DIR/no does not exist"},
-		{"no mode", func(dir string) fsys.Target {
+		{"no mode", func(t *testing.T, dir string) fsys.Target {
 			return fsys.Target{Path: filepath.Join(dir, "x.json"), Edit: fsys.EditSet("x", 0)}
 		}, "DIR/x.json: no mode given for the new file"},
 	}
@@ -349,11 +351,11 @@ func TestApplyPlanFailureWritesNothing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			first := fsys.Target{Path: filepath.Join(dir, "sub", "first.json"), Edit: fsys.EditSet("1", 0o600), DirPerm: 0o700}
-			last := tt.target(dir)
+			last := tt.target(t, dir)
 			names0 := fsys.ListTree(t, dir)
 			f := &fsystest.Faulty{}
 			_, err := fsys.Apply(f, []fsys.Target{first, last})
-			if want := strings.ReplaceAll(tt.wantErr, "DIR", dir); err == nil || err.Error() != want {
+			if want := strings.ReplaceAll(filepath.FromSlash(tt.wantErr), "DIR", dir); err == nil || err.Error() != want {
 				t.Fatalf("err = %v, want %q", err, want)
 			}
 			if len(f.Calls()) != 0 {
@@ -386,10 +388,11 @@ func TestApplyRollbackAfterMkdirOrChmodFailure(t *testing.T) {
 			if len(tt.kept) == 1 {
 				delete(before, filepath.Join(dir, "a", "b"))
 			}
-			targets = append(targets, fsys.Target{Path: chm, Edit: fsys.EditSet("c\n", 0o600)})
+			// 0444: a mode change on Windows too (read-only), where 0600 is 0644.
+			targets = append(targets, fsys.Target{Path: chm, Edit: fsys.EditSet("c\n", 0o444)})
 			names0 := fsys.ListTree(t, dir)
 			_, err := fsys.Apply(tt.f, targets)
-			if want := strings.ReplaceAll(tt.wantErr, "DIR", dir); err == nil || err.Error() != want {
+			if want := strings.ReplaceAll(filepath.FromSlash(tt.wantErr), "DIR", dir); err == nil || err.Error() != want {
 				t.Fatalf("err = %v, want %q", err, want)
 			}
 			for p, want := range before {

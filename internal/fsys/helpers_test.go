@@ -92,3 +92,12 @@ func fileMode(t *testing.T, path string) fs.FileMode {
 	}
 	return fi.Mode().Perm()
 }
+
+// state is fileState's answer for a file written with perm and holding data: its mode
+// is the one the system really gives (EffectiveMode: perm itself on Unix).
+func state(perm fs.FileMode, data string) string {
+	return octal(effectiveMode(perm)) + " " + data
+}
+
+// dirState is fileState's answer for a directory created with perm.
+func dirState(perm fs.FileMode) string { return "dir " + octal(effectiveDirMode(perm)) }

@@ -47,7 +47,7 @@ func TestWriteFileInterrupted(t *testing.T) {
 			if !errors.Is(err, errStop) || !strings.HasPrefix(err.Error(), "write "+p+": ") {
 				t.Fatalf("err = %v, want the Interrupt's error naming the file", err)
 			}
-			if got := fileState(t, p); got != "0640 old" {
+			if got := fileState(t, p); got != state(0o640, "old") {
 				t.Errorf("destination = %q", got)
 			}
 			if s := steps(); s[len(s)-1] != stage+" "+s[0][len("temp "):] {
@@ -73,7 +73,7 @@ func TestApplyInterrupted(t *testing.T) {
 	if !errors.Is(err, errStop) || intr.Err() != errStop {
 		t.Fatalf("err = %v, want the Interrupt's error", err)
 	}
-	if fileState(t, a) != "0600 a0" || fileState(t, b) != "absent" {
+	if fileState(t, a) != state(0o600, "a0") || fileState(t, b) != "absent" {
 		t.Errorf("a %q, b %q: not rolled back", fileState(t, a), fileState(t, b))
 	}
 	if s := strings.Join(steps(), ","); !strings.Contains(s, "rename a.json,temp .a.json.mcpwire-") || strings.Contains(s, "b.json.mcpwire") {

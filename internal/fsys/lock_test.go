@@ -103,7 +103,7 @@ func TestLockMutualExclusion(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got := fileState(t, p); got != "0600 200" {
+	if got := fileState(t, p); got != state(0o600, "200") {
 		t.Errorf("counter = %q, want 200 (lost updates)", got)
 	}
 	noTemp(t, dir)

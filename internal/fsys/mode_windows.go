@@ -13,3 +13,7 @@ func effectiveMode(perm fs.FileMode) fs.FileMode {
 	}
 	return 0o666
 }
+
+// effectiveDirMode is the same for a directory made or chmodded with perm (OS.Mkdir
+// chmods what os.Mkdir made): the read-only attribute or not, and Lstat adds 0111.
+func effectiveDirMode(perm fs.FileMode) fs.FileMode { return effectiveMode(perm) | 0o111 }

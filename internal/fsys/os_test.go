@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/internal/winetest"
 )
 
 // spec: W3
@@ -19,7 +21,7 @@ func TestWriteFileCreatesAndReplaces(t *testing.T) {
 	if err := (OS{}).WriteFile(p, []byte("two"), 0o600, &WriteOptions{Expect: &Snapshot{Exists: true, Data: []byte("one")}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := fileState(t, p); got != "0600 two" {
+	if got := fileState(t, p); got != state(0o600, "two") {
 		t.Errorf("state = %q", got)
 	}
 	if got := listTree(t, dir); len(got) != 1 || got[0] != "a.json" {
@@ -55,7 +57,7 @@ func TestWriteFileRemovesTempOnFailure(t *testing.T) {
 			if !strings.HasPrefix(err.Error(), "write "+p+": ") {
 				t.Errorf("error %q does not name the file", err)
 			}
-			if got := fileState(t, p); got != "0644 old" {
+			if got := fileState(t, p); got != state(0o644, "old") {
 				t.Errorf("destination = %q, want untouched", got)
 			}
 			if got := listTree(t, dir); len(got) != 1 {
@@ -71,6 +73,7 @@ func TestWriteFileRefusesSymlink(t *testing.T) {
 	target := filepath.Join(dir, "real.json")
 	link := filepath.Join(dir, "link.json")
 	writeTestFile(t, target, "real", 0o644)
+	winetest.Skip(t, winetest.Symlinks)
 	if err := os.Symlink(target, link); err != nil {
 		t.Skip("symlinks unsupported:", err)
 	}
@@ -81,7 +84,7 @@ func TestWriteFileRefusesSymlink(t *testing.T) {
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("link changed: %v %v", fi, err)
 	}
-	if got := fileState(t, target); got != "0644 real" {
+	if got := fileState(t, target); got != state(0o644, "real") {
 		t.Errorf("target = %q", got)
 	}
 	noTemp(t, dir)
@@ -93,6 +96,7 @@ func TestWriteFileRefusesSymlinkAtRename(t *testing.T) {
 	p := filepath.Join(dir, "f.json")
 	other := filepath.Join(dir, "other")
 	writeTestFile(t, other, "other", 0o600)
+	winetest.Skip(t, winetest.Symlinks)
 	o := OS{hook: func(stage, _ string) error {
 		if stage == "rename" {
 			return os.Symlink(other, p) // planted between the first check and the rename
@@ -103,7 +107,7 @@ func TestWriteFileRefusesSymlinkAtRename(t *testing.T) {
 	if !errors.Is(err, ErrSymlink) {
 		t.Fatalf("err = %v, want ErrSymlink", err)
 	}
-	if got := fileState(t, other); got != "0600 other" {
+	if got := fileState(t, other); got != state(0o600, "other") {
 		t.Errorf("symlink target = %q", got)
 	}
 	if got := listTree(t, dir); len(got) != 2 {
@@ -127,7 +131,7 @@ func TestWriteFileNewInodeAndExactMode(t *testing.T) {
 	if os.SameFile(before, after) {
 		t.Error("file was rewritten in place, want a new inode")
 	}
-	if got := fileState(t, p); got != "0600 new" {
+	if got := fileState(t, p); got != state(0o600, "new") {
 		t.Errorf("state = %q", got)
 	}
 }
@@ -148,7 +152,7 @@ func TestWriteFileKeepsOtherWritersContent(t *testing.T) {
 	if !errors.Is(err, ErrChanged) {
 		t.Fatalf("err = %v, want ErrChanged", err)
 	}
-	if got := fileState(t, p); got != "0600 other writer" {
+	if got := fileState(t, p); got != state(0o600, "other writer") {
 		t.Errorf("state = %q", got)
 	}
 	noTemp(t, dir)

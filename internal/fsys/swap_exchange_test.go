@@ -51,7 +51,7 @@ func TestWriteFileThirdWriterSupersedes(t *testing.T) {
 	if !errors.Is(err, ErrChanged) {
 		t.Fatalf("err = %v, want ErrChanged", err)
 	}
-	if got := fileState(t, p); got != "0600 third writer" {
+	if got := fileState(t, p); got != state(0o600, "third writer") {
 		t.Errorf("destination = %q, want the third writer's file", got)
 	}
 	noTemp(t, dir)
@@ -79,10 +79,10 @@ func TestApplySwapBackFailure(t *testing.T) {
 	if !errors.As(err, &de) || !de.Written {
 		t.Fatalf("err = %v, want a DisplacedError with Written", err)
 	}
-	if got := fileState(t, de.Kept); got != "0600 other writer" || !strings.HasSuffix(de.Kept, keptSuffix) {
+	if got := fileState(t, de.Kept); got != state(0o600, "other writer") || !strings.HasSuffix(de.Kept, keptSuffix) {
 		t.Errorf("kept %s = %q, want the other writer's file, named *%s", de.Kept, got, keptSuffix)
 	}
-	if got := fileState(t, p); got != "0600 read by mcpwire" {
+	if got := fileState(t, p); got != state(0o600, "read by mcpwire") {
 		t.Errorf("destination = %q: the rollback did not undo mcpwire's write", got)
 	}
 	// the next run's clean-up of temporary files leaves it alone
@@ -90,7 +90,7 @@ func TestApplySwapBackFailure(t *testing.T) {
 	if _, err := Apply(OS{}, []Target{{Path: p, Edit: editSet("mine", 0o600)}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := fileState(t, de.Kept); got != "0600 other writer" {
+	if got := fileState(t, de.Kept); got != state(0o600, "other writer") {
 		t.Errorf("kept file after the next write: %q", got)
 	}
 }

@@ -57,10 +57,10 @@ func TestApplyEditsUnchangedLaterTargetAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fileState(t, a); got != "0600 a changed\nx\n" {
+	if got := fileState(t, a); got != state(0o600, "a changed\nx\n") {
 		t.Errorf("a = %q", got)
 	}
-	if got := fileState(t, b); got != "0600 record of a changed\n" {
+	if got := fileState(t, b); got != state(0o600, "record of a changed\n") {
 		t.Errorf("b = %q: the later target, unchanged at plan time, was not edited again", got)
 	}
 	if *bCalls != 2 || !res[1].Changed {

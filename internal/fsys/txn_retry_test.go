@@ -29,7 +29,7 @@ func TestApplyRetriesAnEditsErrChangedAtPlanTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fileState(t, a) != "0600 a" || fileState(t, b) != "0600 b" || len(res) != 2 || calls != 3 {
+	if fileState(t, a) != state(0o600, "a") || fileState(t, b) != state(0o600, "b") || len(res) != 2 || calls != 3 {
 		t.Errorf("a %q, b %q, %d Edits of b", fileState(t, a), fileState(t, b), calls)
 	}
 	noTemp(t, dir)

@@ -50,7 +50,8 @@ func TestApplyNoWriteWhenUnchanged(t *testing.T) {
 	if len(steps) != 0 {
 		t.Errorf("steps = %q, want none (not even a lock)", steps)
 	}
-	want := []Result{{Path: p, Old: Snapshot{Exists: true, Data: []byte("same\n"), Mode: 0o640}, New: []byte("same\n"), Mode: 0o640}}
+	m := effectiveMode(0o640)
+	want := []Result{{Path: p, Old: Snapshot{Exists: true, Data: []byte("same\n"), Mode: m}, New: []byte("same\n"), Mode: m}}
 	for i := range res {
 		res[i].Old.stat = nil // the file description is internal
 	}
@@ -79,7 +80,7 @@ func TestApplyRedoesEditAfterConcurrentChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fileState(t, p); got != "0600 base\nother writer\nsecond\nmine\n" {
+	if got := fileState(t, p); got != state(0o600, "base\nother writer\nsecond\nmine\n") {
 		t.Errorf("file = %q, want the other writer's line kept", got)
 	}
 	if calls != 3 {
@@ -106,7 +107,7 @@ func TestApplyGivesUpAfterRetries(t *testing.T) {
 	if !errors.Is(err, ErrChanged) {
 		t.Fatalf("err = %v, want ErrChanged", err)
 	}
-	if want := fmt.Sprintf("0600 other %d\n", calls); fileState(t, p) != want {
+	if want := fmt.Sprintf(state(0o600, "other %d\n"), calls); fileState(t, p) != want {
 		t.Errorf("file = %q, want %q", fileState(t, p), want)
 	}
 	if calls != 2+maxRetries {
@@ -132,7 +133,7 @@ func rollbackFixture(t *testing.T) (dir string, targets []Target, before map[str
 		{Path: two, Edit: editSet("two\n", 0o600), DirPerm: 0o700},
 		{Path: three, Edit: editAppend("+3", 0o640)},
 	}
-	before = map[string]string{one: fileState(t, one), two: "absent", three: fileState(t, three), filepath.Join(dir, "a", "b"): "dir 0700"}
+	before = map[string]string{one: fileState(t, one), two: "absent", three: fileState(t, three), filepath.Join(dir, "a", "b"): dirState(0o700)}
 	return dir, targets, before
 }
 
@@ -189,7 +190,7 @@ func TestApplyDryRun(t *testing.T) {
 	}
 	var ops []string
 	for _, in := range d.Intents() {
-		ops = append(ops, in.Op+" "+strings.TrimPrefix(in.Path, dir))
+		ops = append(ops, in.Op+" "+filepath.ToSlash(strings.TrimPrefix(in.Path, dir)))
 	}
 	want := []string{"mkdir /a", "mkdir /a/b", "write /.mcp.json", "write /a/b/settings.json", "write /record.json"}
 	if !reflect.DeepEqual(ops, want) {
@@ -224,7 +225,7 @@ func TestApplyEditsLaterTargetsAgainAfterARedo(t *testing.T) {
 	if aCalls != 2 || bCalls != 2 {
 		t.Errorf("edits: a %d, b %d; want 2 and 2 (plan, then again under the lock)", aCalls, bCalls)
 	}
-	if got := fileState(t, b); got != "0600 record of a changed\n" {
+	if got := fileState(t, b); got != state(0o600, "record of a changed\n") {
 		t.Errorf("b = %q: the later target was not edited again", got)
 	}
 	// An unchanged file is not edited again under the lock.

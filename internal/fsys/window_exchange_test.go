@@ -63,7 +63,7 @@ func TestWriteFileCompareRenameWindow(t *testing.T) {
 			if !errors.Is(err, ErrChanged) {
 				t.Fatalf("err = %v, want ErrChanged", err)
 			}
-			if got := fileState(t, p); got != "0600 other writer" {
+			if got := fileState(t, p); got != state(0o600, "other writer") {
 				t.Errorf("state = %q, want the other writer's file", got)
 			}
 			noTemp(t, dir)
@@ -91,7 +91,7 @@ func TestWriteFileSwapKeepsInode(t *testing.T) {
 	if os.SameFile(before, after) {
 		t.Error("the file was rewritten in place")
 	}
-	if got := fileState(t, p); got != "0600 new" {
+	if got := fileState(t, p); got != state(0o600, "new") {
 		t.Errorf("state = %q", got)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
