@@ -91,6 +91,8 @@ func citations(t *testing.T, m *module) []citation {
 		text := string(b)
 		if script {
 			text = commentLines(text)
+		} else {
+			text = proseOf(text)
 		}
 		out = cite(out, text, rel)
 		return nil
@@ -110,6 +112,23 @@ func commentLines(text string) string {
 			break
 		}
 		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// proseOf drops a Markdown file's fenced code blocks: commands and their flags, a
+// compiler's optimisation level among them, not citations.
+func proseOf(text string) string {
+	var b strings.Builder
+	fenced := false
+	for line := range strings.Lines(text) {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+			continue
+		}
+		if !fenced {
 			b.WriteString(line)
 		}
 	}
@@ -283,6 +302,9 @@ var (
 	goName     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
 	repoPath   = regexp.MustCompile(`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*/?$`)
 	allCaps    = regexp.MustCompile(`^[A-Z0-9_]+$`)
+	// dataFile is the name of a file that is no Go code (a bundle's `manifest.json`),
+	// which a package's name may begin
+	dataFile = regexp.MustCompile(`\.(json|jsonc|toml|yaml|yml|md|txt|js|mcpb)$`)
 )
 
 // TestArchitectureNamesExist: every Go file, package, type, interface, function and
@@ -349,7 +371,7 @@ func checkName(d *decls, goFiles []string, name string) string {
 		}
 		return ""
 	}
-	if !goName.MatchString(name) || allCaps.MatchString(name) {
+	if !goName.MatchString(name) || allCaps.MatchString(name) || dataFile.MatchString(name) {
 		return ""
 	}
 	parts := strings.Split(name, ".")
