@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/winetest"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 func env(vars map[string]string) func(string) string {

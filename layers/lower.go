@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/sysmsg"
 	"github.com/mcpwire/mcpwire/internal/termtext"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // LowerLayerError names every lower layer (every layer but the write layer) whose

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/winetest"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 var addA = Delta{Kind: Servers, Set: map[string]json.RawMessage{"a": json.RawMessage(`{"name":"a","command":"x"}`)}}

@@ -3,14 +3,14 @@ package registry
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/policy"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // Registry is the merged view of every layer: each server and profile comes whole

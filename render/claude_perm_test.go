@@ -8,11 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
 	"github.com/mcpwire/mcpwire/internal/winetest"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/tailscale/hujson"
 )
 
@@ -46,7 +47,7 @@ func TestClaudeSettingsShapesRefused(t *testing.T) {
 					w.place(settings, []byte(sh.content))
 					root := filepath.Dir(w.home)
 					before := treeState(t, root)
-					f := &fsys.Faulty{}
+					f := &fsystest.Faulty{}
 					req := w.request("claude-code", scope, profile, "notes")
 					if profile == "" {
 						req.Servers = []string{"notes"}

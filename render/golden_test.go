@@ -12,11 +12,12 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // go test ./render -run Golden -update (or MCPWIRE_UPDATE=1) rewrites the goldens.
@@ -298,9 +299,9 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 
 	// W1: nothing outside mcpwire's entries changed
 	switch {
-	case p.Format == providers.YAML || p.EntryName != "":
+	case p.Format == format.YAML || p.EntryName != "":
 		checkEntriesPreserved(t, gc.fixture, p, orig, got, res.Written)
-	case p.Format == providers.TOML:
+	case p.Format == format.TOML:
 		checkTOMLPreserved(t, gc.fixture, orig, got, p.ServersKey, res.Written)
 	default:
 		var affected [][]string
@@ -312,7 +313,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 			affected = append(affected, []string{"tools", k})
 		}
 		checkJSONPreserved(t, gc.fixture, orig, got, affected)
-		if p.Format == providers.JSON && !json.Valid(got) {
+		if p.Format == format.JSON && !json.Valid(got) {
 			t.Errorf("%s: %s takes strict JSON, and the result is not", gc.fixture, p.Display)
 		}
 	}

@@ -8,12 +8,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // EntryState is how an entry of a client file stands with mcpwire (B4).
@@ -319,7 +319,7 @@ func (d *docCache) member(file string, path ...string) (json.RawMessage, bool) {
 	if !ok {
 		data, err := d.f.ReadFile(file)
 		if err == nil {
-			doc, err = format.Parse(providers.JSONC, file, data, true)
+			doc, err = format.Parse(format.JSONC, file, data, true)
 		}
 		if err != nil {
 			doc = nil

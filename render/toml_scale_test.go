@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/tomledit"
 	"github.com/mcpwire/mcpwire/internal/winetest"
-	"github.com/mcpwire/mcpwire/render/tomledit"
 )
 
 // codexConfig returns a ~/.codex/config.toml with n servers, each a [mcp_servers.sN] table

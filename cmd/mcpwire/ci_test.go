@@ -63,7 +63,7 @@ func TestCIRunsTheREADMECommand(t *testing.T) {
 		`GOBIN=$staticcheck_bin go install honnef.co/go/tools/cmd/staticcheck@v0.8.2`,
 		`"$staticcheck_bin/staticcheck" ./...`, `"$staticcheck_bin/staticcheck" -tags conformance ./conformance/...`,
 		`GOOS=darwin "$staticcheck_bin/staticcheck" ./...`, `GOOS=windows "$staticcheck_bin/staticcheck" ./...`,
-		"go test -race ./render/fsys/ ./render/ ./layers/", "go test -race -run 'Concurrent' ./cmd/mcpwire/"} {
+		"go test -race ./internal/fsys/ ./render/ ./layers/", "go test -race -run 'Concurrent' ./cmd/mcpwire/"} {
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(w) + `$`).Match(ci) {
 			t.Errorf(".ci/run does not run `%s`", w)
 		}

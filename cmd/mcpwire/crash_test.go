@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/winetest"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // assertConvergence switches on the check that a rerun after a crash converges to

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/winetest"
-	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
