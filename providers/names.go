@@ -3,7 +3,15 @@
 // are spelled. It is pure data: nothing here reads or writes files (SPEC V1).
 package providers
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/mcpwire/mcpwire/registry"
+)
+
+// The registry keys a profile's providerOverrides by client names and aliases, which
+// only this list knows.
+func init() { registry.UseClients(Normalize) }
 
 // aliases maps every alternative spelling to its provider name (V2).
 var aliases = map[string]string{
