@@ -286,21 +286,29 @@ const (
 )
 
 // RefStyle is how a reference to an environment variable is written (V4): the style
-// of a row of the policy's table of reference spellings (policy.Spellings), which
-// spells it. A client with a new spelling names the new row.
+// of a spelling the clients declare to policy, which spells it. A client with a new
+// spelling declares it (refStyle) beside its entry.
 type RefStyle string
 
-// Reference styles.
-const (
-	RefDollar    RefStyle = policy.StyleDollar
-	RefDollarEnv RefStyle = policy.StyleDollarEnv
-	RefBraceEnv  RefStyle = policy.StyleBraceEnv
-	RefNames     RefStyle = policy.StyleNames
-	RefEnvKeys   RefStyle = policy.StyleEnvKeys
-	RefAPIKeyEnv RefStyle = policy.StyleAPIKeyEnv
-	RefSecrets   RefStyle = policy.StyleSecrets
-	RefBearerVar RefStyle = policy.StyleBearerVar
-	RefNone      RefStyle = policy.StyleNone
+// refStyle declares a client's spelling to policy, whose checks then know it as a
+// reference wherever it is written, and returns its style.
+func refStyle(s policy.Spelling) RefStyle { return RefStyle(policy.Declare(s)) }
+
+// Reference styles several clients share.
+var (
+	// RefDollar is ${VAR}, the registry's own spelling.
+	RefDollar    = RefStyle(policy.StyleDollar)
+	RefDollarEnv = refStyle(policy.Spelling{Style: "${env:VAR}", Open: "${env:", Close: "}"})
+	RefBraceEnv  = refStyle(policy.Spelling{Style: "{env:VAR}", Open: "{env:", Close: "}"})
+	RefNone      = refStyle(policy.Spelling{Style: "none (references refused)"})
+	// Clients that take variables by name, in members of their own.
+	RefNames     = refStyle(policy.Spelling{Style: "variable names (env_vars, env_http_headers, bearer_token_env_var)"})
+	RefEnvKeys   = refStyle(policy.Spelling{Style: "variable names (env_keys; ${VAR} in remote headers)"})
+	RefAPIKeyEnv = refStyle(policy.Spelling{Style: "one variable name per remote server (api_key_env)"})
+	RefSecrets   = refStyle(policy.Spelling{Style: "${{ secrets.VAR }}", Open: "${{ secrets.", Close: " }}"})
+	// RefBearerVar: a bearer token's variable by name, and stdio servers inherit the
+	// client's environment (Kimi Code); no placeholder.
+	RefBearerVar = refStyle(policy.Spelling{Style: "variable names (bearerTokenEnvVar; stdio servers inherit the environment)"})
 )
 
 // Spell writes a reference to variable v, or "" when the style has no placeholder.

@@ -6,12 +6,12 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 )
 
-// spec: V4 — every client's reference style is a row of the policy's table of
-// spellings, which spells it.
+// spec: V4 — every client's reference style is a spelling declared to policy, which
+// spells it.
 func TestRefStylesAreSpellings(t *testing.T) {
 	for _, p := range All() {
 		if _, ok := policy.SpellingOf(string(p.Refs)); !ok {
-			t.Errorf("%s: reference style %q is not in policy.Spellings", p.Name, p.Refs)
+			t.Errorf("%s: reference style %q is not declared to policy", p.Name, p.Refs)
 		}
 	}
 	for style, want := range map[RefStyle]string{RefDollar: "${T}", RefDollarEnv: "${env:T}", RefBraceEnv: "{env:T}", RefNames: "", RefNone: ""} {
