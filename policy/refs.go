@@ -36,40 +36,36 @@ const (
 	StyleInput  = "${input:ID}"
 )
 
-// own are the registry's spellings; declared those the clients declared.
+// own are the registry's spellings; clients gives the clients' (UseSpellings).
 var (
 	own = []Spelling{
 		{Style: StyleDollar, Open: "${", Close: "}", Default: ":-"},
 		{Style: StyleInput, Open: "${input:", Close: "}", Prompt: true},
 	}
-	declared []Spelling
-	// spellings are both, once every client has declared its own; sealed once they
-	// are read.
-	sealed    bool
+	clients func() []Spelling
+	// spellings are both, each style once, read when the first check needs them.
 	spellings = sync.OnceValue(func() []Spelling {
-		sealed = true
-		return append(slices.Clip(own), declared...)
+		out := slices.Clip(own)
+		if clients == nil {
+			return out
+		}
+		for _, s := range clients() {
+			i := slices.IndexFunc(out, func(o Spelling) bool { return o.Style == s.Style })
+			switch {
+			case i < 0:
+				out = append(out, s)
+			case out[i] != s:
+				panic("policy: two spellings of style " + s.Style)
+			}
+		}
+		return out
 	})
 )
 
-// Declare adds a client's spelling to those the checks know, and returns its style.
-// The clients declare theirs as the program starts, before any check runs; a style
-// declared again must be spelt the same.
-func Declare(s Spelling) string {
-	if sealed {
-		panic("policy: spelling " + s.Style + " declared after the first check")
-	}
-	for _, d := range append(slices.Clip(own), declared...) {
-		if d.Style == s.Style {
-			if d != s {
-				panic("policy: spelling " + s.Style + " declared twice, differently")
-			}
-			return s.Style
-		}
-	}
-	declared = append(declared, s)
-	return s.Style
-}
+// UseSpellings says where the clients' spellings come from: the client list (package
+// providers) hands over its own as the program starts, and the checks read it once,
+// when the first of them runs. A style must be spelt the same by every client.
+func UseSpellings(list func() []Spelling) { clients = list }
 
 // Spellings returns every spelling: the registry's own and the clients'.
 func Spellings() []Spelling { return slices.Clone(spellings()) }

@@ -1,6 +1,7 @@
 // Package providers describes each AI client mcpwire writes for: its names, where its
 // files live per scope and OS, their format and shapes, how references and tool filters
-// are spelled. It is pure data: nothing here reads or writes files (SPEC V1).
+// are spelled, and how a server is spelt as one of its entries and read back. Nothing
+// here reads or writes files (SPEC V1).
 package providers
 
 import (

@@ -36,7 +36,7 @@ type Provider struct {
 	URLKey string
 	// Refs is how a reference to an environment variable is spelled (V4): the form
 	// mcpwire writes, and one the client reads.
-	Refs RefStyle
+	Refs policy.Spelling
 	// Reads are the forms the client resolves besides Refs (T1): Gemini CLI's,
 	// Qwen Code's and Crush's bare $VAR (policy.StyleBareDollar). mcpwire reads them
 	// back and writes Refs.
@@ -129,8 +129,8 @@ type Provider struct {
 // placeholder in its values but those listed in Reads.
 func (p *Provider) Forms() []string {
 	var out []string
-	if p.Refs.Open() != "" {
-		out = append(out, string(p.Refs))
+	if p.Refs.Open != "" {
+		out = append(out, p.Refs.Style)
 	}
 	out = append(out, p.Reads...)
 	if p.Prompts {
@@ -285,56 +285,36 @@ const (
 	ShapeManual Shape = "manual"
 )
 
-// RefStyle is how a reference to an environment variable is written (V4): the style
-// of a spelling the clients declare to policy, which spells it. A client with a new
-// spelling declares it (refStyle) beside its entry.
-type RefStyle string
-
-// refStyle declares a client's spelling to policy, whose checks then know it as a
-// reference wherever it is written, and returns its style.
-func refStyle(s policy.Spelling) RefStyle { return RefStyle(policy.Declare(s)) }
-
-// Reference styles several clients share.
+// Reference spellings several clients share (V4); a client with a spelling of its
+// own declares it in its file. policy's checks know every spelling of the clients
+// (clientSpellings).
 var (
 	// RefDollar is ${VAR}, the registry's own spelling.
-	RefDollar    = RefStyle(policy.StyleDollar)
-	RefDollarEnv = refStyle(policy.Spelling{Style: "${env:VAR}", Open: "${env:", Close: "}"})
-	RefBraceEnv  = refStyle(policy.Spelling{Style: "{env:VAR}", Open: "{env:", Close: "}"})
-	RefNone      = refStyle(policy.Spelling{Style: "none (references refused)"})
+	RefDollar    = policy.Spelling{Style: policy.StyleDollar, Open: "${", Close: "}", Default: ":-"}
+	RefDollarEnv = policy.Spelling{Style: "${env:VAR}", Open: "${env:", Close: "}"}
+	RefBraceEnv  = policy.Spelling{Style: "{env:VAR}", Open: "{env:", Close: "}"}
+	RefNone      = policy.Spelling{Style: "none (references refused)"}
 	// Clients that take variables by name, in members of their own.
-	RefNames     = refStyle(policy.Spelling{Style: "variable names (env_vars, env_http_headers, bearer_token_env_var)"})
-	RefEnvKeys   = refStyle(policy.Spelling{Style: "variable names (env_keys; ${VAR} in remote headers)"})
-	RefAPIKeyEnv = refStyle(policy.Spelling{Style: "one variable name per remote server (api_key_env)"})
-	RefSecrets   = refStyle(policy.Spelling{Style: "${{ secrets.VAR }}", Open: "${{ secrets.", Close: " }}"})
+	RefNames     = policy.Spelling{Style: "variable names (env_vars, env_http_headers, bearer_token_env_var)"}
+	RefEnvKeys   = policy.Spelling{Style: "variable names (env_keys; ${VAR} in remote headers)"}
+	RefAPIKeyEnv = policy.Spelling{Style: "one variable name per remote server (api_key_env)"}
+	RefSecrets   = policy.Spelling{Style: "${{ secrets.VAR }}", Open: "${{ secrets.", Close: " }}"}
 	// RefBearerVar: a bearer token's variable by name, and stdio servers inherit the
 	// client's environment (Kimi Code); no placeholder.
-	RefBearerVar = refStyle(policy.Spelling{Style: "variable names (bearerTokenEnvVar; stdio servers inherit the environment)"})
+	RefBearerVar = policy.Spelling{Style: "variable names (bearerTokenEnvVar; stdio servers inherit the environment)"}
 )
 
-// Spell writes a reference to variable v, or "" when the style has no placeholder.
-func (r RefStyle) Spell(v string) string {
-	s, _ := policy.SpellingOf(string(r))
-	return s.Spell(v)
-}
+// The checks of policy know the clients' spellings as references wherever they are
+// written.
+func init() { policy.UseSpellings(clientSpellings) }
 
-// Open is how a reference starts in this style ("${", "{env:"); "" when the style has
-// no placeholder.
-func (r RefStyle) Open() string {
-	s, _ := policy.SpellingOf(string(r))
-	return s.Open
-}
-
-// RefersTo reports whether text holds a reference to variable v in this style.
-func (r RefStyle) RefersTo(text, v string) bool {
-	s, _ := policy.SpellingOf(string(r))
-	return s.RefersTo(text, v)
-}
-
-// Variable reads a reference back (import): the variable a value names when it is
-// exactly one reference in this style.
-func (r RefStyle) Variable(text string) (string, bool) {
-	s, _ := policy.SpellingOf(string(r))
-	return s.Variable(text)
+// clientSpellings are the reference spellings of every client.
+func clientSpellings() []policy.Spelling {
+	out := make([]policy.Spelling, 0, len(table))
+	for _, p := range table {
+		out = append(out, p.Refs)
+	}
+	return out
 }
 
 // RemoteSupport says which remote transports a client takes.

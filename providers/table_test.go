@@ -34,7 +34,7 @@ func TestTableInvariants(t *testing.T) {
 		if p.Dest(p.DefaultScope) == nil {
 			t.Errorf("%s: the default scope %q has no destination (V6)", p.Name, p.DefaultScope)
 		}
-		if p.Format == "" || p.ServersKey == "" || p.Refs == "" || p.Remote == "" || p.Deny == "" || p.Allow == "" {
+		if p.Format == "" || p.ServersKey == "" || p.Refs.Style == "" || p.Remote == "" || p.Deny == "" || p.Allow == "" {
 			t.Errorf("%s: incomplete entry %+v", p.Name, p)
 		}
 		for _, s := range p.Scopes() {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // fileAdoption is the entries of one client file an import records as mcpwire's
@@ -59,13 +59,13 @@ func (r *ImportRequest) adoption(res *ImportResult, cands map[string]*candidate)
 // Renders reports whether mcpwire, injecting s with the filters sf, would write the
 // entry name exactly as the file holds it (the same ownership digest, C6), inside its
 // frame lines where the client's entries have them.
-func (c *ClientFile) Renders(name string, s *registry.Server, sf *dialect.ServerFilters) bool {
+func (c *ClientFile) Renders(name string, s *registry.Server, sf *providers.ServerFilters) bool {
 	e, ok := c.Entry(name)
 	if !ok {
 		return false
 	}
-	v, probs := dialect.Spell(c.target, c.d, s)
-	if len(probs) > 0 || dialect.Disabled(s) && c.Provider.Switch == "" {
+	v, probs := providers.Spell(c.target, c.d, s)
+	if len(probs) > 0 || providers.Disabled(s) && c.Provider.Switch == "" {
 		return false
 	}
 	entry := c.d.Entry(s, &v, sf)
@@ -88,7 +88,7 @@ func (c *ClientFile) sameMeaning(name string, entry format.Object) bool {
 		return false
 	}
 	raw, err := format.Marshal(entry)
-	return err == nil && dialect.SameMeaning(c.target, c.d, cur.JSON(), raw)
+	return err == nil && providers.SameMeaning(c.target, c.d, cur.JSON(), raw)
 }
 
 // writeAdopted records the adopted entries: the injection receipts of servers that
@@ -191,7 +191,7 @@ func (r *ImportRequest) profile(f fsys.FS, res *ImportResult, cands map[string]*
 	if len(servers) == 0 {
 		return nil, fmt.Errorf("no servers imported, so no profile %q", r.Profile)
 	}
-	filters := map[string]map[string]*dialect.ServerFilters{}
+	filters := map[string]map[string]*providers.ServerFilters{}
 	for i, c := range r.Files {
 		names := res.Files[i].Servers
 		for n, sf := range c.filters(f, names) {
@@ -200,7 +200,7 @@ func (r *ImportRequest) profile(f fsys.FS, res *ImportResult, cands map[string]*
 			}
 			m := filters[c.Provider.Name]
 			if m == nil {
-				m = map[string]*dialect.ServerFilters{}
+				m = map[string]*providers.ServerFilters{}
 				filters[c.Provider.Name] = m
 			}
 			m[n] = mergeFilters(m[n], sf)
@@ -210,19 +210,19 @@ func (r *ImportRequest) profile(f fsys.FS, res *ImportResult, cands map[string]*
 }
 
 // filters returns the tool filters the file and its client hold for the named entries.
-func (c *ClientFile) filters(f fsys.FS, names []string) map[string]*dialect.ServerFilters {
-	out := map[string]*dialect.ServerFilters{}
+func (c *ClientFile) filters(f fsys.FS, names []string) map[string]*providers.ServerFilters {
+	out := map[string]*providers.ServerFilters{}
 	for _, n := range names {
 		if e, ok := c.Entry(n); ok && e.Read != nil && e.Read.Filters != nil {
 			out[n] = e.Read.Filters
 		}
 	}
-	if fr, ok := c.d.(dialect.FilterReader); ok {
+	if fr, ok := c.d.(providers.FilterReader); ok {
 		for n, sf := range fr.ReadFilters(c.Lookup, names) {
 			out[n] = mergeFilters(out[n], sf)
 		}
 	}
-	if rr, ok := c.d.(dialect.RuleReader); ok && c.Provider.Settings[c.Scope] != nil {
+	if rr, ok := c.d.(providers.RuleReader); ok && c.Provider.Settings[c.Scope] != nil {
 		for n, sf := range rr.ReadRules(c.denyRules(f), names) {
 			out[n] = mergeFilters(out[n], sf)
 		}
@@ -250,16 +250,16 @@ func (c *ClientFile) denyRules(f fsys.FS) []string {
 }
 
 // mergeFilters unions two filters of one server.
-func mergeFilters(a, b *dialect.ServerFilters) *dialect.ServerFilters {
+func mergeFilters(a, b *providers.ServerFilters) *providers.ServerFilters {
 	if a == nil {
 		return b
 	}
 	if b == nil {
 		return a
 	}
-	out := &dialect.ServerFilters{Deny: dialect.AppendNew(append([]string(nil), a.Deny...), b.Deny), DenyAll: a.DenyAll || b.DenyAll}
+	out := &providers.ServerFilters{Deny: providers.AppendNew(append([]string(nil), a.Deny...), b.Deny), DenyAll: a.DenyAll || b.DenyAll}
 	if a.Allow != nil || b.Allow != nil {
-		out.Allow = dialect.AppendNew(append([]string{}, a.Allow...), b.Allow)
+		out.Allow = providers.AppendNew(append([]string{}, a.Allow...), b.Allow)
 	}
 	return out
 }

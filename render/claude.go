@@ -13,7 +13,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/jsonc"
-	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/providers"
 )
 
 // PermissionsDir is the write-layer directory of Claude deny-rule ownership records (C3).
@@ -201,7 +201,7 @@ func (e *permEdit) compute(current, want []string) {
 	rec := e.record
 	var tracked []string
 	if rec != nil {
-		tracked = dialect.AppendNew(slices.Clone(rec.DenyAdded), rec.DenyPreserved)
+		tracked = providers.AppendNew(slices.Clone(rec.DenyAdded), rec.DenyPreserved)
 	}
 	deny := slices.Clone(current)
 	var added, preserved, warn []string
@@ -280,7 +280,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 		want = slices.Clone(want)
 		for _, r := range e.record.DenyAdded {
 			if !slices.Contains(e.prepared, r) {
-				want = dialect.AppendNew(want, []string{r})
+				want = providers.AppendNew(want, []string{r})
 			}
 		}
 	}
@@ -373,7 +373,7 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 		e.prepared = slices.Clone(e.record.DenyAdded)
 	}
 	if e.staged != nil {
-		e.prepared = dialect.AppendNew(e.prepared, e.staged.After.DenyAdded)
+		e.prepared = providers.AppendNew(e.prepared, e.staged.After.DenyAdded)
 	}
 	var written []byte
 	settingsT := fsys.Target{

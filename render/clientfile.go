@@ -13,7 +13,6 @@ import (
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // ClientFile is one client's file as it is on disk, its server entries read back
@@ -39,8 +38,8 @@ type ClientFile struct {
 
 	doc    format.Document
 	es     format.Entries
-	target dialect.Target
-	d      dialect.Dialect
+	target providers.Target
+	d      providers.Dialect
 	env    providers.PathEnv
 	// local is set for a project's own servers in a file shared by every project
 	// (Claude Code's local scope): their record is their own.
@@ -58,7 +57,7 @@ type ClientEntry struct {
 	Framed bool
 	// Read is the entry read back; nil when it cannot be, and Err says why (the
 	// member and the reason, never a value).
-	Read *dialect.Imported
+	Read *providers.Imported
 	Err  error
 
 	json []byte // the entry as standard JSON (ClientReader)
@@ -175,7 +174,7 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 	edit, _ := (&Request{Provider: p, Project: env.Project, Env: env}).newEdit(scope, path)
 	d := edit.d
 	c := &ClientFile{Provider: p, Scope: scope, Path: path, Mode: rf.mode, d: d, env: env, doc: rf.doc,
-		target: dialect.Target{P: edit.p, Scope: scope, Project: env.Project, Home: env.Home}}
+		target: providers.Target{P: edit.p, Scope: scope, Project: env.Project, Home: env.Home}}
 	if scope != providers.User {
 		c.Project = env.Project
 	}
@@ -193,12 +192,12 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 	}
 	c.es = re.es
 	c.Entries = readBackAll(c.target, d, re.list)
-	if pr, ok := d.(dialect.Prompter); ok {
+	if pr, ok := d.(providers.Prompter); ok {
 		// the inputs the entries ask for are declared beside them (T3)
 		decls := pr.ReadInputs(c.Lookup)
 		for _, e := range c.Entries {
 			if e.Read != nil {
-				dialect.AttachInputs(e.Read.Server, decls)
+				providers.AttachInputs(e.Read.Server, decls)
 			}
 		}
 	}
@@ -217,13 +216,13 @@ const parallelFrom = 4096
 
 // readBackAll reads every entry of list back with dialect d, on every processor for a
 // long list.
-func readBackAll(t dialect.Target, d dialect.Dialect, list []ClientEntry) []ClientEntry {
+func readBackAll(t providers.Target, d providers.Dialect, list []ClientEntry) []ClientEntry {
 	out := make([]ClientEntry, len(list))
 	inParallel(len(list), func(from, to int) {
 		for i := from; i < to; i++ {
 			e := &list[i]
 			out[i] = ClientEntry{Name: e.Name, Digest: e.Digest, Framed: e.Framed}
-			out[i].Read, out[i].Err = dialect.ReadBack(t, d, e.json)
+			out[i].Read, out[i].Err = providers.ReadBack(t, d, e.json)
 		}
 	})
 	return out

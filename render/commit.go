@@ -7,8 +7,8 @@ import (
 	"slices"
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // Commit writes every prepared injection as one transaction (W7): every target is
@@ -206,7 +206,7 @@ func (p *Prepared) forgets() bool {
 func (p *Prepared) receipts() registry.Receipts {
 	gone := slices.Clone(p.Result.Removed)
 	if p.edit != nil {
-		gone = dialect.AppendNew(gone, p.edit.forgotten)
+		gone = providers.AppendNew(gone, p.edit.forgotten)
 	}
 	gone = slices.DeleteFunc(gone, func(n string) bool { return slices.Contains(p.Result.Written, n) })
 	return registry.Receipts{Provider: p.Result.Provider, Written: p.Result.Written, Gone: gone}
@@ -225,7 +225,7 @@ func (p *Prepared) syncResults() {
 	if len(e.unselected) > 0 {
 		p.Result.Notes = slices.DeleteFunc(p.Result.Notes, func(n string) bool { return n == noServers })
 	}
-	p.Result.Removed = dialect.AppendNew(p.Result.Removed, e.unselected)
+	p.Result.Removed = providers.AppendNew(p.Result.Removed, e.unselected)
 	for _, n := range e.unselectedKept {
 		p.warn(fmt.Sprintf("%s: left %s in %s: profile %s does not select it, but it changed since mcpwire wrote it, so it is yours now; remove it by hand if you no longer want it",
 			e.p.Name, n, e.path, p.profile))

@@ -14,7 +14,6 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // EphemeralResult says what an ephemeral injection wrote (C5).
@@ -30,7 +29,7 @@ type EphemeralResult struct {
 	// InputVars are the variables standing for inputs the client cannot ask for (T3).
 	InputVars []string
 	// Launch starts the client on Out; nil when mcpwire knows no way to.
-	Launch *dialect.Launch
+	Launch *providers.Launch
 }
 
 // LaunchArgs are the client's arguments for the ephemeral output, before the
@@ -82,7 +81,7 @@ func (e *NoEphemeralError) Hints() []string {
 // the policy refuses (P6) or a Claude toolAllow is present.
 func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 	p := r.Provider
-	if _, ok := dialect.For(p).(dialect.RuntimeHomer); ok {
+	if _, ok := providers.For(p).(providers.RuntimeHomer); ok {
 		return nil, hint.Wrap(fmt.Errorf("%s ephemeral output is a runtime home", p.Name), "use mcpwire session --provider "+p.Name+" --profile NAME")
 	}
 	if !p.Ephemeral {
@@ -97,7 +96,7 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		return nil, err
 	}
 	res := &EphemeralResult{Provider: p.Name, Written: written, InputVars: inputVarsOf(entries)}
-	d := dialect.For(p)
+	d := providers.For(p)
 	content, err := standaloneFile(p, d, entries, filters)
 	if err != nil {
 		return nil, err
@@ -120,7 +119,7 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		return nil, err
 	}
 	unstage(f, list, r.warn)
-	if l, ok := d.(dialect.Launcher); ok {
+	if l, ok := d.(providers.Launcher); ok {
 		launch := l.Launch(res.Out, res.Settings)
 		res.Launch = &launch
 	}
@@ -131,7 +130,7 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 // output → sidecar → sidecar record → output record (W7). An explicit --out (res.Dir
 // empty) replaces only an earlier ephemeral output and is recorded, its records staged
 // first (staging.go); a sidecar is added when the dialect has deny rules to write.
-func (r *Request) ephemeralTargets(f fsys.FS, res *EphemeralResult, d dialect.Dialect, content []byte, entries []namedEntry, filters *dialect.FilterSet) ([]fsys.Target, []*staged, error) {
+func (r *Request) ephemeralTargets(f fsys.FS, res *EphemeralResult, d providers.Dialect, content []byte, entries []namedEntry, filters *providers.FilterSet) ([]fsys.Target, []*staged, error) {
 	out := res.Out
 	targets := []fsys.Target{{
 		Path:  out,
@@ -150,7 +149,7 @@ func (r *Request) ephemeralTargets(f fsys.FS, res *EphemeralResult, d dialect.Di
 		}
 		targets[0], outRec, stages, list = ot.out, []fsys.Target{ot.record}, []fsys.Target{ot.stage}, []*staged{st}
 	}
-	if dr, ok := d.(dialect.DenyRuler); ok {
+	if dr, ok := d.(providers.DenyRuler); ok {
 		if rules := dr.DenyRules(filters); len(rules) > 0 {
 			side := SidecarPath(out)
 			st, err := r.sidecarTargets(f, out, side, rules, res.Dir == "", &list)
@@ -171,19 +170,19 @@ func (r *Request) ephemeralTargets(f fsys.FS, res *EphemeralResult, d dialect.Di
 func inputVarsOf(entries []namedEntry) []string {
 	var out []string
 	for _, ne := range entries {
-		out = dialect.AppendNew(out, ne.inputVars)
+		out = providers.AppendNew(out, ne.inputVars)
 	}
 	return out
 }
 
 // standaloneFile is the content of a standalone file: the servers key with the
 // entries, and what else the dialect adds.
-func standaloneFile(p *providers.Provider, d dialect.Dialect, entries []namedEntry, filters *dialect.FilterSet) ([]byte, error) {
+func standaloneFile(p *providers.Provider, d providers.Dialect, entries []namedEntry, filters *providers.FilterSet) ([]byte, error) {
 	doc := format.Object{{Key: p.ServersKey, Value: entriesObject(entries)}}
-	if sa, ok := d.(dialect.Standaloner); ok {
+	if sa, ok := d.(providers.Standaloner); ok {
 		doc = sa.Standalone(doc, filters)
 	}
-	if pr, ok := d.(dialect.Prompter); ok {
+	if pr, ok := d.(providers.Prompter); ok {
 		var inputs []registry.Input
 		for _, ne := range entries {
 			for _, in := range ne.inputs {

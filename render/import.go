@@ -13,7 +13,6 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // ImportRequest is one import (B1, B2): the entries of client files read back into
@@ -121,7 +120,7 @@ func Import(f fsys.FS, r ImportRequest) (*ImportResult, error) {
 	receipts := map[string][]string{}
 	for _, fa := range adopted {
 		for _, n := range fa.names {
-			receipts[n] = dialect.AppendNew(receipts[n], []string{fa.c.Provider.Name})
+			receipts[n] = providers.AppendNew(receipts[n], []string{fa.c.Provider.Name})
 		}
 	}
 	if len(add) > 0 || profile != nil {
@@ -293,7 +292,7 @@ const AddJSONHint = "keep the values out of the registry: write each as a refere
 // profileOf builds the import's profile: the servers imported (added or already
 // defined as read), in the order the files hold them, and, per provider, the tool
 // filters its files hold for them.
-func (r *ImportRequest) profileOf(servers []string, filters map[string]map[string]*dialect.ServerFilters) *registry.Profile {
+func (r *ImportRequest) profileOf(servers []string, filters map[string]map[string]*providers.ServerFilters) *registry.Profile {
 	p := &registry.Profile{Name: r.Profile, Servers: servers,
 		Description: "imported from " + r.sources(), ProviderOverrides: map[string]*registry.Filters{}}
 	for _, prov := range slices.Sorted(maps.Keys(filters)) {
@@ -321,7 +320,7 @@ func (r *ImportRequest) profileOf(servers []string, filters map[string]map[strin
 func (r *ImportRequest) sources() string {
 	var names []string
 	for _, c := range r.Files {
-		names = dialect.AppendNew(names, []string{c.Provider.Name})
+		names = providers.AppendNew(names, []string{c.Provider.Name})
 	}
 	return strings.Join(names, ", ")
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // Prepared is an injection checked and planned, ready to be written.
@@ -105,7 +104,7 @@ func (e RenderErrors) Error() string {
 func (e RenderErrors) Hints() []string {
 	var out []string
 	for _, re := range e {
-		out = dialect.AppendNew(out, re.Hints())
+		out = providers.AppendNew(out, re.Hints())
 	}
 	return out
 }
@@ -228,7 +227,7 @@ func (r *Request) otherTargets(f fsys.FS, prep *Prepared, ft fileTargetSet, t ta
 	}
 	stages, records := batch(batchStaged, ft.stage), batch(batchRecords, ft.record)
 	prep.stages = []*staged{&edit.stage}
-	if dr, ok := t.d.(dialect.DenyRuler); ok && !r.Inject.KeepFilters {
+	if dr, ok := t.d.(providers.DenyRuler); ok && !r.Inject.KeepFilters {
 		rules := dr.DenyRules(edit.filters)
 		perm, targets, err := r.settingsTargets(f, scope, nil)
 		if err != nil {
@@ -256,12 +255,12 @@ func (r *Request) otherTargets(f fsys.FS, prep *Prepared, ft fileTargetSet, t ta
 // the edit (names) that are not selected (changed since mcpwire wrote them, or
 // never its own): a --profile inject that does not select them must not leave them
 // unrestricted (B7).
-func staying(dr dialect.DenyRuler, rec *permRecord, names, selected []string) []string {
+func staying(dr providers.DenyRuler, rec *permRecord, names, selected []string) []string {
 	if rec == nil {
 		return nil
 	}
 	var out []string
-	for _, rule := range dialect.AppendNew(slices.Clone(rec.DenyAdded), rec.DenyPreserved) {
+	for _, rule := range providers.AppendNew(slices.Clone(rec.DenyAdded), rec.DenyPreserved) {
 		for _, n := range names {
 			if !slices.Contains(selected, n) && dr.Owns(rule, n) {
 				out = append(out, rule)

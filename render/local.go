@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // ProjectKey is the key a client gives a project in a file shared by every project
@@ -39,7 +38,7 @@ func (r *Request) serversPath(scope providers.Scope) []string {
 // container is where the provider's file keeps its servers.
 func (e *fileEdit) container(doc format.Document) format.Container {
 	c := format.Container{Path: e.containerIn(doc), NameKey: e.p.EntryName}
-	if f, ok := e.d.(dialect.Framer); ok && owners[e.p.Owner].framed {
+	if f, ok := e.d.(providers.Framer); ok && owners[e.p.Owner].framed {
 		c.Frame = f.Frame()
 	}
 	return c

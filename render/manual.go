@@ -1,6 +1,6 @@
 package render
 
-import "github.com/mcpwire/mcpwire/render/dialect"
+import "github.com/mcpwire/mcpwire/providers"
 
 // ManualStep is one server a person adds by hand.
 type ManualStep struct {
@@ -18,11 +18,11 @@ func ManualSteps(r Request) ([]ManualStep, error) {
 		return nil, err
 	}
 	var steps []ManualStep
-	var probs []dialect.Problem
+	var probs []providers.Problem
 	for _, s := range servers {
-		v, ps := dialect.Spell(t.Target, t.d, s)
+		v, ps := providers.Spell(t.Target, t.d, s)
 		if len(s.Env) > 0 {
-			ps = append(ps, dialect.Problem{Server: s.Name, Field: "env", Reason: r.Provider.Display + " connectors take a command and arguments; set environment values in the connector settings yourself"})
+			ps = append(ps, providers.Problem{Server: s.Name, Field: "env", Reason: r.Provider.Display + " connectors take a command and arguments; set environment values in the connector settings yourself"})
 		}
 		if len(ps) > 0 {
 			probs = append(probs, ps...)

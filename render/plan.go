@@ -7,14 +7,13 @@ import (
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // RenderError lists every server that cannot be rendered for a client, with the
 // field and reason (never a value).
 type RenderError struct {
 	Provider string
-	Problems []dialect.Problem
+	Problems []providers.Problem
 }
 
 // Error says each reason once, after the servers (and their fields) it stops: H5.
@@ -37,7 +36,7 @@ func (e *RenderError) Hints() []string {
 func (e *RenderError) Servers() []string {
 	var out []string
 	for _, p := range e.Problems {
-		out = dialect.AppendNew(out, []string{p.Server})
+		out = providers.AppendNew(out, []string{p.Server})
 	}
 	return out
 }
@@ -45,7 +44,7 @@ func (e *RenderError) Servers() []string {
 // groupProblems says each reason once, after the servers it stops, each server once
 // with its fields: "a (envFrom.X), b (headerEnv.Y, bearerEnv): reason; c (type):
 // other reason".
-func groupProblems(probs []dialect.Problem) string {
+func groupProblems(probs []providers.Problem) string {
 	var reasons []string
 	servers := map[string][]string{}
 	fields := map[string]map[string][]string{}
@@ -57,7 +56,7 @@ func groupProblems(probs []dialect.Problem) string {
 		if _, ok := fields[p.Reason][p.Server]; !ok {
 			servers[p.Reason] = append(servers[p.Reason], p.Server)
 		}
-		fields[p.Reason][p.Server] = dialect.AppendNew(fields[p.Reason][p.Server], []string{p.Field})
+		fields[p.Reason][p.Server] = providers.AppendNew(fields[p.Reason][p.Server], []string{p.Field})
 	}
 	parts := make([]string, len(reasons))
 	for i, why := range reasons {
@@ -74,24 +73,24 @@ func groupProblems(probs []dialect.Problem) string {
 // are refused together, or skipped: under SkipUnsupported those of a transport the
 // client cannot take, each with a warning (V7); under SkipRefused every one, with one
 // warning for the client (H5).
-func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *dialect.FilterSet, []string, error) {
+func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *providers.FilterSet, []string, error) {
 	p := t.P
 	t.Home = r.Env.Home
 	var names []string
 	for _, s := range servers {
 		names = append(names, s.Name)
 	}
-	if nc, ok := t.d.(dialect.NameChecker); ok {
+	if nc, ok := t.d.(providers.NameChecker); ok {
 		if err := nc.CheckNames(names, nil); err != nil {
 			return nil, nil, nil, err
 		}
 	}
-	fs := dialect.Effective(r.Filters, p.Name, names)
+	fs := providers.Effective(r.Filters, p.Name, names)
 	var entries []namedEntry
 	var written []string
-	var probs, skipped []dialect.Problem
+	var probs, skipped []providers.Problem
 	for _, s := range servers {
-		v, ps := dialect.Spell(t.Target, t.d, s)
+		v, ps := providers.Spell(t.Target, t.d, s)
 		if len(ps) > 0 {
 			switch {
 			case r.Inject.SkipRefused:
@@ -100,7 +99,7 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *dia
 			case r.Inject.SkipUnsupported:
 				// a transport the client cannot take is skipped under --all (V7), whatever
 				// else is wrong with the server there
-				if i := slices.IndexFunc(ps, func(p dialect.Problem) bool { return p.Field == "type" }); i >= 0 {
+				if i := slices.IndexFunc(ps, func(p providers.Problem) bool { return p.Field == "type" }); i >= 0 {
 					r.warn(fmt.Sprintf("%s: skipped: %s", p.Name, ps[i]))
 					continue
 				}
@@ -108,7 +107,7 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *dia
 			probs = append(probs, ps...)
 			continue
 		}
-		if dialect.Disabled(s) && p.Switch == "" {
+		if providers.Disabled(s) && p.Switch == "" {
 			if t.off != nil {
 				*t.off = append(*t.off, s.Name) // Prepare removes mcpwire's entry, and says so
 			} else {

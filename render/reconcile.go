@@ -11,7 +11,6 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // namedEntry is one server entry to write.
@@ -28,7 +27,7 @@ type namedEntry struct {
 // ownership record that says which existing entries are mcpwire's (C6).
 type fileEdit struct {
 	p      *providers.Provider
-	d      dialect.Dialect
+	d      providers.Dialect
 	path   string
 	set    []namedEntry
 	remove []string
@@ -37,7 +36,7 @@ type fileEdit struct {
 	sync map[string]bool
 	// filters per server, for merging into kept Antigravity entries and for the
 	// dialect's edits beyond the entries.
-	filters *dialect.FilterSet
+	filters *providers.FilterSet
 	force   bool
 	// keepFilters carries the filter members of rewritten entries over (KeepFilters).
 	keepFilters bool
@@ -55,7 +54,7 @@ type fileEdit struct {
 	others []string
 	// checkers are the name checks of the clients mcpwire writes the file for (a
 	// server written for Copilot CLI into .mcp.json is one Claude Code reads too).
-	checkers      []dialect.NameChecker
+	checkers      []providers.NameChecker
 	before, after *fileEdit
 
 	// own is the ownership record and its staged copy; record is the record settled
@@ -378,11 +377,11 @@ func (e *fileEdit) setLoaded(v bool) {
 
 // editFile lets the dialect edit the file beyond its entries (opencode's tools map).
 func (e *fileEdit) editFile(doc format.Document, es format.Entries) error {
-	fe, ok := e.d.(dialect.FileEditor)
+	fe, ok := e.d.(providers.FileEditor)
 	if !ok {
 		return nil
 	}
-	st := &dialect.FileState{Path: e.path, Filters: e.filters, Dropped: e.dropped, Wrote: e.wrote,
+	st := &providers.FileState{Path: e.path, Filters: e.filters, Dropped: e.dropped, Wrote: e.wrote,
 		Force: e.force, Replace: !e.keepFilters && e.filters != nil}
 	for _, ne := range e.set {
 		st.Set = append(st.Set, ne.name)
@@ -404,7 +403,7 @@ func (e *fileEdit) editFile(doc format.Document, es format.Entries) error {
 // does (T6).
 func (e *fileEdit) sameMeaning(existing format.Entry, entry format.Object) bool {
 	raw, err := format.Marshal(entry)
-	return err == nil && dialect.SameMeaning(dialect.Target{P: e.p}, e.d, existing.JSON(), raw)
+	return err == nil && providers.SameMeaning(providers.Target{P: e.p}, e.d, existing.JSON(), raw)
 }
 
 // reconcile is the one ownership loop (C6) of every format: each entry to write is
@@ -421,7 +420,7 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 			entry = e.d.Filters().Carry(entry, existing)
 		}
 		if has && len(e.others) > 0 {
-			entry = dialect.FilterSpec{Members: e.others}.Carry(entry, existing)
+			entry = providers.FilterSpec{Members: e.others}.Carry(entry, existing)
 		}
 		newDigest, err := es.Digest(ne.name, entry)
 		if err != nil {
@@ -433,7 +432,7 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 			if rule.keep && st != owned {
 				// kept as it is; one mcpwire wrote and nobody changed is updated like
 				// anywhere else, so that its record follows
-				if k, ok := e.d.(dialect.Keeper); ok {
+				if k, ok := e.d.(providers.Keeper); ok {
 					if err := k.MergeKept(e.path, es, ne.name, existing, e.filters.Of(ne.name)); err != nil {
 						return err
 					}
@@ -463,7 +462,7 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 				}
 				e.takeOver(ne.name, existing)
 			}
-			if u, ok := e.d.(dialect.Updater); ok {
+			if u, ok := e.d.(providers.Updater); ok {
 				if entry, err = u.Update(e.path, ne.name, existing, entry); err != nil {
 					return err
 				}

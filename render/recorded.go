@@ -7,7 +7,6 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // RecordedDestination is a client file the write layer's ownership records (C6) say
@@ -112,7 +111,7 @@ func settleGone(f fsys.FS, path string, rec *ownRecord) (*ownRecord, error) {
 func memberOf(names []string, key string) bool {
 	for _, name := range names {
 		if p, ok := providers.Get(name); ok {
-			if _, _, member := dialect.RecordedMember(dialect.For(p), key); member {
+			if _, _, member := providers.RecordedMember(providers.For(p), key); member {
 				return true
 			}
 		}

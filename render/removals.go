@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/mcpwire/mcpwire/internal/format"
-	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/providers"
 )
 
 // reconcileRemovals removes the entries of removals that mcpwire owns, and keeps the
@@ -49,7 +49,7 @@ func (e *fileEdit) removals() []string {
 	}
 	var more []string
 	for n := range e.record.Entries {
-		if _, _, member := dialect.RecordedMember(e.d, n); !member && !e.sync[n] && n != BuiltinName && !slices.Contains(out, n) {
+		if _, _, member := providers.RecordedMember(e.d, n); !member && !e.sync[n] && n != BuiltinName && !slices.Contains(out, n) {
 			more = append(more, n)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // Request is one injection of servers into one provider's file: what every command
@@ -217,7 +216,7 @@ func (r *Request) committed(scope providers.Scope, path string) (rule, hint stri
 		if user := r.privateFile(providers.User); user != "" {
 			hint += ", or write them to " + user
 		}
-		if dialect.TakesRefs(r.Provider, dialect.For(r.Provider)) {
+		if providers.TakesRefs(r.Provider, providers.For(r.Provider)) {
 			hint += ", or reference variables with --env-from K=VAR / --header-env H=VAR"
 		}
 		return "local scope in a file git does not ignore", hint
@@ -251,7 +250,7 @@ func (r *Request) gitIgnores(path string) bool {
 // references only where the client can spell them.
 func (r *Request) projectHint() string {
 	p := r.Provider
-	refs := dialect.TakesRefs(p, dialect.For(p))
+	refs := providers.TakesRefs(p, providers.For(p))
 	private := r.privateFile(providers.Local)
 	if private == "" {
 		private = r.privateFile(providers.User)

@@ -11,7 +11,6 @@ import (
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // RuntimeDir is the directory of runtime homes inside a client's home (X1).
@@ -41,9 +40,9 @@ type RuntimeResult struct {
 	// InputVars are the variables standing for inputs the client cannot ask for (T3).
 	InputVars []string
 	// Launch starts the client in the runtime home.
-	Launch dialect.Launch
+	Launch providers.Launch
 	// Line is Launch as the person types it: the variable naming the home only.
-	Line dialect.Launch
+	Line providers.Launch
 	// LoginLinked is the link to the person's login this run made in the runtime home
 	// ("" when it was there already, or the runtime home has a login of its own, X3).
 	LoginLinked string
@@ -63,7 +62,7 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 		return nil, hint.Wrap(fmt.Errorf("invalid runtime home name %q", name), "a runtime home is named with lowercase letters, digits and '-'")
 	}
 	p := r.Provider
-	rh, ok := dialect.For(p).(dialect.RuntimeHomer)
+	rh, ok := providers.For(p).(providers.RuntimeHomer)
 	if !ok {
 		return nil, fmt.Errorf("%s has no runtime homes", p.Name)
 	}
@@ -85,11 +84,11 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 	home := filepath.Join(roles, name)
 	cfg := filepath.Join(home, p.User.Files[0])
 	res := &RuntimeResult{Home: home, Config: cfg, Written: written, InputVars: inputVarsOf(entries)}
-	res.Launch = dialect.Launch{Binary: p.Binary}
+	res.Launch = providers.Launch{Binary: p.Binary}
 	for _, k := range spec.Env {
 		res.Launch.Env = append(res.Launch.Env, k, home)
 	}
-	res.Line = dialect.Launch{Env: []string{spec.LineEnv, home}, Binary: p.Binary}
+	res.Line = providers.Launch{Env: []string{spec.LineEnv, home}, Binary: p.Binary}
 	content, err := runtimeConfig(f, p, global, entries)
 	if err != nil {
 		return nil, err

@@ -2,20 +2,19 @@ package render
 
 import (
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // HasRuntimeHome reports whether a provider's standalone output is a runtime home (a
 // whole home directory, X1) rather than a file.
 func HasRuntimeHome(p *providers.Provider) bool {
-	_, ok := dialect.For(p).(dialect.RuntimeHomer)
+	_, ok := providers.For(p).(providers.RuntimeHomer)
 	return ok
 }
 
 // launchesExactly reports whether the client, started on a standalone file, loads only
 // that file's servers.
 func launchesExactly(p *providers.Provider) bool {
-	l, ok := dialect.For(p).(dialect.Launcher)
+	l, ok := providers.For(p).(providers.Launcher)
 	return ok && l.Launch("", "").Exact
 }
 

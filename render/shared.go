@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // A file read by more than one client (V10) — the project's .mcp.json is Claude
@@ -31,7 +30,7 @@ func sharedView(p *providers.Provider, writers []*providers.Provider) *providers
 		if w.Switch != v.Switch {
 			v.Switch = ""
 		}
-		v.ReservedRefs = dialect.AppendNew(slices.Clip(v.ReservedRefs), w.ReservedRefs)
+		v.ReservedRefs = providers.AppendNew(slices.Clip(v.ReservedRefs), w.ReservedRefs)
 	}
 	return &v
 }
@@ -41,10 +40,10 @@ func sharedView(p *providers.Provider, writers []*providers.Provider) *providers
 // member (Copilot CLI, Qoder CLI; Claude Code has none) — which an entry p rewrites
 // keeps, so that p never undoes what another client of the file needs.
 func othersMembers(p *providers.Provider, writers []*providers.Provider) []string {
-	own := append(slices.Clone(dialect.For(p).Filters().Members), p.CwdKey)
+	own := append(slices.Clone(providers.For(p).Filters().Members), p.CwdKey)
 	var out []string
 	for _, w := range writers {
-		for _, m := range append(dialect.For(w).Filters().Members, w.CwdKey) {
+		for _, m := range append(providers.For(w).Filters().Members, w.CwdKey) {
 			if m != "" && !slices.Contains(own, m) && !slices.Contains(out, m) {
 				out = append(out, m)
 			}
@@ -71,10 +70,10 @@ func (r *Request) newEdit(scope providers.Scope, path string) (*fileEdit, []*pro
 	name := fileName(d, path, r.pathEnv())
 	writers := p.WritersOf(scope, name)
 	view := sharedView(p, writers)
-	e := &fileEdit{p: view, d: dialect.For(view), path: path, servers: r.serversPath(scope), nest: d.Servers,
+	e := &fileEdit{p: view, d: providers.For(view), path: path, servers: r.serversPath(scope), nest: d.Servers,
 		foldKeys: r.Env.GOOS == "windows", syntax: d, others: othersMembers(p, writers)}
 	for _, w := range append([]*providers.Provider{view}, writers...) {
-		if nc, ok := dialect.For(w).(dialect.NameChecker); ok {
+		if nc, ok := providers.For(w).(providers.NameChecker); ok {
 			e.checkers = append(e.checkers, nc)
 		}
 	}
@@ -166,7 +165,7 @@ func linkSharedEdits(preps []*Prepared) {
 		}
 		if prev := last[e.own.path]; prev != nil {
 			e.before, prev.after = prev, e
-			e.own.writers = dialect.AppendNew(slices.Clone(prev.own.writers), e.own.writers)
+			e.own.writers = providers.AppendNew(slices.Clone(prev.own.writers), e.own.writers)
 		}
 		last[e.own.path] = e
 	}

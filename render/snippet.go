@@ -10,7 +10,6 @@ import (
 	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // Snippet is a server entry pasted from a client's documentation, read back (B3).
@@ -69,7 +68,7 @@ func ReadSnippet(name string, raw []byte) (*Snippet, error) {
 		if p.Manual() {
 			continue
 		}
-		im, err := dialect.ReadSnippet(dialect.For(p), entry)
+		im, err := providers.ReadSnippet(providers.For(p), entry)
 		switch {
 		case err != nil:
 			if best.Reason == "" {

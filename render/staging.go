@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
-	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/providers"
 )
 
 // Crash safety of the records (issue 11, docs/writes.md "Crashes"). A transaction that
@@ -232,10 +232,10 @@ func (e *permEdit) stageTarget(f fsys.FS, settings fsys.Target) fsys.Target {
 
 // entryDigest is the current digest of a record entry in a client file d writes: a
 // server entry, or a dialect's own entry "MEMBER:KEY" (a key of a top-level member, such
-// as opencode's "tools:github_*", dialect.RecordedMember).
-func entryDigest(d dialect.Dialect, doc format.Document, es format.Entries) func(string) (string, bool) {
+// as opencode's "tools:github_*", providers.RecordedMember).
+func entryDigest(d providers.Dialect, doc format.Document, es format.Entries) func(string) (string, bool) {
 	return func(name string) (string, bool) {
-		if member, key, ok := dialect.RecordedMember(d, name); ok {
+		if member, key, ok := providers.RecordedMember(d, name); ok {
 			v, has := doc.Lookup(member, key)
 			if !has {
 				return "", false

@@ -13,7 +13,6 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // EntryState is how an entry of a client file stands with mcpwire (B4).
@@ -157,8 +156,8 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 		names = append(names, e.Name)
 	}
 	var clientBlockers map[string][]string
-	if sc, ok := c.d.(dialect.StartChecker); ok {
-		clientBlockers = sc.StartBlockers(&dialect.StartState{Scope: c.Scope, Project: r.Env.Project, Path: c.Path,
+	if sc, ok := c.d.(providers.StartChecker); ok {
+		clientBlockers = sc.StartBlockers(&providers.StartState{Scope: c.Scope, Project: r.Env.Project, Path: c.Path,
 			Names: names, Read: read.member, Env: r.Env})
 	}
 	for _, e := range c.Entries {
@@ -166,7 +165,7 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 		if e.Err != nil {
 			se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
 		} else {
-			se.Off = dialect.Disabled(e.Read.Server)
+			se.Off = providers.Disabled(e.Read.Server)
 			se.Blockers = append(se.Blockers, r.blockers(e.Read.Server)...)
 			se.Blockers = append(se.Blockers, unresolvedBlockers(c.Provider, e.Read.Unresolved)...)
 		}
@@ -174,7 +173,7 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 		sf.Entries = append(sf.Entries, se)
 	}
 	for _, n := range slices.Sorted(maps.Keys(c.Record)) {
-		if _, _, member := dialect.RecordedMember(c.d, n); member {
+		if _, _, member := providers.RecordedMember(c.d, n); member {
 			continue
 		}
 		if _, ok := c.Entry(n); !ok {
@@ -210,7 +209,7 @@ func (c *ClientFile) meansServer(e ClientEntry, s *registry.Server) bool {
 	if e.Read == nil || owners[c.Provider.Owner].framed && !e.Framed {
 		return false
 	}
-	v, probs := dialect.Spell(c.target, c.d, s)
+	v, probs := providers.Spell(c.target, c.d, s)
 	return len(probs) == 0 && c.sameMeaning(e.Name, c.d.Entry(s, &v, e.Read.Filters))
 }
 
@@ -224,11 +223,11 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 			continue
 		}
 		for _, k := range slices.Sorted(maps.Keys(m)) {
-			vars = dialect.AppendNew(vars, []string{m[k]})
+			vars = providers.AppendNew(vars, []string{m[k]})
 		}
 	}
 	if s.BearerEnv != "" {
-		vars = dialect.AppendNew(vars, []string{s.BearerEnv})
+		vars = providers.AppendNew(vars, []string{s.BearerEnv})
 	}
 	for _, v := range vars {
 		if r.Getenv(v) == "" {
@@ -237,7 +236,7 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 		}
 	}
 	if !s.Remote() && s.Command != "" {
-		cmd := strings.ReplaceAll(s.Command, dialect.ProjectVar, r.Env.Project)
+		cmd := strings.ReplaceAll(s.Command, providers.ProjectVar, r.Env.Project)
 		if b := r.commandBlocker(cmd); b != "" {
 			out = append(out, b)
 		}
@@ -247,7 +246,7 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 
 // unresolvedBlockers are the forms in an entry its client does not resolve (T2): the
 // server gets them as written.
-func unresolvedBlockers(p *providers.Provider, us []dialect.Unresolved) []string {
+func unresolvedBlockers(p *providers.Provider, us []providers.Unresolved) []string {
 	var out []string
 	for _, u := range us {
 		out = append(out, u.Field+" holds "+u.Style+", which "+p.Display+" does not resolve (the server gets it as written)")

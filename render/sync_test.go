@@ -15,7 +15,6 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
 )
@@ -164,7 +163,7 @@ func TestProfileSyncKeepsChanged(t *testing.T) {
 			if settings == "" {
 				return
 			}
-			dr := dialect.For(sc.p).(dialect.DenyRuler)
+			dr := providers.For(sc.p).(providers.DenyRuler)
 			deny := denyOf(t, settings)
 			n := 0
 			for _, r := range rulesBefore {
@@ -225,7 +224,7 @@ func hasAll(m map[string]string, names []string) bool {
 // container is where a provider keeps its servers, as mcpwire reads it.
 func container(p *providers.Provider) format.Container {
 	c := format.Container{Path: []string{p.ServersKey}, NameKey: p.EntryName}
-	if f, ok := dialect.For(p).(dialect.Framer); ok && p.Owner == providers.OwnerMarkers {
+	if f, ok := providers.For(p).(providers.Framer); ok && p.Owner == providers.OwnerMarkers {
 		c.Frame = f.Frame()
 	}
 	return c

@@ -24,7 +24,7 @@ func (e *fileEdit) checkSyntax(orig, out []byte) error {
 		return e.strictError(orig, out)
 	}
 	if d.NoRefs {
-		if line := refLine(out, e.p.Refs.Open()); line > 0 {
+		if line := refLine(out, e.p.Refs.Open); line > 0 {
 			return hint.Wrap(fmt.Errorf("%s: line %d holds a reference to an environment variable, and %s skips a whole file holding one, with every server in it",
 				e.path, line, e.p.Display), "remove it, then run again")
 		}

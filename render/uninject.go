@@ -6,7 +6,6 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // UninjectResult says what an uninjection did.
@@ -80,7 +79,7 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 		return res, nil
 	}
 	// the receipts of the entries removed, and of those an interrupted run removed
-	if gone := dialect.AppendNew(slices.Clone(res.Removed), edit.forgotten); len(gone) > 0 {
+	if gone := providers.AppendNew(slices.Clone(res.Removed), edit.forgotten); len(gone) > 0 {
 		if err := r.Registry.ForgetInjection(gone, p.Name); err != nil {
 			return res, fmt.Errorf("the client file was written, but updating the injection records failed: %w", err)
 		}
@@ -95,7 +94,7 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 // a client that keeps filters as rules of a settings file (Claude Code): the settings
 // edit and its record's target, or nil when mcpwire has no rules there.
 func (r Request) uninjectRules(f fsys.FS, scope providers.Scope, edit *fileEdit) (*permEdit, []fsys.Target, error) {
-	dr, ok := edit.d.(dialect.DenyRuler)
+	dr, ok := edit.d.(providers.DenyRuler)
 	if !ok {
 		return nil, nil, nil
 	}
@@ -149,7 +148,7 @@ func (r Request) uninjectReport(res *UninjectResult, results []fsys.Result, edit
 // that also belongs to a server staying in the file: Claude Code cannot tell
 // "my.server" from "my_server" in a rule, and removing one must not leave the other
 // unrestricted (L14, B7).
-func withoutServers(dr dialect.DenyRuler, rules, servers, staying []string) []string {
+func withoutServers(dr providers.DenyRuler, rules, servers, staying []string) []string {
 	owned := func(rule string, names []string) bool {
 		return slices.ContainsFunc(names, func(n string) bool { return dr.Owns(rule, n) })
 	}

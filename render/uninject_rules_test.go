@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // spec: L14 B7 — uninjecting a server keeps a deny rule that a server staying in the
@@ -13,7 +12,7 @@ import (
 // file written before the clash was refused may hold both.
 func TestWithoutServersKeepsRulesOfStaying(t *testing.T) {
 	p, _ := providers.Get("claude-code")
-	dr := dialect.For(p).(dialect.DenyRuler)
+	dr := providers.For(p).(providers.DenyRuler)
 	rules := []string{"mcp__my_server__drop_*", "mcp__web__fetch"}
 	got := withoutServers(dr, rules, []string{"my_server", "web"}, []string{"my.server"})
 	if want := []string{"mcp__my_server__drop_*"}; !slices.Equal(got, want) {

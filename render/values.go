@@ -8,20 +8,19 @@ import (
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // target says where and how entries are being rendered.
 type target struct {
-	dialect.Target
-	d dialect.Dialect
+	providers.Target
+	d providers.Dialect
 	// off, when set, collects the disabled servers the client cannot switch off, for
 	// the caller to remove (a client file); otherwise plan warns they are not written.
 	off *[]string
 }
 
 func newTarget(p *providers.Provider, scope providers.Scope, project string, ephemeral bool) target {
-	return target{Target: dialect.Target{P: p, Scope: scope, Project: project, Ephemeral: ephemeral}, d: dialect.For(p)}
+	return target{Target: providers.Target{P: p, Scope: scope, Project: project, Ephemeral: ephemeral}, d: providers.For(p)}
 }
 
 // absoluteProject reports whether ${project} becomes the absolute project directory
@@ -36,18 +35,18 @@ func (t target) projectFields(s *registry.Server) []string {
 		return nil
 	}
 	var out []string
-	if strings.Contains(s.Command, dialect.ProjectVar) {
+	if strings.Contains(s.Command, providers.ProjectVar) {
 		out = append(out, "command")
 	}
-	if slices.ContainsFunc(s.Args, func(a string) bool { return strings.Contains(a, dialect.ProjectVar) }) {
+	if slices.ContainsFunc(s.Args, func(a string) bool { return strings.Contains(a, providers.ProjectVar) }) {
 		out = append(out, "args")
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
-		if strings.Contains(s.Env[k], dialect.ProjectVar) {
+		if strings.Contains(s.Env[k], providers.ProjectVar) {
 			out = append(out, "env."+k)
 		}
 	}
-	if t.P.CwdKey != "" && strings.Contains(s.Cwd, dialect.ProjectVar) {
+	if t.P.CwdKey != "" && strings.Contains(s.Cwd, providers.ProjectVar) {
 		out = append(out, "cwd")
 	}
 	return out

@@ -13,7 +13,6 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/urfave/cli/v2"
 )
 
@@ -179,8 +178,8 @@ func reportInputVars(env *Env, results []*render.Result) {
 	var vars, clients []string
 	for _, r := range results {
 		if len(r.InputVars) > 0 {
-			vars = dialect.AppendNew(vars, r.InputVars)
-			clients = dialect.AppendNew(clients, []string{r.Provider})
+			vars = providers.AppendNew(vars, r.InputVars)
+			clients = providers.AppendNew(clients, []string{r.Provider})
 		}
 	}
 	sayInputVars(env, clients, vars)

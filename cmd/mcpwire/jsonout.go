@@ -4,8 +4,8 @@ import (
 	"io"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/urfave/cli/v2"
 )
 
@@ -142,7 +142,7 @@ func (j *jsonOut) inject(reqs []render.Request, results []*render.Result) {
 }
 
 // launch adds a launch: its variables and its command line as an argument array.
-func (j *jsonOut) launch(l dialect.Launch) {
+func (j *jsonOut) launch(l providers.Launch) {
 	if j == nil {
 		return
 	}
@@ -158,7 +158,7 @@ func (j *jsonOut) launch(l dialect.Launch) {
 
 // ephemeral adds standalone output (C5, X1): the file written, its servers, and how
 // to launch the client on it.
-func (j *jsonOut) ephemeral(provider, path string, written []string, l *dialect.Launch) {
+func (j *jsonOut) ephemeral(provider, path string, written []string, l *providers.Launch) {
 	j.rep.Destinations = append(j.rep.Destinations, writeDest{Provider: provider, Scope: ephemeralScope, Path: path, Written: written, Changed: true})
 	j.rep.Changed = append(j.rep.Changed, path)
 	if l != nil {

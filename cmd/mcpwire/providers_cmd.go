@@ -95,7 +95,7 @@ func providerViews(pe providers.PathEnv) []providerView {
 		v := providerView{
 			Name: p.Name, Display: p.Display, Aliases: p.Aliases(), DefaultScope: string(p.DefaultScope),
 			Destinations: map[string][]string{}, Variables: map[string][]string{}, Format: string(p.Format), StrictJSON: p.StrictJSON, ServersKey: p.ServersKey,
-			Transports: string(p.Remote), References: string(p.Refs), ToolDeny: string(p.Deny),
+			Transports: string(p.Remote), References: p.Refs.Style, ToolDeny: string(p.Deny),
 			ToolAllow: string(p.Allow), Ephemeral: p.Ephemeral, Sources: p.Sources, Conformance: p.Conformance,
 		}
 		if v.Aliases == nil {

@@ -17,7 +17,6 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/urfave/cli/v2"
 )
 
@@ -127,15 +126,15 @@ func runSession(env *Env, c *cli.Context) error {
 // [a-z0-9-]+. A layer may hold other names (L14, "team/dev"): only this use of such a
 // profile is refused, and the hint says how to get one of a usable name.
 func runtimeNameError(provider, name string) error {
-	extend := dialect.Launch{Binary: "mcpwire", Args: []string{"profile", "add", "NAME", "--extends", name}}
-	own := dialect.Launch{Binary: "mcpwire", Args: []string{"inject", "--provider", provider, "--profile", name}}
+	extend := providers.Launch{Binary: "mcpwire", Args: []string{"profile", "add", "NAME", "--extends", name}}
+	own := providers.Launch{Binary: "mcpwire", Args: []string{"inject", "--provider", provider, "--profile", name}}
 	return withHint(fmt.Errorf("invalid profile name %q for a session or a runtime home", name),
 		"a session and a runtime home are named after the profile, which holds lowercase letters, digits and '-' only: add a profile of such a name that extends it ("+extend.String()+"), or write the client's own file ("+own.String()+")")
 }
 
 // sessionDryRun says what session would write and launch (U5): the files, the diff
 // and the launch line, credentials hidden; with --json, the document.
-func sessionDryRun(env *Env, out *jsonOut, dr *fsys.DryRun, reg *registry.Registry, d writeDest, l dialect.Launch) error {
+func sessionDryRun(env *Env, out *jsonOut, dr *fsys.DryRun, reg *registry.Registry, d writeDest, l providers.Launch) error {
 	layer := reg.Set().Write().Dir
 	var files []string
 	for _, in := range dr.Intents() {
@@ -163,7 +162,7 @@ func sessionDryRun(env *Env, out *jsonOut, dr *fsys.DryRun, reg *registry.Regist
 // wrote ("ephemeral" but with --persist), and what removes a temporary directory
 // afterwards (nil when there is none).
 type sessionLaunched struct {
-	launch  dialect.Launch
+	launch  providers.Launch
 	scope   string
 	cleanup func()
 }
@@ -177,7 +176,7 @@ func sessionLaunch(env *Env, c *cli.Context, p *providers.Provider, req render.R
 		if err != nil {
 			return sessionLaunched{}, fmt.Errorf("launch refused: %w", err)
 		}
-		return sessionLaunched{launch: dialect.Launch{Binary: p.Binary}, scope: string(res.Scope)}, nil
+		return sessionLaunched{launch: providers.Launch{Binary: p.Binary}, scope: string(res.Scope)}, nil
 	case render.HasRuntimeHome(p):
 		rt, err := render.RuntimeHome(env.FS, req, profile)
 		if err != nil {

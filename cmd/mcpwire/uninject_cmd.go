@@ -8,7 +8,6 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/urfave/cli/v2"
 )
 
@@ -138,7 +137,7 @@ func runUninject(env *Env, c *cli.Context) error {
 			out.rep.Destinations = append(out.rep.Destinations, writeDest{Provider: res.Provider, Scope: string(res.Scope), Path: res.Destination,
 				Removed: res.Removed, Skipped: append(slices.Clone(res.Kept), absent...), Changed: slices.Contains(res.Changed, res.Destination),
 				Restored: res.Restored, RemovedFiles: res.RemovedFiles})
-			out.rep.Changed = dialect.AppendNew(out.rep.Changed, res.Changed)
+			out.rep.Changed = providers.AppendNew(out.rep.Changed, res.Changed)
 		}
 	}
 	if out == nil && dr != nil {

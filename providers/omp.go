@@ -1,0 +1,52 @@
+package providers
+
+import (
+	"encoding/json"
+
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/registry"
+)
+
+// omp is oh-my-pi's mcpServers entry: Claude Code's shape, plus the registry
+// definition's own timeout, auth and oauth copied through, and the enabled switch. A
+// same-named entry mcpwire did not write is never replaced, even with --force
+// (OwnerStrict).
+type omp struct{ p *Provider }
+
+func newOMP(p *Provider) Dialect { return omp{p} }
+
+func (d omp) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
+	e := typedLaunch(d.p, s, v)
+	if s.Timeout != nil {
+		e.Set("timeout", s.Timeout)
+	}
+	if len(s.Auth) > 0 {
+		e.Set("auth", s.Auth)
+	}
+	if len(s.OAuth) > 0 {
+		e.Set("oauth", s.OAuth)
+	}
+	switchOff(d.p, &e, s, sf)
+	return e
+}
+
+// ompOwn are oh-my-pi's members mcpwire does not write.
+var ompOwn = []string{"enabledTools", "disabledTools", "requestIdFormat"}
+
+// Read reads an entry back: Claude Code's members, and timeout, auth and oauth into
+// the registry's own fields.
+func (d omp) Read(entry json.RawMessage) (*Imported, error) {
+	r, s, err := readTyped(d.p, entry)
+	if err != nil {
+		return nil, err
+	}
+	var timeout json.RawMessage
+	if r.decode("timeout", "a number", &timeout) {
+		s.Timeout = timeout
+	}
+	r.decode("auth", "an object", &s.Auth)
+	r.decode("oauth", "an object", &s.OAuth)
+	return r.done(s, nil, ompOwn...)
+}
+
+func (omp) Filters() FilterSpec { return FilterSpec{} }
