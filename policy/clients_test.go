@@ -6,7 +6,7 @@ var (
 	spellingDollarEnv = Spelling{Style: "${env:VAR}", Open: "${env:", Close: "}"}
 	spellingBraceEnv  = Spelling{Style: "{env:VAR}", Open: "{env:", Close: "}"}
 	spellingSecrets   = Spelling{Style: "${{ secrets.VAR }}", Open: "${{ secrets.", Close: " }}"}
-	spellingNames     = Spelling{Style: "variable names (env_vars, env_http_headers, bearer_token_env_var)"}
+	spellingNames     = Spelling{Style: "variable names (env_vars, env_http_headers, bearer_token_env_var)", ByName: true}
 	spellingNone      = Spelling{Style: "none (references refused)"}
 )
 

@@ -28,6 +28,9 @@ type Spelling struct {
 	// in its own secret store (VS Code's ${input:ID}), not an environment variable. It
 	// is a reference, not a literal (P1, P7), but no variable reads back from it.
 	Prompt bool
+	// ByName: the client has no placeholder but takes variables by name, in members of
+	// their own (Codex's env_vars, bearer_token_env_var).
+	ByName bool
 }
 
 // The registry's own forms: a reference to a variable, and an input (T3).

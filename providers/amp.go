@@ -7,14 +7,34 @@ import (
 	"github.com/mcpwire/mcpwire/registry"
 )
 
+// ampClient is Amp.
+var ampClient = &Provider{
+	Name: "amp", Display: "Amp", DefaultScope: User,
+	Order:   180,
+	dialect: newAmp,
+	Project: &Dest{Base: ProjectDir, Dir: []string{".amp"}, Files: []string{"settings.json", "settings.jsonc"}},
+	User:    &Dest{Env: "AMP_SETTINGS_FILE", EnvFile: true, Base: XDGConfig, Dir: []string{"amp"}, Files: []string{"settings.json", "settings.jsonc"}},
+	Format:  format.JSONC, ServersKey: "amp.mcpServers", Refs: RefDollar,
+	Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone, Binary: "amp", Ephemeral: true,
+	ProjectNote: "Amp starts workspace servers after amp mcp approve NAME",
+	Sources: []string{"ampcode.com/manual (settings files, amp.mcpServers)", "amp --help, amp mcp add --help",
+		"amp 0.0.1790142911-g7618fb tested (observe/OBSERVED.md)"},
+	Conformance: true,
+}
+
+func init() { register(ampClient) }
+
 // amp is Amp's entry under the flat top-level key "amp.mcpServers" (one key with a dot
 // in it, not nested): {command, args, env} and {url, headers}, with "transport":"sse"
 // for an SSE server (Amp detects the transport otherwise). Amp does not honour a
 // disabled member, and whether it applies includeTools is unconfirmed, so it has
 // neither switch nor tool filter here. Its --mcp-config takes a bare map of servers.
-type amp struct{ p *Provider }
+type amp struct {
+	base
+	p *Provider
+}
 
-func newAmp(p *Provider) Dialect { return amp{p} }
+func newAmp(p *Provider) Dialect { return amp{p: p} }
 
 const (
 	ampTransport = "transport"
@@ -48,7 +68,7 @@ func (d amp) Read(entry json.RawMessage) (*Imported, error) {
 }
 
 // Standalone is the bare map of servers Amp's --mcp-config takes.
-func (amp) Standalone(doc format.Object, _ *FilterSet) format.Object {
+func (amp) Standalone(doc format.Object, _ *FilterSet, _ []registry.Input) format.Object {
 	if servers, ok := doc[0].Value.(format.Object); ok {
 		return servers
 	}
@@ -56,6 +76,6 @@ func (amp) Standalone(doc format.Object, _ *FilterSet) format.Object {
 }
 
 // Launch merges the standalone file's servers with the person's own for a run.
-func (d amp) Launch(out, _ string) Launch {
-	return Launch{Binary: d.p.Binary, Args: []string{ampMCPConfig, out}}
+func (d amp) Launch(out, _ string) (Launch, bool) {
+	return Launch{Binary: d.p.Binary, Args: []string{ampMCPConfig, out}}, true
 }

@@ -10,6 +10,23 @@ import (
 	"github.com/mcpwire/mcpwire/registry"
 )
 
+// auggieClient is Augment (auggie).
+var auggieClient = &Provider{
+	Name: "auggie", Display: "Augment (auggie)", DefaultScope: User,
+	Order: 170, Aliases: []string{"augment"},
+	dialect: newAuggie,
+	Project: &Dest{Base: ProjectDir, Dir: []string{".augment"}, Files: []string{"settings.json"}},
+	Local:   &Dest{Base: ProjectDir, Dir: []string{".augment"}, Files: []string{"settings.local.json"}},
+	User:    &Dest{Base: Home, Dir: []string{".augment"}, Files: []string{"settings.json"}},
+	Format:  format.JSONC, ServersKey: "mcpServers", Switch: "disabled", Refs: RefDollar, LiteralHeaders: true,
+	Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone, Binary: "auggie", Ephemeral: true,
+	Sources: []string{"@augmentcode/auggie 0.36.0 bundle augment.mjs (SettingsManager, MCP server schema, --mcp-config)",
+		"auggie 0.36.0 tested (observe/OBSERVED.md)"},
+	Conformance: true,
+}
+
+func init() { register(auggieClient) }
+
 // auggie is auggie's (Augment's CLI) mcpServers entry: "type" on every entry, then
 // command, args, env or url, headers — VS Code's spelling — with the disabled switch.
 // auggie keeps no working directory and no tool filter in an entry. It validates a
@@ -19,7 +36,7 @@ import (
 // settings' servers for a run (--mcp-config).
 type auggie struct{ vscode }
 
-func newAuggie(p *Provider) Dialect { return auggie{vscode{p}} }
+func newAuggie(p *Provider) Dialect { return auggie{vscode{p: p}} }
 
 const auggieMCPConfig = "--mcp-config"
 
@@ -158,6 +175,6 @@ func jsonText(v any) string {
 }
 
 // Launch runs auggie on the standalone file's servers.
-func (d auggie) Launch(out, _ string) Launch {
-	return Launch{Binary: d.p.Binary, Args: []string{auggieMCPConfig, out}}
+func (d auggie) Launch(out, _ string) (Launch, bool) {
+	return Launch{Binary: d.p.Binary, Args: []string{auggieMCPConfig, out}}, true
 }

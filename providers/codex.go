@@ -7,14 +7,32 @@ import (
 	"github.com/mcpwire/mcpwire/registry"
 )
 
+// codexClient is Codex CLI.
+var codexClient = &Provider{
+	Name: "codex", Display: "Codex CLI", DefaultScope: User,
+	Order: 30, Aliases: []string{"openai"},
+	dialect: newCodex,
+	User:    &Dest{Env: codexHome, Base: Home, Dir: []string{".codex"}, Files: []string{"config.toml"}},
+	Format:  format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Refs: RefNames,
+	Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyCodex, Allow: AllowCodex, Binary: "codex", Ephemeral: true,
+	Sources:     []string{"openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex docs/config.md", "developers.openai.com/codex/config-reference"},
+	Conformance: true,
+	RuntimeHome: codexRuntimeHome,
+}
+
+func init() { register(codexClient) }
+
 // codex is Codex CLI's [mcp_servers.NAME] table (TOML). References go by variable
 // name in members of their own (env_vars, env_http_headers, bearer_token_env_var:
 // V4); tool filters are enabled_tools / disabled_tools, and a whole-server deny
 // switches the server off with enabled = false (F3). Its standalone output is a
 // runtime home (X1), not a file.
-type codex struct{ p *Provider }
+type codex struct {
+	base
+	p *Provider
+}
 
-func newCodex(p *Provider) Dialect { return codex{p} }
+func newCodex(p *Provider) Dialect { return codex{p: p} }
 
 // Codex's own members.
 const (
@@ -101,17 +119,16 @@ func (codex) Filters() FilterSpec {
 	}
 }
 
-// RefsByName: Codex passes variables by name.
-func (codex) RefsByName() {}
-
-// RuntimeHome: a runtime home shares history, sessions and the login (auth.json, X3)
+// codexRuntimeHome: a runtime home shares history, sessions and the login (auth.json, X3)
 // with the Codex home, and a session sets only CODEX_HOME to it: Codex reads its
 // configuration and login from CODEX_HOME alone (checked with codex 0.169.0 in the
 // conformance suite), and HOME stays the person's for git, ssh and the servers it
 // starts.
-func (d codex) RuntimeHome() RuntimeHome {
-	return RuntimeHome{Linked: []string{"history.jsonl", "sessions", codexAuth}, Login: codexAuth, Env: []string{d.p.User.Env}, LineEnv: d.p.User.Env}
-}
+var codexRuntimeHome = &RuntimeHome{Linked: []string{"history.jsonl", "sessions", codexAuth}, Login: codexAuth,
+	Env: []string{codexHome}, LineEnv: codexHome, Called: "Codex runtime home"}
+
+// codexHome is the variable naming the Codex home.
+const codexHome = "CODEX_HOME"
 
 // codexAuth is the file of a Codex home that holds the login.
 const codexAuth = "auth.json"

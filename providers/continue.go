@@ -10,6 +10,28 @@ import (
 	"github.com/mcpwire/mcpwire/registry"
 )
 
+// continueClient is Continue.
+var continueClient = &Provider{
+	Name: "continue", Display: "Continue", DefaultScope: User,
+	Order: 220, Aliases: []string{"cn"},
+	dialect: newContinue,
+	// a block file of mcpwire's own in the workspace (Continue reads every *.yaml
+	// there); the user file is Continue's config.yaml, never created beside a
+	// config.json, which Continue reads while config.yaml is missing
+	Project: &Dest{Base: ProjectDir, Dir: []string{".continue", "mcpServers"}, Files: []string{"mcpwire.yaml"}},
+	User:    &Dest{Env: "CONTINUE_GLOBAL_DIR", Base: Home, Dir: []string{".continue"}, Files: []string{"config.yaml"}, Yields: []string{"config.json"}},
+	Format:  format.YAML, ServersKey: "mcpServers", EntryName: "name", Refs: RefSecrets,
+	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone,
+	NoEphemeral: "cn --config FILE loads a file in place of Continue's whole configuration, models included, so a file holding only servers leaves cn without a model",
+	Sources: []string{"continuedev/continue docs/customize/deep-dives/mcp.mdx", "continuedev/continue packages/config-yaml/src/schemas/mcp/index.ts",
+		"continuedev/continue core/util/paths.ts", "continuedev/continue core/config/yaml/LocalPlatformClient.ts",
+		"continuedev/continue docs/cli/configuration.mdx (cn --config)", "cn 1.5.47 tested: --config replaces the configuration (docs/inject.md)",
+		"cn 1.5.47 tested: user scope; project blocks not read (conformance/continue_test.go)"},
+	Conformance: true,
+}
+
+func init() { register(continueClient) }
+
 // continueDev is Continue's mcpServers entry (a YAML list named by "name", in
 // ~/.continue/config.yaml or a block file .continue/mcpServers/*.yaml):
 // {name, type: stdio, command, args, env, cwd} and {name, type: streamable-http | sse,
@@ -22,9 +44,12 @@ import (
 // A file Continue reads must carry name and version (a block file also schema: v1):
 // mcpwire writes them into a file it creates, Continue's own defaults for config.yaml
 // (core/config/default.ts) and a block header naming mcpwire for a block file.
-type continueDev struct{ p *Provider }
+type continueDev struct {
+	base
+	p *Provider
+}
 
-func newContinue(p *Provider) Dialect { return continueDev{p} }
+func newContinue(p *Provider) Dialect { return continueDev{p: p} }
 
 // Continue's members.
 const (

@@ -6,8 +6,25 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 )
+
+// crushClient is Crush.
+var crushClient = &Provider{
+	Name: "crush", Display: "Crush", DefaultScope: Project,
+	Order:   320,
+	dialect: newCrush,
+	Project: &Dest{Base: ProjectDir, Files: []string{".crush.json", "crush.json"}},
+	User:    &Dest{Env: "CRUSH_GLOBAL_CONFIG", Base: XDGConfig, Dir: []string{"crush"}, Files: []string{"crush.json"}},
+	Format:  format.JSON, StrictJSON: true, ServersKey: "mcp", Switch: "disabled", Refs: RefDollar, Reads: []string{policy.StyleBareDollar},
+	Types:  &TypeNames{Stdio: "stdio", HTTP: "http", SSE: "sse"},
+	Remote: RemoteHTTPAndSSE, Deny: DenyCrush, Allow: AllowCrush, DisableWhole: true,
+	Sources: []string{"charmbracelet/crush internal/config/load.go", "charmbracelet/crush internal/config/config.go", "charmbracelet/crush internal/config/resolve.go",
+		"charmbracelet/crush internal/agent/tools/mcp/tools.go", "charmbracelet/crush README.md"},
+}
+
+func init() { register(crushClient) }
 
 // crush is Crush's "mcp" map in crush.json / .crush.json: {type:"stdio", command,
 // args, env} and {type:"http"|"sse", url, headers} (the table's Types), switched off with disabled: true,
@@ -15,9 +32,12 @@ import (
 // empty or missing enabled_tools as every tool, so a server whose allowlist keeps no
 // exact name is written switched off rather than open. Values go through Crush's
 // shell expansion ($VAR, ${VAR}, $(command)).
-type crush struct{ p *Provider }
+type crush struct {
+	base
+	p *Provider
+}
 
-func newCrush(p *Provider) Dialect { return crush{p} }
+func newCrush(p *Provider) Dialect { return crush{p: p} }
 
 const (
 	crushEnabled  = "enabled_tools"

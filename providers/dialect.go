@@ -20,13 +20,19 @@ package providers
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/registry"
 )
 
-// Dialect is one client entry shape.
+// Dialect is how a client spells its entries and what it does beyond them. render
+// sees a client through its table entry (Provider) and this interface, nothing else:
+// the types that implement it are this package's own, one per entry shape shared by
+// several clients (plain.go, entry.go's helpers) or in the client's own file, and
+// every part that not every client has is a method whose default (base) does
+// nothing, so that render asks no client what it is.
 type Dialect interface {
 	// Entry renders one server: the launch members from v, and the filter members
 	// from f (nil when the profile has no filter for the server).
@@ -34,105 +40,121 @@ type Dialect interface {
 	// Filters says which tool filters the client can express, and in which members
 	// of an entry (F3). It drives the warnings about the rest and KeepFilters.
 	Filters() FilterSpec
-}
+	// Read reads one entry, given as standard JSON, back: the inverse of Entry
+	// (issue 14). References stay as the file spells them (ReadBack reads them),
+	// except where the client names variables in members of their own, which Read
+	// reads itself.
+	Read(entry json.RawMessage) (*Imported, error)
 
-// The optional parts of a dialect. render asks for them with a type assertion.
-type (
-	// Updater merges part of an existing entry into the entry that rewrites it
+	// Update merges part of an existing entry into the entry that rewrites it
 	// (Factory and Antigravity union the disabledTools already in the file).
-	Updater interface {
-		Update(path, name string, existing format.Value, entry format.Object) (format.Object, error)
-	}
-	// Keeper merges the profile's filters into an existing entry that is kept as it
-	// is (OwnerKeepExisting: Antigravity).
-	Keeper interface {
-		MergeKept(path string, es format.Entries, name string, existing format.Value, f *ServerFilters) error
-	}
-	// Framer names the comment lines around every entry mcpwire writes; only an
-	// entry inside them can be mcpwire's (OwnerMarkers: Grok Build).
-	Framer interface {
-		Frame() *format.Frame
-	}
-	// FileEditor edits (or reads) the file beyond its entries after they are
+	Update(path, name string, existing format.Value, entry format.Object) (format.Object, error)
+	// MergeKept merges the profile's filters into an existing entry that is kept as
+	// it is (OwnerKeepExisting).
+	MergeKept(path string, es format.Entries, name string, existing format.Value, f *ServerFilters) error
+	// EditFile edits (or reads) the file beyond its entries after they are
 	// reconciled: opencode's top-level tools map, Gemini CLI's mcp.allowed.
-	FileEditor interface {
-		EditFile(doc format.Document, es format.Entries, st *FileState) error
-	}
-	// Standaloner adds to a standalone file (inject --ephemeral) what the client
-	// needs beyond its servers (opencode's tools map).
-	Standaloner interface {
-		Standalone(doc format.Object, fs *FilterSet) format.Object
-	}
-	// DenyRuler writes deny filters as rules of a separate settings file (Claude
-	// Code: permissions.deny, C2), not as entry members.
-	DenyRuler interface {
-		// DenyRules renders the filters as rules.
-		DenyRules(fs *FilterSet) []string
-		// Owns reports whether a rule belongs to a server (uninject removes it with
-		// the server).
-		Owns(rule, server string) bool
-	}
-	// Launcher starts the client on a standalone file (C5): inject --ephemeral
-	// prints the line, session runs it when the client loads only that file.
-	Launcher interface {
-		Launch(out, settings string) Launch
-	}
-	// RuntimeHomer is a client whose standalone output is a whole home directory
-	// (Codex, X1), not a file.
-	RuntimeHomer interface {
-		RuntimeHome() RuntimeHome
-	}
-	// NameChecker refuses a selection of servers whose names the client cannot tell
+	EditFile(doc format.Document, es format.Entries, st *FileState) error
+	// CheckNames refuses a selection of servers whose names the client cannot tell
 	// apart (Claude Code's sanitised permission-rule prefixes, L14), among themselves
 	// or with the servers already in the destination (present; nil for output that
 	// starts empty).
-	NameChecker interface {
-		CheckNames(names, present []string) error
-	}
-	// RuleReader reads a DenyRuler's rules back as filters (import --as-profile).
-	RuleReader interface {
-		ReadRules(rules, servers []string) map[string]*ServerFilters
-	}
-	// StartChecker names what of the client's own state keeps servers of one of its
+	CheckNames(names, present []string) error
+	// RecordMember is the member whose keys the client's file holds beside the
+	// servers and mcpwire records as "MEMBER:KEY" (opencode's tools, C6); "" for
+	// none (RecordedMember).
+	RecordMember() string
+	// ReadFilters reads tool filters kept outside the entries (opencode's top-level
+	// tools map), per server.
+	ReadFilters(lookup func(path ...string) (json.RawMessage, bool), servers []string) map[string]*ServerFilters
+	// ReadInputs reads the inputs a file declares beside its entries, which the
+	// client asks the person for (VS Code's inputs, T3).
+	ReadInputs(lookup func(path ...string) (json.RawMessage, bool)) []registry.Input
+	// DenyRules are the rules of a separate settings file the client takes its deny
+	// filters as (Claude Code's permissions.deny, C2); nil when its filters are in
+	// its entries.
+	DenyRules() DenyRules
+	// StartBlockers names what of the client's own state keeps servers of one of its
 	// files from starting (status, B4): Claude Code's project approval and trust,
 	// Gemini CLI's mcp.allowed/mcp.excluded and trusted folders.
-	StartChecker interface {
-		StartBlockers(st *StartState) map[string][]string
-	}
-	// NamedRefs is a client that takes references by variable name in members of
-	// their own (Codex env_vars, env_http_headers, bearer_token_env_var) instead of a
-	// placeholder in values (V4).
-	NamedRefs interface {
-		RefsByName()
-	}
-	// NoStdioVariables is a client that names variables in members of their own but
-	// passes none to a stdio server (Mistral Vibe): its Refuser refuses every envFrom.
-	NoStdioVariables interface {
-		NoStdioVariables()
-	}
-	// FieldFormer is a client whose forms differ by field (T1): Goose names variables
-	// in env_keys, and expands ${VAR} and $VAR inside header values only. The first
-	// form is the one mcpwire writes there.
-	FieldFormer interface {
-		FieldForms(field string) []string
-	}
-	// Prompter is a client that asks the person for the inputs its file declares beside
-	// the entries (VS Code's inputs, T3).
-	Prompter interface {
-		// ReadInputs reads the declarations of a file.
-		ReadInputs(lookup func(path ...string) (json.RawMessage, bool)) []registry.Input
-		// StandaloneInputs adds the declarations to a standalone file.
-		StandaloneInputs(doc format.Object, inputs []registry.Input) format.Object
-	}
-	// Refuser refuses what of a server's values the client cannot take beyond the
-	// common checks (Mistral Vibe: one header from a variable, none for stdio; Kimi
-	// Code: no header from a variable but the bearer token).
-	Refuser interface {
-		Refuse(s *registry.Server, v *Values) []Problem
-	}
-)
+	StartBlockers(st *StartState) map[string][]string
+	// Standalone is a standalone file's content (inject --ephemeral): doc holds the
+	// servers; the client adds what it needs beyond them (opencode's tools map, the
+	// declarations of VS Code's inputs) or takes them bare (Amp).
+	Standalone(doc format.Object, fs *FilterSet, inputs []registry.Input) format.Object
+	// Launch is how to start the client on a standalone file (C5), with the deny
+	// rules' settings file when there is one; false when mcpwire does not start it.
+	Launch(out, settings string) (Launch, bool)
 
-// FileState is what a FileEditor sees of one file's edit, and what it reports back.
+	// fieldForms are the forms the client resolves in one field, where they differ
+	// by field (T1): Goose names variables in env_keys and expands ${VAR} and $VAR in
+	// header values only; nil is the client's forms everywhere.
+	fieldForms(field string) []string
+	// refuse refuses what of a server's values the client cannot take beyond the
+	// common checks (Mistral Vibe: one header from a variable; Kimi Code: no header
+	// from a variable but the bearer token).
+	refuse(s *registry.Server, v *Values) []Problem
+	// passesNoVariables: the client names variables in members of their own but
+	// passes none to a stdio server (Mistral Vibe), and refuse says so.
+	passesNoVariables() bool
+}
+
+// DenyRules is a client whose deny filters are rules of a settings file (Claude
+// Code's permissions.deny, C2), the files of its table entry's Settings.
+type DenyRules interface {
+	// Rules renders the filters as rules.
+	Rules(fs *FilterSet) []string
+	// Owns reports whether a rule belongs to a server (uninject removes it with the
+	// server).
+	Owns(rule, server string) bool
+	// ReadRules reads rules back as filters, for the servers named (import
+	// --as-profile).
+	ReadRules(rules, servers []string) map[string]*ServerFilters
+	// RecordDir is the write layer's directory of the records of the rules mcpwire
+	// added (C3).
+	RecordDir() string
+}
+
+// RuleRecordDirs are the write layer's directories of the records of deny rules, one
+// per client that has rules (DenyRules.RecordDir), each once.
+func RuleRecordDirs() []string {
+	var out []string
+	for _, p := range table {
+		if dr := p.Dialect().DenyRules(); dr != nil && !slices.Contains(out, dr.RecordDir()) {
+			out = append(out, dr.RecordDir())
+		}
+	}
+	return out
+}
+
+// base is what a dialect does not do: embedded in every dialect, it gives each part
+// that not every client has its default.
+type base struct{}
+
+func (base) Update(_, _ string, _ format.Value, entry format.Object) (format.Object, error) {
+	return entry, nil
+}
+func (base) MergeKept(string, format.Entries, string, format.Value, *ServerFilters) error {
+	return nil
+}
+func (base) EditFile(format.Document, format.Entries, *FileState) error { return nil }
+func (base) CheckNames(_, _ []string) error                             { return nil }
+func (base) RecordMember() string                                       { return "" }
+func (base) ReadFilters(func(...string) (json.RawMessage, bool), []string) map[string]*ServerFilters {
+	return nil
+}
+func (base) ReadInputs(func(...string) (json.RawMessage, bool)) []registry.Input { return nil }
+func (base) DenyRules() DenyRules                                                { return nil }
+func (base) StartBlockers(*StartState) map[string][]string                       { return nil }
+func (base) Standalone(doc format.Object, _ *FilterSet, _ []registry.Input) format.Object {
+	return doc
+}
+func (base) Launch(_, _ string) (Launch, bool)          { return Launch{}, false }
+func (base) fieldForms(string) []string                 { return nil }
+func (base) refuse(*registry.Server, *Values) []Problem { return nil }
+func (base) passesNoVariables() bool                    { return false }
+
+// FileState is what EditFile sees of one file's edit, and what it reports back.
 type FileState struct {
 	// Path is the file.
 	Path string
@@ -147,8 +169,8 @@ type FileState struct {
 	Forget []string
 	// Warnings are said once the file is written.
 	Warnings []string
-	// Inputs are the inputs the entries written ask for (T3), for a Prompter to
-	// declare.
+	// Inputs are the inputs the entries written ask for (T3), for a client that
+	// declares them beside its entries.
 	Inputs []registry.Input
 	// Force takes over what the person holds that contradicts the edit (--force, C6);
 	// Replace: the edit's filters replace those mcpwire wrote (a profile or
@@ -156,7 +178,7 @@ type FileState struct {
 	Force, Replace bool
 }
 
-// StartState is what a StartChecker sees of one client file.
+// StartState is what StartBlockers sees of one client file.
 type StartState struct {
 	Scope Scope
 	// Project is the project directory ("" for a user file without one).
@@ -231,84 +253,26 @@ type RuntimeHome struct {
 	// printed launch line sets.
 	Env     []string
 	LineEnv string
+	// Called is what messages call one ("Codex runtime home").
+	Called string
 }
 
-// shapes builds the dialect of each entry shape (a function, not a map: nothing is
-// built when the program starts).
-func shapes(sh Shape) func(p *Provider) Dialect {
-	switch sh {
-	case ShapeGrok:
-		return newGrok
-	case ShapeCodex:
-		return newCodex
-	case ShapeOpencode:
-		return newOpencode
-	case ShapeGemini:
-		return newGemini
-	case ShapeClaude:
-		return newClaude
-	case ShapeOMP:
-		return newOMP
-	case ShapeVSCode:
-		return newVSCode
-	case ShapeFactory:
-		return newFactory
-	case ShapePlain:
-		return newPlain
-	case ShapeManual:
-		return newManual
-	case ShapeCopilot:
-		return newCopilot
-	case ShapeQwen:
-		return newQwen
-	case ShapeAuggie:
-		return newAuggie
-	case ShapeAmp:
-		return newAmp
-	case ShapeQoder:
-		return newQoder
-	case ShapeGoose:
-		return newGoose
-	case ShapeContinue:
-		return newContinue
-	case ShapeVibe:
-		return newVibe
-	case ShapeKimi:
-		return newKimi
-	case ShapeCrush:
-		return newCrush
-	}
-	return nil
-}
-
-// For returns the dialect of a provider. Every shape of the table has one (a test
-// says so), so a missing one is a programming error.
-func For(p *Provider) Dialect {
-	mk := shapes(p.Shape)
-	if mk == nil {
-		panic("dialect: no dialect for shape " + string(p.Shape) + " (" + p.Name + ")")
-	}
-	return mk(p)
-}
-
-// MemberRecorder is a dialect that owns entries of its own beside the servers (opencode's
-// tools keys, C6) and records them in the file's ownership record under RecordMember()+":"+KEY.
-// Only such a dialect's record keys with that prefix are not servers: a server named
-// "npm:pkg" (L14) is a server everywhere, and the dialect's CheckNames refuses a server
-// whose name starts with its prefix.
-type MemberRecorder interface {
-	RecordMember() string
-}
+// Dialect returns the client's dialect, built for this table entry (a view of it
+// with another switch, for a file several clients share, gets its own).
+func (p *Provider) Dialect() Dialect { return p.dialect(p) }
 
 // RecordedMember reports whether a record key of a file d writes names one of the
-// dialect's own entries rather than a server, and which member and key it is.
+// dialect's own entries rather than a server, and which member and key it is. Only
+// keys with the dialect's RecordMember prefix are not servers: a server named
+// "npm:pkg" (L14) is a server everywhere, and the dialect's CheckNames refuses a
+// server whose name starts with its prefix.
 func RecordedMember(d Dialect, name string) (member, key string, ok bool) {
-	mr, is := d.(MemberRecorder)
-	if !is {
+	m := d.RecordMember()
+	if m == "" {
 		return "", "", false
 	}
-	if key, ok = strings.CutPrefix(name, mr.RecordMember()+":"); !ok {
+	if key, ok = strings.CutPrefix(name, m+":"); !ok {
 		return "", "", false
 	}
-	return mr.RecordMember(), key, true
+	return m, key, true
 }

@@ -4,19 +4,22 @@ import (
 	"testing"
 )
 
-// TestEveryShapeHasADialect: every provider's shape has its own dialect file, and the
-// table's ownership mode agrees with the dialect (OwnerMarkers needs frame lines).
+// TestEveryClientHasADialect: every client's entry builds its dialect, and its
+// ownership mode agrees with it (OwnerMarkers needs frame lines; a runtime home is
+// started, not launched on a file).
 //
 // spec: V1 C6
-func TestEveryShapeHasADialect(t *testing.T) {
+func TestEveryClientHasADialect(t *testing.T) {
 	for _, p := range All() {
-		if shapes(p.Shape) == nil {
-			t.Errorf("%s: no dialect for shape %q", p.Name, p.Shape)
+		if p.dialect == nil {
+			t.Errorf("%s: no dialect", p.Name)
 			continue
 		}
-		d := For(p)
-		if _, framed := d.(Framer); framed != (p.Owner == OwnerMarkers) {
+		if framed := p.Frame != nil; framed != (p.Owner == OwnerMarkers) {
 			t.Errorf("%s: ownership mode %q, and the dialect frames entries: %v", p.Name, p.Owner, framed)
+		}
+		if _, launched := p.Dialect().Launch("", ""); launched && p.RuntimeHome != nil {
+			t.Errorf("%s: a runtime home and a launch on a file", p.Name)
 		}
 	}
 }

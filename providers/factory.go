@@ -7,15 +7,32 @@ import (
 	"github.com/mcpwire/mcpwire/registry"
 )
 
+// factoryClient is Factory Droid.
+var factoryClient = &Provider{
+	Name: "factory", Display: "Factory Droid", DefaultScope: User,
+	Order: 80, Aliases: []string{"factory-ai"},
+	dialect: newFactory,
+	Project: &Dest{Base: ProjectDir, Dir: []string{".factory"}, Files: []string{"mcp.json"}},
+	User:    &Dest{Base: Home, Dir: []string{".factory"}, Files: []string{"mcp.json"}},
+	Format:  format.JSON, ServersKey: "mcpServers", Switch: "disabled", Refs: RefDollar,
+	Remote: RemoteHTTP, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true, UnionDisabled: true, DisableWhole: true,
+	Sources: []string{"Factory-AI/factory docs/cli/configuration/mcp.mdx", "docs.factory.ai/user-guides/factory-bridge/model-context-protocol",
+		"droid 0.225.2 tested (conformance/factory_test.go)"},
+	Conformance: true,
+}
+
+func init() { register(factoryClient) }
+
 // factory is Factory Droid's mcpServers entry: "type" on every entry and "disabled"
 // always written (false, or true for a disabled server or a whole-server deny), with
 // disabledTools filters unioned with those already in the file.
 type factory struct {
+	base
 	p  *Provider
 	dt disabledTools
 }
 
-func newFactory(p *Provider) Dialect { return factory{p, disabledTools{p}} }
+func newFactory(p *Provider) Dialect { return factory{p: p, dt: disabledTools{p}} }
 
 func (d factory) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
 	typ := registry.Stdio

@@ -52,13 +52,13 @@ func TestAllowOnlyDenyWarning(t *testing.T) {
 	} {
 		p, _ := Get(name)
 		f := fs()
-		For(p).Filters().Warnings(p.Display, f, []string{"a", "b"})
+		p.Dialect().Filters().Warnings(p.Display, f, []string{"a", "b"})
 		if len(f.Warnings) != 1 || f.Warnings[0] != want {
 			t.Errorf("%s: %q\nwant %q", name, f.Warnings, want)
 		}
 	}
 	p, _ := Get("goose")
-	d := For(p)
+	d := p.Dialect()
 	s := &registry.Server{Name: "a", Type: registry.Stdio, Command: "a-mcp"}
 	v, _ := Spell(Target{P: p, Scope: User}, d, s)
 	if on, _ := d.Entry(s, &v, fs().Of("a")).Get("enabled"); on != false {

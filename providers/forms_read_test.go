@@ -32,7 +32,7 @@ func TestReadBackForms(t *testing.T) {
 			registry.Server{Type: "http", URL: "https://h/mcp", Headers: map[string]string{"B": "x-${TOK2}"}, HeaderEnv: map[string]string{"A": "TOK"}}, nil},
 	} {
 		p, _ := Get(c.provider)
-		im, err := ReadBack(Target{P: p, Scope: User}, For(p), json.RawMessage(c.entry))
+		im, err := ReadBack(Target{P: p, Scope: User}, p.Dialect(), json.RawMessage(c.entry))
 		if err != nil {
 			t.Errorf("%s: %v", c.provider, err)
 			continue
@@ -54,7 +54,7 @@ func TestReadBackForms(t *testing.T) {
 // spec: T1 B3
 func TestReadSnippetForms(t *testing.T) {
 	p, _ := Get("claude-code")
-	im, err := ReadSnippet(For(p), json.RawMessage(`{"command":"x","env":{"A":"$A_TOKEN","B":"pa$word","C":"{env:C}","D":"${input:d}"}}`))
+	im, err := ReadSnippet(p, json.RawMessage(`{"command":"x","env":{"A":"$A_TOKEN","B":"pa$word","C":"{env:C}","D":"${input:d}"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,23 @@ import (
 	"github.com/mcpwire/mcpwire/registry"
 )
 
+// gooseClient is Goose.
+var gooseClient = &Provider{
+	Name: "goose", Display: "Goose", DefaultScope: User,
+	Order:   210,
+	dialect: newGoose,
+	// etcetera's app strategy: XDG on Linux and macOS, %APPDATA%\Block\goose\config
+	// on Windows; GOOSE_PATH_ROOT (absolute) moves it to $GOOSE_PATH_ROOT/config
+	User: &Dest{Env: "GOOSE_PATH_ROOT", EnvDir: []string{"config"}, Base: XDGConfig, Dir: []string{"goose"}, Files: []string{"config.yaml"},
+		OS: map[string]*Dest{"windows": {Env: "GOOSE_PATH_ROOT", EnvDir: []string{"config"}, Base: AppData, Dir: []string{"Block", "goose", "config"}, Files: []string{"config.yaml"}}}},
+	Format: format.YAML, ServersKey: "extensions", Switch: "enabled", Refs: RefEnvKeys,
+	Remote: RemoteHTTP, Deny: DenyGoose, Allow: AllowGoose, DisableWhole: true, Binary: "goose",
+	Sources: []string{"aaif-goose/goose documentation/docs/guides/config-files.md", "aaif-goose/goose crates/goose/src/agents/extension.rs",
+		"aaif-goose/goose crates/goose/src/config/extensions.rs", "block/goose crates/goose/src/config/paths.rs"},
+}
+
+func init() { register(gooseClient) }
+
 // goose is Goose's extensions entry (~/.config/goose/config.yaml, a YAML mapping keyed
 // by name). mcpwire writes an entry the way Goose itself saves one (its serde form,
 // aaif-goose/goose crates/goose/src/agents/extension.rs), every member present, so
@@ -30,9 +47,12 @@ import (
 // env_keys. Goose has no SSE client. Tool filter: available_tools, an allowlist of
 // exact names ([] is every tool); no denylist in the entry; enabled: false for a
 // whole-server deny.
-type goose struct{ p *Provider }
+type goose struct {
+	base
+	p *Provider
+}
 
-func newGoose(p *Provider) Dialect { return goose{p} }
+func newGoose(p *Provider) Dialect { return goose{p: p} }
 
 // Goose's members.
 const (
@@ -157,8 +177,8 @@ func (d goose) readHeaders(s *registry.Server, headers map[string]string) {
 // from envs and env_keys): ${VAR}, which mcpwire writes, and $VAR.
 var gooseHeaderForms = []string{policy.StyleDollar, policy.StyleBareDollar}
 
-// FieldForms: Goose expands placeholders inside header values only.
-func (goose) FieldForms(field string) []string {
+// fieldForms: Goose expands placeholders inside header values only.
+func (goose) fieldForms(field string) []string {
 	if strings.HasPrefix(field, memberHeaders+".") {
 		return gooseHeaderForms
 	}
@@ -175,9 +195,6 @@ func (goose) Filters() FilterSpec {
 	return FilterSpec{Allow: true, ExactAllow: true, DenyAll: true, Members: []string{gooseAvailable}, Switch: gooseEnabled,
 		Defaults: map[string]any{gooseAvailable: []string{}}, DenyElsewhere: "never_allow in its permission.yaml"}
 }
-
-// RefsByName: Goose passes variables by name (env_keys).
-func (goose) RefsByName() {}
 
 // CheckNames refuses a name Goose would file under another key: Goose keys an
 // extension by its name in lower case without spaces (name_to_key), and finds, turns

@@ -58,7 +58,7 @@ func matrixTarget(p *Provider) Target {
 // matrixWrite writes s for t as inject does: its entry as JSON, with the inputs a
 // client that prompts declares beside it; the problems when t refuses it.
 func matrixWrite(t Target, s *registry.Server) (json.RawMessage, []registry.Input, Values, []Problem) {
-	d := For(t.P)
+	d := t.P.Dialect()
 	v, probs := Spell(t, d, s)
 	if len(probs) > 0 {
 		return nil, nil, v, probs
@@ -73,13 +73,13 @@ func matrixWrite(t Target, s *registry.Server) (json.RawMessage, []registry.Inpu
 // matrixRead reads an entry back as import does, the file's input declarations
 // (written as the client declares them) attached.
 func matrixRead(t Target, raw json.RawMessage, inputs []registry.Input) (*Imported, error) {
-	d := For(t.P)
+	d := t.P.Dialect()
 	im, err := ReadBack(t, d, raw)
 	if err != nil {
 		return nil, err
 	}
-	if pr, ok := d.(Prompter); ok && len(inputs) > 0 {
-		file, err := format.Marshal(pr.StandaloneInputs(format.Object{}, inputs))
+	if t.P.Prompts && len(inputs) > 0 {
+		file, err := format.Marshal(d.Standalone(format.Object{}, nil, inputs))
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +87,7 @@ func matrixRead(t Target, raw json.RawMessage, inputs []registry.Input) (*Import
 		if err := json.Unmarshal(file, &top); err != nil {
 			return nil, err
 		}
-		AttachInputs(im.Server, pr.ReadInputs(func(path ...string) (json.RawMessage, bool) {
+		AttachInputs(im.Server, d.ReadInputs(func(path ...string) (json.RawMessage, bool) {
 			v, ok := top[strings.Join(path, ".")]
 			return v, ok
 		}))

@@ -23,7 +23,7 @@ func TestRecordedMember(t *testing.T) {
 		if !ok {
 			t.Fatalf("no provider %s", tc.provider)
 		}
-		_, key, member := RecordedMember(For(p), tc.key)
+		_, key, member := RecordedMember(p.Dialect(), tc.key)
 		if member != tc.member || key != tc.wantKey {
 			t.Errorf("%s %q: member %v key %q, want %v %q", tc.provider, tc.key, member, key, tc.member, tc.wantKey)
 		}

@@ -7,13 +7,31 @@ import (
 	"github.com/mcpwire/mcpwire/registry"
 )
 
+// ompClient is oh-my-pi.
+var ompClient = &Provider{
+	Name: "omp", Display: "oh-my-pi", DefaultScope: Project,
+	Order: 110, Aliases: []string{"oh-my-pi"},
+	dialect: newOMP,
+	Project: &Dest{Base: ProjectDir, Dir: []string{".omp"}, Files: []string{"mcp.json"}},
+	User:    &Dest{Env: "PI_CODING_AGENT_DIR", Base: Home, Dir: []string{".omp", "agent"}, Files: []string{"mcp.json"}},
+	Format:  format.JSON, ServersKey: "mcpServers", Switch: "enabled", Refs: RefDollar,
+	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Owner: OwnerStrict,
+	Sources:     []string{"can1357/oh-my-pi docs/mcp-config.md", "@oh-my-pi/pi-coding-agent 18.2.3 loader tested (conformance/omp_test.go)"},
+	Conformance: true,
+}
+
+func init() { register(ompClient) }
+
 // omp is oh-my-pi's mcpServers entry: Claude Code's shape, plus the registry
 // definition's own timeout, auth and oauth copied through, and the enabled switch. A
 // same-named entry mcpwire did not write is never replaced, even with --force
 // (OwnerStrict).
-type omp struct{ p *Provider }
+type omp struct {
+	base
+	p *Provider
+}
 
-func newOMP(p *Provider) Dialect { return omp{p} }
+func newOMP(p *Provider) Dialect { return omp{p: p} }
 
 func (d omp) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
 	e := typedLaunch(d.p, s, v)

@@ -15,15 +15,33 @@ import (
 	"github.com/mcpwire/mcpwire/registry"
 )
 
+// opencodeClient is opencode.
+var opencodeClient = &Provider{
+	Name: "opencode", Display: "opencode", DefaultScope: Project,
+	Order:   70,
+	dialect: newOpencode,
+	Project: &Dest{Base: ProjectDir, Files: []string{"opencode.json", "opencode.jsonc"}},
+	User:    &Dest{Base: XDGConfig, Dir: []string{"opencode"}, Files: []string{"opencode.json", "opencode.jsonc"}},
+	Format:  format.JSONC, ServersKey: "mcp", Switch: "enabled", Refs: RefBraceEnv,
+	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyOpencode, Allow: AllowOpencode, Binary: "opencode", Ephemeral: true, StandaloneEnv: "OPENCODE_CONFIG",
+	Sources:     []string{"anomalyco/opencode packages/web/src/content/docs/mcp-servers.mdx", "anomalyco/opencode packages/web/src/content/docs/config.mdx"},
+	Conformance: true,
+}
+
+func init() { register(opencodeClient) }
+
 // opencode is opencode's "mcp" map (JSONC): {type:"local", command:[cmd, …args],
 // environment, cwd} and {type:"remote", url, headers}, with the enabled switch. Its
 // tool filters are not in the entries but in the top-level "tools" map, whose keys
 // mcpwire writes and owns like entries (recorded as "tools:KEY", C6). A standalone
 // file is named by OPENCODE_CONFIG (C5). Kilo Code CLI, an opencode fork, reads the
 // same (its standalone file is KILO_CONFIG; it has no cwd).
-type opencode struct{ p *Provider }
+type opencode struct {
+	base
+	p *Provider
+}
 
-func newOpencode(p *Provider) Dialect { return opencode{p} }
+func newOpencode(p *Provider) Dialect { return opencode{p: p} }
 
 const (
 	opencodeTools    = "tools"
@@ -225,7 +243,7 @@ func tools(fs *FilterSet) format.Object {
 }
 
 // Standalone adds the tools map to a standalone file.
-func (opencode) Standalone(doc format.Object, fs *FilterSet) format.Object {
+func (opencode) Standalone(doc format.Object, fs *FilterSet, _ []registry.Input) format.Object {
 	if t := tools(fs); len(t) > 0 {
 		doc = append(doc, format.Member{Key: opencodeTools, Value: t})
 	}
@@ -235,8 +253,8 @@ func (opencode) Standalone(doc format.Object, fs *FilterSet) format.Object {
 // Launch names the standalone file with the client's variable (OPENCODE_CONFIG,
 // KILO_CONFIG); the client merges it with the person's own configs, so a session
 // cannot use it.
-func (d opencode) Launch(out, _ string) Launch {
-	return Launch{Env: []string{d.p.StandaloneEnv, out}, Binary: d.p.Binary}
+func (d opencode) Launch(out, _ string) (Launch, bool) {
+	return Launch{Env: []string{d.p.StandaloneEnv, out}, Binary: d.p.Binary}, true
 }
 
 // EditFile writes the profile's tools keys, removes those mcpwire wrote that the

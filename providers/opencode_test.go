@@ -32,7 +32,7 @@ func TestToolKeysHeldByThePerson(t *testing.T) {
 		}
 		st := &FileState{Path: path, Filters: fs, Wrote: map[string]string{}, Force: force,
 			Record: map[string]string{opencodeToolsRec + "c_t": format.Digest([]byte("true"))}}
-		return doc, st, For(p).(FileEditor).EditFile(doc, es, st)
+		return doc, st, p.Dialect().EditFile(doc, es, st)
 	}
 	_, _, err := edit(false)
 	var held *heldToolsError
@@ -82,11 +82,11 @@ func TestToolKeysOfOddNames(t *testing.T) {
 		t.Errorf("keys %q, want %q", keys, want)
 	}
 	p, _ := Get("opencode")
-	err := For(p).(NameChecker).CheckNames([]string{"my.server", "fetch", "my_server"}, nil)
+	err := p.Dialect().CheckNames([]string{"my.server", "fetch", "my_server"}, nil)
 	if err == nil || !strings.Contains(err.Error(), `"my.server" and "my_server" (both my_server_)`) {
 		t.Errorf("error %v, want the clash named", err)
 	}
-	if err := For(p).(NameChecker).CheckNames([]string{"my.server", "fetch"}, nil); err != nil {
+	if err := p.Dialect().CheckNames([]string{"my.server", "fetch"}, nil); err != nil {
 		t.Error(err)
 	}
 }
@@ -96,7 +96,7 @@ func TestToolKeysOfOddNames(t *testing.T) {
 // already in the file that only clash with each other are not this edit's doing.
 func TestCheckNamesPresent(t *testing.T) {
 	p, _ := Get("claude-code")
-	nc := For(p).(NameChecker)
+	nc := p.Dialect()
 	err := nc.CheckNames([]string{"my_server"}, []string{"my.server", "web"})
 	if err == nil || err.Error() != `Claude Code cannot tell these servers apart in permission rules: "my_server" and "my.server" (already in the file) (both mcp__my_server)` {
 		t.Errorf("error %v", err)

@@ -10,31 +10,25 @@ import (
 // plain is the common mcpServers entry: {command, args, env} and {url, headers}, the
 // URL under the client's own member (serverUrl for Windsurf and Antigravity), the
 // working directory under its own (Warp's working_directory), and the client's switch.
-// Claude Desktop, Cursor, Windsurf, Antigravity, Warp, RunWield, Kiro, Zed, Trae and
-// JetBrains Junie write it. Windsurf, Antigravity, Kiro, Roo Code and Zoo Code filter
-// with disabledTools (see disabledtools.go).
+// Most clients write it; those with DenyDisabledTools filter with disabledTools (see
+// disabledtools.go).
 //
-// A client that names a transport in a "type" member with values of its own (the
-// table's Types) gets it first: Cline's {type:"stdio"|"streamableHttp"|"sse", …},
-// Roo Code's and Zoo Code's {type:"streamable-http"|"sse", …} on remote entries only.
-// Cline also reads a nested {transport:{type, …}} entry (what `cline mcp add`
-// writes); mcpwire writes the flat one, which every Cline reader of the shared file
-// accepts (docs/clients.md), and leaves nested entries it did not write alone.
+// A client that names a transport in a "type" member with values of its own (its
+// Types) gets it first. A client whose Nested member may hold an entry's transport
+// members reads them from there too; mcpwire writes the flat entry.
 type plain struct {
+	base
 	p  *Provider
 	dt *disabledTools // nil for a client without tool filters
 }
 
-func newPlain(p *Provider) Dialect {
+func newPlain(p *Provider) Dialect { return plainOf(p) }
+
+// plainOf is the plain shape of p's entries, for a client file that adds to it.
+func plainOf(p *Provider) plain {
 	d := plain{p: p}
 	if p.Deny == DenyDisabledTools {
 		d.dt = &disabledTools{p}
-	}
-	if p.Owner == OwnerKeepExisting {
-		return keepingPlain{d}
-	}
-	if p.Ephemeral && p.User != nil && p.User.EnvFile {
-		return namedFile{d}
 	}
 	return d
 }
@@ -49,12 +43,12 @@ func (d plain) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Ob
 }
 
 // plainOwn are members of the common shape's clients with no registry equivalent:
-// Cursor's envFile and auth, a timeout, Cline's metadata and oauth state.
+// an envFile and auth, a timeout, metadata and oauth state.
 var plainOwn = []string{"envFile", "auth", "timeout", "metadata", "oauth"}
 
-// Read reads an entry back: an optional type, the launch members (Windsurf's url as
-// well as its serverUrl), the switch and disabledTools; for Cline, from its nested
-// transport member too.
+// Read reads an entry back: an optional type, the launch members (under the client's
+// URL member or url), the switch and disabledTools; from the client's Nested member
+// too.
 func (d plain) Read(entry json.RawMessage) (*Imported, error) {
 	entry, err := unnest(entry, d.p.Nested)
 	if err != nil {
@@ -88,27 +82,4 @@ func (d plain) Update(path, name string, existing format.Value, entry format.Obj
 		return entry, nil
 	}
 	return d.dt.update(path, name, existing, entry)
-}
-
-// keepingPlain is plain for a client whose entries mcpwire does not own are kept as
-// they are, with the profile's filters merged in (Antigravity).
-type keepingPlain struct{ plain }
-
-// MergeKept merges the profile's filters into a kept entry.
-func (d keepingPlain) MergeKept(path string, es format.Entries, name string, existing format.Value, sf *ServerFilters) error {
-	if d.dt == nil {
-		return nil
-	}
-	return d.dt.mergeKept(path, es, name, existing, sf)
-}
-
-// namedFile is plain for a client whose user file a variable names outright (Cline's
-// CLINE_MCP_SETTINGS_PATH): a standalone file works (C5).
-type namedFile struct{ plain }
-
-// Launch names the standalone file with that variable. Cline then reads only that
-// file's servers, but mcpwire has not seen it run, so session does not use it (Exact
-// is false).
-func (d namedFile) Launch(out, _ string) Launch {
-	return Launch{Env: []string{d.p.User.Env, out}, Binary: d.p.Binary}
 }

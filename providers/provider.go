@@ -5,12 +5,17 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 )
 
-// Provider is one client's table entry.
+// Provider is one client: its entry of the client list, in the client's own file
+// (claude_code.go, codex.go, …), which also holds what is the client's alone.
 type Provider struct {
 	// Name is the canonical name used in flags and registry keys.
 	Name string
 	// Display is the client's product name.
 	Display string
+	// Aliases are the other names it goes by (V2), sorted.
+	Aliases []string
+	// Order is its place in every list of clients (V1): they are listed by it.
+	Order int
 	// DefaultScope is used when --scope is not given (V6).
 	DefaultScope Scope
 	// Project, Local and User are the server files per scope; nil when the client has
@@ -30,8 +35,9 @@ type Provider struct {
 	// sequence) whose entries hold their name in this member; otherwise ServersKey is a
 	// map keyed by server name.
 	EntryName string
-	// Shape names the dialect of one server entry.
-	Shape Shape
+	// dialect builds the client's Dialect (its entries' shape and what it does beyond
+	// them) for a table entry: Dialect.
+	dialect func(p *Provider) Dialect
 	// URLKey is the member holding a remote server's URL ("url" when empty).
 	URLKey string
 	// Refs is how a reference to an environment variable is spelled (V4): the form
@@ -98,6 +104,12 @@ type Provider struct {
 	StandaloneEnv string
 	// Owner is how entries already in the file are treated (C6).
 	Owner OwnerMode
+	// Frame names the comment lines around every entry mcpwire writes, with
+	// OwnerMarkers: only an entry inside them can be mcpwire's (Grok Build).
+	Frame *format.Frame
+	// RuntimeHome, when set, says the client's standalone output is a whole home
+	// directory (X1), not a file, and how it is laid out.
+	RuntimeHome *RuntimeHome
 	// PrivateMode: every file is 0600, project files included.
 	PrivateMode bool
 	// GitIgnored: a project file is used only when git ignores it.
@@ -213,9 +225,6 @@ func (p *Provider) Dest(s Scope) *Dest {
 	return nil
 }
 
-// Aliases returns the provider's aliases.
-func (p *Provider) Aliases() []string { return Aliases(p.Name) }
-
 // Manual reports whether the client has no config file mcpwire can write: its
 // servers are added by hand (ChatGPT Desktop's connectors).
 func (p *Provider) Manual() bool { return p.Project == nil && p.Local == nil && p.User == nil }
@@ -231,60 +240,6 @@ func (p *Provider) Scopes() []Scope {
 	return out
 }
 
-// Shape names the dialect of one server entry.
-type Shape string
-
-// Shapes.
-const (
-	// ShapeClaude: {command,args,env,cwd} and {type,url,headers} (type kept on remote entries).
-	ShapeClaude Shape = "claude"
-	// ShapePlain: {command,args,env} and {url|serverUrl,headers}, with a "type" member
-	// where the table gives its values (Types).
-	ShapePlain Shape = "plain"
-	// ShapeVSCode: "type" on every entry.
-	ShapeVSCode Shape = "vscode"
-	// ShapeOpencode: {type:"local",command:[…],environment} and {type:"remote",url,headers}.
-	ShapeOpencode Shape = "opencode"
-	// ShapeFactory: "type" and "disabled": false on every entry.
-	ShapeFactory Shape = "factory"
-	// ShapeOMP: the registry definition's own fields copied through.
-	ShapeOMP Shape = "omp"
-	// ShapeGemini: httpUrl for streamable HTTP, type "sse" + url for SSE.
-	ShapeGemini Shape = "gemini"
-	// ShapeCodex: TOML [mcp_servers.NAME] with env_vars, env_http_headers, bearer_token_env_var.
-	ShapeCodex Shape = "codex"
-	// ShapeGrok: TOML [mcp_servers.NAME] in marker comments.
-	ShapeGrok Shape = "grok"
-	// ShapeCopilot: Claude Code's spelling ({command,args,env,cwd} and {type,url,headers}),
-	// with a per-server tools allowlist (GitHub Copilot CLI).
-	ShapeCopilot Shape = "copilot"
-	// ShapeGoose: Goose's extensions entry {enabled, type, name, description, cmd, args,
-	// envs, env_keys, …} (YAML map by name).
-	ShapeGoose Shape = "goose"
-	// ShapeContinue: Continue's mcpServers list entry {name, type, command, args, env,
-	// cwd} and {name, type, url, requestOptions.headers} (YAML list by name).
-	ShapeContinue Shape = "continue"
-	// ShapeVibe: Mistral Vibe's [[mcp_servers]] table {name, transport, command, args,
-	// env, cwd} and {name, transport, url, auth} (TOML array of tables by name).
-	ShapeVibe Shape = "vibe"
-	// ShapeKimi: {command, args, env, cwd} and {transport, url, headers,
-	// bearerTokenEnvVar}, with enabledTools and disabledTools (Kimi Code).
-	ShapeKimi Shape = "kimi"
-	// ShapeCrush: {type, command, args, env} and {type, url, headers}, with enabled_tools
-	// and disabled_tools (Crush).
-	ShapeCrush Shape = "crush"
-	// ShapeQwen: Gemini CLI's entries, with "$version": 4 in a new file (Qwen Code).
-	ShapeQwen Shape = "qwen"
-	// ShapeAuggie: "type" (stdio, http, sse) on every entry, no cwd (auggie).
-	ShapeAuggie Shape = "auggie"
-	// ShapeAmp: {command,args,env} and {url,headers}, "transport":"sse" for SSE (Amp).
-	ShapeAmp Shape = "amp"
-	// ShapeQoder: Claude Code's spelling with a disabled switch (Qoder CLI).
-	ShapeQoder Shape = "qoder"
-	// ShapeManual: no file; mcpwire prints the steps.
-	ShapeManual Shape = "manual"
-)
-
 // Reference spellings several clients share (V4); a client with a spelling of its
 // own declares it in its file. policy's checks know every spelling of the clients
 // (clientSpellings).
@@ -295,13 +250,13 @@ var (
 	RefBraceEnv  = policy.Spelling{Style: "{env:VAR}", Open: "{env:", Close: "}"}
 	RefNone      = policy.Spelling{Style: "none (references refused)"}
 	// Clients that take variables by name, in members of their own.
-	RefNames     = policy.Spelling{Style: "variable names (env_vars, env_http_headers, bearer_token_env_var)"}
-	RefEnvKeys   = policy.Spelling{Style: "variable names (env_keys; ${VAR} in remote headers)"}
-	RefAPIKeyEnv = policy.Spelling{Style: "one variable name per remote server (api_key_env)"}
+	RefNames     = policy.Spelling{Style: "variable names (env_vars, env_http_headers, bearer_token_env_var)", ByName: true}
+	RefEnvKeys   = policy.Spelling{Style: "variable names (env_keys; ${VAR} in remote headers)", ByName: true}
+	RefAPIKeyEnv = policy.Spelling{Style: "one variable name per remote server (api_key_env)", ByName: true}
 	RefSecrets   = policy.Spelling{Style: "${{ secrets.VAR }}", Open: "${{ secrets.", Close: " }}"}
 	// RefBearerVar: a bearer token's variable by name, and stdio servers inherit the
 	// client's environment (Kimi Code); no placeholder.
-	RefBearerVar = policy.Spelling{Style: "variable names (bearerTokenEnvVar; stdio servers inherit the environment)"}
+	RefBearerVar = policy.Spelling{Style: "variable names (bearerTokenEnvVar; stdio servers inherit the environment)", ByName: true}
 )
 
 // The checks of policy know the clients' spellings as references wherever they are

@@ -3,6 +3,7 @@ package providers
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -20,20 +21,9 @@ import (
 // reference spelling and its workspace variable back into the registry's fields, so
 // that the dialects read values exactly as they are in the file.
 
-// Reader reads one entry of the client's file back: the inverse of Entry. Every
-// dialect with a file has one (a test over All() says so).
-type Reader interface {
-	// Read reads one entry, given as standard JSON. References stay as the file
-	// spells them (ReadBack reads them), except where the client names variables in
-	// members of their own (NamedRefs), which Read reads itself.
-	Read(entry json.RawMessage) (*Imported, error)
-}
-
-// FilterReader reads tool filters kept outside the entries (opencode's top-level
-// tools map): the inverse of a FileEditor's filters.
-type FilterReader interface {
-	ReadFilters(lookup func(path ...string) (json.RawMessage, bool), servers []string) map[string]*ServerFilters
-}
+// errNoReader is the Read of a client without a file (ChatGPT Desktop's connectors):
+// nothing to read back.
+var errNoReader = errors.New("no reader")
 
 // Imported is one client entry read back.
 type Imported struct {
@@ -277,16 +267,15 @@ func (r *reading) readType(key string) string {
 // workspace variable of a project file becomes ${project} (R10). A form the client
 // does not resolve stays as it is, and Imported.Unresolved names it.
 func ReadBack(t Target, d Dialect, entry json.RawMessage) (*Imported, error) {
-	rd, ok := d.(Reader)
-	if !ok {
+	im, err := d.Read(entry)
+	if errors.Is(err, errNoReader) {
 		return nil, fmt.Errorf("mcpwire cannot read %s's entries back", t.P.Display)
 	}
-	im, err := rd.Read(entry)
 	if err != nil {
 		return nil, err
 	}
 	s := im.Server
-	forms := clientForms(t.P, d)
+	forms := clientForms(t.P)
 	im.Unresolved = unresolved(t.P, d, s)
 	readWhole(s, forms)
 	respell(s, forms)
@@ -297,19 +286,15 @@ func ReadBack(t Target, d Dialect, entry json.RawMessage) (*Imported, error) {
 	return im, nil
 }
 
-// ReadSnippet reads an entry pasted from a client's documentation with dialect d
+// ReadSnippet reads an entry pasted from a client's documentation as client p's
 // (server add-json, B3): references in any client's form come back as reference
 // fields, since the snippet's client is not known.
-func ReadSnippet(d Dialect, entry json.RawMessage) (*Imported, error) {
-	rd, ok := d.(Reader)
-	if !ok {
-		return nil, fmt.Errorf("no reader")
-	}
-	im, err := rd.Read(entry)
+func ReadSnippet(p *Provider, entry json.RawMessage) (*Imported, error) {
+	im, err := p.Dialect().Read(entry)
 	if err != nil {
 		return nil, err
 	}
-	if !refsByName(d) {
+	if !p.Refs.ByName {
 		// a bare $VAR only as a whole value: inside a value of a client that does not
 		// expand it, it is text (a password may hold a "$")
 		readWhole(im.Server, policy.KnownForms())
@@ -321,8 +306,8 @@ func ReadSnippet(d Dialect, entry json.RawMessage) (*Imported, error) {
 
 // clientForms are the forms a client resolves in the values ReadBack reads: none for
 // a client that names variables in members of its own (its Read reads those).
-func clientForms(p *Provider, d Dialect) []string {
-	if refsByName(d) {
+func clientForms(p *Provider) []string {
+	if p.Refs.ByName {
 		return nil
 	}
 	return p.Forms()
@@ -448,15 +433,14 @@ type Unresolved struct {
 // not expand one.
 func unresolved(p *Provider, d Dialect, s *registry.Server) []Unresolved {
 	var out []Unresolved
-	own := clientForms(p, d)
-	fieldForms, _ := d.(FieldFormer)
+	own := clientForms(p)
 	each(s, func(field string, v *string) {
 		if !strings.ContainsAny(*v, "${") {
 			return
 		}
 		forms := own
-		if fieldForms != nil {
-			forms = fieldForms.FieldForms(field)
+		if ff := d.fieldForms(field); ff != nil {
+			forms = ff
 		}
 		for _, part := range policy.Scan(*v, forms) {
 			if part.Ref != nil {

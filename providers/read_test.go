@@ -44,7 +44,7 @@ func roundTripServers() []struct {
 // TestReadBackRoundTrip: for every client with a file and every scope, reading back
 // what the dialect wrote (through the real format adapter) gives the same server, as
 // far as the entry carries it, and the same filters; and rendering what was read gives
-// the same digest. A client added without a Reader fails here.
+// the same digest.
 //
 // spec: B1 V4 R10
 func TestReadBackRoundTrip(t *testing.T) {
@@ -53,11 +53,7 @@ func TestReadBackRoundTrip(t *testing.T) {
 		if p.Manual() {
 			continue // no file to read back
 		}
-		d := For(p)
-		if _, ok := d.(Reader); !ok {
-			t.Errorf("%s: dialect %T has no Read method (issue 14: import needs the reverse of Entry)", p.Name, d)
-			continue
-		}
+		d := p.Dialect()
 		for _, scope := range p.Scopes() {
 			tg := Target{P: p, Scope: scope, Project: project}
 			checked := 0
@@ -207,9 +203,11 @@ func sameLaunch(got, want *registry.Server, sf *ServerFilters) bool {
 // readFilters are the filters read back for the server: the entry's own, or those the
 // dialect keeps outside its entries (opencode's tools map, Claude Code's deny rules).
 func readFilters(d Dialect, name string, inEntry *ServerFilters, fs *FilterSet) *ServerFilters {
-	switch x := d.(type) {
-	case FilterReader:
-		doc := x.(Standaloner).Standalone(nil, fs)
+	if dr := d.DenyRules(); dr != nil {
+		return dr.ReadRules(dr.Rules(fs), []string{name})[name]
+	}
+	if filtersOutside(d) {
+		doc := d.Standalone(nil, fs, nil)
 		raw, _ := format.Marshal(doc)
 		lookup := func(path ...string) (json.RawMessage, bool) {
 			var m map[string]json.RawMessage
@@ -217,11 +215,17 @@ func readFilters(d Dialect, name string, inEntry *ServerFilters, fs *FilterSet) 
 			v, ok := m[path[0]]
 			return v, ok
 		}
-		return x.ReadFilters(lookup, []string{name})[name]
-	case RuleReader:
-		return x.ReadRules(d.(DenyRuler).DenyRules(fs), []string{name})[name]
+		return d.ReadFilters(lookup, []string{name})[name]
 	}
 	return inEntry
+}
+
+// filtersOutside reports whether the dialect reads filters kept beside its entries
+// (opencode's tools map).
+func filtersOutside(d Dialect) bool {
+	asked := false
+	d.ReadFilters(func(...string) (json.RawMessage, bool) { asked = true; return nil, false }, nil)
+	return asked
 }
 
 // sameOutside reports whether the filters kept outside the entries render the same.
@@ -230,14 +234,13 @@ func sameOutside(d Dialect, fs *FilterSet, name string, got *ServerFilters) bool
 	if got != nil {
 		again.Servers[name] = got
 	}
-	switch x := d.(type) {
-	case FilterReader:
-		st := d.(Standaloner)
-		a, _ := format.Marshal(st.Standalone(nil, fs))
-		b, _ := format.Marshal(st.Standalone(nil, again))
+	if dr := d.DenyRules(); dr != nil {
+		return reflect.DeepEqual(dr.Rules(fs), dr.Rules(again))
+	}
+	if filtersOutside(d) {
+		a, _ := format.Marshal(d.Standalone(nil, fs, nil))
+		b, _ := format.Marshal(d.Standalone(nil, again, nil))
 		return bytes.Equal(a, b)
-	case DenyRuler:
-		return reflect.DeepEqual(x.DenyRules(fs), x.DenyRules(again))
 	}
 	return true
 }
@@ -279,7 +282,7 @@ func TestReadBackReferences(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p, _ := Get(tt.provider)
-		im, err := ReadBack(Target{P: p, Scope: User}, For(p), json.RawMessage(tt.entry))
+		im, err := ReadBack(Target{P: p, Scope: User}, p.Dialect(), json.RawMessage(tt.entry))
 		if err != nil {
 			t.Errorf("%s %s: %v", tt.provider, tt.entry, err)
 			continue
@@ -299,7 +302,7 @@ func TestReadBackReferences(t *testing.T) {
 // spec: B1 B3
 func TestReadBackMembers(t *testing.T) {
 	p, _ := Get("gemini-cli")
-	im, err := ReadBack(Target{P: p, Scope: User}, For(p), json.RawMessage(`{"command":"x","trust":true,"timeout":5,"autoApprove":["a"]}`))
+	im, err := ReadBack(Target{P: p, Scope: User}, p.Dialect(), json.RawMessage(`{"command":"x","trust":true,"timeout":5,"autoApprove":["a"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +320,7 @@ func TestReadBackMembers(t *testing.T) {
 		`["sk-secret-1"]`:                               "entry",
 		`{"url":"https://h","headers":["sk-secret-1"]}`: "headers",
 	} {
-		_, err := ReadBack(Target{P: cc, Scope: User}, For(cc), json.RawMessage(entry))
+		_, err := ReadBack(Target{P: cc, Scope: User}, cc.Dialect(), json.RawMessage(entry))
 		if err == nil || !strings.HasPrefix(err.Error(), member+":") || strings.Contains(err.Error(), "sk-secret") {
 			t.Errorf("%s: error %v, want one naming %s without the value", entry, err, member)
 		}
@@ -343,7 +346,7 @@ func TestReadBackProject(t *testing.T) {
 		{cc, User, `["/w/repo/a"]`, []string{"/w/repo/a"}},
 	}
 	for _, tt := range tests {
-		im, err := ReadBack(Target{P: tt.p, Scope: tt.scope, Project: "/w/repo"}, For(tt.p), json.RawMessage(`{"command":"x","args":`+tt.args+`}`))
+		im, err := ReadBack(Target{P: tt.p, Scope: tt.scope, Project: "/w/repo"}, tt.p.Dialect(), json.RawMessage(`{"command":"x","args":`+tt.args+`}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -360,7 +363,7 @@ func TestReadBackProject(t *testing.T) {
 // spec: B1 V9
 func TestClineNestedRead(t *testing.T) {
 	p, _ := Get("cline")
-	d := For(p)
+	d := p.Dialect()
 	tg := Target{P: p, Scope: User}
 	for _, c := range roundTripServers() {
 		v, probs := Spell(tg, d, c.s)

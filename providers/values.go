@@ -27,7 +27,7 @@ type Values struct {
 	Env     format.Object
 	URL     string
 	Headers format.Object
-	// References by name (NamedRefs): the variables passed under their own names, the
+	// References by name (Refs.ByName): the variables passed under their own names, the
 	// headers taken from variables, and the bearer token's variable.
 	EnvVars        []string
 	EnvHTTPHeaders format.Object
@@ -85,14 +85,8 @@ func (t Target) workspaceValue() string {
 }
 
 // TakesRefs reports whether the client can take references to variables at all.
-func TakesRefs(p *Provider, d Dialect) bool {
-	return refsByName(d) || p.Refs.Spell("VAR") != ""
-}
-
-// refsByName reports whether the dialect takes references by name.
-func refsByName(d Dialect) bool {
-	_, byName := d.(NamedRefs)
-	return byName
+func (p *Provider) TakesRefs() bool {
+	return p.Refs.ByName || p.Refs.Spell("VAR") != ""
 }
 
 // registryForms are the forms the registry reads in a value (policy.RegistryForms).
@@ -157,7 +151,7 @@ func (sp *speller) ref(field, vr string) string {
 
 // Spell computes the values of s for t in dialect d, with the problems that stop it.
 func Spell(t Target, d Dialect, s *registry.Server) (Values, []Problem) {
-	sp := &speller{t: t, d: d, byName: refsByName(d), server: s.Name}
+	sp := &speller{t: t, d: d, byName: t.P.Refs.ByName, server: s.Name}
 	s = sp.normalise(s)
 	var v Values
 	if !s.Remote() {
@@ -172,9 +166,7 @@ func Spell(t Target, d Dialect, s *registry.Server) (Values, []Problem) {
 	case s.Remote() && !p.Remote.Takes(s.Type):
 		sp.bad("type", p.Display+" takes streamable HTTP remote servers, not SSE")
 	}
-	if rf, ok := d.(Refuser); ok {
-		sp.probs = append(sp.probs, rf.Refuse(s, &v)...)
-	}
+	sp.probs = append(sp.probs, d.refuse(s, &v)...)
 	for _, id := range sp.inputs {
 		in, ok := s.Input(id)
 		if !ok {
@@ -330,10 +322,7 @@ func (sp *speller) placeholder(field string, ph *policy.Placeholder) (string, bo
 	}
 	style := t.P.Refs.Style
 	if sp.byName {
-		var forms []string
-		if ff, ok := sp.d.(FieldFormer); ok {
-			forms = ff.FieldForms(field)
-		}
+		forms := sp.d.fieldForms(field)
 		if len(forms) == 0 {
 			sp.bad(field, t.P.Display+" expands no reference inside a value in "+fieldKind(field)+"; it takes variables only by name")
 			return "", false
@@ -385,7 +374,7 @@ func (sp *speller) launch(s *registry.Server, v *Values) {
 	for _, k := range slices.Sorted(maps.Keys(s.EnvFrom)) {
 		vr := s.EnvFrom[k]
 		switch {
-		case sp.byName && k != vr && !passesNone(sp.d):
+		case sp.byName && k != vr && !sp.d.passesNoVariables():
 			sp.probs = append(sp.probs, Problem{Server: s.Name, Field: sp.fieldOf("envFrom." + k),
 				Reason: t.P.Display + " passes a variable to a server only under its own name",
 				Hint:   fmt.Sprintf("mcpwire server update %s --env-from %s=%s (then set %s, the variable the server reads, where %s starts)", s.Name, k, k, k, t.P.Display)})
@@ -404,13 +393,6 @@ func (sp *speller) launch(s *registry.Server, v *Values) {
 	if len(env) > 0 {
 		v.Env = format.Sorted(env)
 	}
-}
-
-// passesNone reports whether a client passes a stdio server no variable at all (its
-// Refuser says so), rather than only under the variable's own name.
-func passesNone(d Dialect) bool {
-	_, none := d.(NoStdioVariables)
-	return none
 }
 
 // remote computes a remote server's URL and headers.

@@ -12,11 +12,29 @@ import (
 	"github.com/mcpwire/mcpwire/registry"
 )
 
+// vscodeClient is VS Code.
+var vscodeClient = &Provider{
+	Name: "vscode", Display: "VS Code", DefaultScope: Project,
+	Order: 60, Aliases: []string{"code"},
+	dialect: newVSCode,
+	Project: &Dest{Base: ProjectDir, Dir: []string{".vscode"}, Files: []string{"mcp.json"}},
+	User:    &Dest{Env: "VSCODE_APPDATA", EnvDir: []string{"Code", "User"}, Base: AppData, Dir: []string{"Code", "User"}, Files: []string{"mcp.json"}},
+	Format:  format.JSONC, ServersKey: "servers", Refs: RefDollarEnv, Prompts: true,
+	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}", HomeVar: "${userHome}",
+	Sources: []string{"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md",
+		vscodeUserData},
+}
+
+func init() { register(vscodeClient) }
+
 // vscode is VS Code's "servers" entry: "type" on every entry (stdio, http, sse), then
 // command, args, env, cwd or url, headers. It has no tool filters in the file.
-type vscode struct{ p *Provider }
+type vscode struct {
+	base
+	p *Provider
+}
 
-func newVSCode(p *Provider) Dialect { return vscode{p} }
+func newVSCode(p *Provider) Dialect { return vscode{p: p} }
 
 func (d vscode) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
 	typ := registry.Stdio
@@ -189,8 +207,8 @@ func (vscode) CheckNames(names, _ []string) error {
 	return nil
 }
 
-// StandaloneInputs declares the inputs of a standalone file's entries.
-func (d vscode) StandaloneInputs(doc format.Object, inputs []registry.Input) format.Object {
+// Standalone declares the inputs of a standalone file's entries.
+func (d vscode) Standalone(doc format.Object, _ *FilterSet, inputs []registry.Input) format.Object {
 	if len(inputs) == 0 {
 		return doc
 	}
@@ -200,3 +218,8 @@ func (d vscode) StandaloneInputs(doc format.Object, inputs []registry.Input) for
 	}
 	return append(format.Object{{Key: vscodeInputs, Value: decls}}, doc...)
 }
+
+// vscodeUserData is the source of VS Code's user directory: VSCODE_APPDATA, else
+// %APPDATA% (else %USERPROFILE%\AppData\Roaming) on Windows, ~/Library/Application
+// Support on macOS, $XDG_CONFIG_HOME (else ~/.config) on Linux, then the product name.
+const vscodeUserData = "microsoft/vscode src/vs/platform/environment/node/userDataPath.js (VSCODE_APPDATA, then the per-OS application-data directory)"

@@ -217,13 +217,11 @@ func (c *ClientFile) filters(f fsys.FS, names []string) map[string]*providers.Se
 			out[n] = e.Read.Filters
 		}
 	}
-	if fr, ok := c.d.(providers.FilterReader); ok {
-		for n, sf := range fr.ReadFilters(c.Lookup, names) {
-			out[n] = mergeFilters(out[n], sf)
-		}
+	for n, sf := range c.d.ReadFilters(c.Lookup, names) {
+		out[n] = mergeFilters(out[n], sf)
 	}
-	if rr, ok := c.d.(providers.RuleReader); ok && c.Provider.Settings[c.Scope] != nil {
-		for n, sf := range rr.ReadRules(c.denyRules(f), names) {
+	if dr := c.d.DenyRules(); dr != nil && c.Provider.Settings[c.Scope] != nil {
+		for n, sf := range dr.ReadRules(c.denyRules(f), names) {
 			out[n] = mergeFilters(out[n], sf)
 		}
 	}

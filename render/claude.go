@@ -16,9 +16,6 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 )
 
-// PermissionsDir is the write-layer directory of Claude deny-rule ownership records (C3).
-const PermissionsDir = "claude-tool-permissions"
-
 // permRecord tracks the deny rules mcpwire added to one Claude settings file (C3).
 type permRecord struct {
 	SettingsPath  string   `json:"settingsPath"`
@@ -89,8 +86,10 @@ func contentDigest(data []byte) string {
 
 // permEdit computes the deny rules of one Claude settings file (C2, C4).
 type permEdit struct {
-	path string
-	want []string
+	// client names the client whose settings file it is, in messages.
+	client string
+	path   string
+	want   []string
 	// wantFn, when set, computes want at edit time (uninject: the rules of the
 	// servers actually removed depend on the config file's edit).
 	wantFn func() []string
@@ -353,17 +352,17 @@ func (e *permEdit) warning() string {
 	if len(e.warn) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("claude-code: kept deny rules %s in %s: permissions.deny changed since mcpwire wrote it, so mcpwire cannot tell whether you rely on them; remove them by hand when no longer wanted",
-		strings.Join(e.warn, ", "), e.path)
+	return fmt.Sprintf("%s: kept deny rules %s in %s: permissions.deny changed since mcpwire wrote it, so mcpwire cannot tell whether you rely on them; remove them by hand when no longer wanted",
+		e.client, strings.Join(e.warn, ", "), e.path)
 }
 
 // permTargets returns the settings target and its record target (W7 order).
 func permTargets(f fsys.FS, layerDir, settings string, want []string, scope settingsScope) (*permEdit, []fsys.Target, error) {
-	recPath, canon, err := recordPath(layerDir, PermissionsDir, settings)
+	recPath, canon, err := recordPath(layerDir, scope.recordDir, settings)
 	if err != nil {
 		return nil, nil, err
 	}
-	e := &permEdit{path: settings, want: want, sidecar: scope.sidecar, f: f, recPath: recPath, canon: canon}
+	e := &permEdit{client: scope.client, path: settings, want: want, sidecar: scope.sidecar, f: f, recPath: recPath, canon: canon}
 	// read now to refuse a corrupt record before anything is written (the settings
 	// edit reads it again under the lock)
 	if err := e.loadRecord(); err != nil {
@@ -424,8 +423,11 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 
 // settingsScope says how a settings file is written.
 type settingsScope struct {
-	dirPerm fs.FileMode
-	check   func() error
-	mode    func(cur fsys.Snapshot) fs.FileMode
-	sidecar bool
+	// client names the client; recordDir is the write layer's directory of its deny
+	// rules' records (providers.DenyRules).
+	client, recordDir string
+	dirPerm           fs.FileMode
+	check             func() error
+	mode              func(cur fsys.Snapshot) fs.FileMode
+	sidecar           bool
 }

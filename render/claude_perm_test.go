@@ -141,7 +141,7 @@ func TestClaudeDenyOwnership(t *testing.T) {
 	settings := w.settingsDest(p, providers.Project)
 	w.place(settings, []byte("{\n  // mine\n  \"permissions\": {\"deny\": [\"Read(.env)\", \"mcp__notes__purge\"]},\n  \"outputStyle\": \"x\"\n}\n"))
 	chmod(t, settings, 0o640)
-	records := func() int { return len(recordFiles(t, w.layer, render.PermissionsDir)) }
+	records := func() int { return len(recordFiles(t, w.layer, permissionsDir)) }
 
 	inject(t, w, "", "a", false)
 	if got, want := denyOf(t, settings), []string{"Read(.env)", "mcp__notes__purge", "mcp__fetch"}; !slices.Equal(got, want) {
@@ -271,7 +271,7 @@ func TestClaudeRecordSharedThroughSymlinks(t *testing.T) {
 		if got, want := denyOf(t, filepath.Join(real, ".claude", "settings.local.json")), []string{"mcp__github__delete_file"}; !slices.Equal(got, want) {
 			t.Errorf("deny through the link: %q, want %q (a's rules removed)", got, want)
 		}
-		for _, sub := range []string{render.PermissionsDir, render.OwnershipDir} {
+		for _, sub := range []string{permissionsDir, render.OwnershipDir} {
 			if n := len(recordFiles(t, w.layer, sub)); n != 1 {
 				t.Errorf("%s: %d records, want 1", sub, n)
 			}
@@ -305,7 +305,7 @@ func TestClaudeRecordSharedThroughSymlinks(t *testing.T) {
 		if got, want := denyOf(t, filepath.Join(real, "settings.json")), []string{"mcp__github__delete_file"}; !slices.Equal(got, want) {
 			t.Errorf("deny: %q, want %q (a's rules removed)", got, want)
 		}
-		if n := len(recordFiles(t, w.layer, render.PermissionsDir)); n != 1 {
+		if n := len(recordFiles(t, w.layer, permissionsDir)); n != 1 {
 			t.Errorf("%d deny records, want 1", n)
 		}
 		if fi, err := os.Lstat(filepath.Join(w.home, ".claude")); err != nil || fi.Mode()&os.ModeSymlink == 0 {

@@ -192,9 +192,8 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 	}
 	c.es = re.es
 	c.Entries = readBackAll(c.target, d, re.list)
-	if pr, ok := d.(providers.Prompter); ok {
+	if decls := d.ReadInputs(c.Lookup); decls != nil {
 		// the inputs the entries ask for are declared beside them (T3)
-		decls := pr.ReadInputs(c.Lookup)
 		for _, e := range c.Entries {
 			if e.Read != nil {
 				providers.AttachInputs(e.Read.Server, decls)

@@ -157,7 +157,7 @@ func TestUninjectAfterCrashedInject(t *testing.T) {
 		t.Errorf("removed %v, kept %v; want all three removed", res.Removed, res.Kept)
 	}
 	after := treeState(t, root)
-	for _, dir := range []string{render.OwnershipDir, render.PermissionsDir} {
+	for _, dir := range []string{render.OwnershipDir, permissionsDir} {
 		for p := range after {
 			if strings.HasPrefix(p, filepath.Join(w.layer, dir)) {
 				delete(after, p) // the (emptied) records stay
@@ -165,7 +165,7 @@ func TestUninjectAfterCrashedInject(t *testing.T) {
 		}
 	}
 	for p := range before {
-		if strings.HasPrefix(p, filepath.Join(w.layer, render.OwnershipDir)) || strings.HasPrefix(p, filepath.Join(w.layer, render.PermissionsDir)) {
+		if strings.HasPrefix(p, filepath.Join(w.layer, render.OwnershipDir)) || strings.HasPrefix(p, filepath.Join(w.layer, permissionsDir)) {
 			delete(before, p)
 		}
 	}

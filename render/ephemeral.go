@@ -3,12 +3,13 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"github.com/mcpwire/mcpwire/internal/hint"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/hint"
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
@@ -81,7 +82,7 @@ func (e *NoEphemeralError) Hints() []string {
 // the policy refuses (P6) or a Claude toolAllow is present.
 func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 	p := r.Provider
-	if _, ok := providers.For(p).(providers.RuntimeHomer); ok {
+	if p.RuntimeHome != nil {
 		return nil, hint.Wrap(fmt.Errorf("%s ephemeral output is a runtime home", p.Name), "use mcpwire session --provider "+p.Name+" --profile NAME")
 	}
 	if !p.Ephemeral {
@@ -96,7 +97,7 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		return nil, err
 	}
 	res := &EphemeralResult{Provider: p.Name, Written: written, InputVars: inputVarsOf(entries)}
-	d := providers.For(p)
+	d := p.Dialect()
 	content, err := standaloneFile(p, d, entries, filters)
 	if err != nil {
 		return nil, err
@@ -119,8 +120,7 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 		return nil, err
 	}
 	unstage(f, list, r.warn)
-	if l, ok := d.(providers.Launcher); ok {
-		launch := l.Launch(res.Out, res.Settings)
+	if launch, ok := d.Launch(res.Out, res.Settings); ok {
 		res.Launch = &launch
 	}
 	return res, nil
@@ -149,8 +149,8 @@ func (r *Request) ephemeralTargets(f fsys.FS, res *EphemeralResult, d providers.
 		}
 		targets[0], outRec, stages, list = ot.out, []fsys.Target{ot.record}, []fsys.Target{ot.stage}, []*staged{st}
 	}
-	if dr, ok := d.(providers.DenyRuler); ok {
-		if rules := dr.DenyRules(filters); len(rules) > 0 {
+	if dr := d.DenyRules(); dr != nil {
+		if rules := dr.Rules(filters); len(rules) > 0 {
 			side := SidecarPath(out)
 			st, err := r.sidecarTargets(f, out, side, rules, res.Dir == "", &list)
 			if err != nil {
@@ -179,21 +179,15 @@ func inputVarsOf(entries []namedEntry) []string {
 // entries, and what else the dialect adds.
 func standaloneFile(p *providers.Provider, d providers.Dialect, entries []namedEntry, filters *providers.FilterSet) ([]byte, error) {
 	doc := format.Object{{Key: p.ServersKey, Value: entriesObject(entries)}}
-	if sa, ok := d.(providers.Standaloner); ok {
-		doc = sa.Standalone(doc, filters)
-	}
-	if pr, ok := d.(providers.Prompter); ok {
-		var inputs []registry.Input
-		for _, ne := range entries {
-			for _, in := range ne.inputs {
-				if !slices.ContainsFunc(inputs, func(x registry.Input) bool { return x.ID == in.ID }) {
-					inputs = append(inputs, in)
-				}
+	var inputs []registry.Input
+	for _, ne := range entries {
+		for _, in := range ne.inputs {
+			if !slices.ContainsFunc(inputs, func(x registry.Input) bool { return x.ID == in.ID }) {
+				inputs = append(inputs, in)
 			}
 		}
-		doc = pr.StandaloneInputs(doc, inputs)
 	}
-	return format.Indent(doc)
+	return format.Indent(d.Standalone(doc, filters, inputs))
 }
 
 // outName is the file name of an ephemeral output in a temporary directory:
@@ -224,7 +218,7 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 	if side == out {
 		return nil, hint.Wrap(fmt.Errorf("the deny-rule sidecar %s would be the MCP file itself", side), anotherOut)
 	}
-	recPath, canon, err := recordPath(r.Registry.Set().Write().Dir, PermissionsDir, side)
+	recPath, canon, err := recordPath(r.Registry.Set().Write().Dir, r.Provider.Dialect().DenyRules().RecordDir(), side)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/mcpwire/mcpwire/internal/hint"
 	"io/fs"
+
+	"github.com/mcpwire/mcpwire/internal/hint"
+	"github.com/mcpwire/mcpwire/providers"
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
@@ -79,10 +81,12 @@ func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []na
 		}
 	}
 	sidecar := false
-	if permPath, _, err := recordPath(set.Write().Dir, PermissionsDir, out); err == nil {
-		if data, err := f.ReadFile(permPath); err == nil {
-			if pr, err := decodePermRecord(permPath, data); err == nil && pr.Sidecar {
-				sidecar = true
+	for _, dir := range providers.RuleRecordDirs() {
+		if permPath, _, err := recordPath(set.Write().Dir, dir, out); err == nil {
+			if data, err := f.ReadFile(permPath); err == nil {
+				if pr, err := decodePermRecord(permPath, data); err == nil && pr.Sidecar {
+					sidecar = true
+				}
 			}
 		}
 	}

@@ -371,3 +371,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 		}
 	}
 }
+
+// permissionsDir is the write layer's directory of the records of Claude Code's deny
+// rules (C3).
+const permissionsDir = "claude-tool-permissions"

@@ -227,8 +227,8 @@ func (r *Request) otherTargets(f fsys.FS, prep *Prepared, ft fileTargetSet, t ta
 	}
 	stages, records := batch(batchStaged, ft.stage), batch(batchRecords, ft.record)
 	prep.stages = []*staged{&edit.stage}
-	if dr, ok := t.d.(providers.DenyRuler); ok && !r.Inject.KeepFilters {
-		rules := dr.DenyRules(edit.filters)
+	if dr := t.d.DenyRules(); dr != nil && !r.Inject.KeepFilters {
+		rules := dr.Rules(edit.filters)
 		perm, targets, err := r.settingsTargets(f, scope, nil)
 		if err != nil {
 			return err
@@ -255,7 +255,7 @@ func (r *Request) otherTargets(f fsys.FS, prep *Prepared, ft fileTargetSet, t ta
 // the edit (names) that are not selected (changed since mcpwire wrote them, or
 // never its own): a --profile inject that does not select them must not leave them
 // unrestricted (B7).
-func staying(dr providers.DenyRuler, rec *permRecord, names, selected []string) []string {
+func staying(dr providers.DenyRules, rec *permRecord, names, selected []string) []string {
 	if rec == nil {
 		return nil
 	}
@@ -335,6 +335,7 @@ func (r *Request) settingsTargets(f fsys.FS, scope providers.Scope, want []strin
 		return nil, nil, err
 	}
 	ss := settingsScope{
+		client: r.Provider.Name, recordDir: r.Provider.Dialect().DenyRules().RecordDir(),
 		dirPerm: dirMode(scope, r.Project, path),
 		check:   parentCheck(f, scope, r.Project, path),
 		mode:    func(cur fsys.Snapshot) fs.FileMode { return fileMode(scope, cur, false, true) },

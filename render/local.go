@@ -38,8 +38,8 @@ func (r *Request) serversPath(scope providers.Scope) []string {
 // container is where the provider's file keeps its servers.
 func (e *fileEdit) container(doc format.Document) format.Container {
 	c := format.Container{Path: e.containerIn(doc), NameKey: e.p.EntryName}
-	if f, ok := e.d.(providers.Framer); ok && owners[e.p.Owner].framed {
-		c.Frame = f.Frame()
+	if owners[e.p.Owner].framed {
+		c.Frame = e.p.Frame
 	}
 	return c
 }

@@ -204,8 +204,10 @@ func (e *RecordError) Error() string {
 // Hints tells how to recover.
 func (e *RecordError) Hints() []string {
 	what := "entries"
-	if strings.Contains(e.Path, PermissionsDir) {
-		what = "deny rules"
+	for _, dir := range providers.RuleRecordDirs() {
+		if strings.Contains(e.Path, dir) {
+			what = "deny rules"
+		}
 	}
 	return []string{"delete " + e.Path + " to reset ownership; the " + what + " it tracked are then treated as yours, not mcpwire's"}
 }
@@ -277,4 +279,14 @@ func checkRecordDir(f fsys.FS, path string) error {
 		return fmt.Errorf("%s: not a directory", dir)
 	}
 	return fsys.CheckWritable(dir)
+}
+
+// RecordDirs are the write layer's directories of mcpwire's own records: the
+// ownership records, and those of every client's deny rules.
+func RecordDirs(layer string) []string {
+	out := []string{filepath.Join(layer, OwnershipDir)}
+	for _, dir := range providers.RuleRecordDirs() {
+		out = append(out, filepath.Join(layer, dir))
+	}
+	return out
 }

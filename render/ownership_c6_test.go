@@ -27,7 +27,7 @@ func handWritten(p *providers.Provider) []byte {
 		return []byte("# mine\nmodel = \"m\"\n\n[" + p.ServersKey + ".notes]\ncommand = \"my-notes\"\nargs = [\"--mine\"]\n")
 	}
 	entry := `{ "command": "my-notes", "args": ["--mine"] }`
-	if p.Shape == providers.ShapeOpencode {
+	if p.Name == "opencode" { // its entries: {type: local, command: [command, args…]}
 		entry = `{ "type": "local", "command": ["my-notes", "--mine"] }`
 	}
 	return []byte("{\n  \"theme\": \"dark\",\n  \"" + p.ServersKey + "\": {\n    \"notes\": " + entry + "\n  }\n}\n")
@@ -297,9 +297,9 @@ func TestAntigravityOwnedEntryFollowsProfile(t *testing.T) {
 //
 // spec: C3 C4 C6 W7
 func TestCorruptOwnershipRecord(t *testing.T) {
-	for _, sub := range []string{render.OwnershipDir, render.PermissionsDir} {
+	for _, sub := range []string{render.OwnershipDir, permissionsDir} {
 		corrupt := []string{"{", "[]", `{"entries": {"notes": "short"}}`, `{"entries": []}`, `{"entries": {"notes": null}}`, `{"destination": 3}`}
-		if sub == render.PermissionsDir {
+		if sub == permissionsDir {
 			corrupt = []string{"{", "[]", `{"denyAdded": "x"}`, `{"denyPreserved": [1]}`, `{"denyDigest": "abc"}`, `{"contentDigest": 3}`, `{"sidecar": "yes"}`,
 				`{"denyAdded": [null]}`, `{"denyPreserved": [""]}`}
 		}

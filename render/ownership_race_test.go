@@ -16,7 +16,7 @@ import (
 // permRecordOf decodes the one deny record of a world.
 func permRecordOf(t *testing.T, w *world) (added, preserved []string) {
 	t.Helper()
-	recs := recordFiles(t, w.layer, render.PermissionsDir)
+	recs := recordFiles(t, w.layer, permissionsDir)
 	if len(recs) != 1 {
 		t.Fatalf("%d deny records, want 1", len(recs))
 	}
@@ -100,7 +100,7 @@ type recordHookFS struct {
 }
 
 func (f *recordHookFS) ReadFile(name string) ([]byte, error) {
-	if f.path == "" && strings.Contains(name, render.PermissionsDir) || f.path != "" && filepath.Clean(name) == f.path {
+	if f.path == "" && strings.Contains(name, permissionsDir) || f.path != "" && filepath.Clean(name) == f.path {
 		f.reads++
 		if f.reads == f.n {
 			f.hook()

@@ -80,10 +80,8 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *pro
 	for _, s := range servers {
 		names = append(names, s.Name)
 	}
-	if nc, ok := t.d.(providers.NameChecker); ok {
-		if err := nc.CheckNames(names, nil); err != nil {
-			return nil, nil, nil, err
-		}
+	if err := t.d.CheckNames(names, nil); err != nil {
+		return nil, nil, nil, err
 	}
 	fs := providers.Effective(r.Filters, p.Name, names)
 	var entries []namedEntry

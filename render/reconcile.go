@@ -54,7 +54,7 @@ type fileEdit struct {
 	others []string
 	// checkers are the name checks of the clients mcpwire writes the file for (a
 	// server written for Copilot CLI into .mcp.json is one Claude Code reads too).
-	checkers      []providers.NameChecker
+	checkers      []providers.Dialect
 	before, after *fileEdit
 
 	// own is the ownership record and its staged copy; record is the record settled
@@ -377,10 +377,6 @@ func (e *fileEdit) setLoaded(v bool) {
 
 // editFile lets the dialect edit the file beyond its entries (opencode's tools map).
 func (e *fileEdit) editFile(doc format.Document, es format.Entries) error {
-	fe, ok := e.d.(providers.FileEditor)
-	if !ok {
-		return nil
-	}
 	st := &providers.FileState{Path: e.path, Filters: e.filters, Dropped: e.dropped, Wrote: e.wrote,
 		Force: e.force, Replace: !e.keepFilters && e.filters != nil}
 	for _, ne := range e.set {
@@ -392,7 +388,7 @@ func (e *fileEdit) editFile(doc format.Document, es format.Entries) error {
 		}
 	}
 	st.Record = e.record.Entries
-	if err := fe.EditFile(doc, es, st); err != nil {
+	if err := e.d.EditFile(doc, es, st); err != nil {
 		return err
 	}
 	e.forget, e.notes = st.Forget, st.Warnings
@@ -432,10 +428,8 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 			if rule.keep && st != owned {
 				// kept as it is; one mcpwire wrote and nobody changed is updated like
 				// anywhere else, so that its record follows
-				if k, ok := e.d.(providers.Keeper); ok {
-					if err := k.MergeKept(e.path, es, ne.name, existing, e.filters.Of(ne.name)); err != nil {
-						return err
-					}
+				if err := e.d.MergeKept(e.path, es, ne.name, existing, e.filters.Of(ne.name)); err != nil {
+					return err
 				}
 				continue
 			}
@@ -462,10 +456,8 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 				}
 				e.takeOver(ne.name, existing)
 			}
-			if u, ok := e.d.(providers.Updater); ok {
-				if entry, err = u.Update(e.path, ne.name, existing, entry); err != nil {
-					return err
-				}
+			if entry, err = e.d.Update(e.path, ne.name, existing, entry); err != nil {
+				return err
 			}
 		}
 		d, err := es.Set(ne.name, entry)

@@ -14,7 +14,7 @@ import (
 	"github.com/mcpwire/mcpwire/render"
 )
 
-var recordDirs = []string{render.OwnershipDir, render.PermissionsDir}
+var recordDirs = []string{render.OwnershipDir, permissionsDir}
 
 // recordModes walks the record directories of the write layer: every directory must
 // be 0700 and every file 0600. It returns how many record files each one holds.
@@ -75,8 +75,8 @@ func noRecordDirs(t *testing.T, w *world) {
 // wantRecords fails unless each record directory holds n[sub] records.
 func wantRecords(t *testing.T, step string, got map[string]int, own, perm int) {
 	t.Helper()
-	if got[render.OwnershipDir] != own || got[render.PermissionsDir] != perm {
-		t.Errorf("%s: records %v, want %d in %s and %d in %s", step, got, own, render.OwnershipDir, perm, render.PermissionsDir)
+	if got[render.OwnershipDir] != own || got[permissionsDir] != perm {
+		t.Errorf("%s: records %v, want %d in %s and %d in %s", step, got, own, render.OwnershipDir, perm, permissionsDir)
 	}
 }
 

@@ -111,7 +111,7 @@ func settleGone(f fsys.FS, path string, rec *ownRecord) (*ownRecord, error) {
 func memberOf(names []string, key string) bool {
 	for _, name := range names {
 		if p, ok := providers.Get(name); ok {
-			if _, _, member := providers.RecordedMember(providers.For(p), key); member {
+			if _, _, member := providers.RecordedMember(p.Dialect(), key); member {
 				return true
 			}
 		}

@@ -216,7 +216,7 @@ func (r *Request) committed(scope providers.Scope, path string) (rule, hint stri
 		if user := r.privateFile(providers.User); user != "" {
 			hint += ", or write them to " + user
 		}
-		if providers.TakesRefs(r.Provider, providers.For(r.Provider)) {
+		if r.Provider.TakesRefs() {
 			hint += ", or reference variables with --env-from K=VAR / --header-env H=VAR"
 		}
 		return "local scope in a file git does not ignore", hint
@@ -250,7 +250,7 @@ func (r *Request) gitIgnores(path string) bool {
 // references only where the client can spell them.
 func (r *Request) projectHint() string {
 	p := r.Provider
-	refs := providers.TakesRefs(p, providers.For(p))
+	refs := p.TakesRefs()
 	private := r.privateFile(providers.Local)
 	if private == "" {
 		private = r.privateFile(providers.User)

@@ -3,10 +3,11 @@ package render
 import (
 	"errors"
 	"fmt"
-	"github.com/mcpwire/mcpwire/internal/hint"
 	"io/fs"
 	"path/filepath"
 	"slices"
+
+	"github.com/mcpwire/mcpwire/internal/hint"
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
@@ -62,11 +63,10 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 		return nil, hint.Wrap(fmt.Errorf("invalid runtime home name %q", name), "a runtime home is named with lowercase letters, digits and '-'")
 	}
 	p := r.Provider
-	rh, ok := providers.For(p).(providers.RuntimeHomer)
-	if !ok {
+	spec := p.RuntimeHome
+	if spec == nil {
 		return nil, fmt.Errorf("%s has no runtime homes", p.Name)
 	}
-	spec := rh.RuntimeHome()
 	t, servers, err := r.standalone(false)
 	if err != nil {
 		return nil, err
@@ -93,7 +93,7 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	check := func() error { return checkRealPath(f, roles, home, cfg) }
+	check := func() error { return checkRealPath(f, spec.Called, roles, home, cfg) }
 	if err := check(); err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func linkShared(f fsys.FS, clientHome, home string, linked []string) ([]string, 
 
 // checkRealPath refuses symlinks at roles-runtime, the profile directory and its
 // config.toml (X1); the Codex home above them may be a symlink.
-func checkRealPath(f fsys.FS, paths ...string) error {
+func checkRealPath(f fsys.FS, called string, paths ...string) error {
 	for _, p := range paths {
 		fi, err := f.Lstat(p)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -181,7 +181,7 @@ func checkRealPath(f fsys.FS, paths ...string) error {
 			return err
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("%s: is a symlink; Codex runtime homes must be real directories and files", p)
+			return fmt.Errorf("%s: is a symlink; %ss must be real directories and files", p, called)
 		}
 	}
 	return nil

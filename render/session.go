@@ -6,16 +6,13 @@ import (
 
 // HasRuntimeHome reports whether a provider's standalone output is a runtime home (a
 // whole home directory, X1) rather than a file.
-func HasRuntimeHome(p *providers.Provider) bool {
-	_, ok := providers.For(p).(providers.RuntimeHomer)
-	return ok
-}
+func HasRuntimeHome(p *providers.Provider) bool { return p.RuntimeHome != nil }
 
 // launchesExactly reports whether the client, started on a standalone file, loads only
 // that file's servers.
 func launchesExactly(p *providers.Provider) bool {
-	l, ok := providers.For(p).(providers.Launcher)
-	return ok && l.Launch("", "").Exact
+	l, ok := p.Dialect().Launch("", "")
+	return ok && l.Exact
 }
 
 // SessionProviders lists the providers `session` can start with exactly a profile's

@@ -40,10 +40,10 @@ func sharedView(p *providers.Provider, writers []*providers.Provider) *providers
 // member (Copilot CLI, Qoder CLI; Claude Code has none) — which an entry p rewrites
 // keeps, so that p never undoes what another client of the file needs.
 func othersMembers(p *providers.Provider, writers []*providers.Provider) []string {
-	own := append(slices.Clone(providers.For(p).Filters().Members), p.CwdKey)
+	own := append(slices.Clone(p.Dialect().Filters().Members), p.CwdKey)
 	var out []string
 	for _, w := range writers {
-		for _, m := range append(providers.For(w).Filters().Members, w.CwdKey) {
+		for _, m := range append(w.Dialect().Filters().Members, w.CwdKey) {
 			if m != "" && !slices.Contains(own, m) && !slices.Contains(out, m) {
 				out = append(out, m)
 			}
@@ -70,12 +70,10 @@ func (r *Request) newEdit(scope providers.Scope, path string) (*fileEdit, []*pro
 	name := fileName(d, path, r.pathEnv())
 	writers := p.WritersOf(scope, name)
 	view := sharedView(p, writers)
-	e := &fileEdit{p: view, d: providers.For(view), path: path, servers: r.serversPath(scope), nest: d.Servers,
+	e := &fileEdit{p: view, d: view.Dialect(), path: path, servers: r.serversPath(scope), nest: d.Servers,
 		foldKeys: r.Env.GOOS == "windows", syntax: d, others: othersMembers(p, writers)}
 	for _, w := range append([]*providers.Provider{view}, writers...) {
-		if nc, ok := providers.For(w).(providers.NameChecker); ok {
-			e.checkers = append(e.checkers, nc)
-		}
+		e.checkers = append(e.checkers, w.Dialect())
 	}
 	return e, p.ReadersOf(scope, name)
 }

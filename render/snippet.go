@@ -68,7 +68,7 @@ func ReadSnippet(name string, raw []byte) (*Snippet, error) {
 		if p.Manual() {
 			continue
 		}
-		im, err := providers.ReadSnippet(providers.For(p), entry)
+		im, err := providers.ReadSnippet(p, entry)
 		switch {
 		case err != nil:
 			if best.Reason == "" {

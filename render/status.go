@@ -2,11 +2,12 @@ package render
 
 import (
 	"encoding/json"
-	"github.com/mcpwire/mcpwire/internal/termtext"
 	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/termtext"
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
@@ -155,11 +156,8 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 	for _, e := range c.Entries {
 		names = append(names, e.Name)
 	}
-	var clientBlockers map[string][]string
-	if sc, ok := c.d.(providers.StartChecker); ok {
-		clientBlockers = sc.StartBlockers(&providers.StartState{Scope: c.Scope, Project: r.Env.Project, Path: c.Path,
-			Names: names, Read: read.member, Env: r.Env})
-	}
+	clientBlockers := c.d.StartBlockers(&providers.StartState{Scope: c.Scope, Project: r.Env.Project, Path: c.Path,
+		Names: names, Read: read.member, Env: r.Env})
 	for _, e := range c.Entries {
 		se := StatusEntry{Name: e.Name, State: r.state(c, e), OriginalKept: slices.Contains(c.TakenOver, e.Name)}
 		if e.Err != nil {

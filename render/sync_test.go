@@ -163,7 +163,7 @@ func TestProfileSyncKeepsChanged(t *testing.T) {
 			if settings == "" {
 				return
 			}
-			dr := providers.For(sc.p).(providers.DenyRuler)
+			dr := sc.p.Dialect().DenyRules()
 			deny := denyOf(t, settings)
 			n := 0
 			for _, r := range rulesBefore {
@@ -224,8 +224,8 @@ func hasAll(m map[string]string, names []string) bool {
 // container is where a provider keeps its servers, as mcpwire reads it.
 func container(p *providers.Provider) format.Container {
 	c := format.Container{Path: []string{p.ServersKey}, NameKey: p.EntryName}
-	if f, ok := providers.For(p).(providers.Framer); ok && p.Owner == providers.OwnerMarkers {
-		c.Frame = f.Frame()
+	if p.Owner == providers.OwnerMarkers {
+		c.Frame = p.Frame
 	}
 	return c
 }

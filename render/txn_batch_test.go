@@ -36,7 +36,7 @@ func TestBatchedInjectOrder(t *testing.T) {
 		w := newWorld(t)
 		claude, cursor := w.provider("claude-code"), w.provider("cursor")
 		ownClaude := recordOf(t, w, render.OwnershipDir)
-		deny := recordOf(t, w, render.PermissionsDir)
+		deny := recordOf(t, w, permissionsDir)
 		ownCursor, _ := recordPathOf(t, w, render.OwnershipDir, w.dest(cursor, providers.Project))
 		order := []string{
 			ownClaude + ".staged", deny + ".staged", ownCursor + ".staged",

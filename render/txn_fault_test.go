@@ -76,7 +76,7 @@ func claudeInject(existing bool) func(t *testing.T, w *world) (func(fsys.FS) err
 		p := w.provider("claude-code")
 		mcp := w.dest(p, providers.Project)
 		settings := w.settingsDest(p, providers.Project)
-		order := stagedOrder(mcp, settings, recordOf(t, w, render.PermissionsDir), recordOf(t, w, render.OwnershipDir))
+		order := stagedOrder(mcp, settings, recordOf(t, w, permissionsDir), recordOf(t, w, render.OwnershipDir))
 		if existing {
 			w.place(settings, fixtures.File("claude-code.settings.local.json"))
 			first := w.request("claude-code", "", "dev")
@@ -110,7 +110,7 @@ func claudeUninject(t *testing.T, w *world) (func(fsys.FS) error, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	order := stagedOrder(res.Destination, w.settingsDest(p, providers.Project), recordOf(t, w, render.PermissionsDir), recordOf(t, w, render.OwnershipDir))
+	order := stagedOrder(res.Destination, w.settingsDest(p, providers.Project), recordOf(t, w, permissionsDir), recordOf(t, w, render.OwnershipDir))
 	return func(f fsys.FS) error {
 		// all but one: the records keep an entry, and are written (emptied, they go)
 		_, err := render.Uninject(f, w.request("claude-code", "", "", res.Written[1:]...))
@@ -132,7 +132,7 @@ func ephemeralOut(existing bool) func(t *testing.T, w *world) (func(fsys.FS) err
 			chmod(t, out, 0o644)
 		}
 		side := render.SidecarPath(out)
-		rec, _ := recordPathOf(t, w, render.PermissionsDir, side)
+		rec, _ := recordPathOf(t, w, permissionsDir, side)
 		outRec, _ := recordPathOf(t, w, render.OwnershipDir, out)
 		return func(f fsys.FS) error {
 			_, err := render.Ephemeral(f, w.request("claude-code", "", "dev"), out)
@@ -174,7 +174,7 @@ func recordOf(t *testing.T, w *world, sub string) string {
 	t.Helper()
 	p := w.provider("claude-code")
 	dest := w.dest(p, providers.Project)
-	if sub == render.PermissionsDir {
+	if sub == permissionsDir {
 		dest = w.settingsDest(p, providers.Project)
 	}
 	rec, _ := recordPathOf(t, w, sub, dest)
@@ -262,7 +262,7 @@ func TestFaultRollback(t *testing.T) {
 //
 // spec: W7 C3 C6 L9
 func TestRecordDirRefusedBeforeWriting(t *testing.T) {
-	for _, sub := range []string{render.OwnershipDir, render.PermissionsDir} {
+	for _, sub := range []string{render.OwnershipDir, permissionsDir} {
 		for _, kind := range []string{"file", "symlink"} {
 			t.Run(sub+" "+kind, func(t *testing.T) {
 				w := newWorld(t)

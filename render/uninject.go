@@ -94,8 +94,8 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 // a client that keeps filters as rules of a settings file (Claude Code): the settings
 // edit and its record's target, or nil when mcpwire has no rules there.
 func (r Request) uninjectRules(f fsys.FS, scope providers.Scope, edit *fileEdit) (*permEdit, []fsys.Target, error) {
-	dr, ok := edit.d.(providers.DenyRuler)
-	if !ok {
+	dr := edit.d.DenyRules()
+	if dr == nil {
 		return nil, nil, nil
 	}
 	perm, st, err := r.settingsTargets(f, scope, nil)
@@ -148,7 +148,7 @@ func (r Request) uninjectReport(res *UninjectResult, results []fsys.Result, edit
 // that also belongs to a server staying in the file: Claude Code cannot tell
 // "my.server" from "my_server" in a rule, and removing one must not leave the other
 // unrestricted (L14, B7).
-func withoutServers(dr providers.DenyRuler, rules, servers, staying []string) []string {
+func withoutServers(dr providers.DenyRules, rules, servers, staying []string) []string {
 	owned := func(rule string, names []string) bool {
 		return slices.ContainsFunc(names, func(n string) bool { return dr.Owns(rule, n) })
 	}

@@ -12,7 +12,7 @@ import (
 // file written before the clash was refused may hold both.
 func TestWithoutServersKeepsRulesOfStaying(t *testing.T) {
 	p, _ := providers.Get("claude-code")
-	dr := providers.For(p).(providers.DenyRuler)
+	dr := p.Dialect().DenyRules()
 	rules := []string{"mcp__my_server__drop_*", "mcp__web__fetch"}
 	got := withoutServers(dr, rules, []string{"my_server", "web"}, []string{"my.server"})
 	if want := []string{"mcp__my_server__drop_*"}; !slices.Equal(got, want) {

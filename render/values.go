@@ -20,7 +20,7 @@ type target struct {
 }
 
 func newTarget(p *providers.Provider, scope providers.Scope, project string, ephemeral bool) target {
-	return target{Target: providers.Target{P: p, Scope: scope, Project: project, Ephemeral: ephemeral}, d: providers.For(p)}
+	return target{Target: providers.Target{P: p, Scope: scope, Project: project, Ephemeral: ephemeral}, d: p.Dialect()}
 }
 
 // absoluteProject reports whether ${project} becomes the absolute project directory

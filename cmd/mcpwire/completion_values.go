@@ -101,7 +101,7 @@ func sessionProviderNames(*runState) []string {
 	var out []string
 	for _, p := range render.SessionProviders() {
 		out = append(out, p.Name)
-		out = append(out, p.Aliases()...)
+		out = append(out, p.Aliases...)
 	}
 	return out
 }

@@ -171,13 +171,13 @@ func TestProvidersJSON(t *testing.T) {
 			t.Errorf("%s: not a provider", v.Name)
 			continue
 		}
-		if !slices.Equal(v.Aliases, p.Aliases()) || v.Aliases == nil {
-			t.Errorf("%s: aliases %v, want %v (never null)", v.Name, v.Aliases, p.Aliases())
+		if !slices.Equal(v.Aliases, p.Aliases) || v.Aliases == nil {
+			t.Errorf("%s: aliases %v, want %v (never null)", v.Name, v.Aliases, p.Aliases)
 		}
 		if v.References == "" || v.ToolDeny == "" || v.ToolAllow == "" || v.Transports == "" {
 			t.Errorf("%s: missing references, filters or transports: %+v", v.Name, v)
 		}
-		if p.Shape == providers.ShapeManual {
+		if p.Manual() {
 			continue
 		}
 		if v.Format == "" || v.ServersKey == "" {

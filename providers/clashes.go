@@ -7,16 +7,6 @@ import (
 	"strings"
 )
 
-// CheckNames refuses servers whose names sanitise to the same Claude Code permission
-// prefix (F3, L14): "my.server" and "my_server" both become mcp__my_server, so a deny
-// rule written for one would also restrict the other, and removing one's rules would
-// free the other's tools (B7: uninjecting one would leave the other unrestricted).
-// It names every such group, in the selection and against the servers already in the
-// destination (present).
-func (claude) CheckNames(names, present []string) error {
-	return checkClashes(names, present, rulePrefix, "Claude Code cannot tell these servers apart in permission rules")
-}
-
 // checkClashes refuses names that key makes alike, among themselves or with a name
 // of present (the servers already in the destination), naming every such group (and
 // the key they share) after what. Names of present that only clash among themselves

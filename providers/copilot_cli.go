@@ -8,6 +8,28 @@ import (
 	"github.com/mcpwire/mcpwire/registry"
 )
 
+// copilotCliClient is GitHub Copilot CLI.
+var copilotCliClient = &Provider{
+	// The project file is .mcp.json, read by Claude Code and Qoder too (V10): entries
+	// there take the spelling all of them accept. .github/mcp.json is written only
+	// when it exists and .mcp.json does not (any .mcp.json hides it from Copilot).
+	Name: "copilot-cli", Display: "GitHub Copilot CLI", DefaultScope: User,
+	Order: 150, Aliases: []string{"copilot"},
+	dialect: newCopilot,
+	Project: &Dest{Base: ProjectDir, Files: []string{".mcp.json", ".github/mcp.json"}, Strict: true},
+	User:    &Dest{Env: "COPILOT_HOME", Base: Home, Dir: []string{".copilot"}, Files: []string{"mcp-config.json"}},
+	Format:  format.JSONC, ServersKey: "mcpServers", Refs: RefDollar,
+	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowTools, Binary: "copilot", Ephemeral: true,
+	ProjectNote: "GitHub Copilot CLI loads project servers only in a folder you trust (it asks when started there; trustedFolders in ~/.copilot/config.json), and any .mcp.json between the working directory and the git root hides .github/mcp.json",
+	Sources: []string{"docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers",
+		"docs.github.com/en/copilot/reference/copilot-cli-reference/cli-config-dir-reference",
+		"docs.github.com/en/copilot/reference/copilot-cli-reference/cli-command-reference",
+		"copilot 1.0.102 tested (research/clients-facts.md, observe/OBSERVED.md)"},
+	Conformance: true,
+}
+
+func init() { register(copilotCliClient) }
+
 // copilot is GitHub Copilot CLI's mcpServers entry: Claude Code's spelling — {command,
 // args, env, cwd} for stdio (Copilot takes an untyped entry as a local server) and
 // {type:"http"|"sse", url, headers} — so that the project file .mcp.json, which Claude
@@ -15,9 +37,12 @@ import (
 // tools allowlist of exact names, which Copilot reads as every tool when it is absent.
 // It has no denylist. A standalone file is added to a run with
 // --additional-mcp-config @FILE.
-type copilot struct{ p *Provider }
+type copilot struct {
+	base
+	p *Provider
+}
 
-func newCopilot(p *Provider) Dialect { return copilot{p} }
+func newCopilot(p *Provider) Dialect { return copilot{p: p} }
 
 const (
 	copilotTools      = "tools"
@@ -54,6 +79,6 @@ func (d copilot) Read(entry json.RawMessage) (*Imported, error) {
 }
 
 // Launch adds the standalone file to the person's own servers for one run.
-func (d copilot) Launch(out, _ string) Launch {
-	return Launch{Binary: d.p.Binary, Args: []string{copilotAdditional, "@" + out}}
+func (d copilot) Launch(out, _ string) (Launch, bool) {
+	return Launch{Binary: d.p.Binary, Args: []string{copilotAdditional, "@" + out}}, true
 }

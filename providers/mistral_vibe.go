@@ -11,6 +11,22 @@ import (
 	"github.com/mcpwire/mcpwire/registry"
 )
 
+// mistralVibeClient is Mistral Vibe.
+var mistralVibeClient = &Provider{
+	Name: "mistral-vibe", Display: "Mistral Vibe", DefaultScope: User,
+	Order: 230, Aliases: []string{"mistral", "vibe"},
+	dialect: newVibe,
+	Project: &Dest{Base: ProjectDir, Dir: []string{".vibe"}, Files: []string{"config.toml"}},
+	User:    &Dest{Env: "VIBE_HOME", Base: Home, Dir: []string{".vibe"}, Files: []string{"config.toml"}},
+	Format:  format.TOML, ServersKey: "mcp_servers", EntryName: "name", Switch: "disabled", Refs: RefAPIKeyEnv,
+	Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyVibe, Allow: AllowNone, DisableWhole: true, Binary: "vibe",
+	ProjectNote: "Mistral Vibe reads .vibe/config.toml only in a folder you trust: it asks when it starts there, and keeps the answer in its trusted_folders.toml",
+	Sources: []string{"mistralai/mistral-vibe vibe/core/config/models.py", "mistralai/mistral-vibe vibe/core/config/vibe_schema.py",
+		"mistralai/mistral-vibe vibe/core/config/layers/project.py", "mistralai/mistral-vibe vibe/core/paths/_vibe_home.py"},
+}
+
+func init() { register(mistralVibeClient) }
+
 // vibe is Mistral Vibe's [[mcp_servers]] table (TOML, named by "name";
 // mistralai/mistral-vibe vibe/core/config/models.py): {name, transport = "stdio",
 // command, args, env, cwd} and {name, transport = "streamable-http", url, auth =
@@ -21,9 +37,12 @@ import (
 // default Authorization: Bearer {token}), and a stdio server none (the MCP SDK starts
 // it with a few safe variables plus env as written). Filters: disabled_tools (exact
 // names) and disabled = true for a whole-server deny.
-type vibe struct{ p *Provider }
+type vibe struct {
+	base
+	p *Provider
+}
 
-func newVibe(p *Provider) Dialect { return vibe{p} }
+func newVibe(p *Provider) Dialect { return vibe{p: p} }
 
 // Vibe's members.
 const (
@@ -177,15 +196,12 @@ func (vibe) Filters() FilterSpec {
 	return FilterSpec{Deny: true, ExactDeny: true, DenyAll: true, Members: []string{vibeDisabledTools}, Switch: vibeDisabled}
 }
 
-// RefsByName: Vibe names a remote server's token variable (api_key_env).
-func (vibe) RefsByName() {}
+// passesNoVariables: Vibe starts a stdio server with env as written.
+func (vibe) passesNoVariables() bool { return true }
 
-// NoStdioVariables: Vibe starts a stdio server with env as written.
-func (vibe) NoStdioVariables() {}
-
-// Refuse refuses the references Vibe cannot take: any for a stdio server, and more
+// refuse refuses the references Vibe cannot take: any for a stdio server, and more
 // than one header from a variable for a remote one.
-func (d vibe) Refuse(s *registry.Server, v *Values) []Problem {
+func (d vibe) refuse(s *registry.Server, v *Values) []Problem {
 	var probs []Problem
 	for _, vr := range v.EnvVars {
 		probs = append(probs, Problem{Server: s.Name, Field: "envFrom", Reason: d.p.Display + " passes no variable from its environment to a stdio server (it sets env values as written), so " + vr + " cannot reach it"})

@@ -7,6 +7,23 @@ import (
 	"github.com/mcpwire/mcpwire/registry"
 )
 
+// kimiCodeClient is Kimi Code.
+var kimiCodeClient = &Provider{
+	Name: "kimi-code", Display: "Kimi Code", DefaultScope: User,
+	Order: 250, Aliases: []string{"kimi"},
+	dialect: newKimi,
+	Project: &Dest{Base: ProjectDir, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}},
+	User:    &Dest{Env: "KIMI_CODE_HOME", Base: Home, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}},
+	// Kimi Code also reads <git root>/.mcp.json, between its user and project files
+	AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}},
+	Format:    format.JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "enabled", Refs: RefBearerVar,
+	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyKimi, Allow: AllowKimi, DisableWhole: true,
+	Sources: []string{"MoonshotAI/kimi-code docs/en/customization/mcp.md", "MoonshotAI/kimi-code packages/agent-core-v2/src/mcpCore/config-schema.ts",
+		"MoonshotAI/kimi-code packages/agent-core-v2/src/app/mcpConfig/configLoader.ts"},
+}
+
+func init() { register(kimiCodeClient) }
+
 // kimi is Kimi Code's mcpServers entry (~/.kimi-code/mcp.json, .kimi-code/mcp.json):
 // {command, args, env, cwd} (stdio is implied by command) and {transport:"http"|"sse",
 // url, headers, bearerTokenEnvVar}, switched off with enabled: false, filtered by
@@ -14,9 +31,12 @@ import (
 // bearer token is named by its variable (bearerTokenEnvVar), and a stdio server
 // inherits Kimi Code's whole environment, so an envFrom under the variable's own name
 // needs no member at all; a header taken from a variable cannot be written.
-type kimi struct{ p *Provider }
+type kimi struct {
+	base
+	p *Provider
+}
 
-func newKimi(p *Provider) Dialect { return kimi{p} }
+func newKimi(p *Provider) Dialect { return kimi{p: p} }
 
 const (
 	kimiTransport = "transport"
@@ -68,12 +88,8 @@ func (d kimi) Filters() FilterSpec {
 		Members: []string{kimiEnabled, kimiDisabled}, Switch: d.p.Switch}
 }
 
-// RefsByName: references are variable names (bearerTokenEnvVar), or nothing at all
-// for a variable a stdio server inherits under its own name.
-func (kimi) RefsByName() {}
-
-// Refuse: Kimi Code has no member for a header taken from a variable.
-func (d kimi) Refuse(s *registry.Server, v *Values) []Problem {
+// refuse: Kimi Code has no member for a header taken from a variable.
+func (d kimi) refuse(s *registry.Server, v *Values) []Problem {
 	var probs []Problem
 	for _, h := range v.EnvHTTPHeaders {
 		probs = append(probs, Problem{Server: s.Name, Field: "headerEnv." + h.Key,

@@ -8,16 +8,35 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 )
+
+// geminiCliClient is Gemini CLI.
+var geminiCliClient = &Provider{
+	Name: "gemini-cli", Display: "Gemini CLI", DefaultScope: Project,
+	Order: 130, Aliases: []string{"gemini"},
+	dialect: newGemini,
+	Project: &Dest{Base: ProjectDir, Dir: []string{".gemini"}, Files: []string{"settings.json"}},
+	User:    &Dest{Env: "GEMINI_CLI_HOME", EnvDir: []string{".gemini"}, Base: Home, Dir: []string{".gemini"}, Files: []string{"settings.json"}},
+	Format:  format.JSONC, ServersKey: "mcpServers", Refs: RefDollar, Reads: []string{policy.StyleBareDollar},
+	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyGemini, Allow: AllowGemini, Ephemeral: true,
+	Sources:     []string{"google-gemini/gemini-cli docs/tools/mcp-server.md", "google-gemini/gemini-cli docs/reference/configuration.md"},
+	Conformance: true,
+}
+
+func init() { register(geminiCliClient) }
 
 // gemini is Gemini CLI's mcpServers entry: httpUrl for streamable HTTP, type "sse"
 // with url for SSE; tool filters in excludeTools and includeTools (exact names). The
 // file's own mcp.allowed and mcp.excluded lists can keep a written server from
 // starting: mcpwire does not edit them, and says so.
-type gemini struct{ p *Provider }
+type gemini struct {
+	base
+	p *Provider
+}
 
-func newGemini(p *Provider) Dialect { return gemini{p} }
+func newGemini(p *Provider) Dialect { return gemini{p: p} }
 
 const (
 	geminiHTTPURL  = "httpUrl"

@@ -7,13 +7,32 @@ import (
 	"github.com/mcpwire/mcpwire/registry"
 )
 
+// grokBuildClient is Grok Build.
+var grokBuildClient = &Provider{
+	Name: "grok-build", Display: "Grok Build", DefaultScope: Project,
+	Order: 120, Aliases: []string{"grok"},
+	dialect: newGrok,
+	Project: &Dest{Base: ProjectDir, Dir: []string{".grok"}, Files: []string{"config.toml"}},
+	User:    &Dest{Env: "GROK_HOME", Base: Home, Dir: []string{".grok"}, Files: []string{"config.toml"}},
+	Format:  format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Refs: RefDollar,
+	Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone, Owner: OwnerMarkers, Frame: grokFrame,
+	Sources: []string{"docs.x.ai/build/features/mcp-servers", "docs.x.ai/build/settings/reference",
+		"grok 1.0.41 tested (conformance/grok_test.go)"},
+	Conformance: true,
+}
+
+func init() { register(grokBuildClient) }
+
 // grok is Grok Build's [mcp_servers.NAME] table (TOML): url and headers, or command,
 // args, env; and the marker lines around every table mcpwire writes, which are how
 // Grok Build's files say whose a table is (C6, OwnerMarkers). It has no
 // tool filters.
-type grok struct{ p *Provider }
+type grok struct {
+	base
+	p *Provider
+}
 
-func newGrok(p *Provider) Dialect { return grok{p} }
+func newGrok(p *Provider) Dialect { return grok{p: p} }
 
 // Grok Build marker lines: "# >>> mcpwire-managed: NAME" above a table and
 // "# <<< mcpwire-managed: NAME" below it.
@@ -44,5 +63,5 @@ func (d grok) Read(entry json.RawMessage) (*Imported, error) {
 	return r.done(s, nil, grokOwn...)
 }
 
-// Frame is the marker lines.
-func (grok) Frame() *format.Frame { return &format.Frame{Start: grokStart, End: grokEnd} }
+// grokFrame is the marker lines.
+var grokFrame = &format.Frame{Start: grokStart, End: grokEnd}
