@@ -14,7 +14,7 @@ var ampClient = &Provider{
 	dialect: newAmp,
 	Project: &Dest{Base: ProjectDir, Dir: []string{".amp"}, Files: []string{"settings.json", "settings.jsonc"}},
 	User:    &Dest{Env: "AMP_SETTINGS_FILE", EnvFile: true, Base: XDGConfig, Dir: []string{"amp"}, Files: []string{"settings.json", "settings.jsonc"}},
-	Format:  format.JSONC, ServersKey: "amp.mcpServers", Refs: RefDollar,
+	Format:  format.JSONC, ServersKey: "amp.mcpServers", Refs: refDollar,
 	Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone, Binary: "amp", Ephemeral: true,
 	ProjectNote: "Amp starts workspace servers after amp mcp approve NAME",
 	Sources: []string{"ampcode.com/manual (settings files, amp.mcpServers)", "amp --help, amp mcp add --help",

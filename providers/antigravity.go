@@ -11,7 +11,7 @@ var antigravityClient = &Provider{
 	dialect: newAntigravity,
 	Project: &Dest{Base: ProjectDir, Dir: []string{".agents"}, Files: []string{"mcp_config.json"}},
 	User:    &Dest{Base: Home, Dir: []string{".gemini", "config"}, Files: []string{"mcp_config.json"}},
-	Format:  format.JSON, ServersKey: "mcpServers", Switch: "disabled", URLKey: "serverUrl", Refs: RefNone,
+	Format:  format.JSON, ServersKey: "mcpServers", Switch: "disabled", URLKey: "serverUrl", Refs: refNone,
 	Remote: RemoteHTTPAndSSE, Deny: DenyDisabledTools, Allow: AllowNone, UnionDisabled: true, DisableWhole: true, Owner: OwnerKeepExisting,
 	Sources: []string{"dyoshikawa/rulesync src/features/mcp/antigravity-mcp.ts", "dyoshikawa/rulesync src/constants/antigravity-paths.ts"},
 }

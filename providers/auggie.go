@@ -18,7 +18,7 @@ var auggieClient = &Provider{
 	Project: &Dest{Base: ProjectDir, Dir: []string{".augment"}, Files: []string{"settings.json"}},
 	Local:   &Dest{Base: ProjectDir, Dir: []string{".augment"}, Files: []string{"settings.local.json"}},
 	User:    &Dest{Base: Home, Dir: []string{".augment"}, Files: []string{"settings.json"}},
-	Format:  format.JSONC, ServersKey: "mcpServers", Switch: "disabled", Refs: RefDollar, LiteralHeaders: true,
+	Format:  format.JSONC, ServersKey: "mcpServers", Switch: "disabled", Refs: refDollar, LiteralHeaders: true,
 	Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone, Binary: "auggie", Ephemeral: true,
 	Sources: []string{"@augmentcode/auggie 0.36.0 bundle augment.mjs (SettingsManager, MCP server schema, --mcp-config)",
 		"auggie 0.36.0 tested (observe/OBSERVED.md)"},

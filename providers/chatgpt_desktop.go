@@ -12,7 +12,7 @@ var chatgptDesktopClient = &Provider{
 	Name: "chatgpt-desktop", Display: "ChatGPT Desktop", DefaultScope: User,
 	Order:   350,
 	dialect: newManual,
-	Refs:    RefNone, Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
+	Refs:    refNone, Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
 	Sources: []string{"a server's setup guide: Settings → Connectors → Advanced → Developer mode (shared/seeds/001)"},
 }
 

@@ -23,8 +23,8 @@ var claudeCodeClient = &Provider{
 	// absolute path (the git root, else the working directory)
 	Local:  &Dest{Env: "CLAUDE_CONFIG_DIR", Base: Home, Files: []string{".claude.json"}, Servers: []string{"projects", ProjectKey, "mcpServers"}},
 	User:   &Dest{Env: "CLAUDE_CONFIG_DIR", Base: Home, Files: []string{".claude.json"}},
-	Format: format.JSON, ServersKey: "mcpServers", Refs: RefDollar,
-	Remote: RemoteHTTPAndSSE, Deny: DenyClaudeSettings, Allow: AllowRefused,
+	Format: format.JSON, ServersKey: "mcpServers", Refs: refDollar,
+	Remote: RemoteHTTPAndSSE, Deny: denyClaudeSettings, Allow: AllowRefused,
 	Binary: "claude", Ephemeral: true, ReservedRefs: []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "NPM_TOKEN"},
 	Settings: map[Scope]*Dest{
 		Project: {Base: ProjectDir, Dir: []string{".claude"}, Files: []string{"settings.local.json"}},
@@ -266,3 +266,6 @@ func (d claude) settingsFiles(st *StartState) []string {
 	}
 	return out
 }
+
+// denyClaudeSettings is how the client takes deny filters.
+const denyClaudeSettings DenyStyle = "permissions.deny in Claude settings"

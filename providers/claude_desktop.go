@@ -14,7 +14,7 @@ var claudeDesktopClient = &Provider{
 	User: &Dest{Base: AppData, Dir: []string{"Claude"}, Files: []string{"claude_desktop_config.json"},
 		Packaged: []Packaged{{GOOS: "windows", Base: LocalAppData, Parent: []string{"Packages"}, Pattern: "Claude_*",
 			Sub: []string{"LocalCache", "Roaming", "Claude"}}}},
-	Format: format.JSON, ServersKey: "mcpServers", Refs: RefNone,
+	Format: format.JSON, ServersKey: "mcpServers", Refs: refNone,
 	Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
 	Install: &Install{OneFile: true, Restart: "quit it completely, then reopen", BareDefault: true,
 		Legacy: &Dest{Base: ProjectDir, Dir: []string{".claude"}, Files: []string{"settings.local.json"}}},

@@ -12,7 +12,7 @@ var clineClient = &Provider{
 	User: &Dest{Env: "CLINE_MCP_SETTINGS_PATH", EnvFile: true,
 		More: []Relocation{{Env: "CLINE_DATA_DIR", Dir: []string{"settings"}}, {Env: "CLINE_DIR", Dir: []string{"data", "settings"}}},
 		Base: Home, Dir: []string{".cline", "data", "settings"}, Files: []string{"cline_mcp_settings.json"}},
-	Format: format.JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "disabled", Refs: RefNone,
+	Format: format.JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "disabled", Refs: refNone,
 	Types: &TypeNames{Stdio: "stdio", HTTP: "streamableHttp", SSE: "sse"}, Nested: "transport",
 	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Binary: "cline", Ephemeral: true,
 	Sources: []string{"cline/cline sdk/packages/shared/src/storage/paths.ts", "cline/cline sdk/packages/core/src/extensions/mcp/config-loader.ts",

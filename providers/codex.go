@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 )
 
@@ -13,8 +14,8 @@ var codexClient = &Provider{
 	Order: 30, Aliases: []string{"openai"},
 	dialect: newCodex,
 	User:    &Dest{Env: codexHome, Base: Home, Dir: []string{".codex"}, Files: []string{"config.toml"}},
-	Format:  format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Refs: RefNames,
-	Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyCodex, Allow: AllowCodex, Binary: "codex", Ephemeral: true,
+	Format:  format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Refs: refNames,
+	Remote: RemoteHTTP, CwdKey: "cwd", Deny: denyCodex, Allow: allowCodex, Binary: "codex", Ephemeral: true,
 	Sources:     []string{"openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex docs/config.md", "developers.openai.com/codex/config-reference"},
 	Conformance: true,
 	RuntimeHome: codexRuntimeHome,
@@ -132,3 +133,12 @@ const codexHome = "CODEX_HOME"
 
 // codexAuth is the file of a Codex home that holds the login.
 const codexAuth = "auth.json"
+
+// denyCodex is how the client takes deny filters.
+const denyCodex DenyStyle = "disabled_tools; enabled = false for SERVER__*"
+
+// allowCodex is how the client takes allow filters.
+const allowCodex AllowStyle = "enabled_tools"
+
+// Clients that take variables by name, in members of their own.
+var refNames = policy.Spelling{Style: "variable names (env_vars, env_http_headers, bearer_token_env_var)", ByName: true}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 )
 
@@ -20,7 +21,7 @@ var continueClient = &Provider{
 	// config.json, which Continue reads while config.yaml is missing
 	Project: &Dest{Base: ProjectDir, Dir: []string{".continue", "mcpServers"}, Files: []string{"mcpwire.yaml"}},
 	User:    &Dest{Env: "CONTINUE_GLOBAL_DIR", Base: Home, Dir: []string{".continue"}, Files: []string{"config.yaml"}, Yields: []string{"config.json"}},
-	Format:  format.YAML, ServersKey: "mcpServers", EntryName: "name", Refs: RefSecrets,
+	Format:  format.YAML, ServersKey: "mcpServers", EntryName: "name", Refs: refSecrets,
 	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone,
 	NoEphemeral: "cn --config FILE loads a file in place of Continue's whole configuration, models included, so a file holding only servers leaves cn without a model",
 	Sources: []string{"continuedev/continue docs/customize/deep-dives/mcp.mdx", "continuedev/continue packages/config-yaml/src/schemas/mcp/index.ts",
@@ -135,3 +136,6 @@ func (d continueDev) EditFile(doc format.Document, _ format.Entries, st *FileSta
 	}
 	return nil
 }
+
+// refSecrets is how the client spells a reference to a variable (V4).
+var refSecrets = policy.Spelling{Style: "${{ secrets.VAR }}", Open: "${{ secrets.", Close: " }}"}

@@ -18,8 +18,8 @@ var copilotCliClient = &Provider{
 	dialect: newCopilot,
 	Project: &Dest{Base: ProjectDir, Files: []string{".mcp.json", ".github/mcp.json"}, Strict: true},
 	User:    &Dest{Env: "COPILOT_HOME", Base: Home, Dir: []string{".copilot"}, Files: []string{"mcp-config.json"}},
-	Format:  format.JSONC, ServersKey: "mcpServers", Refs: RefDollar,
-	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowTools, Binary: "copilot", Ephemeral: true,
+	Format:  format.JSONC, ServersKey: "mcpServers", Refs: refDollar,
+	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: allowTools, Binary: "copilot", Ephemeral: true,
 	ProjectNote: "GitHub Copilot CLI loads project servers only in a folder you trust (it asks when started there; trustedFolders in ~/.copilot/config.json), and any .mcp.json between the working directory and the git root hides .github/mcp.json",
 	Sources: []string{"docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers",
 		"docs.github.com/en/copilot/reference/copilot-cli-reference/cli-config-dir-reference",
@@ -82,3 +82,6 @@ func (d copilot) Read(entry json.RawMessage) (*Imported, error) {
 func (d copilot) Launch(out, _ string) (Launch, bool) {
 	return Launch{Binary: d.p.Binary, Args: []string{copilotAdditional, "@" + out}}, true
 }
+
+// allowTools is how the client takes allow filters.
+const allowTools AllowStyle = "tools (exact names; every tool without it)"

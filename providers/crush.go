@@ -17,9 +17,9 @@ var crushClient = &Provider{
 	dialect: newCrush,
 	Project: &Dest{Base: ProjectDir, Files: []string{".crush.json", "crush.json"}},
 	User:    &Dest{Env: "CRUSH_GLOBAL_CONFIG", Base: XDGConfig, Dir: []string{"crush"}, Files: []string{"crush.json"}},
-	Format:  format.JSON, StrictJSON: true, ServersKey: "mcp", Switch: "disabled", Refs: RefDollar, Reads: []string{policy.StyleBareDollar},
+	Format:  format.JSON, StrictJSON: true, ServersKey: "mcp", Switch: "disabled", Refs: refDollar, Reads: []string{policy.StyleBareDollar},
 	Types:  &TypeNames{Stdio: "stdio", HTTP: "http", SSE: "sse"},
-	Remote: RemoteHTTPAndSSE, Deny: DenyCrush, Allow: AllowCrush, DisableWhole: true,
+	Remote: RemoteHTTPAndSSE, Deny: denyCrush, Allow: allowCrush, DisableWhole: true,
 	Sources: []string{"charmbracelet/crush internal/config/load.go", "charmbracelet/crush internal/config/config.go", "charmbracelet/crush internal/config/resolve.go",
 		"charmbracelet/crush internal/agent/tools/mcp/tools.go", "charmbracelet/crush README.md"},
 }
@@ -100,3 +100,9 @@ func (d crush) EditFile(_ format.Document, _ format.Entries, st *FileState) erro
 	}
 	return nil
 }
+
+// denyCrush is how the client takes deny filters.
+const denyCrush DenyStyle = "disabled_tools; disabled: true for SERVER__*"
+
+// allowCrush is how the client takes allow filters.
+const allowCrush AllowStyle = "enabled_tools (exact names; a server left with none is disabled)"

@@ -11,7 +11,7 @@ var cursorClient = &Provider{
 	dialect: newPlain,
 	Project: &Dest{Base: ProjectDir, Dir: []string{".cursor"}, Files: []string{"mcp.json"}},
 	User:    &Dest{Base: Home, Dir: []string{".cursor"}, Files: []string{"mcp.json"}},
-	Format:  format.JSON, ServersKey: "mcpServers", Refs: RefDollarEnv,
+	Format:  format.JSON, ServersKey: "mcpServers", Refs: refDollarEnv,
 	Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}", HomeVar: "${userHome}",
 	Sources: []string{"cursor.com/docs/context/mcp", "docs.cursor.com/context/model-context-protocol"},
 }

@@ -19,8 +19,8 @@ var geminiCliClient = &Provider{
 	dialect: newGemini,
 	Project: &Dest{Base: ProjectDir, Dir: []string{".gemini"}, Files: []string{"settings.json"}},
 	User:    &Dest{Env: "GEMINI_CLI_HOME", EnvDir: []string{".gemini"}, Base: Home, Dir: []string{".gemini"}, Files: []string{"settings.json"}},
-	Format:  format.JSONC, ServersKey: "mcpServers", Refs: RefDollar, Reads: []string{policy.StyleBareDollar},
-	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyGemini, Allow: AllowGemini, Ephemeral: true,
+	Format:  format.JSONC, ServersKey: "mcpServers", Refs: refDollar, Reads: []string{policy.StyleBareDollar},
+	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: denyGemini, Allow: allowGemini, Ephemeral: true,
 	Sources:     []string{"google-gemini/gemini-cli docs/tools/mcp-server.md", "google-gemini/gemini-cli docs/reference/configuration.md"},
 	Conformance: true,
 }
@@ -204,3 +204,9 @@ func (d gemini) EditFile(doc format.Document, _ format.Entries, st *FileState) e
 	}
 	return nil
 }
+
+// denyGemini is how the client takes deny filters.
+const denyGemini DenyStyle = "excludeTools"
+
+// allowGemini is how the client takes allow filters.
+const allowGemini AllowStyle = "includeTools"

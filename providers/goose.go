@@ -20,8 +20,8 @@ var gooseClient = &Provider{
 	// on Windows; GOOSE_PATH_ROOT (absolute) moves it to $GOOSE_PATH_ROOT/config
 	User: &Dest{Env: "GOOSE_PATH_ROOT", EnvDir: []string{"config"}, Base: XDGConfig, Dir: []string{"goose"}, Files: []string{"config.yaml"},
 		OS: map[string]*Dest{"windows": {Env: "GOOSE_PATH_ROOT", EnvDir: []string{"config"}, Base: AppData, Dir: []string{"Block", "goose", "config"}, Files: []string{"config.yaml"}}}},
-	Format: format.YAML, ServersKey: "extensions", Switch: "enabled", Refs: RefEnvKeys,
-	Remote: RemoteHTTP, Deny: DenyGoose, Allow: AllowGoose, DisableWhole: true, Binary: "goose",
+	Format: format.YAML, ServersKey: "extensions", Switch: "enabled", Refs: refEnvKeys,
+	Remote: RemoteHTTP, Deny: denyGoose, Allow: allowGoose, DisableWhole: true, Binary: "goose",
 	Sources: []string{"aaif-goose/goose documentation/docs/guides/config-files.md", "aaif-goose/goose crates/goose/src/agents/extension.rs",
 		"aaif-goose/goose crates/goose/src/config/extensions.rs", "block/goose crates/goose/src/config/paths.rs"},
 }
@@ -217,3 +217,12 @@ func (goose) CheckNames(names, _ []string) error {
 func gooseKey(name string) string {
 	return strings.ToLower(strings.Join(strings.Fields(name), ""))
 }
+
+// denyGoose is how the client takes deny filters.
+const denyGoose DenyStyle = "enabled: false for SERVER__* (no per-tool denylist in the config)"
+
+// allowGoose is how the client takes allow filters.
+const allowGoose AllowStyle = "available_tools (exact names; [] for all)"
+
+// refEnvKeys is how the client spells a reference to a variable (V4).
+var refEnvKeys = policy.Spelling{Style: "variable names (env_keys; ${VAR} in remote headers)", ByName: true}

@@ -14,7 +14,7 @@ var grokBuildClient = &Provider{
 	dialect: newGrok,
 	Project: &Dest{Base: ProjectDir, Dir: []string{".grok"}, Files: []string{"config.toml"}},
 	User:    &Dest{Env: "GROK_HOME", Base: Home, Dir: []string{".grok"}, Files: []string{"config.toml"}},
-	Format:  format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Refs: RefDollar,
+	Format:  format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Refs: refDollar,
 	Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone, Owner: OwnerMarkers, Frame: grokFrame,
 	Sources: []string{"docs.x.ai/build/features/mcp-servers", "docs.x.ai/build/settings/reference",
 		"grok 1.0.41 tested (conformance/grok_test.go)"},

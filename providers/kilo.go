@@ -15,8 +15,8 @@ var kiloClient = &Provider{
 	User:    &Dest{Base: XDGConfig, Dir: []string{"kilo"}, Files: []string{"kilo.json", "kilo.jsonc"}},
 	// Kilo also loads a project's opencode.json
 	AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{"opencode.json"}}},
-	Format:    format.JSONC, ServersKey: "mcp", Switch: "enabled", Refs: RefBraceEnv,
-	Remote: RemoteHTTPAndSSE, Deny: DenyOpencode, Allow: AllowOpencode, Binary: "kilo", Ephemeral: true, StandaloneEnv: "KILO_CONFIG",
+	Format:    format.JSONC, ServersKey: "mcp", Switch: "enabled", Refs: refBraceEnv,
+	Remote: RemoteHTTPAndSSE, Deny: denyOpencode, Allow: allowOpencode, Binary: "kilo", Ephemeral: true, StandaloneEnv: "KILO_CONFIG",
 	Sources: []string{"@kilocode/cli 7.7.7 embedded Kilo CLI Configuration Reference (bin/kilo)", "kilo.ai/docs/cli",
 		"cloud.tencent.com/document/product/1823/130074 (Windows: ~/.config/kilo)", "kilo 7.7.7 tested (observe/OBSERVED.md)"},
 	Conformance: true,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 )
 
@@ -16,8 +17,8 @@ var kimiCodeClient = &Provider{
 	User:    &Dest{Env: "KIMI_CODE_HOME", Base: Home, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}},
 	// Kimi Code also reads <git root>/.mcp.json, between its user and project files
 	AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}},
-	Format:    format.JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "enabled", Refs: RefBearerVar,
-	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyKimi, Allow: AllowKimi, DisableWhole: true,
+	Format:    format.JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "enabled", Refs: refBearerVar,
+	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: denyKimi, Allow: allowKimi, DisableWhole: true,
 	Sources: []string{"MoonshotAI/kimi-code docs/en/customization/mcp.md", "MoonshotAI/kimi-code packages/agent-core-v2/src/mcpCore/config-schema.ts",
 		"MoonshotAI/kimi-code packages/agent-core-v2/src/app/mcpConfig/configLoader.ts"},
 }
@@ -97,3 +98,13 @@ func (d kimi) refuse(s *registry.Server, v *Values) []Problem {
 	}
 	return probs
 }
+
+// denyKimi is how the client takes deny filters.
+const denyKimi DenyStyle = "disabledTools; enabled: false for SERVER__*"
+
+// allowKimi is how the client takes allow filters.
+const allowKimi AllowStyle = "enabledTools (exact names)"
+
+// refBearerVar: a bearer token's variable by name, and stdio servers inherit the
+// client's environment (Kimi Code); no placeholder.
+var refBearerVar = policy.Spelling{Style: "variable names (bearerTokenEnvVar; stdio servers inherit the environment)", ByName: true}

@@ -11,7 +11,7 @@ var kiroClient = &Provider{
 	dialect: newPlain,
 	Project: &Dest{Base: ProjectDir, Dir: []string{".kiro", "settings"}, Files: []string{"mcp.json"}},
 	User:    &Dest{Base: Home, Dir: []string{".kiro", "settings"}, Files: []string{"mcp.json"}},
-	Format:  format.JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "disabled", Refs: RefDollar,
+	Format:  format.JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "disabled", Refs: refDollar,
 	Remote: RemoteHTTP, Deny: DenyDisabledTools, Allow: AllowNone, DisableWhole: true,
 	Sources: []string{"kiro.dev/docs/mcp/configuration", "kiro.dev/docs/cli/mcp/configuration", "kiro.dev/docs/cli/chat/configuration"},
 }

@@ -13,7 +13,7 @@ var lmStudioClient = &Provider{
 	dialect: newPlain,
 	User: &Dest{Base: Home, Dir: []string{".lmstudio"}, Files: []string{"mcp.json"},
 		Pointer: []string{".lmstudio-home-pointer"}, Fallback: [][]string{{".cache", "lm-studio"}}},
-	Format: format.JSON, StrictJSON: true, ServersKey: "mcpServers", Refs: RefNone,
+	Format: format.JSON, StrictJSON: true, ServersKey: "mcpServers", Refs: refNone,
 	Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone,
 	Sources: []string{"lmstudio-ai/docs 0_app/2_mcp/index.mdx", "lmstudio.ai/blog/lmstudio-v0.3.17 (mcp.json in ~/.lmstudio, %USERPROFILE%\\.lmstudio)",
 		"lmstudio-ai/lmstudio-js packages/lms-common-server/src/findLMStudioHome.ts", "lmstudio-ai/lmstudio-bug-tracker#1371", "lmstudio-ai/lmstudio-bug-tracker#2410"},

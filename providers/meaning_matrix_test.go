@@ -138,7 +138,7 @@ func expectFor(s *registry.Server, b Target) *registry.Server {
 		}
 		c.EnvInput, c.HeaderInput, c.BearerInput, c.Inputs = nil, nil, "", nil
 	}
-	if b.P.Refs == RefBearerVar {
+	if b.P.Refs == refBearerVar {
 		for k, v := range c.EnvFrom {
 			if k == v {
 				delete(c.EnvFrom, k) // inherited: nothing written, nothing read back

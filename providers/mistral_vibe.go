@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 )
 
@@ -18,8 +19,8 @@ var mistralVibeClient = &Provider{
 	dialect: newVibe,
 	Project: &Dest{Base: ProjectDir, Dir: []string{".vibe"}, Files: []string{"config.toml"}},
 	User:    &Dest{Env: "VIBE_HOME", Base: Home, Dir: []string{".vibe"}, Files: []string{"config.toml"}},
-	Format:  format.TOML, ServersKey: "mcp_servers", EntryName: "name", Switch: "disabled", Refs: RefAPIKeyEnv,
-	Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyVibe, Allow: AllowNone, DisableWhole: true, Binary: "vibe",
+	Format:  format.TOML, ServersKey: "mcp_servers", EntryName: "name", Switch: "disabled", Refs: refAPIKeyEnv,
+	Remote: RemoteHTTP, CwdKey: "cwd", Deny: denyVibe, Allow: AllowNone, DisableWhole: true, Binary: "vibe",
 	ProjectNote: "Mistral Vibe reads .vibe/config.toml only in a folder you trust: it asks when it starts there, and keeps the answer in its trusted_folders.toml",
 	Sources: []string{"mistralai/mistral-vibe vibe/core/config/models.py", "mistralai/mistral-vibe vibe/core/config/vibe_schema.py",
 		"mistralai/mistral-vibe vibe/core/config/layers/project.py", "mistralai/mistral-vibe vibe/core/paths/_vibe_home.py"},
@@ -281,3 +282,9 @@ func quoteAll(names []string) string {
 	}
 	return strings.Join(q, " and ")
 }
+
+// denyVibe is how the client takes deny filters.
+const denyVibe DenyStyle = "disabled_tools (exact names); disabled = true for SERVER__*"
+
+// refAPIKeyEnv is how the client spells a reference to a variable (V4).
+var refAPIKeyEnv = policy.Spelling{Style: "one variable name per remote server (api_key_env)", ByName: true}

@@ -14,7 +14,7 @@ var ompClient = &Provider{
 	dialect: newOMP,
 	Project: &Dest{Base: ProjectDir, Dir: []string{".omp"}, Files: []string{"mcp.json"}},
 	User:    &Dest{Env: "PI_CODING_AGENT_DIR", Base: Home, Dir: []string{".omp", "agent"}, Files: []string{"mcp.json"}},
-	Format:  format.JSON, ServersKey: "mcpServers", Switch: "enabled", Refs: RefDollar,
+	Format:  format.JSON, ServersKey: "mcpServers", Switch: "enabled", Refs: refDollar,
 	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Owner: OwnerStrict,
 	Sources:     []string{"can1357/oh-my-pi docs/mcp-config.md", "@oh-my-pi/pi-coding-agent 18.2.3 loader tested (conformance/omp_test.go)"},
 	Conformance: true,

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/hint"
 	"github.com/mcpwire/mcpwire/internal/jsonc"
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 )
 
@@ -22,8 +23,8 @@ var opencodeClient = &Provider{
 	dialect: newOpencode,
 	Project: &Dest{Base: ProjectDir, Files: []string{"opencode.json", "opencode.jsonc"}},
 	User:    &Dest{Base: XDGConfig, Dir: []string{"opencode"}, Files: []string{"opencode.json", "opencode.jsonc"}},
-	Format:  format.JSONC, ServersKey: "mcp", Switch: "enabled", Refs: RefBraceEnv,
-	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyOpencode, Allow: AllowOpencode, Binary: "opencode", Ephemeral: true, StandaloneEnv: "OPENCODE_CONFIG",
+	Format:  format.JSONC, ServersKey: "mcp", Switch: "enabled", Refs: refBraceEnv,
+	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: denyOpencode, Allow: allowOpencode, Binary: "opencode", Ephemeral: true, StandaloneEnv: "OPENCODE_CONFIG",
 	Sources:     []string{"anomalyco/opencode packages/web/src/content/docs/mcp-servers.mdx", "anomalyco/opencode packages/web/src/content/docs/config.mdx"},
 	Conformance: true,
 }
@@ -386,3 +387,12 @@ func (d opencode) dropTools(doc format.Document, es format.Entries, st *FileStat
 	}
 	return nil
 }
+
+// denyOpencode is how the client takes deny filters.
+const denyOpencode DenyStyle = "tools map SERVER_TOOL: false"
+
+// allowOpencode is how the client takes allow filters.
+const allowOpencode AllowStyle = "tools map SERVER_*: false then SERVER_TOOL: true"
+
+// refBraceEnv is how the client spells a reference to a variable (V4).
+var refBraceEnv = policy.Spelling{Style: "{env:VAR}", Open: "{env:", Close: "}"}

@@ -244,19 +244,10 @@ func (p *Provider) Scopes() []Scope {
 // own declares it in its file. policy's checks know every spelling of the clients
 // (clientSpellings).
 var (
-	// RefDollar is ${VAR}, the registry's own spelling.
-	RefDollar    = policy.Spelling{Style: policy.StyleDollar, Open: "${", Close: "}", Default: ":-"}
-	RefDollarEnv = policy.Spelling{Style: "${env:VAR}", Open: "${env:", Close: "}"}
-	RefBraceEnv  = policy.Spelling{Style: "{env:VAR}", Open: "{env:", Close: "}"}
-	RefNone      = policy.Spelling{Style: "none (references refused)"}
-	// Clients that take variables by name, in members of their own.
-	RefNames     = policy.Spelling{Style: "variable names (env_vars, env_http_headers, bearer_token_env_var)", ByName: true}
-	RefEnvKeys   = policy.Spelling{Style: "variable names (env_keys; ${VAR} in remote headers)", ByName: true}
-	RefAPIKeyEnv = policy.Spelling{Style: "one variable name per remote server (api_key_env)", ByName: true}
-	RefSecrets   = policy.Spelling{Style: "${{ secrets.VAR }}", Open: "${{ secrets.", Close: " }}"}
-	// RefBearerVar: a bearer token's variable by name, and stdio servers inherit the
-	// client's environment (Kimi Code); no placeholder.
-	RefBearerVar = policy.Spelling{Style: "variable names (bearerTokenEnvVar; stdio servers inherit the environment)", ByName: true}
+	// refDollar is ${VAR}, the registry's own spelling.
+	refDollar    = policy.Spelling{Style: policy.StyleDollar, Open: "${", Close: "}", Default: ":-"}
+	refDollarEnv = policy.Spelling{Style: "${env:VAR}", Open: "${env:", Close: "}"}
+	refNone      = policy.Spelling{Style: "none (references refused)"}
 )
 
 // The checks of policy know the clients' spellings as references wherever they are
@@ -301,16 +292,8 @@ type DenyStyle string
 
 // Deny styles.
 const (
-	DenyNone           DenyStyle = "none"
-	DenyClaudeSettings DenyStyle = "permissions.deny in Claude settings"
-	DenyCodex          DenyStyle = "disabled_tools; enabled = false for SERVER__*"
-	DenyOpencode       DenyStyle = "tools map SERVER_TOOL: false"
-	DenyDisabledTools  DenyStyle = "disabledTools"
-	DenyGemini         DenyStyle = "excludeTools"
-	DenyVibe           DenyStyle = "disabled_tools (exact names); disabled = true for SERVER__*"
-	DenyKimi           DenyStyle = "disabledTools; enabled: false for SERVER__*"
-	DenyCrush          DenyStyle = "disabled_tools; disabled: true for SERVER__*"
-	DenyGoose          DenyStyle = "enabled: false for SERVER__* (no per-tool denylist in the config)"
+	DenyNone          DenyStyle = "none"
+	DenyDisabledTools DenyStyle = "disabledTools"
 )
 
 // AllowStyle is how toolAllow is rendered (F3).
@@ -318,15 +301,8 @@ type AllowStyle string
 
 // Allow styles.
 const (
-	AllowNone     AllowStyle = "none"
-	AllowRefused  AllowStyle = "refused"
-	AllowCodex    AllowStyle = "enabled_tools"
-	AllowOpencode AllowStyle = "tools map SERVER_*: false then SERVER_TOOL: true"
-	AllowGemini   AllowStyle = "includeTools"
-	AllowTools    AllowStyle = "tools (exact names; every tool without it)"
-	AllowGoose    AllowStyle = "available_tools (exact names; [] for all)"
-	AllowKimi     AllowStyle = "enabledTools (exact names)"
-	AllowCrush    AllowStyle = "enabled_tools (exact names; a server left with none is disabled)"
+	AllowNone    AllowStyle = "none"
+	AllowRefused AllowStyle = "refused"
 )
 
 // OwnerMode is how a same-named entry mcpwire did not write is treated (C6).

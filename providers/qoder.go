@@ -15,7 +15,7 @@ var qoderClient = &Provider{
 	Project: &Dest{Base: ProjectDir, Files: []string{".mcp.json"}, NoTrailingComma: true},
 	Local:   &Dest{Base: ProjectDir, Dir: []string{".qoder"}, Files: []string{"settings.local.json"}, NoTrailingComma: true},
 	User:    &Dest{Env: "QODER_CONFIG_DIR", Base: Home, Dir: []string{".qoder"}, Files: []string{"settings.json"}, NoTrailingComma: true},
-	Format:  format.JSONC, ServersKey: "mcpServers", Switch: "disabled", Refs: RefDollar,
+	Format:  format.JSONC, ServersKey: "mcpServers", Switch: "disabled", Refs: refDollar,
 	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Binary: "qodercli",
 	Sources: []string{"@qoder-ai/qodercli 1.1.52 bundle qodercli.js (config directory, settings files, MCP schema)",
 		"qodercli 1.1.52 tested (observe/OBSERVED.md)"},

@@ -14,8 +14,8 @@ var qwenCodeClient = &Provider{
 	User:    &Dest{Env: "QWEN_HOME", Base: Home, Dir: []string{".qwen"}, Files: []string{"settings.json"}, NoTrailingComma: true},
 	// Qwen Code 0.21+ also reads the project's .mcp.json (without expanding references)
 	AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}},
-	Format:    format.JSONC, ServersKey: "mcpServers", Refs: RefDollar, Reads: []string{policy.StyleBareDollar},
-	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyGemini, Allow: AllowGemini, Binary: "qwen", Ephemeral: true,
+	Format:    format.JSONC, ServersKey: "mcpServers", Refs: refDollar, Reads: []string{policy.StyleBareDollar},
+	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: denyGemini, Allow: allowGemini, Binary: "qwen", Ephemeral: true,
 	ProjectNote: "Qwen Code 0.24+ starts a project's servers after qwen mcp approve NAME, again after each change of the entry",
 	Sources: []string{"QwenLM/qwen-code docs/users/features/mcp.md", "QwenLM/qwen-code docs/users/configuration/settings.md",
 		"@qwen-code/qwen-code 0.24.4 bundle (Storage.getGlobalQwenDir, createTransport, loadAndMigrate)",

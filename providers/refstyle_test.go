@@ -17,12 +17,12 @@ func TestRefStylesAreSpellings(t *testing.T) {
 	for _, tt := range []struct {
 		style policy.Spelling
 		want  string
-	}{{RefDollar, "${T}"}, {RefDollarEnv, "${env:T}"}, {RefBraceEnv, "{env:T}"}, {RefNames, ""}, {RefNone, ""}} {
+	}{{refDollar, "${T}"}, {refDollarEnv, "${env:T}"}, {refBraceEnv, "{env:T}"}, {refNames, ""}, {refNone, ""}} {
 		if got := tt.style.Spell("T"); got != tt.want {
 			t.Errorf("%s.Spell = %q, want %q", tt.style.Style, got, tt.want)
 		}
 	}
-	if !RefDollar.RefersTo("x ${T:-d}", "T") || RefBraceEnv.RefersTo("${T}", "T") || RefNone.RefersTo("${T}", "T") {
+	if !refDollar.RefersTo("x ${T:-d}", "T") || refBraceEnv.RefersTo("${T}", "T") || refNone.RefersTo("${T}", "T") {
 		t.Error("RefersTo follows the style")
 	}
 }

@@ -11,7 +11,7 @@ var rooCodeClient = &Provider{
 	dialect: newPlain,
 	Project: &Dest{Base: ProjectDir, Dir: []string{".roo"}, Files: []string{"mcp.json"}},
 	User:    &Dest{Env: "VSCODE_APPDATA", EnvDir: rooSettings, Base: AppData, Dir: rooSettings, Files: []string{"mcp_settings.json"}},
-	Format:  format.JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "disabled", Refs: RefDollarEnv,
+	Format:  format.JSON, StrictJSON: true, ServersKey: "mcpServers", Switch: "disabled", Refs: refDollarEnv,
 	Types:  &TypeNames{HTTP: "streamable-http", SSE: "sse"},
 	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyDisabledTools, Allow: AllowNone, DisableWhole: true, WorkspaceVar: "${workspaceFolder}",
 	Sources: []string{"RooCodeInc/Roo-Code src/services/mcp/McpHub.ts", "RooCodeInc/Roo-Code src/utils/globalContext.ts", "RooCodeInc/Roo-Code src/utils/config.ts",

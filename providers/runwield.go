@@ -11,7 +11,7 @@ var runwieldClient = &Provider{
 	dialect: newPlain,
 	Project: &Dest{Base: ProjectDir, Dir: []string{".wld"}, Files: []string{"mcp.json"}},
 	User:    &Dest{Base: Home, Dir: []string{".wld"}, Files: []string{"mcp.json"}},
-	Format:  format.JSONC, ServersKey: "mcpServers", Switch: "enabled", Refs: RefNone,
+	Format:  format.JSONC, ServersKey: "mcpServers", Switch: "enabled", Refs: refNone,
 	Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone, PrivateMode: true, GitIgnored: true,
 	Sources: []string{"gandazgul/runwield docs/mcp.md", "gandazgul/runwield docs/settings.md"},
 }

@@ -19,7 +19,7 @@ var visualStudioClient = &Provider{
 	// .cursor/mcp.json, after its own files
 	AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}, {Base: ProjectDir, Dir: []string{".vscode"}, Files: []string{"mcp.json"}},
 		{Base: ProjectDir, Dir: []string{".cursor"}, Files: []string{"mcp.json"}}},
-	Format: format.JSON, StrictJSON: true, ServersKey: "servers", Refs: RefNone, Prompts: true,
+	Format: format.JSON, StrictJSON: true, ServersKey: "servers", Refs: refNone, Prompts: true,
 	Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone,
 	Sources: []string{"MicrosoftDocs/visualstudio-docs docs/ide/mcp-servers.md (file locations: .vs\\mcp.json per user and solution)",
 		"github/gitignore VisualStudio.gitignore (.vs/)"},

@@ -19,7 +19,7 @@ var vscodeClient = &Provider{
 	dialect: newVSCode,
 	Project: &Dest{Base: ProjectDir, Dir: []string{".vscode"}, Files: []string{"mcp.json"}},
 	User:    &Dest{Env: "VSCODE_APPDATA", EnvDir: []string{"Code", "User"}, Base: AppData, Dir: []string{"Code", "User"}, Files: []string{"mcp.json"}},
-	Format:  format.JSONC, ServersKey: "servers", Refs: RefDollarEnv, Prompts: true,
+	Format:  format.JSONC, ServersKey: "servers", Refs: refDollarEnv, Prompts: true,
 	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}", HomeVar: "${userHome}",
 	Sources: []string{"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md",
 		vscodeUserData},

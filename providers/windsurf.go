@@ -10,7 +10,7 @@ var windsurfClient = &Provider{
 	Order: 50, Aliases: []string{"cascade", "devin"},
 	dialect: newPlain,
 	User:    &Dest{Base: Home, Dir: []string{".codeium", "windsurf"}, Files: []string{"mcp_config.json"}},
-	Format:  format.JSON, ServersKey: "mcpServers", Switch: "disabled", URLKey: "serverUrl", Refs: RefDollarEnv,
+	Format:  format.JSON, ServersKey: "mcpServers", Switch: "disabled", URLKey: "serverUrl", Refs: refDollarEnv,
 	Remote: RemoteHTTPAndSSE, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true,
 	Sources: []string{"docs.windsurf.com/windsurf/cascade/mcp", "dyoshikawa/rulesync src/features/mcp/windsurf-mcp.ts"},
 }

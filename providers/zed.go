@@ -15,7 +15,7 @@ var zedClient = &Provider{
 			"darwin":  {Base: Home, Dir: []string{".config", "zed"}, Files: []string{"settings.json"}},
 			"windows": {Base: AppData, Dir: []string{"Zed"}, Files: []string{"settings.json"}},
 		}},
-	Format: format.JSONC, ServersKey: "context_servers", Switch: "enabled", Refs: RefNone,
+	Format: format.JSONC, ServersKey: "context_servers", Switch: "enabled", Refs: refNone,
 	Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone,
 	Sources: []string{"zed-industries/zed crates/paths/src/paths.rs", "zed-industries/zed crates/settings_content (ContextServerSettingsContent)", "zed.dev/docs/ai/mcp"},
 }
