@@ -30,8 +30,8 @@ func injectProfile(provider, profile string) func(w *world, f fsys.FS) error {
 // claudeProject places Claude Code's project fixtures (a person's servers and rules).
 func claudeProject(t *testing.T, w *world) {
 	p := w.provider("claude-code")
-	w.place(w.dest(p, providers.Project), fixtures.File("claude-code.mcp.json"))
-	w.place(w.settingsDest(p, providers.Project), fixtures.File("claude-code.settings.local.json"))
+	w.place(w.dest(p, providers.Project), fixtures.File("claude-code/project.dev.mcp.json"))
+	w.place(w.settingsDest(p, providers.Project), fixtures.File("claude-code/project.settings.settings.local.json"))
 }
 
 // switchProfiles adds profile b (fewer servers, other rules) after injecting dev.
@@ -56,7 +56,7 @@ var crashScenarios = []crashScenario{
 	{"claude project inject", claudeProject, injectProfile("claude-code", "dev")},
 	{"claude project, switch profiles", switchProfiles("claude-code"), injectProfile("claude-code", "b")},
 	{"claude user inject", func(t *testing.T, w *world) {
-		w.place(w.dest(w.provider("claude-code"), providers.User), fixtures.File("claude-code.claude.json"))
+		w.place(w.dest(w.provider("claude-code"), providers.User), fixtures.File("claude-code/user.dev.claude.json"))
 	}, func(w *world, f fsys.FS) error {
 		_, err := render.Inject(f, w.request("claude-code", providers.User, "dev"))
 		return err
@@ -145,7 +145,7 @@ func TestUninjectAfterCrashedInject(t *testing.T) {
 		if err == nil {
 			t.Fatal("no error after the crash")
 		}
-		if !slices.Equal(read(t, mcp), fixtures.File("claude-code.mcp.json")) {
+		if !slices.Equal(read(t, mcp), fixtures.File("claude-code/project.dev.mcp.json")) {
 			break // crashed right after the client file (and perhaps the settings)
 		}
 	}

@@ -26,7 +26,7 @@ func TestOpencodeToolKeyOfThePerson(t *testing.T) {
 	w := newWorld(t)
 	p := w.provider("opencode")
 	path := w.dest(p, providers.Project)
-	fx := string(fixtures.File("opencode.opencode.jsonc"))
+	fx := string(fixtures.File("opencode/project.dev.opencode.jsonc"))
 	orig := strings.Replace(fx, `"bash": true,`, `"github_*": true, // mine
     "bash": true,`, 1)
 	if orig == fx {

@@ -192,7 +192,7 @@ func TestProfileSyncEmptyProfile(t *testing.T) {
 	w := newWorld(t)
 	p := w.provider("cursor")
 	path := w.dest(p, providers.Project)
-	w.place(path, fixtures.File("cursor.mcp.json"))
+	w.place(path, fixtures.File("cursor/project.dev.mcp.json"))
 	before := entryDigests(t, p, path)
 	if _, err := render.Inject(fsys.NewOS(), w.request("cursor", "", "dev")); err != nil {
 		t.Fatal(err)

@@ -21,7 +21,7 @@ func TestTOMLCommentsAroundOwnedTables(t *testing.T) {
 	w := newWorld(t)
 	p := w.provider("codex")
 	path := w.dest(p, providers.User)
-	w.place(path, fixtures.File("codex.config.toml"))
+	w.place(path, fixtures.File("codex/user.dev.config.toml"))
 	res, err := render.Inject(fsys.NewOS(), w.request("codex", "", "dev"))
 	if err != nil {
 		t.Fatal(err)

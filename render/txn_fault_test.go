@@ -78,7 +78,7 @@ func claudeInject(existing bool) func(t *testing.T, w *world) (func(fsys.FS) err
 		settings := w.settingsDest(p, providers.Project)
 		order := stagedOrder(mcp, settings, recordOf(t, w, permissionsDir), recordOf(t, w, render.OwnershipDir))
 		if existing {
-			w.place(settings, fixtures.File("claude-code.settings.local.json"))
+			w.place(settings, fixtures.File("claude-code/project.settings.settings.local.json"))
 			first := w.request("claude-code", "", "dev")
 			first.Servers = []string{"notes"}
 			if _, err := render.Inject(fsys.NewOS(), first); err != nil {
@@ -104,8 +104,8 @@ func stagedOrder(mcp, settings, denyRec, ownRec string) []string {
 // record → ownership record.
 func claudeUninject(t *testing.T, w *world) (func(fsys.FS) error, []string) {
 	p := w.provider("claude-code")
-	w.place(w.settingsDest(p, providers.Project), fixtures.File("claude-code.settings.local.json"))
-	w.place(w.dest(p, providers.Project), fixtures.File("claude-code.mcp.json"))
+	w.place(w.settingsDest(p, providers.Project), fixtures.File("claude-code/project.settings.settings.local.json"))
+	w.place(w.dest(p, providers.Project), fixtures.File("claude-code/project.dev.mcp.json"))
 	res, err := render.Inject(fsys.NewOS(), w.request("claude-code", "", "dev"))
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +183,7 @@ func recordOf(t *testing.T, w *world, sub string) string {
 
 // recordPathOf computes a record path independently of render: sha256 of the
 // canonical (symlink-free) path (C3, C6).
-func recordPathOf(t *testing.T, w *world, sub, dest string) (string, string) {
+func recordPathOf(t testing.TB, w *world, sub, dest string) (string, string) {
 	t.Helper()
 	canon, err := fsys.Canonical(dest)
 	if err != nil {

@@ -73,7 +73,7 @@ func TestUninjectRoundTrip(t *testing.T) {
 			if p.Settings != nil {
 				settingsPath = w.settingsDest(p, scope)
 				if scope == providers.Project {
-					settingsOrig = fixtures.File("claude-code.settings.local.json")
+					settingsOrig = fixtures.File("claude-code/project.settings.settings.local.json")
 					w.place(settingsPath, settingsOrig)
 				}
 			}

@@ -103,3 +103,15 @@ func cmdTemplate(ts *testscript.TestScript, neg bool, args []string) {
 	})
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text), 0o644))
 }
+
+// cmdUnwork writes FILE (or stdout, stderr) to OUT with the work directory written
+// $WORK, as a golden section spells it: "unwork stdout got.txt" then "cmp got.txt
+// want.txt" compares with a section MCPWIRE_UPDATE=1 can rewrite (testscript rewrites
+// what cmp compares, not what cmpenv does).
+func cmdUnwork(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: unwork FILE OUT")
+	}
+	text := strings.ReplaceAll(ts.ReadFile(args[0]), ts.Getenv("WORK"), "$WORK")
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text), 0o644))
+}
