@@ -177,6 +177,9 @@ func TestProvidersJSON(t *testing.T) {
 		if v.References == "" || v.ToolDeny == "" || v.ToolAllow == "" || v.Transports == "" {
 			t.Errorf("%s: missing references, filters or transports: %+v", v.Name, v)
 		}
+		if v.Conformance != p.Conformance || len(v.Sources) == 0 {
+			t.Errorf("%s: conformance %v, want %v; sources %q", v.Name, v.Conformance, p.Conformance, v.Sources)
+		}
 		if p.Manual() {
 			continue
 		}
