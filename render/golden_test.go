@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -249,7 +250,10 @@ type goldenCase struct {
 
 // TestGoldenInject injects each fixture's profile into every provider of the table that
 // has a file, each at the scope its fixture stands for, and pins the result (the
-// client file, the warnings, the settings file where deny rules go) and that nothing
+// client file, the warnings, the settings file where deny rules go), the client's
+// files on every system (its destinations: every scope's candidates, preferred first,
+// on Linux, macOS and Windows; providers/dest_test.go resolves them with the
+// variables that move them), and that nothing
 // outside mcpwire's entries (and the members it records beside them, opencode's tools
 // keys) changed. A second injection writes nothing. A provider without a fixture
 // fails: every client with a file has a golden. Fixtures and goldens are found by
@@ -278,6 +282,36 @@ func TestGoldenInject(t *testing.T) {
 			t.Run(gc.fixture, func(t *testing.T) { runGolden(t, gc, fx) })
 		}
 	}
+}
+
+// destinations are the client's files on every system, each scope's candidates (and
+// its settings file's) separated by " | ", with nothing set but the home directory: ~
+// is the home directory, P the project, every path with "/".
+func (w *world) destinations(p *providers.Provider) []byte {
+	var b strings.Builder
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		env := providers.PathEnv{GOOS: goos, Home: w.home, Project: w.project, Getenv: func(string) string { return "" }}
+		for _, s := range p.Scopes() {
+			for _, d := range []struct {
+				what string
+				dest *providers.Dest
+			}{{string(s), p.Dest(s)}, {string(s) + " settings", p.Settings[s]}} {
+				if d.dest == nil {
+					continue
+				}
+				c, err := d.dest.Candidates(env)
+				if err != nil {
+					c = []string{"(" + err.Error() + ")"}
+				}
+				for i, path := range c {
+					path = strings.Replace(path, w.project, "P", 1)
+					c[i] = filepath.ToSlash(strings.Replace(path, w.home, "~", 1))
+				}
+				fmt.Fprintf(&b, "%s %s: %s\n", goos, d.what, strings.Join(c, " | "))
+			}
+		}
+	}
+	return []byte(b.String())
 }
 
 // recordedMembers are the members beside the servers mcpwire wrote into a file and
@@ -369,6 +403,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 			t.Errorf("%s is not strict JSON", settingsPath)
 		}
 	}
+	sections = append(sections, section{"destinations", w.destinations(p)})
 	golden(t, gc.fixture, sections...)
 
 	// W6: the same injection again writes nothing (same inode, same mtime)
