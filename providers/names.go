@@ -12,7 +12,6 @@ var aliases = map[string]string{
 	"agy":        "antigravity",
 	"oh-my-pi":   "omp",
 	"factory-ai": "factory",
-	"devin":      "windsurf",
 	"cascade":    "windsurf",
 	"code":       "vscode",
 	"copilot":    "copilot-cli",

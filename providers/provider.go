@@ -145,9 +145,19 @@ func (p *Provider) Forms() []string {
 }
 
 // TypeNames are a client's values of an entry's "type" member, per transport; ""
-// writes no type member for that transport.
+// writes no type member for that transport. Key, when set, is the member's name where
+// it is not "type" (Devin's "transport").
 type TypeNames struct {
+	Key              string
 	Stdio, HTTP, SSE string
+}
+
+// Member is the name of the member holding the transport: Key, else "type".
+func (t *TypeNames) Member() string {
+	if t == nil || t.Key == "" {
+		return "type"
+	}
+	return t.Key
 }
 
 // Of returns the value for a transport ("stdio", "http" or "sse").
