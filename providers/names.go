@@ -18,7 +18,7 @@ var aliases = map[string]string{
 	"gemini":     "gemini-cli",
 	"grok":       "grok-build",
 	"wld":        "runwield",
-	"cn":         "continue",
+	"cn":         "continue-cli",
 	"vibe":       "mistral-vibe",
 	"mistral":    "mistral-vibe",
 

@@ -112,9 +112,13 @@ type Provider struct {
 	// Conformance: the conformance suite installs the client and checks what mcpwire
 	// writes with the client's own commands (Q3, Q5).
 	Conformance bool
-	// ProjectNote is said after a project-scope injection: what the client needs
-	// before it reads the file (Mistral Vibe: a trusted folder).
+	// ProjectNote is said after a project-scope injection, by providers and by status
+	// for the project's file: what the client needs before it reads the file (Mistral
+	// Vibe: a trusted folder), or who does not read it (Continue's blocks: not cn).
 	ProjectNote string
+	// Absent says, for a scope the client has no file of, why: said when that scope
+	// is asked for, and by providers (Continue CLI reads no project file).
+	Absent map[Scope]string
 	// Precedence is the order of the scopes whose entry the client uses when a server
 	// name is in several, the winner first (Claude Code: local, project, user; whole
 	// entries, never merged); nil when the client documents none. status says which

@@ -244,17 +244,31 @@ var table = []*Provider{
 	},
 	{
 		Name: "continue", Display: "Continue", DefaultScope: User,
-		// a block file of mcpwire's own in the workspace (Continue reads every *.yaml
-		// there); the user file is Continue's config.yaml, never created beside a
-		// config.json, which Continue reads while config.yaml is missing
+		// a block file of mcpwire's in the workspace (the IDE extension reads every
+		// *.yaml there; Continue CLI does not); the user file is Continue's config.yaml,
+		// shared with Continue CLI, never created beside a config.json, which Continue
+		// reads while config.yaml is missing
 		Project: &Dest{Base: ProjectDir, Dir: []string{".continue", "mcpServers"}, Files: []string{"mcpwire.yaml"}},
-		User:    &Dest{Env: "CONTINUE_GLOBAL_DIR", Base: Home, Dir: []string{".continue"}, Files: []string{"config.yaml"}, Yields: []string{"config.json"}},
+		User:    continueUser(),
 		Format:  format.YAML, ServersKey: "mcpServers", EntryName: "name", Shape: ShapeContinue, Refs: RefSecrets,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone,
-		NoEphemeral: "cn --config FILE loads a file in place of Continue's whole configuration, models included, so a file holding only servers leaves cn without a model",
+		NoEphemeral: continueNoEphemeral,
+		ProjectNote: "the Continue IDE extension reads .continue/mcpServers/; Continue CLI (cn) does not: it reads servers from ~/.continue/config.yaml only (mcpwire inject --provider cn)",
 		Sources: []string{"continuedev/continue docs/customize/deep-dives/mcp.mdx", "continuedev/continue packages/config-yaml/src/schemas/mcp/index.ts",
 			"continuedev/continue core/util/paths.ts", "continuedev/continue core/config/yaml/LocalPlatformClient.ts",
-			"continuedev/continue docs/cli/configuration.mdx (cn --config)", "cn 1.5.47 tested: --config replaces the configuration (docs/inject.md)",
+			"cn 1.5.47 tested: project blocks not read (conformance/continue_test.go TestContinueCLIProjectBlocks)"},
+	},
+	{
+		// Continue's CLI, cn: the user file only (its src/configLoader.ts); it reads no
+		// server file in a project
+		Name: "continue-cli", Display: "Continue CLI", DefaultScope: User,
+		User:   continueUser(),
+		Absent: map[Scope]string{Project: "Continue CLI (cn) reads servers from ~/.continue/config.yaml (or cn --config FILE) only; the project's .continue/mcpServers/ blocks are read by Continue's IDE extension (--provider continue --scope project)"},
+		Format: format.YAML, ServersKey: "mcpServers", EntryName: "name", Shape: ShapeContinue, Refs: RefSecrets,
+		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone,
+		NoEphemeral: continueNoEphemeral,
+		Sources: []string{"continuedev/continue extensions/cli/src/configLoader.ts", "continuedev/continue docs/cli/configuration.mdx (cn --config)",
+			"cn 1.5.47 tested: --config replaces the configuration (docs/inject.md)",
 			"cn 1.5.47 tested: user scope; project blocks not read (conformance/continue_test.go)"},
 		Conformance: true,
 	},
@@ -418,6 +432,16 @@ var table = []*Provider{
 // %APPDATA% (else %USERPROFILE%\AppData\Roaming) on Windows, ~/Library/Application
 // Support on macOS, $XDG_CONFIG_HOME (else ~/.config) on Linux, then the product name.
 const vscodeUserData = "microsoft/vscode src/vs/platform/environment/node/userDataPath.js (VSCODE_APPDATA, then the per-OS application-data directory)"
+
+// continueUser is Continue's user file, config.yaml, which its IDE extension and its
+// CLI read (V10), never created beside a config.json, which Continue reads while
+// config.yaml is missing.
+func continueUser() *Dest {
+	return &Dest{Env: "CONTINUE_GLOBAL_DIR", Base: Home, Dir: []string{".continue"}, Files: []string{"config.yaml"}, Yields: []string{"config.json"}}
+}
+
+// continueNoEphemeral says why Continue gets no standalone file.
+const continueNoEphemeral = "cn --config FILE loads a file in place of Continue's whole configuration, models included, so a file holding only servers leaves cn without a model"
 
 // rooSettings is Roo Code's settings directory under the VS Code user directory:
 // globalStorage/<extension id in lower case>/settings.

@@ -92,7 +92,7 @@ func TestTableInvariants(t *testing.T) {
 	// V2: the aliases the spec names
 	for a, n := range map[string]string{"claude": "claude-code", "openai": "codex", "agy": "antigravity", "oh-my-pi": "omp",
 		"factory-ai": "factory", "cascade": "windsurf", "code": "vscode", "copilot": "copilot-cli",
-		"cn": "continue", "vibe": "mistral-vibe", "mistral": "mistral-vibe",
+		"cn": "continue-cli", "vibe": "mistral-vibe", "mistral": "mistral-vibe",
 		"qwen": "qwen-code", "augment": "auggie", "kilocode": "kilo", "kilo-code": "kilo", "qodercli": "qoder", "qoder-cli": "qoder"} {
 		if p, ok := Get(a); !ok || p.Name != n {
 			t.Errorf("alias %s does not name %s", a, n)
