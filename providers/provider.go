@@ -380,6 +380,7 @@ const (
 	DenyGemini         DenyStyle = "excludeTools"
 	DenyVibe           DenyStyle = "disabled_tools (exact names); disabled = true for SERVER__*"
 	DenyKimi           DenyStyle = "disabledTools; enabled: false for SERVER__*"
+	DenyOMP            DenyStyle = "disabledTools (names or globs); enabled: false for SERVER__*"
 	DenyCrush          DenyStyle = "disabled_tools; disabled: true for SERVER__*"
 	DenyGoose          DenyStyle = "enabled: false for SERVER__* (no per-tool denylist in the config)"
 )
@@ -397,6 +398,7 @@ const (
 	AllowTools    AllowStyle = "tools (exact names; every tool without it)"
 	AllowGoose    AllowStyle = "available_tools (exact names; [] for all)"
 	AllowKimi     AllowStyle = "enabledTools (exact names)"
+	AllowOMP      AllowStyle = "enabledTools (names or globs)"
 	AllowCrush    AllowStyle = "enabled_tools (exact names; a server left with none is disabled)"
 )
 
