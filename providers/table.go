@@ -79,7 +79,12 @@ var table = []*Provider{
 		User:    &Dest{Env: "VSCODE_APPDATA", EnvDir: []string{"Code", "User"}, Base: AppData, Dir: []string{"Code", "User"}, Files: []string{"mcp.json"}},
 		Format:  format.JSONC, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefDollarEnv, Prompts: true,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}", HomeVar: "${userHome}",
+		// VS Code's Copilot harness (2026-11) also reads the portable mcpServers files:
+		// the workspace .mcp.json and Copilot's ~/.copilot/mcp-config.json (copilot-cli's
+		// files); its own mcp.json stays read, called a "Local configuration"
+		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}, {Env: "COPILOT_HOME", Base: Home, Dir: []string{".copilot"}, Files: []string{"mcp-config.json"}}},
 		Sources: []string{"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md",
+			"microsoft/vscode-docs docs/agents/reference/mcp-configuration.md (2026-11-25: portable mcpServers in .mcp.json and ~/.copilot/mcp-config.json (COPILOT_HOME) for the Copilot harness)",
 			vscodeUserData},
 	},
 	{
@@ -119,7 +124,7 @@ var table = []*Provider{
 	},
 	{
 		Name: "omp", Display: "oh-my-pi", DefaultScope: Project,
-		Project: &Dest{Base: ProjectDir, Dir: []string{".omp"}, Files: []string{"mcp.json"}},
+		Project: &Dest{Base: ProjectDir, Dir: []string{".omp"}, Files: []string{"mcp.json"}, FromCwd: true},
 		User:    &Dest{Env: "PI_CODING_AGENT_DIR", Base: Home, Dir: []string{".omp", "agent"}, Files: []string{"mcp.json"}},
 		Format:  format.JSON, ServersKey: "mcpServers", Switch: "enabled", Shape: ShapeOMP, Refs: RefDollar,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyOMP, Allow: AllowOMP, DisableWhole: true, Owner: OwnerStrict,
@@ -131,10 +136,16 @@ var table = []*Provider{
 		Name: "grok-build", Display: "Grok Build", DefaultScope: Project,
 		Project: &Dest{Base: ProjectDir, Dir: []string{".grok"}, Files: []string{"config.toml"}},
 		User:    &Dest{Env: "GROK_HOME", Base: Home, Dir: []string{".grok"}, Files: []string{"config.toml"}},
-		Format:  format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Shape: ShapeGrok, Refs: RefDollar,
+		// Grok Build also reads Claude Code's and Cursor's files (grok mcp doctor lists
+		// them as sources; its user guide 07-mcp-servers.md)
+		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}, {Env: "CLAUDE_CONFIG_DIR", Base: Home, Files: []string{".claude.json"}},
+			{Base: ProjectDir, Dir: []string{".cursor"}, Files: []string{"mcp.json"}}, {Base: Home, Dir: []string{".cursor"}, Files: []string{"mcp.json"}}},
+		Format: format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Shape: ShapeGrok, Refs: RefDollar,
 		Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone, Owner: OwnerMarkers,
+		ProjectNote: "Grok Build starts a project's servers only in a folder you trust (grok --trust, kept in ~/.grok/trusted_folders.toml)",
 		Sources: []string{"docs.x.ai/build/features/mcp-servers", "docs.x.ai/build/settings/reference",
-			"grok 1.0.41 tested (conformance/grok_test.go)"},
+			"grok 1.0.41 tested (conformance/grok_test.go)",
+			"@xai-official/grok 1.0.41 user-guide/07-mcp-servers.md (compat sources .mcp.json, ~/.claude.json, .cursor/mcp.json, ~/.cursor/mcp.json; trust) and 26-config-reference.md"},
 		Conformance: true,
 	},
 	{
@@ -172,7 +183,7 @@ var table = []*Provider{
 	},
 	{
 		Name: "qwen-code", Display: "Qwen Code", DefaultScope: User,
-		Project: &Dest{Base: ProjectDir, Dir: []string{".qwen"}, Files: []string{"settings.json"}, NoTrailingComma: true},
+		Project: &Dest{Base: ProjectDir, Dir: []string{".qwen"}, Files: []string{"settings.json"}, NoTrailingComma: true, FromCwd: true},
 		User:    &Dest{Env: "QWEN_HOME", Base: Home, Dir: []string{".qwen"}, Files: []string{"settings.json"}, NoTrailingComma: true},
 		// Qwen Code 0.21+ also reads the project's .mcp.json (without expanding references)
 		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}},
@@ -295,7 +306,7 @@ var table = []*Provider{
 	},
 	{
 		Name: "kimi-code", Display: "Kimi Code", DefaultScope: User,
-		Project: &Dest{Base: ProjectDir, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}},
+		Project: &Dest{Base: ProjectDir, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}, FromCwd: true},
 		User:    &Dest{Env: "KIMI_CODE_HOME", Base: Home, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}},
 		// Kimi Code also reads <git root>/.mcp.json, between its user and project files
 		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}},
