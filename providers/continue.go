@@ -14,21 +14,20 @@ import (
 // continueClient is Continue.
 var continueClient = &Provider{
 	Name: "continue", Display: "Continue", DefaultScope: User,
-	Order: 220, Aliases: []string{"cn"},
+	Order:   220,
 	dialect: newContinue,
-	// a block file of mcpwire's own in the workspace (Continue reads every *.yaml
-	// there); the user file is Continue's config.yaml, never created beside a
-	// config.json, which Continue reads while config.yaml is missing
+	// a block file of mcpwire's in the workspace (the IDE extension reads every
+	// *.yaml there; Continue CLI does not); the user file is Continue's config.yaml,
+	// shared with Continue CLI (continue_cli.go)
 	Project: &Dest{Base: ProjectDir, Dir: []string{".continue", "mcpServers"}, Files: []string{"mcpwire.yaml"}},
-	User:    &Dest{Env: "CONTINUE_GLOBAL_DIR", Base: Home, Dir: []string{".continue"}, Files: []string{"config.yaml"}, Yields: []string{"config.json"}},
+	User:    continueUser(),
 	Format:  format.YAML, ServersKey: "mcpServers", EntryName: "name", Refs: refSecrets,
 	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone,
 	NoEphemeral: "cn --config FILE loads a file in place of Continue's whole configuration, models included, so a file holding only servers leaves cn without a model",
+	ProjectNote: "the Continue IDE extension reads .continue/mcpServers/; Continue CLI (cn) does not: it reads servers from ~/.continue/config.yaml only (mcpwire inject --provider cn)",
 	Sources: []string{"continuedev/continue docs/customize/deep-dives/mcp.mdx", "continuedev/continue packages/config-yaml/src/schemas/mcp/index.ts",
 		"continuedev/continue core/util/paths.ts", "continuedev/continue core/config/yaml/LocalPlatformClient.ts",
-		"continuedev/continue docs/cli/configuration.mdx (cn --config)", "cn 1.5.47 tested: --config replaces the configuration (docs/inject.md)",
-		"cn 1.5.47 tested: user scope; project blocks not read (conformance/continue_test.go)"},
-	Conformance: true,
+		"cn 1.5.47 tested: project blocks not read (conformance/continue_test.go TestContinueCLIProjectBlocks)"},
 }
 
 func init() { register(continueClient) }
@@ -139,3 +138,10 @@ func (d continueDev) EditFile(doc format.Document, _ format.Entries, st *FileSta
 
 // refSecrets is how the client spells a reference to a variable (V4).
 var refSecrets = policy.Spelling{Style: "${{ secrets.VAR }}", Open: "${{ secrets.", Close: " }}"}
+
+// continueUser is Continue's user file, config.yaml, which its IDE extension and its
+// CLI read (V10), never created beside a config.json, which Continue reads while
+// config.yaml is missing.
+func continueUser() *Dest {
+	return &Dest{Env: "CONTINUE_GLOBAL_DIR", Base: Home, Dir: []string{".continue"}, Files: []string{"config.yaml"}, Yields: []string{"config.json"}}
+}

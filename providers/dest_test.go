@@ -125,6 +125,7 @@ var relocated = []destCase{
 	{"windows", "goose/user", []string{"GOOSE_PATH_ROOT=R", "APPDATA=A"}, []string{"R/config/config.yaml"}},
 	{"darwin", "goose/user", []string{"GOOSE_PATH_ROOT=relative"}, nil},
 	{"linux", "continue/user", []string{"CONTINUE_GLOBAL_DIR=R"}, []string{"R/config.yaml"}},
+	{"linux", "continue-cli/user", []string{"CONTINUE_GLOBAL_DIR=R"}, []string{"R/config.yaml"}},
 	{"windows", "continue/user", []string{"CONTINUE_GLOBAL_DIR=R"}, []string{"R/config.yaml"}},
 	{"darwin", "continue/project", []string{"CONTINUE_GLOBAL_DIR=R"}, []string{"P/.continue/mcpServers/mcpwire.yaml"}},
 	{"linux", "mistral-vibe/user", []string{"VIBE_HOME=R"}, []string{"R/config.toml"}},

@@ -15,9 +15,9 @@ var factoryClient = &Provider{
 	Project: &Dest{Base: ProjectDir, Dir: []string{".factory"}, Files: []string{"mcp.json"}},
 	User:    &Dest{Base: Home, Dir: []string{".factory"}, Files: []string{"mcp.json"}},
 	Format:  format.JSON, ServersKey: "mcpServers", Switch: "disabled", Refs: refDollar,
-	Remote: RemoteHTTP, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true, UnionDisabled: true, DisableWhole: true,
+	Remote: RemoteHTTPAndSSE, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true, UnionDisabled: true, DisableWhole: true,
 	Sources: []string{"Factory-AI/factory docs/cli/configuration/mcp.mdx", "docs.factory.ai/user-guides/factory-bridge/model-context-protocol",
-		"droid 0.225.2 tested (conformance/factory_test.go)"},
+		"droid 0.225.2 tested, SSE included (conformance/factory_test.go; droid mcp add --type sse)"},
 	Conformance: true,
 }
 

@@ -14,10 +14,16 @@ var grokBuildClient = &Provider{
 	dialect: newGrok,
 	Project: &Dest{Base: ProjectDir, Dir: []string{".grok"}, Files: []string{"config.toml"}},
 	User:    &Dest{Env: "GROK_HOME", Base: Home, Dir: []string{".grok"}, Files: []string{"config.toml"}},
-	Format:  format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Refs: refDollar,
+	// Grok Build also reads Claude Code's and Cursor's files (grok mcp doctor lists
+	// them as sources; its user guide 07-mcp-servers.md)
+	AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}, {Env: "CLAUDE_CONFIG_DIR", Base: Home, Files: []string{".claude.json"}},
+		{Base: ProjectDir, Dir: []string{".cursor"}, Files: []string{"mcp.json"}}, {Base: Home, Dir: []string{".cursor"}, Files: []string{"mcp.json"}}},
+	Format: format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Refs: refDollar,
 	Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone, Owner: OwnerMarkers, Frame: grokFrame,
+	ProjectNote: "Grok Build starts a project's servers only in a folder you trust (grok --trust, kept in ~/.grok/trusted_folders.toml)",
 	Sources: []string{"docs.x.ai/build/features/mcp-servers", "docs.x.ai/build/settings/reference",
-		"grok 1.0.41 tested (conformance/grok_test.go)"},
+		"grok 1.0.41 tested (conformance/grok_test.go)",
+		"@xai-official/grok 1.0.41 user-guide/07-mcp-servers.md (compat sources .mcp.json, ~/.claude.json, .cursor/mcp.json, ~/.cursor/mcp.json; trust) and 26-config-reference.md"},
 	Conformance: true,
 }
 

@@ -13,7 +13,7 @@ var kimiCodeClient = &Provider{
 	Name: "kimi-code", Display: "Kimi Code", DefaultScope: User,
 	Order: 250, Aliases: []string{"kimi"},
 	dialect: newKimi,
-	Project: &Dest{Base: ProjectDir, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}},
+	Project: &Dest{Base: ProjectDir, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}, FromCwd: true},
 	User:    &Dest{Env: "KIMI_CODE_HOME", Base: Home, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}},
 	// Kimi Code also reads <git root>/.mcp.json, between its user and project files
 	AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}},

@@ -12,11 +12,12 @@ var ompClient = &Provider{
 	Name: "omp", Display: "oh-my-pi", DefaultScope: Project,
 	Order: 110, Aliases: []string{"oh-my-pi"},
 	dialect: newOMP,
-	Project: &Dest{Base: ProjectDir, Dir: []string{".omp"}, Files: []string{"mcp.json"}},
+	Project: &Dest{Base: ProjectDir, Dir: []string{".omp"}, Files: []string{"mcp.json"}, FromCwd: true},
 	User:    &Dest{Env: "PI_CODING_AGENT_DIR", Base: Home, Dir: []string{".omp", "agent"}, Files: []string{"mcp.json"}},
 	Format:  format.JSON, ServersKey: "mcpServers", Switch: "enabled", Refs: refDollar,
-	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Owner: OwnerStrict,
-	Sources:     []string{"can1357/oh-my-pi docs/mcp-config.md", "@oh-my-pi/pi-coding-agent 18.2.3 loader tested (conformance/omp_test.go)"},
+	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: denyOMP, Allow: allowOMP, DisableWhole: true, Owner: OwnerStrict,
+	Sources: []string{"can1357/oh-my-pi docs/mcp-config.md (enabledTools, disabledTools: names or globs)",
+		"@oh-my-pi/pi-coding-agent 18.2.3 loader tested (conformance/omp_test.go; no filters yet, unknown members ignored)"},
 	Conformance: true,
 }
 
@@ -45,11 +46,36 @@ func (d omp) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Obje
 		e.Set("oauth", s.OAuth)
 	}
 	switchOff(d.p, &e, s, sf)
+	if sf == nil {
+		return e
+	}
+	if sf.Allow != nil {
+		e.Set(ompEnabled, nonNil(sf.Allow))
+	}
+	if len(sf.Deny) > 0 {
+		e.Set(ompDisabled, sf.Deny)
+	}
 	return e
 }
 
+// oh-my-pi's per-server tool filters (can1357/oh-my-pi docs/mcp-config.md): tool
+// names or globs; disabledTools wins over enabledTools. 18.2.3, the newest release
+// that installs, has neither and ignores them (its loader keeps the server).
+const (
+	ompEnabled  = "enabledTools"
+	ompDisabled = "disabledTools"
+)
+
+// nonNil is tools, or an empty list for none (an allowlist that keeps no tool).
+func nonNil(tools []string) []string {
+	if tools == nil {
+		return []string{}
+	}
+	return tools
+}
+
 // ompOwn are oh-my-pi's members mcpwire does not write.
-var ompOwn = []string{"enabledTools", "disabledTools", "requestIdFormat"}
+var ompOwn = []string{"requestIdFormat"}
 
 // Read reads an entry back: Claude Code's members, and timeout, auth and oauth into
 // the registry's own fields.
@@ -64,7 +90,16 @@ func (d omp) Read(entry json.RawMessage) (*Imported, error) {
 	}
 	r.decode("auth", "an object", &s.Auth)
 	r.decode("oauth", "an object", &s.OAuth)
-	return r.done(s, nil, ompOwn...)
+	return r.done(s, r.filterLists(ompDisabled, ompEnabled), ompOwn...)
 }
 
-func (omp) Filters() FilterSpec { return FilterSpec{} }
+func (d omp) Filters() FilterSpec {
+	return FilterSpec{Deny: true, Allow: true, DenyAll: true, Members: []string{ompEnabled, ompDisabled}, Switch: d.p.Switch,
+		Since: "in releases after 18.2.3 (18.2.3 ignores them)"}
+}
+
+// denyOMP and allowOMP are how oh-my-pi takes tool filters.
+const (
+	denyOMP  DenyStyle  = "disabledTools (names or globs); enabled: false for SERVER__*"
+	allowOMP AllowStyle = "enabledTools (names or globs)"
+)

@@ -124,9 +124,13 @@ type Provider struct {
 	// Conformance: the conformance suite installs the client and checks what mcpwire
 	// writes with the client's own commands (Q3, Q5).
 	Conformance bool
-	// ProjectNote is said after a project-scope injection: what the client needs
-	// before it reads the file (Mistral Vibe: a trusted folder).
+	// ProjectNote is said after a project-scope injection, by providers and by status
+	// for the project's file: what the client needs before it reads the file (Mistral
+	// Vibe: a trusted folder), or who does not read it (Continue's blocks: not cn).
 	ProjectNote string
+	// Absent says, for a scope the client has no file of, why: said when that scope
+	// is asked for, and by providers (Continue CLI reads no project file).
+	Absent map[Scope]string
 	// Precedence is the order of the scopes whose entry the client uses when a server
 	// name is in several, the winner first (Claude Code: local, project, user; whole
 	// entries, never merged); nil when the client documents none. status says which
@@ -157,9 +161,19 @@ func (p *Provider) Forms() []string {
 }
 
 // TypeNames are a client's values of an entry's "type" member, per transport; ""
-// writes no type member for that transport.
+// writes no type member for that transport. Key, when set, is the member's name where
+// it is not "type" (Devin's "transport").
 type TypeNames struct {
+	Key              string
 	Stdio, HTTP, SSE string
+}
+
+// Member is the name of the member holding the transport: Key, else "type".
+func (t *TypeNames) Member() string {
+	if t == nil || t.Key == "" {
+		return "type"
+	}
+	return t.Key
 }
 
 // Of returns the value for a transport ("stdio", "http" or "sse").

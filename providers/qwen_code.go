@@ -10,7 +10,7 @@ var qwenCodeClient = &Provider{
 	Name: "qwen-code", Display: "Qwen Code", DefaultScope: User,
 	Order: 160, Aliases: []string{"qwen"},
 	dialect: newQwen,
-	Project: &Dest{Base: ProjectDir, Dir: []string{".qwen"}, Files: []string{"settings.json"}, NoTrailingComma: true},
+	Project: &Dest{Base: ProjectDir, Dir: []string{".qwen"}, Files: []string{"settings.json"}, NoTrailingComma: true, FromCwd: true},
 	User:    &Dest{Env: "QWEN_HOME", Base: Home, Dir: []string{".qwen"}, Files: []string{"settings.json"}, NoTrailingComma: true},
 	// Qwen Code 0.21+ also reads the project's .mcp.json (without expanding references)
 	AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}},

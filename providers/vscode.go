@@ -21,7 +21,12 @@ var vscodeClient = &Provider{
 	User:    &Dest{Env: "VSCODE_APPDATA", EnvDir: []string{"Code", "User"}, Base: AppData, Dir: []string{"Code", "User"}, Files: []string{"mcp.json"}},
 	Format:  format.JSONC, ServersKey: "servers", Refs: refDollarEnv, Prompts: true,
 	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}", HomeVar: "${userHome}",
+	// VS Code's Copilot harness (2026-11) also reads the portable mcpServers files:
+	// the workspace .mcp.json and Copilot's ~/.copilot/mcp-config.json (copilot-cli's
+	// files); its own mcp.json stays read, called a "Local configuration"
+	AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}, {Env: "COPILOT_HOME", Base: Home, Dir: []string{".copilot"}, Files: []string{"mcp-config.json"}}},
 	Sources: []string{"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md",
+		"microsoft/vscode-docs docs/agents/reference/mcp-configuration.md (2026-11-25: portable mcpServers in .mcp.json and ~/.copilot/mcp-config.json (COPILOT_HOME) for the Copilot harness)",
 		vscodeUserData},
 }
 

@@ -7,7 +7,7 @@ import (
 // windsurfClient is Windsurf.
 var windsurfClient = &Provider{
 	Name: "windsurf", Display: "Windsurf", DefaultScope: User,
-	Order: 50, Aliases: []string{"cascade", "devin"},
+	Order: 50, Aliases: []string{"cascade"},
 	dialect: newPlain,
 	User:    &Dest{Base: Home, Dir: []string{".codeium", "windsurf"}, Files: []string{"mcp_config.json"}},
 	Format:  format.JSON, ServersKey: "mcpServers", Switch: "disabled", URLKey: "serverUrl", Refs: refDollarEnv,
