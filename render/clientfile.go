@@ -171,18 +171,18 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 	// the file as inject would edit it: the provider as it spells entries there (a file
 	// several clients read, V10), where the servers sit (a project's own in a file
 	// shared by every project, V11)
-	edit, _ := (&Request{Provider: p, Project: env.Project, Env: env}).newEdit(scope, path)
-	d := edit.d
+	lay := NewLayout(p, scope, path, env.Project, env)
+	d := lay.View.Dialect()
 	c := &ClientFile{Provider: p, Scope: scope, Path: path, Mode: rf.mode, d: d, env: env, doc: rf.doc,
-		target: providers.Target{P: edit.p, Scope: scope, Project: env.Project, Home: env.Home}}
+		target: providers.Target{P: lay.View, Scope: scope, Project: env.Project, Home: env.Home}}
 	if scope != providers.User {
 		c.Project = env.Project
 	}
 	c.refused = rf.empty && refusesEmpty(p.Format, true, nil)
 	if p.Dest(scope).Nested() {
-		c.local = localRecord{Scope: scope, Project: env.Project, Container: edit.servers}
+		c.local = localRecord{Scope: scope, Project: env.Project, Container: lay.Servers}
 	}
-	container := edit.container(c.doc)
+	container := lay.Container(c.doc)
 	if c.local.Scope != "" && !present(c.doc, container.Path) {
 		return nil, nil // no servers of this project in the file shared by every project
 	}

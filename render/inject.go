@@ -291,7 +291,7 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 	}
 	var local localRecord
 	if r.Provider.Dest(scope).Nested() {
-		local = localRecord{Scope: scope, Project: r.Project, Container: edit.servers}
+		local = localRecord{Scope: scope, Project: r.Project, Container: edit.Servers}
 	}
 	own, err := newOwnState(f, layer.Dir, edit.path, edit.p.Name, local)
 	if err != nil {

@@ -26,6 +26,9 @@ type namedEntry struct {
 // fileEdit is the change to one client file: entries to write or remove, with the
 // ownership record that says which existing entries are mcpwire's (C6).
 type fileEdit struct {
+	// Layout is where the entries sit in the file, and how they are spelled (p, its
+	// view of the client, and d, its dialect).
+	*Layout
 	p      *providers.Provider
 	d      providers.Dialect
 	path   string
@@ -40,18 +43,11 @@ type fileEdit struct {
 	force   bool
 	// keepFilters carries the filter members of rewritten entries over (KeepFilters).
 	keepFilters bool
-	// servers is the path of the servers in the file; nest the destination's template
-	// of it (with providers.ProjectKey), foldKeys whether a project key is matched
-	// without case (Windows).
-	servers, nest []string
-	foldKeys      bool
 	// syntax is the destination, for what its client's parser refuses (Strict,
-	// NoTrailingComma); others are the members other writers of a shared file keep in
-	// its entries (V10); before and after are the edits of the same entries earlier and
+	// NoTrailingComma); before and after are the edits of the same entries earlier and
 	// later in the transaction (two clients of one shared file): the last one stages
 	// and writes the record.
 	syntax *providers.Dest
-	others []string
 	// checkers are the name checks of the clients mcpwire writes the file for (a
 	// server written for Copilot CLI into .mcp.json is one Claude Code reads too).
 	checkers      []providers.Dialect
@@ -235,11 +231,11 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err := checkNotEmpty(e.own.f, e.p.Format, e.path, cur); err != nil {
 		return nil, err
 	}
-	doc, err := format.ParseFor(e.p.Format, e.path, cur.Data, cur.Exists, e.servers)
+	doc, err := format.ParseFor(e.p.Format, e.path, cur.Data, cur.Exists, e.Servers)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := doc.Entries(e.container(doc))
+	entries, err := doc.Entries(e.Container(doc))
 	if err != nil {
 		return nil, err
 	}
@@ -415,8 +411,8 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 		if has && e.keepFilters {
 			entry = e.d.Filters().Carry(entry, existing)
 		}
-		if has && len(e.others) > 0 {
-			entry = providers.FilterSpec{Members: e.others}.Carry(entry, existing)
+		if has && len(e.Others) > 0 {
+			entry = providers.FilterSpec{Members: e.Others}.Carry(entry, existing)
 		}
 		newDigest, err := es.Digest(ne.name, entry)
 		if err != nil {

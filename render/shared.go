@@ -10,48 +10,6 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 )
 
-// A file read by more than one client (V10) — the project's .mcp.json is Claude
-// Code's, GitHub Copilot CLI's and Qoder CLI's project file — has one ownership record,
-// whoever writes it, and one entry per server: each of its writers spells an entry the
-// way all of them read it (Claude Code's spelling, no switch unless all have it) and
-// keeps the members only the others write, so that writing the same server for two of
-// them gives one entry, and either may remove it.
-
-// sharedView is the provider as it writes a file other clients write too: its switch
-// only when every writer has the same (a server switched off for one reader of the
-// entry and on for another would be a trap), and the variables any writer reads as
-// empty (V5).
-func sharedView(p *providers.Provider, writers []*providers.Provider) *providers.Provider {
-	if len(writers) == 0 {
-		return p
-	}
-	v := *p
-	for _, w := range writers {
-		if w.Switch != v.Switch {
-			v.Switch = ""
-		}
-		v.ReservedRefs = providers.AppendNew(slices.Clip(v.ReservedRefs), w.ReservedRefs)
-	}
-	return &v
-}
-
-// othersMembers are the members the other writers of a file keep in its entries and p
-// does not write — their tool filters (Copilot CLI's tools allowlist) and their cwd
-// member (Copilot CLI, Qoder CLI; Claude Code has none) — which an entry p rewrites
-// keeps, so that p never undoes what another client of the file needs.
-func othersMembers(p *providers.Provider, writers []*providers.Provider) []string {
-	own := append(slices.Clone(p.Dialect().Filters().Members), p.CwdKey)
-	var out []string
-	for _, w := range writers {
-		for _, m := range append(w.Dialect().Filters().Members, w.CwdKey) {
-			if m != "" && !slices.Contains(own, m) && !slices.Contains(out, m) {
-				out = append(out, m)
-			}
-		}
-	}
-	return out
-}
-
 // readerNames are the display names of clients.
 func readerNames(ps []*providers.Provider) []string {
 	var out []string
@@ -61,21 +19,16 @@ func readerNames(ps []*providers.Provider) []string {
 	return out
 }
 
-// newEdit is the edit of the request's file at a scope: the provider as it spells
-// entries there (sharedView), where the servers sit, how strictly the client reads the
-// file, and its other readers.
+// newEdit is the edit of the request's file at a scope: its layout (the provider as
+// it spells entries there, where the servers sit, its other writers and readers) and
+// how strictly the client reads it.
 func (r *Request) newEdit(scope providers.Scope, path string) (*fileEdit, []*providers.Provider) {
-	p := r.Provider
-	d := p.Dest(scope)
-	name := fileName(d, path, r.pathEnv())
-	writers := p.WritersOf(scope, name)
-	view := sharedView(p, writers)
-	e := &fileEdit{p: view, d: view.Dialect(), path: path, servers: r.serversPath(scope), nest: d.Servers,
-		foldKeys: r.Env.GOOS == "windows", syntax: d, others: othersMembers(p, writers)}
-	for _, w := range append([]*providers.Provider{view}, writers...) {
+	lay := NewLayout(r.Provider, scope, path, r.Project, r.Env)
+	e := &fileEdit{Layout: lay, p: lay.View, d: lay.View.Dialect(), path: path, syntax: r.Provider.Dest(scope)}
+	for _, w := range append([]*providers.Provider{lay.View}, lay.Writers...) {
 		e.checkers = append(e.checkers, w.Dialect())
 	}
-	return e, p.ReadersOf(scope, name)
+	return e, lay.Readers
 }
 
 // mergeTargets folds the targets of one transaction that write the same file — two
