@@ -73,11 +73,11 @@ func (c *ClientFile) Renders(name string, s *registry.Server, sf *providers.Serv
 	if err != nil {
 		return false
 	}
-	rule := owners[c.Provider.Owner]
-	if rule.standing("", e.Digest, e.Framed, dg) == identical {
+	rule := RuleOf(c.Provider)
+	if rule.Standing("", e.Digest, e.Framed, dg) == EntryIdentical {
 		return true
 	}
-	return !(rule.framed && !e.Framed) && c.sameMeaning(name, entry)
+	return !(rule.Framed && !e.Framed) && c.sameMeaning(name, entry)
 }
 
 // sameMeaning reports whether the file's entry of a name means what entry does (T6):

@@ -97,7 +97,7 @@ func othersMembers(p *providers.Provider, writers []*providers.Provider) []strin
 // Container is where the file keeps the client's servers.
 func (l *Layout) Container(doc format.Document) format.Container {
 	c := format.Container{Path: l.containerIn(doc), NameKey: l.View.EntryName}
-	if owners[l.View.Owner].framed {
+	if RuleOf(l.View).Framed {
 		c.Frame = l.View.Frame
 	}
 	return c

@@ -290,3 +290,56 @@ func RecordDirs(layer string) []string {
 	}
 	return out
 }
+
+// Ownership says how an existing entry stands with mcpwire (C6).
+type Ownership int
+
+// How an entry stands.
+const (
+	// EntryOwned: written by mcpwire and unchanged since.
+	EntryOwned Ownership = iota
+	// EntryIdentical: not mcpwire's, but exactly what mcpwire would write.
+	EntryIdentical
+	// EntryForeign: not mcpwire's, or changed since mcpwire wrote it.
+	EntryForeign
+)
+
+// OwnerRule is how one ownership mode (C6) treats the entries already in a file.
+type OwnerRule struct {
+	// Framed: only an entry inside its frame lines can be mcpwire's (Grok Build).
+	Framed bool
+	// Strict: a foreign entry is refused even with --force (OMP).
+	Strict bool
+	// Keep: an entry mcpwire does not own keeps its launch configuration, and only the
+	// profile's filters are merged into it (Antigravity).
+	Keep bool
+}
+
+// owners are the ownership modes; the default (OwnerForce) replaces a foreign entry
+// only with --force.
+var owners = map[providers.OwnerMode]OwnerRule{
+	providers.OwnerForce:        {},
+	providers.OwnerStrict:       {Strict: true},
+	providers.OwnerMarkers:      {Framed: true},
+	providers.OwnerKeepExisting: {Keep: true},
+}
+
+// RuleOf is the rule of a client's ownership mode.
+func RuleOf(p *providers.Provider) OwnerRule { return owners[p.Owner] }
+
+// Standing is the one place an entry's ownership is decided (inject, uninject,
+// status, adopt): an entry with digest d is mcpwire's when the digest recorded for it
+// ("" when none) is d, identical when d is what mcpwire would write (newDigest, ""
+// when nothing would), foreign otherwise; under a framed rule an entry outside its
+// frame lines is never mcpwire's.
+func (rule OwnerRule) Standing(recorded, d string, framed bool, newDigest string) Ownership {
+	switch {
+	case rule.Framed && !framed:
+		return EntryForeign
+	case recorded != "" && recorded == d:
+		return EntryOwned
+	case newDigest != "" && d == newDigest:
+		return EntryIdentical
+	}
+	return EntryForeign
+}

@@ -120,56 +120,10 @@ func (m *editMemo) sameInput(data []byte) bool {
 	return len(data) == 0 || &data[0] == &m.in[0] || bytes.Equal(data, m.in)
 }
 
-// ownership says how an existing entry stands.
-type ownership int
-
-const (
-	owned     ownership = iota // written by mcpwire and unchanged since
-	identical                  // not mcpwire's, but exactly what mcpwire would write
-	foreign                    // not mcpwire's, or changed since mcpwire wrote it
-)
-
-// ownerRule is how one ownership mode (C6) treats the entries already in a file.
-type ownerRule struct {
-	// framed: only an entry inside its frame lines can be mcpwire's (Grok Build).
-	framed bool
-	// strict: a foreign entry is refused even with --force (OMP).
-	strict bool
-	// keep: an entry mcpwire does not own keeps its launch configuration, and only the
-	// profile's filters are merged into it (Antigravity).
-	keep bool
-}
-
-// owners are the ownership modes; the default (OwnerForce) replaces a foreign entry
-// only with --force.
-var owners = map[providers.OwnerMode]ownerRule{
-	providers.OwnerForce:        {},
-	providers.OwnerStrict:       {strict: true},
-	providers.OwnerMarkers:      {framed: true},
-	providers.OwnerKeepExisting: {keep: true},
-}
-
 // standing says how an existing entry stands: its digest d against the ownership
 // record and against the digest of what would be written ("" when nothing would).
-func (e *fileEdit) standing(rule ownerRule, name string, cur format.Entry, d, newDigest string) ownership {
-	return rule.standing(e.record.Entries[name], d, cur.Framed(), newDigest)
-}
-
-// standing is the one place an entry's ownership is decided (inject, uninject,
-// status, adopt): an entry with digest d is mcpwire's when the digest recorded for it
-// ("" when none) is d, identical when d is what mcpwire would write (newDigest, ""
-// when nothing would), foreign otherwise; under a framed rule an entry outside its
-// frame lines is never mcpwire's.
-func (rule ownerRule) standing(recorded, d string, framed bool, newDigest string) ownership {
-	switch {
-	case rule.framed && !framed:
-		return foreign
-	case recorded != "" && recorded == d:
-		return owned
-	case newDigest != "" && d == newDigest:
-		return identical
-	}
-	return foreign
+func (e *fileEdit) standing(rule OwnerRule, name string, cur format.Entry, d, newDigest string) Ownership {
+	return rule.Standing(e.record.Entries[name], d, cur.Framed(), newDigest)
 }
 
 // foreignError is a same-named entry mcpwire did not write (C6).
@@ -403,7 +357,7 @@ func (e *fileEdit) sameMeaning(existing format.Entry, entry format.Object) bool 
 // takes a foreign one over; an identical one is left as it is; every foreign one is
 // refused together. Each entry to remove goes only when mcpwire owns it.
 func (e *fileEdit) reconcile(es format.Entries) error {
-	rule := owners[e.p.Owner]
+	rule := RuleOf(e.p)
 	var foreignNames []string
 	for _, ne := range e.set {
 		entry := ne.entry
@@ -421,7 +375,7 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 		if has {
 			d := existing.Digest()
 			st := e.standing(rule, ne.name, existing, d, newDigest)
-			if rule.keep && st != owned {
+			if rule.Keep && st != EntryOwned {
 				// kept as it is; one mcpwire wrote and nobody changed is updated like
 				// anywhere else, so that its record follows
 				if err := e.d.MergeKept(e.path, es, ne.name, existing, e.filters.Of(ne.name)); err != nil {
@@ -429,7 +383,7 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 				}
 				continue
 			}
-			if d != newDigest && st != identical && !(rule.framed && !existing.Framed()) && e.sameMeaning(existing, entry) {
+			if d != newDigest && st != EntryIdentical && !(rule.Framed && !existing.Framed()) && e.sameMeaning(existing, entry) {
 				// the same entry in another form (T6: the client's defaults, member
 				// order): left as it is; mcpwire's still, when it was
 				if e.record.Entries[ne.name] != "" {
@@ -438,15 +392,15 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 				continue
 			}
 			switch {
-			case st == identical:
+			case st == EntryIdentical:
 				continue
-			case st == owned && d == newDigest:
+			case st == EntryOwned && d == newDigest:
 				// mcpwire's and already as it would write it: left as it is, in the
 				// person's formatting and member order (an adopted entry, B2)
 				e.wrote[ne.name] = newDigest
 				continue
-			case st == foreign:
-				if rule.strict || !e.force {
+			case st == EntryForeign:
+				if rule.Strict || !e.force {
 					foreignNames = append(foreignNames, ne.name)
 					continue
 				}
@@ -463,7 +417,7 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 		e.wrote[ne.name] = d
 	}
 	if len(foreignNames) > 0 {
-		return &foreignError{path: e.path, names: foreignNames, strict: rule.strict}
+		return &foreignError{path: e.path, names: foreignNames, strict: rule.Strict}
 	}
 	return e.reconcileRemovals(es, rule)
 }

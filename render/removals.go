@@ -9,7 +9,7 @@ import (
 
 // reconcileRemovals removes the entries of removals that mcpwire owns, and keeps the
 // others (said once, by the caller).
-func (e *fileEdit) reconcileRemovals(es format.Entries, rule ownerRule) error {
+func (e *fileEdit) reconcileRemovals(es format.Entries, rule OwnerRule) error {
 	for _, name := range e.removals() {
 		unselected := !slices.Contains(e.remove, name)
 		existing, has := es.Get(name)
@@ -19,7 +19,7 @@ func (e *fileEdit) reconcileRemovals(es format.Entries, rule ownerRule) error {
 			}
 			continue
 		}
-		if e.standing(rule, name, existing, existing.Digest(), "") != owned {
+		if e.standing(rule, name, existing, existing.Digest(), "") != EntryOwned {
 			if unselected {
 				e.unselectedKept = append(e.unselectedKept, name)
 			} else {

@@ -196,7 +196,7 @@ func (r StatusRequest) state(c *ClientFile, e ClientEntry) EntryState {
 		return Foreign
 	}
 	s, defined := r.Registry.Server(e.Name)
-	if owners[c.Provider.Owner].standing(rec, e.Digest, e.Framed, "") != owned && !(defined && c.meansServer(e, s)) {
+	if RuleOf(c.Provider).Standing(rec, e.Digest, e.Framed, "") != EntryOwned && !(defined && c.meansServer(e, s)) {
 		return Drifted
 	}
 	if !defined {
@@ -210,7 +210,7 @@ func (r StatusRequest) state(c *ClientFile, e ClientEntry) EntryState {
 // defaults, "type": "stdio", an empty env): its launch members are compared, with the
 // entry's own tool filters, which inject compares against the profile's.
 func (c *ClientFile) meansServer(e ClientEntry, s *registry.Server) bool {
-	if e.Read == nil || owners[c.Provider.Owner].framed && !e.Framed {
+	if e.Read == nil || RuleOf(c.Provider).Framed && !e.Framed {
 		return false
 	}
 	v, probs := providers.Spell(c.target, c.d, s)
