@@ -2,12 +2,10 @@ package render
 
 import (
 	"fmt"
-	"io/fs"
 	"maps"
 	"slices"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
@@ -56,41 +54,6 @@ func (r *ImportRequest) adoption(res *ImportResult, cands map[string]*candidate)
 	return out
 }
 
-// Renders reports whether mcpwire, injecting s with the filters sf, would write the
-// entry name exactly as the file holds it (the same ownership digest, C6), inside its
-// frame lines where the client's entries have them.
-func (c *ClientFile) Renders(name string, s *registry.Server, sf *providers.ServerFilters) bool {
-	e, ok := c.Entry(name)
-	if !ok {
-		return false
-	}
-	v, probs := providers.Spell(c.target, c.d, s)
-	if len(probs) > 0 || providers.Disabled(s) && c.Provider.Switch == "" {
-		return false
-	}
-	entry := c.d.Entry(s, &v, sf)
-	dg, err := c.es.Digest(name, entry)
-	if err != nil {
-		return false
-	}
-	rule := RuleOf(c.Provider)
-	if rule.Standing("", e.Digest, e.Framed, dg) == EntryIdentical {
-		return true
-	}
-	return !(rule.Framed && !e.Framed) && c.sameMeaning(name, entry)
-}
-
-// sameMeaning reports whether the file's entry of a name means what entry does (T6):
-// the client's defaults, member order and the spelling of references aside.
-func (c *ClientFile) sameMeaning(name string, entry format.Object) bool {
-	cur, ok := c.es.Get(name)
-	if !ok {
-		return false
-	}
-	raw, err := format.Marshal(entry)
-	return err == nil && providers.SameMeaning(c.target, c.d, cur.JSON(), raw)
-}
-
 // writeAdopted records the adopted entries: the injection receipts of servers that
 // were already defined (new ones got theirs when they were added), then every file's
 // ownership record, in one transaction. It returns the files changed.
@@ -114,7 +77,7 @@ func writeAdopted(f fsys.FS, reg *registry.Registry, adopted []*fileAdoption, id
 	}
 	var targets []fsys.Target
 	for _, fa := range adopted {
-		t, err := fa.recordTarget(f, reg.Set().Write().Dir)
+		t, err := fa.c.AdoptTarget(f, reg.Set().Write().Dir, fa.names)
 		if err != nil {
 			return nil, err
 		}
@@ -133,54 +96,6 @@ func writeAdopted(f fsys.FS, reg *registry.Registry, adopted []*fileAdoption, id
 	return changed, nil
 }
 
-// recordTarget is the target that adds the adopted entries to the file's ownership
-// record, as the record is under the transaction's lock (settled against the file when
-// a staged record lies beside it). The client file does not change, so nothing is
-// staged.
-func (fa *fileAdoption) recordTarget(f fsys.FS, layer string) (fsys.Target, error) {
-	c := fa.c
-	path, canon, err := entryRecordPath(layer, c.Path, c.local.Container, c.local.Scope != "")
-	if err != nil {
-		return fsys.Target{}, err
-	}
-	digests := map[string]string{}
-	for _, n := range fa.names {
-		e, _ := c.Entry(n)
-		digests[n] = e.Digest
-	}
-	return fsys.Target{
-		Path:     path,
-		DirPerm:  0o700,
-		Check:    func() error { return checkRecordDir(f, path) },
-		CheckKey: recordDirKey(path),
-		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-			rec := &ownRecord{Destination: canon, Entries: map[string]string{}}
-			if cur.Exists {
-				if err := decodeRecord(cur.Data, rec); err != nil {
-					return nil, 0, false, corruptRecord(path, err)
-				}
-			}
-			stagedRaw, staged, err := readOptional(f, path+stagedSuffix)
-			if err != nil {
-				return nil, 0, false, err
-			}
-			if staged {
-				st, err := decodeOwnStage(path+stagedSuffix, stagedRaw)
-				if err != nil {
-					return nil, 0, false, err
-				}
-				rec, _ = st.settle(rec, entryDigest(c.d, c.doc, c.es))
-			}
-			rec.Destination, rec.localRecord, rec.Providers = canon, c.local, rec.writers(c.Provider.Name)
-			if rec.Provider == "" {
-				rec.Provider = c.Provider.Name
-			}
-			maps.Copy(rec.Entries, digests)
-			return rec.encode(), 0o600, false, nil
-		},
-	}, nil
-}
-
 // profile builds the profile of --as-profile, with the tool filters of every file:
 // those in its entries, those the client keeps beside them (opencode's tools map) and
 // Claude Code's deny rules in the settings file of the same scope.
@@ -194,7 +109,7 @@ func (r *ImportRequest) profile(f fsys.FS, res *ImportResult, cands map[string]*
 	filters := map[string]map[string]*providers.ServerFilters{}
 	for i, c := range r.Files {
 		names := res.Files[i].Servers
-		for n, sf := range c.filters(f, names) {
+		for n, sf := range c.Filters(f, names) {
 			if _, ok := cands[n]; !ok || sf == nil {
 				continue
 			}
@@ -203,61 +118,8 @@ func (r *ImportRequest) profile(f fsys.FS, res *ImportResult, cands map[string]*
 				m = map[string]*providers.ServerFilters{}
 				filters[c.Provider.Name] = m
 			}
-			m[n] = mergeFilters(m[n], sf)
+			m[n] = MergeFilters(m[n], sf)
 		}
 	}
 	return r.profileOf(servers, filters), nil
-}
-
-// filters returns the tool filters the file and its client hold for the named entries.
-func (c *ClientFile) filters(f fsys.FS, names []string) map[string]*providers.ServerFilters {
-	out := map[string]*providers.ServerFilters{}
-	for _, n := range names {
-		if e, ok := c.Entry(n); ok && e.Read != nil && e.Read.Filters != nil {
-			out[n] = e.Read.Filters
-		}
-	}
-	for n, sf := range c.d.ReadFilters(c.Lookup, names) {
-		out[n] = mergeFilters(out[n], sf)
-	}
-	if dr := c.d.DenyRules(); dr != nil && c.Provider.Settings[c.Scope] != nil {
-		for n, sf := range dr.ReadRules(c.denyRules(f), names) {
-			out[n] = mergeFilters(out[n], sf)
-		}
-	}
-	return out
-}
-
-// denyRules reads permissions.deny of the client's settings file of the file's scope
-// (Claude Code); none when it is missing or malformed.
-func (c *ClientFile) denyRules(f fsys.FS) []string {
-	path, err := choosePath(f, c.Provider.Settings[c.Scope], c.env)
-	if err != nil {
-		return nil
-	}
-	data, err := f.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	doc, err := format.Parse(c.Provider.Format, path, data, true)
-	if err != nil {
-		return nil
-	}
-	deny, _ := validateSettings(path, doc)
-	return deny
-}
-
-// mergeFilters unions two filters of one server.
-func mergeFilters(a, b *providers.ServerFilters) *providers.ServerFilters {
-	if a == nil {
-		return b
-	}
-	if b == nil {
-		return a
-	}
-	out := &providers.ServerFilters{Deny: providers.AppendNew(append([]string(nil), a.Deny...), b.Deny), DenyAll: a.DenyAll || b.DenyAll}
-	if a.Allow != nil || b.Allow != nil {
-		out.Allow = providers.AppendNew(append([]string{}, a.Allow...), b.Allow)
-	}
-	return out
 }

@@ -196,25 +196,13 @@ func (r StatusRequest) state(c *ClientFile, e ClientEntry) EntryState {
 		return Foreign
 	}
 	s, defined := r.Registry.Server(e.Name)
-	if RuleOf(c.Provider).Standing(rec, e.Digest, e.Framed, "") != EntryOwned && !(defined && c.meansServer(e, s)) {
+	if RuleOf(c.Provider).Standing(rec, e.Digest, e.Framed, "") != EntryOwned && !(defined && c.MeansServer(e, s)) {
 		return Drifted
 	}
 	if !defined {
 		return Stale
 	}
 	return Owned
-}
-
-// meansServer reports whether an entry mcpwire wrote that changed since in form only
-// still means what mcpwire writes for s (T6: a client re-saving its file with its
-// defaults, "type": "stdio", an empty env): its launch members are compared, with the
-// entry's own tool filters, which inject compares against the profile's.
-func (c *ClientFile) meansServer(e ClientEntry, s *registry.Server) bool {
-	if e.Read == nil || RuleOf(c.Provider).Framed && !e.Framed {
-		return false
-	}
-	v, probs := providers.Spell(c.target, c.d, s)
-	return len(probs) == 0 && c.sameMeaning(e.Name, c.d.Entry(s, &v, e.Read.Filters))
 }
 
 // blockers are what keeps a server from starting that this environment shows: a
