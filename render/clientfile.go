@@ -374,3 +374,14 @@ func (c *ClientFile) EntryJSON(name string) (json.RawMessage, bool) {
 	}
 	return e.JSON(), true
 }
+
+// Dialect is the dialect the file's entries are spelled in: its client's, as it
+// writes that file (Layout).
+func (c *ClientFile) Dialect() providers.Dialect { return c.d }
+
+// Document is the file as parsed.
+func (c *ClientFile) Document() format.Document { return c.doc }
+
+// Refused reports whether the file holds no byte, which inject refuses in its format
+// (K9).
+func (c *ClientFile) Refused() bool { return c.refused }

@@ -62,7 +62,7 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 		}
 		for range p.targets {
 			res := results[at[i]]
-			if res.Changed && !transient(res.Path) && !slices.Contains(p.Result.Changed, res.Path) {
+			if res.Changed && !Transient(res.Path) && !slices.Contains(p.Result.Changed, res.Path) {
 				p.Result.Changed = append(p.Result.Changed, res.Path)
 			}
 			if res.Removed && slices.Contains(p.filePaths(), res.Path) && !slices.Contains(p.Result.RemovedFiles, res.Path) {

@@ -227,9 +227,9 @@ func checkNotUserFile(p *providers.Provider, path string, env providers.PathEnv)
 	return nil
 }
 
-// samePath reports whether two paths name one file, by their canonical paths
+// SamePath reports whether two paths name one file, by their canonical paths
 // (symlinked parents resolved).
-func samePath(a, b string) bool {
+func SamePath(a, b string) bool {
 	return canonicalOrClean(a) == canonicalOrClean(b)
 }
 
@@ -249,7 +249,7 @@ func ScopeOf(p *providers.Provider, dest string, env providers.PathEnv) (scope p
 	if p.User != nil {
 		if cands, err := p.User.Candidates(env); err == nil {
 			for _, c := range cands {
-				if samePath(dest, c) {
+				if SamePath(dest, c) {
 					return providers.User, "", true
 				}
 			}

@@ -351,7 +351,7 @@ func (r *Request) settingsTargets(f fsys.FS, scope providers.Scope, want []strin
 // folder below it, or another one named with --project).
 func (r *Request) startNote(scope providers.Scope, path string) string {
 	d := r.Provider.Dest(scope)
-	if scope != providers.Project || d == nil || !d.FromCwd || r.WorkDir == "" || samePath(r.WorkDir, r.Project) {
+	if scope != providers.Project || d == nil || !d.FromCwd || r.WorkDir == "" || SamePath(r.WorkDir, r.Project) {
 		return ""
 	}
 	return fmt.Sprintf("%s reads %s only when it starts in %s, not in a folder below it (such as %s)", r.Provider.Display, path, r.Project, r.WorkDir)

@@ -54,10 +54,10 @@ func batch(b int, targets ...fsys.Target) []fsys.Target {
 // that inject --all never takes it for a record).
 const stagedSuffix = ".staged"
 
-// transient reports whether a file a transaction wrote is a staged record: written
+// Transient reports whether a file a transaction wrote is a staged record: written
 // and removed within the run (unless removing it failed, which is warned), so it is
 // never one of the files a command reports as changed (U5).
-func transient(path string) bool { return strings.HasSuffix(path, stagedSuffix) }
+func Transient(path string) bool { return strings.HasSuffix(path, stagedSuffix) }
 
 // ownStage is a staged ownership record: the entries before and after the
 // transaction, and the names an earlier staged record had already forgotten.

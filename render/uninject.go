@@ -118,7 +118,7 @@ func (r Request) uninjectRules(f fsys.FS, scope providers.Scope, edit *fileEdit)
 // warns about the entries and rules left in place.
 func (r Request) uninjectReport(res *UninjectResult, results []fsys.Result, edit *fileEdit, perm *permEdit) {
 	for _, x := range results {
-		if x.Changed && !transient(x.Path) {
+		if x.Changed && !Transient(x.Path) {
 			res.Changed = append(res.Changed, x.Path)
 		}
 		if x.Removed && (x.Path == edit.path || perm != nil && x.Path == perm.path) {

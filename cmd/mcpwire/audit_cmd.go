@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/inspect"
 	"github.com/urfave/cli/v2"
 )
 
@@ -31,19 +31,19 @@ func runAudit(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	findings, errs := render.Audit(env.FS, render.AuditRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj),
+	findings, errs := inspect.Audit(env.FS, inspect.AuditRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj),
 		GOOS: env.pathEnv("").GOOS, Ignored: gitIgnored})
 	for _, e := range errs {
 		env.warn("audit: " + e.Error())
 	}
 	doc := struct {
-		Project  string           `json:"project"`
-		Findings []render.Finding `json:"findings"`
+		Project  string            `json:"project"`
+		Findings []inspect.Finding `json:"findings"`
 	}{proj, nonNil(findings)}
 	if err := printReport(env, c, doc, func() { printFindings(env, findings) }); err != nil {
 		return err
 	}
-	creds, unchecked := count(findings, render.FindingCredential), count(findings, render.FindingUnchecked)
+	creds, unchecked := count(findings, inspect.FindingCredential), count(findings, inspect.FindingUnchecked)
 	var problems []string
 	if creds > 0 {
 		problems = append(problems, plural(creds, "literal credential")+" found")
@@ -74,7 +74,7 @@ func plural(n int, one string) string {
 
 // printFindings prints one line per finding; names, fields and paths from the files
 // quoted when they are not plain text (K4).
-func printFindings(env *Env, fs []render.Finding) {
+func printFindings(env *Env, fs []inspect.Finding) {
 	if len(fs) == 0 {
 		printf(env.Stdout, "no findings\n")
 		return
@@ -94,7 +94,7 @@ func printFindings(env *Env, fs []render.Finding) {
 }
 
 // count counts the findings of a kind.
-func count(fs []render.Finding, kind string) int {
+func count(fs []inspect.Finding, kind string) int {
 	n := 0
 	for _, f := range fs {
 		if f.Kind == kind {

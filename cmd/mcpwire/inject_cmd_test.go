@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/mcpwire/mcpwire/fixtures"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/fixtures"
 
 	"github.com/mcpwire/mcpwire/internal/suggest"
 	"github.com/mcpwire/mcpwire/providers"

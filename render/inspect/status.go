@@ -1,4 +1,4 @@
-package render
+package inspect
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
+	"github.com/mcpwire/mcpwire/render"
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
@@ -86,7 +87,7 @@ func Status(f fsys.FS, r StatusRequest) []StatusFile {
 	layer := r.Registry.Set().Write().Dir
 	read := newDocCache(f)
 	r.notFound = map[string]string{}
-	cr := NewClientReader(f)
+	cr := render.NewClientReader(f)
 	var out []StatusFile
 	for _, p := range r.Providers {
 		files, errs := cr.All([]*providers.Provider{p}, r.Env, layer)
@@ -94,9 +95,9 @@ func Status(f fsys.FS, r StatusRequest) []StatusFile {
 			out = append(out, StatusFile{Provider: p.Name, Error: err.Error(), Entries: []StatusEntry{}})
 		}
 		for _, c := range files {
-			if c.refused {
+			if c.Refused() {
 				// inject refuses it, so status --check does not pass it (K9)
-				out = append(out, StatusFile{Provider: p.Name, Scope: c.Scope, Path: c.Path, Error: (&EmptyFileError{Path: c.Path}).Error(), Entries: []StatusEntry{}})
+				out = append(out, StatusFile{Provider: p.Name, Scope: c.Scope, Path: c.Path, Error: (&render.EmptyFileError{Path: c.Path}).Error(), Entries: []StatusEntry{}})
 				continue
 			}
 			read.seed(c)
@@ -114,23 +115,23 @@ func Status(f fsys.FS, r StatusRequest) []StatusFile {
 // goneFiles are the files of this machine and project that ownership records name but
 // that are gone: every recorded entry of them is missing.
 func (r StatusRequest) goneFiles(f fsys.FS, layer string, seen []StatusFile) []StatusFile {
-	recorded, err := RecordedDestinations(f, layer)
+	recorded, err := render.RecordedDestinations(f, layer)
 	if err != nil {
 		return []StatusFile{{Error: err.Error(), Entries: []StatusEntry{}}}
 	}
 	var out []StatusFile
 	for _, d := range recorded {
 		p, ok := providers.Get(d.Provider)
-		if !ok || !slices.Contains(r.Providers, p) || slices.ContainsFunc(seen, func(s StatusFile) bool { return samePath(s.Path, d.Path) }) {
+		if !ok || !slices.Contains(r.Providers, p) || slices.ContainsFunc(seen, func(s StatusFile) bool { return render.SamePath(s.Path, d.Path) }) {
 			continue
 		}
-		scope, project, ok := ScopeOf(p, d.Path, r.Env)
+		scope, project, ok := render.ScopeOf(p, d.Path, r.Env)
 		if d.Scope != "" {
 			// a project's part of a file shared by every project (Claude Code's local
 			// scope): the record says which, the path cannot
 			scope, project, ok = d.Scope, d.Project, true
 		}
-		if !ok || scope != providers.User && !samePath(project, r.Env.Project) {
+		if !ok || scope != providers.User && !render.SamePath(project, r.Env.Project) {
 			continue
 		}
 		if _, err := f.Lstat(d.Path); !fsys.IsNotExist(err) || len(d.Servers) == 0 {
@@ -153,7 +154,7 @@ func (r StatusRequest) goneFiles(f fsys.FS, layer string, seen []StatusFile) []S
 }
 
 // fileStatus is the status of one file's entries, those recorded but gone included.
-func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
+func (r StatusRequest) fileStatus(c *render.ClientFile, read *docCache) StatusFile {
 	sf := StatusFile{Provider: c.Provider.Name, Scope: c.Scope, Path: c.Path, Entries: make([]StatusEntry, 0, len(c.Entries))}
 	if c.Scope == providers.Project {
 		sf.Note = c.Provider.ProjectNote
@@ -162,7 +163,7 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 	for _, e := range c.Entries {
 		names = append(names, e.Name)
 	}
-	clientBlockers := c.d.StartBlockers(&providers.StartState{Scope: c.Scope, Project: r.Env.Project, Path: c.Path,
+	clientBlockers := c.Dialect().StartBlockers(&providers.StartState{Scope: c.Scope, Project: r.Env.Project, Path: c.Path,
 		Names: names, Read: read.member, Env: r.Env})
 	for _, e := range c.Entries {
 		se := StatusEntry{Name: e.Name, State: r.state(c, e), OriginalKept: slices.Contains(c.TakenOver, e.Name)}
@@ -177,7 +178,7 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 		sf.Entries = append(sf.Entries, se)
 	}
 	for _, n := range slices.Sorted(maps.Keys(c.Record)) {
-		if _, _, member := providers.RecordedMember(c.d, n); member {
+		if _, _, member := providers.RecordedMember(c.Dialect(), n); member {
 			continue
 		}
 		if _, ok := c.Entry(n); !ok {
@@ -190,13 +191,13 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 // state is an entry's state against the file's ownership record and the registry. A
 // recorded entry that mcpwire would no longer treat as its own (changed since, or
 // moved out of its frame lines) has drifted.
-func (r StatusRequest) state(c *ClientFile, e ClientEntry) EntryState {
+func (r StatusRequest) state(c *render.ClientFile, e render.ClientEntry) EntryState {
 	rec, recorded := c.Record[e.Name]
 	if !recorded {
 		return Foreign
 	}
 	s, defined := r.Registry.Server(e.Name)
-	if RuleOf(c.Provider).Standing(rec, e.Digest, e.Framed, "") != EntryOwned && !(defined && c.MeansServer(e, s)) {
+	if render.RuleOf(c.Provider).Standing(rec, e.Digest, e.Framed, "") != render.EntryOwned && !(defined && c.MeansServer(e, s)) {
 		return Drifted
 	}
 	if !defined {
@@ -302,7 +303,7 @@ type docCache struct {
 func newDocCache(f fsys.FS) *docCache { return &docCache{f: f, docs: map[string]format.Document{}} }
 
 // seed adds an opened client file.
-func (d *docCache) seed(c *ClientFile) { d.docs[c.Path] = c.doc }
+func (d *docCache) seed(c *render.ClientFile) { d.docs[c.Path] = c.Document() }
 
 // member returns a member of a JSON file (the whole file without a member path).
 func (d *docCache) member(file string, path ...string) (json.RawMessage, bool) {

@@ -1,4 +1,4 @@
-package render
+package inspect
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
 )
 
 // Finding kinds of audit (B6, K5, H4).
@@ -56,7 +57,7 @@ type AuditRequest struct {
 	// Ignored, when set, asks git about a file of the work tree at root: a layer file
 	// git ignores is not committed. Without it, every layer file inside a git work
 	// tree counts as committed.
-	Ignored func(root string) IgnoreCheck
+	Ignored func(root string) render.IgnoreCheck
 }
 
 // Audit reads every file of the request's providers that exists here, and the
@@ -75,12 +76,12 @@ type AuditRequest struct {
 // looks like a credential) is not a finding. The errors returned are entries mcpwire
 // cannot read as servers: each was checked for credentials all the same.
 func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
-	files, openErrs := ClientFiles(f, r.Providers, r.Env, "")
+	files, openErrs := render.ClientFiles(f, r.Providers, r.Env, "")
 	var out []Finding
 	var errs []error
 	seen := map[string]bool{} // a file several clients read (V10) is audited once
 	for _, err := range openErrs {
-		var fe *FileError
+		var fe *render.FileError
 		if !errors.As(err, &fe) || seen[fe.Path] && fe.Path != "" {
 			continue
 		}
@@ -101,7 +102,7 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 		}
 		for _, e := range c.Entries {
 			if _, defined := r.Registry.Server(e.Name); !defined {
-				out = append(out, c.finding(FindingShadow, e.Name, "", "no configuration layer defines it"))
+				out = append(out, finding(c, FindingShadow, e.Name, "", "no configuration layer defines it"))
 			}
 			if e.Err != nil {
 				errs = append(errs, fmt.Errorf("%s: %s: %w (its strings were checked for credentials)", c.Path, e.Name, e.Err))
@@ -112,7 +113,7 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 			var entry any
 			raw, _ := c.EntryJSON(e.Name)
 			if err := json.Unmarshal(raw, &entry); err != nil {
-				out = append(out, c.finding(FindingUnchecked, e.Name, "", "not checked: the entry cannot be read: "+err.Error()))
+				out = append(out, finding(c, FindingUnchecked, e.Name, "", "not checked: the entry cannot be read: "+err.Error()))
 				continue
 			}
 			var fields *policy.Fields
@@ -121,7 +122,7 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 				fields = &fl
 			}
 			for _, v := range entryCredentials(e.Name, fields, entry, committed, c.Provider.Forms()) {
-				out = append(out, c.finding(FindingCredential, e.Name, v.Field, why))
+				out = append(out, finding(c, FindingCredential, e.Name, v.Field, why))
 			}
 		}
 	}
@@ -201,7 +202,7 @@ func (r AuditRequest) layerFindings(f fsys.FS) []Finding {
 		root := gitWorkTree(f, l.Dir)
 		committed := root != ""
 		if committed && r.Ignored != nil {
-			if st, err := r.Ignored(root)(l.ServersFile); err == nil && st == GitIgnores {
+			if st, err := r.Ignored(root)(l.ServersFile); err == nil && st == render.GitIgnores {
 				committed = false
 			}
 		}
@@ -282,8 +283,8 @@ func exposedWhy(what string, mode fs.FileMode) string {
 	return fmt.Sprintf("%s %s can %s (mode %04o)", what, strings.Join(who, " and "), verb, perm)
 }
 
-// finding is a finding of the file.
-func (c *ClientFile) finding(kind, server, field, why string) Finding {
+// finding is a finding of file c.
+func finding(c *render.ClientFile, kind, server, field, why string) Finding {
 	return Finding{Kind: kind, Provider: c.Provider.Name, Scope: c.Scope, Path: c.Path, Server: server, Field: field, Why: why}
 }
 

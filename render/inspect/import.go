@@ -1,4 +1,4 @@
-package render
+package inspect
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
 )
 
 // ImportRequest is one import (B1, B2): the entries of client files read back into
@@ -21,7 +22,7 @@ type ImportRequest struct {
 	Registry *registry.Registry
 	// Files are the client files to import from, in order: a name found in several
 	// comes from the first.
-	Files []*ClientFile
+	Files []*render.ClientFile
 	// Servers, when set, are the only entries imported; each must be in a file.
 	Servers []string
 	// Profile, when set, names a new profile of the imported servers with the
@@ -74,8 +75,8 @@ type ImportFile struct {
 // candidate is one entry on its way into the registry.
 type candidate struct {
 	s     *registry.Server
-	from  []*ClientFile
-	entry map[*ClientFile]*ClientEntry
+	from  []*render.ClientFile
+	entry map[*render.ClientFile]*render.ClientEntry
 }
 
 // Import reads the request's files into the registry: every check first, then one
@@ -178,7 +179,7 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 			prev, dup := cands[e.Name]
 			switch {
 			case !dup:
-				cands[e.Name] = &candidate{s: s, from: []*ClientFile{c}, entry: map[*ClientFile]*ClientEntry{c: e}}
+				cands[e.Name] = &candidate{s: s, from: []*render.ClientFile{c}, entry: map[*render.ClientFile]*render.ClientEntry{c: e}}
 				order = append(order, e.Name)
 			case sameServer(prev.s, s):
 				prev.from = append(prev.from, c)
@@ -215,7 +216,7 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 // entry of a project file, which is committed, keeps its env values that cannot be
 // credentials (P11: neither name nor value looks like one) as plain values, so that
 // they can be written into project files again.
-func importable(e *ClientEntry, committed bool) (*registry.Server, string) {
+func importable(e *render.ClientEntry, committed bool) (*registry.Server, string) {
 	if e.Err != nil {
 		return nil, "cannot be read: " + e.Err.Error()
 	}
@@ -257,7 +258,7 @@ func (r *ImportRequest) warn(msg string) {
 }
 
 // skip records an entry that is not imported, with a warning.
-func (r *ImportRequest) skip(res *ImportResult, c *ClientFile, name, why string) {
+func (r *ImportRequest) skip(res *ImportResult, c *render.ClientFile, name, why string) {
 	res.Skipped = append(res.Skipped, ImportSkip{Server: name, Provider: c.Provider.Name, Path: c.Path, Reason: why})
 	r.warn(fmt.Sprintf("%s: skipped %s from %s: %s", c.Provider.Name, termtext.Quote(name), termtext.Quote(c.Path), why))
 }

@@ -1,4 +1,4 @@
-package render
+package inspect
 
 import (
 	"fmt"
@@ -9,12 +9,13 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
 )
 
 // fileAdoption is the entries of one client file an import records as mcpwire's
 // (B2), with their digests.
 type fileAdoption struct {
-	c     *ClientFile
+	c     *render.ClientFile
 	names []string
 }
 
@@ -89,7 +90,7 @@ func writeAdopted(f fsys.FS, reg *registry.Registry, adopted []*fileAdoption, id
 	}
 	var changed []string
 	for _, x := range results {
-		if x.Changed && !transient(x.Path) {
+		if x.Changed && !render.Transient(x.Path) {
 			changed = append(changed, x.Path)
 		}
 	}
@@ -118,7 +119,7 @@ func (r *ImportRequest) profile(f fsys.FS, res *ImportResult, cands map[string]*
 				m = map[string]*providers.ServerFilters{}
 				filters[c.Provider.Name] = m
 			}
-			m[n] = MergeFilters(m[n], sf)
+			m[n] = render.MergeFilters(m[n], sf)
 		}
 	}
 	return r.profileOf(servers, filters), nil
