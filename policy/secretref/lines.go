@@ -132,7 +132,7 @@ func ParseHeaders(args []string) (Headers, error) {
 	}
 	for k := range h.Headers {
 		if h.Bearer != "" && strings.EqualFold(k, "Authorization") {
-			return Headers{}, fmt.Errorf("Authorization is given to both %s and %s", HeaderFlag, BearerFlag)
+			return Headers{}, fmt.Errorf("%s Authorization and %s: the bearer token is the Authorization header; give one", HeaderFlag, BearerFlag)
 		}
 	}
 	return h, nil
