@@ -9,13 +9,16 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/secretstore/storetest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"mcpwire": func() { os.Exit(Main(os.Args[1:], NewOSEnv())) },
+		"mcpwire": func() { os.Exit(Run(os.Args[1:])) },
 		"mcptest": mcptestMain,
+		// the 1Password CLI's stand-in (S6): secrets_cmds_test.go
+		"op": func() { os.Exit(storetest.OpMain()) },
 	})
 }
 
@@ -32,6 +35,7 @@ func scriptParams(dir string) testscript.Params {
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("MCPWIRE_UPDATE") != "",
 		Setup:               setupScript,
+		Condition:           scriptCondition,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mode":   cmdMode,
 			"snap":   cmdSnap,
@@ -44,6 +48,9 @@ func scriptParams(dir string) testscript.Params {
 			"mkfifo":  cmdMkfifo,
 			// manifests (M3): mkmcpb_test.go
 			"mkmcpb": cmdMkmcpb,
+			// secret stores (S6): secrets_cmds_test.go
+			"passstore": cmdPassStore,
+			"opstore":   cmdOpStore,
 		},
 	}
 }

@@ -61,6 +61,9 @@ func ParseExec(args []string) (Exec, error) {
 			return x, nil
 		}
 		v, ok := flagValue(args, &i, EnvFlag)
+		if !ok && !strings.HasPrefix(a, "-") {
+			return Exec{}, errors.New("no -- before the command: mcpwire exec " + EnvFlag + " K=REF -- COMMAND ARG…")
+		}
 		if !ok {
 			return Exec{}, fmt.Errorf("unknown argument %s: exec takes %s K=REF and the command after --", quoteFlag(a), EnvFlag)
 		}

@@ -6,6 +6,7 @@
 package storetest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,27 +30,55 @@ func need(t testing.TB, programs ...string) {
 	}
 }
 
-// Pass makes a password store: a throwaway GPG key without a passphrase in a new
-// GNUPGHOME (short, under /tmp: gpg-agent's socket lives there), and a store in dir
-// initialised for it. It returns the variables that select both; the agent is stopped
-// and GNUPGHOME removed when the test ends.
+// Missing returns the first of programs that is not on PATH, "" when all are.
+func Missing(programs ...string) string {
+	for _, p := range programs {
+		if _, err := exec.LookPath(p); err != nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// PassPrograms are the programs a password store needs.
+var PassPrograms = []string{"pass", "gpg", "gpgconf"}
+
+// Pass makes a password store (NewPass) for a test, stopped and removed when it ends.
 func Pass(t testing.TB, dir string) []string {
 	t.Helper()
-	need(t, "pass", "gpg", "gpgconf")
-	gnupg, err := os.MkdirTemp("/tmp", "mcpgpg")
+	need(t, PassPrograms...)
+	vars, cleanup, err := NewPass(dir)
+	t.Cleanup(cleanup)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vars := []string{"GNUPGHOME=" + gnupg, "PASSWORD_STORE_DIR=" + filepath.Join(dir, "password-store")}
+	return vars
+}
+
+// NewPass makes a password store: a throwaway GPG key without a passphrase in a new
+// GNUPGHOME (short, under /tmp: gpg-agent's socket lives there), and a store in
+// dir/password-store initialised for it. It returns the variables that select both,
+// and what stops the agent and removes GNUPGHOME.
+func NewPass(dir string) (vars []string, cleanup func(), err error) {
+	gnupg, err := os.MkdirTemp("/tmp", "mcpgpg")
+	if err != nil {
+		return nil, func() {}, err
+	}
+	vars = []string{"GNUPGHOME=" + gnupg, "PASSWORD_STORE_DIR=" + filepath.Join(dir, "password-store")}
 	env := append(os.Environ(), vars...)
-	t.Cleanup(func() {
+	cleanup = func() {
 		kill := exec.Command("gpgconf", "--kill", "gpg-agent")
 		kill.Env = env
 		kill.Run()
 		os.RemoveAll(gnupg)
-	})
-	run(t, env, nil, "gpg", "--batch", "--passphrase", "", "--quick-gen-key", "mcpwire test <test@mcpwire.invalid>", "default", "default", "never")
-	out := run(t, env, nil, "gpg", "--batch", "--list-keys", "--with-colons")
+	}
+	if _, err := run(env, nil, "gpg", "--batch", "--passphrase", "", "--quick-gen-key", "mcpwire test <test@mcpwire.invalid>", "default", "default", "never"); err != nil {
+		return nil, cleanup, err
+	}
+	out, err := run(env, nil, "gpg", "--batch", "--list-keys", "--with-colons")
+	if err != nil {
+		return nil, cleanup, err
+	}
 	var fpr string
 	for _, line := range strings.Split(out, "\n") {
 		if f := strings.Split(line, ":"); len(f) > 9 && f[0] == "fpr" {
@@ -58,21 +87,24 @@ func Pass(t testing.TB, dir string) []string {
 		}
 	}
 	if fpr == "" {
-		t.Fatalf("no key fingerprint in:\n%s", out)
+		return nil, cleanup, fmt.Errorf("no key fingerprint in:\n%s", out)
 	}
-	run(t, env, nil, "pass", "init", fpr)
-	return vars
+	if _, err := run(env, nil, "pass", "init", fpr); err != nil {
+		return nil, cleanup, err
+	}
+	return vars, cleanup, nil
 }
 
 // PassInsert stores value at path in the store vars select (the value on stdin).
 func PassInsert(t testing.TB, vars []string, path, value string) {
 	t.Helper()
-	run(t, append(os.Environ(), vars...), []byte(value+"\n"), "pass", "insert", "--multiline", "--force", path)
+	if _, err := run(append(os.Environ(), vars...), []byte(value+"\n"), "pass", "insert", "--multiline", "--force", path); err != nil {
+		t.Fatal(err)
+	}
 }
 
-// run runs a program and returns its stdout, failing the test on an error.
-func run(t testing.TB, env []string, stdin []byte, name string, args ...string) string {
-	t.Helper()
+// run runs a program and returns its stdout; its error holds the program's stderr.
+func run(env []string, stdin []byte, name string, args ...string) (string, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Env = env
 	if stdin != nil {
@@ -81,9 +113,9 @@ func run(t testing.TB, env []string, stdin []byte, name string, args ...string) 
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, errOut.String())
+		return "", fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, errOut.String())
 	}
-	return out.String()
+	return out.String(), nil
 }
 
 // childVar marks the test process running inside its private D-Bus session.
