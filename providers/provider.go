@@ -89,6 +89,10 @@ type Provider struct {
 	// LiteralHeaders: the client sends header values as written, without expanding
 	// references, so a reference in a header is refused (auggie).
 	LiteralHeaders bool
+	// HeadersHelper: the client runs a command for a remote server's headers and
+	// sends what it prints (Claude Code's headersHelper), so headers from a secret
+	// store reach it through mcpwire headers (S2).
+	HeadersHelper bool
 	// StandaloneEnv is the variable that names a standalone file the client loads
 	// besides its own (opencode's OPENCODE_CONFIG, Kilo's KILO_CONFIG), for the
 	// dialects that launch the client that way.

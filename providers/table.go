@@ -15,7 +15,7 @@ var table = []*Provider{
 		User:   &Dest{Env: "CLAUDE_CONFIG_DIR", Base: Home, Files: []string{".claude.json"}},
 		Format: JSON, ServersKey: "mcpServers", Shape: ShapeClaude, Refs: RefDollar,
 		Remote: RemoteHTTPAndSSE, Deny: DenyClaudeSettings, Allow: AllowRefused,
-		Binary: "claude", Ephemeral: true, ReservedRefs: []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "NPM_TOKEN"},
+		Binary: "claude", Ephemeral: true, ReservedRefs: []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "NPM_TOKEN"}, HeadersHelper: true,
 		Settings: map[Scope]*Dest{
 			Project: {Base: ProjectDir, Dir: []string{".claude"}, Files: []string{"settings.local.json"}},
 			Local:   {Base: ProjectDir, Dir: []string{".claude"}, Files: []string{"settings.local.json"}},

@@ -200,3 +200,20 @@ func exitCode(code int) error {
 	}
 	return &exitCodeError{code: code}
 }
+
+// resolveVars resolves each "VAR=REF" into a name, value pair for a client's
+// environment (session, S2); an error names the variable, the reference and the
+// store's error.
+func resolveVars(env *Env, vars []string) ([]string, error) {
+	st := secretstore.Env{Home: env.Home}
+	var out []string
+	for _, kv := range vars {
+		k, ref, _ := strings.Cut(kv, "=")
+		v, err := st.Resolve(context.Background(), ref)
+		if err != nil {
+			return nil, fmt.Errorf("%s from %w", k, err)
+		}
+		out = append(out, k, v)
+	}
+	return out, nil
+}
