@@ -2,9 +2,11 @@ package render
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/mcpwire/mcpwire/policy/secretref"
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
@@ -44,3 +46,42 @@ func SecretLaunch(l dialect.Launch, vars []string) dialect.Launch {
 	args = append(append(args, "--", l.Binary), l.Args...)
 	return dialect.Launch{Env: l.Env, Binary: "mcpwire", Args: args, Exact: l.Exact}
 }
+
+// SecretCheck reports whether a reference to a secret store resolves, without its
+// value (S4: status, audit); its error names the reference and the store's error.
+type SecretCheck func(ref string) error
+
+// secretChecks checks each reference of a run once.
+type secretChecks struct {
+	check SecretCheck
+	done  map[string]error
+}
+
+func newSecretChecks(check SecretCheck) *secretChecks {
+	return &secretChecks{check: check, done: map[string]error{}}
+}
+
+// unresolved are the references of s that do not resolve, as "FIELD: ERROR" (the
+// error names the reference and what its store said, never a value).
+func (c *secretChecks) unresolved(s *registry.Server) []string {
+	if c == nil || c.check == nil {
+		return nil
+	}
+	var out []string
+	for _, u := range s.Secrets() {
+		err, ok := c.done[u.Ref]
+		if !ok {
+			err = c.check(u.Ref)
+			c.done[u.Ref] = err
+		}
+		if err != nil {
+			out = append(out, u.Field+": "+err.Error())
+		}
+	}
+	return out
+}
+
+// launchVariable reports whether a variable is one mcpwire sets where the client
+// starts (dialect.SecretVariable): status does not look for it in its own
+// environment, it checks the references instead.
+func launchVariable(v string) bool { return strings.HasPrefix(v, "MCPWIRE_SECRET_") }

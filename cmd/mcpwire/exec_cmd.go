@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpwire/mcpwire/internal/secretstore"
 	"github.com/mcpwire/mcpwire/internal/termtext"
@@ -205,15 +206,30 @@ func exitCode(code int) error {
 // environment (session, S2); an error names the variable, the reference and the
 // store's error.
 func resolveVars(env *Env, vars []string) ([]string, error) {
-	st := secretstore.Env{Home: env.Home}
 	var out []string
 	for _, kv := range vars {
 		k, ref, _ := strings.Cut(kv, "=")
-		v, err := st.Resolve(context.Background(), ref)
+		v, err := env.resolveSecret(ref)
 		if err != nil {
 			return nil, fmt.Errorf("%s from %w", k, err)
 		}
 		out = append(out, k, v)
 	}
 	return out, nil
+}
+
+// checkTimeout bounds one reference's check in status and audit: a store that waits
+// for a person (an unlock prompt) is reported, not waited for.
+const checkTimeout = 10 * time.Second
+
+// checkSecret reports whether a reference resolves, without its value (S4).
+func (e *Env) checkSecret(ref string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
+	defer cancel()
+	return secretstore.Env{Home: e.Home}.Check(ctx, ref)
+}
+
+// resolveSecret resolves a reference for a server probe starts (S2, S3).
+func (e *Env) resolveSecret(ref string) (string, error) {
+	return secretstore.Env{Home: e.Home}.Resolve(context.Background(), ref)
 }
