@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/policy/secretref"
 )
 
@@ -87,4 +88,78 @@ func (s *Server) validateSecrets() error {
 		}
 	}
 	return nil
+}
+
+// Literal is a literal credential of a server that a secret store can hold instead
+// (S5): an env value, a header, or the token of "Authorization: Bearer …".
+type Literal struct {
+	// Field is env.K, headers.H, or bearer.
+	Field string
+	// Key is the env key or header name (Authorization for the bearer token).
+	Key string
+	// Value is the credential (the token alone for the bearer).
+	Value string
+}
+
+// FieldBearer is the Field of a bearer token's Literal.
+const FieldBearer = "bearer"
+
+// Literals are the literal credentials of s that can move into a secret store, in
+// field order: env values and headers that are not references, not declared plain,
+// and whose name or value looks like a credential (P11's test: a value that could be
+// declared plain stays). Credentials in arguments are not among them: a server reads
+// those from its command line, which a store cannot give it.
+func (s *Server) Literals() []Literal {
+	var out []Literal
+	credential := func(k, v string, plain bool) bool {
+		return v != "" && !plain && !policy.IsReference(v) && !secretref.Is(v) && policy.PlainEnvProblem(k, v) != ""
+	}
+	plainEnv := s.PlainEnvKeys()
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+		if credential(k, s.Env[k], plainEnv[k]) {
+			out = append(out, Literal{"env." + k, k, s.Env[k]})
+		}
+	}
+	plainHeaders := s.PlainHeaderKeys()
+	for _, h := range slices.Sorted(maps.Keys(s.Headers)) {
+		v := s.Headers[h]
+		if !credential(h, v, plainHeaders[h]) {
+			continue
+		}
+		if tok, ok := strings.CutPrefix(v, policy.BearerScheme); ok && strings.EqualFold(h, "Authorization") && tok != "" && !strings.ContainsAny(tok, " \t") {
+			out = append(out, Literal{FieldBearer, h, tok})
+			continue
+		}
+		out = append(out, Literal{"headers." + h, h, v})
+	}
+	return out
+}
+
+// UseSecret replaces a literal of s with a reference to where a store holds it.
+func (s *Server) UseSecret(l Literal, ref string) {
+	switch {
+	case strings.HasPrefix(l.Field, "env."):
+		delete(s.Env, l.Key)
+		s.EnvSecret = setSecret(s.EnvSecret, l.Key, ref)
+		if len(s.Env) == 0 {
+			s.Env = nil
+		}
+	case l.Field == FieldBearer:
+		delete(s.Headers, l.Key)
+		s.BearerSecret = ref
+	default:
+		delete(s.Headers, l.Key)
+		s.HeaderSecret = setSecret(s.HeaderSecret, l.Key, ref)
+	}
+	if len(s.Headers) == 0 {
+		s.Headers = nil
+	}
+}
+
+func setSecret(m map[string]string, k, v string) map[string]string {
+	if m == nil {
+		m = map[string]string{}
+	}
+	m[k] = v
+	return m
 }

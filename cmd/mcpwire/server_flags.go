@@ -38,6 +38,7 @@ func updateFlags() []cli.Flag {
 	return []cli.Flag{
 		listFlag("unset-env", "remove the server's environment variable K (from env, --env-plain, --env-from and --env-secret)"),
 		listFlag("unset-header", "remove the header K (from headers, --header-env and --header-secret; Authorization also drops --bearer-env and --bearer-secret)"),
+		moveFlag("move-secrets-to"),
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the server before and after (values hidden); write nothing"},
 	}
 }
