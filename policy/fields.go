@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/policy/secretref"
+	"github.com/mcpwire/mcpwire/internal/secretref"
 )
 
 // Fields are the credential-bearing parts of one server as the checks see them.

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/policy/secretref"
+	"github.com/mcpwire/mcpwire/internal/secretref"
 )
 
 // This file finds credential values inside strings: arguments, URLs and free text

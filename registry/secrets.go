@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/secretref"
 	"github.com/mcpwire/mcpwire/policy"
-	"github.com/mcpwire/mcpwire/policy/secretref"
 )
 
 // SecretUse is one reference to a secret store a server holds: the registry field

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/secretref"
 	"github.com/mcpwire/mcpwire/internal/secretstore"
 	"github.com/mcpwire/mcpwire/internal/termtext"
-	"github.com/mcpwire/mcpwire/policy/secretref"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 )
@@ -29,15 +29,24 @@ import (
 // Run runs mcpwire with args (without the program name): exec and headers at once,
 // everything else through Main.
 func Run(args []string) int {
+	if code, ok := runDelivery(args); ok {
+		return code
+	}
+	return Main(args, NewOSEnv())
+}
+
+// runDelivery runs exec or headers with the process's own standard streams, and
+// reports false for any other command (or a request for help).
+func runDelivery(args []string) (int, bool) {
 	if len(args) > 0 && !helpAsked(args[1:]) {
 		switch args[0] {
 		case secretref.ExecCommand:
-			return runExec(args[1:], os.Stderr)
+			return runExec(args[1:], os.Stderr), true
 		case secretref.HeadersCommand:
-			return runHeaders(args[1:], os.Stdout, os.Stderr)
+			return runHeaders(args[1:], os.Stdout, os.Stderr), true
 		}
 	}
-	return Main(args, NewOSEnv())
+	return 0, false
 }
 
 // helpAsked reports whether args ask for help before any "--".

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/limits"
 	"github.com/mcpwire/mcpwire/internal/secretstore"
 	"github.com/mcpwire/mcpwire/internal/termtext"
@@ -13,7 +14,6 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/urfave/cli/v2"
 )
 

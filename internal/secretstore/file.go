@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/policy/secretref"
+	"github.com/mcpwire/mcpwire/internal/secretref"
 )
 
 // maxFile bounds a secret file.

@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/policy/secretref"
+	"github.com/mcpwire/mcpwire/internal/secretref"
 )
 
 // The login keychain through security(1), a generic password of service SERVICE and

@@ -5,7 +5,7 @@ package secretstore
 import (
 	"context"
 
-	"github.com/mcpwire/mcpwire/policy/secretref"
+	"github.com/mcpwire/mcpwire/internal/secretref"
 )
 
 // The Secret Service (freedesktop.org; gnome-keyring, KeePassXC, KWallet) through

@@ -7,7 +7,7 @@ import (
 	"unicode/utf16"
 	"unsafe"
 
-	"github.com/mcpwire/mcpwire/policy/secretref"
+	"github.com/mcpwire/mcpwire/internal/secretref"
 	"golang.org/x/sys/windows"
 )
 

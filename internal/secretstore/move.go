@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/policy/secretref"
+	"github.com/mcpwire/mcpwire/internal/secretref"
 )
 
 // Moving literal credentials into a store (S5): import --secrets-to and server update

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/policy/secretref"
+	"github.com/mcpwire/mcpwire/internal/secretref"
 )
 
 // opStore is the 1Password CLI, by its documented contract

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/policy/secretref"
+	"github.com/mcpwire/mcpwire/internal/secretref"
 )
 
 // passStore is pass, the standard Unix password manager (passwordstore.org): one

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/secretref"
 	"github.com/mcpwire/mcpwire/internal/secretstore/storetest"
-	"github.com/mcpwire/mcpwire/policy/secretref"
 )
 
 // roundTrip stores, reads, checks and deletes through a real store.

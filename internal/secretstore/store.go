@@ -19,8 +19,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/secretref"
 	"github.com/mcpwire/mcpwire/internal/termtext"
-	"github.com/mcpwire/mcpwire/policy/secretref"
 )
 
 // Runner runs a store's program with args, the given standard input (nil: none) and

@@ -6,10 +6,10 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/jsonc"
+	"github.com/mcpwire/mcpwire/internal/tomledit"
+	"github.com/mcpwire/mcpwire/internal/yamledit"
 	"github.com/mcpwire/mcpwire/policy"
-	"github.com/mcpwire/mcpwire/render/jsonc"
-	"github.com/mcpwire/mcpwire/render/tomledit"
-	"github.com/mcpwire/mcpwire/render/yamledit"
 )
 
 // launchKeys hold argument lists or a command line.
@@ -17,7 +17,7 @@ var launchKeys = map[string]bool{"args": true, "command": true, "cmd": true}
 
 // File learns the credentials of one version of a client file: JSON or JSONC, or
 // TOML (by extension, then by content). A file that parses as neither is read line
-// by line. A JSON file is read in place (render/jsonc): a 50 MB ~/.claude.json is
+// by line. A JSON file is read in place (internal/jsonc): a 50 MB ~/.claude.json is
 // not decoded, and only the strings that are credentials are.
 func (r *Redactor) File(path string, data []byte) {
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -213,7 +213,7 @@ func (l *learner[V]) path(names []string) (cred bool, key string) {
 	return cred, key
 }
 
-// jsonReader reads render/jsonc values for policy.Walk, in place.
+// jsonReader reads internal/jsonc values for policy.Walk, in place.
 type jsonReader struct{}
 
 func (jsonReader) Kind(v jsonc.Value) policy.Kind {

@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/hint"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/registry/manifest/mcpb"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // Installer adds registry servers from manifests and keeps the bundle store of the

@@ -13,11 +13,12 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/registry/manifest/mcpb"
 	"github.com/mcpwire/mcpwire/registry/manifest/mcpb/mcpbtest"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // testBundle is a small node bundle of a version.
@@ -214,7 +215,7 @@ func TestInterruptedUnpackLeavesNothingToTripOn(t *testing.T) {
 	for n := 1; n <= 3; n++ {
 		e := newTestEnv(t)
 		in := e.installer(t)
-		in.FS = &fsys.Faulty{FailWrite: n}
+		in.FS = &fsystest.Faulty{FailWrite: n}
 		if _, err := in.Add(bundleRequest(v1, "hello")); err == nil {
 			t.Fatalf("write %d: no failure", n)
 		}

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/hint"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/registry/manifest/internal/jsonv"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // Listing is a registry listing: the servers array of the registry API's

@@ -12,8 +12,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/registry/manifest/internal/jsonv"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // Schema versions of server.json, oldest first (the registry's

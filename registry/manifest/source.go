@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/hint"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // Fetcher downloads an https address, at most limit bytes (more is an error).

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/registry/manifest/mcpb"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // StoreDir is the directory of the write layer that holds unpacked bundles (M3).

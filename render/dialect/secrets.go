@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/secretref"
 	"github.com/mcpwire/mcpwire/policy"
-	"github.com/mcpwire/mcpwire/policy/secretref"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 )

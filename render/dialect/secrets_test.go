@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // entryOf spells and writes s for the provider named at scope, mcpwire at exec.

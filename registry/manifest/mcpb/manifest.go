@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/registry/manifest/internal/jsonv"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // Manifest is a bundle's manifest.json (MANIFEST.md, versions 0.1 to 0.4, and the

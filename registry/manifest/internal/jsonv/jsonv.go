@@ -9,7 +9,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 )
 
 // Errs collects the first problem of a document.
