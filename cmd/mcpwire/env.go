@@ -39,6 +39,9 @@ type Env struct {
 	saidProject bool
 	// interrupt is how a signal stops FS's writes (nil when FS is not the real one).
 	interrupt *fsys.Interrupt
+	// step is the test hook of FS's steps, which a secret store's writes count too
+	// (testhook.go); nil outside the crash tests.
+	step func(stage, name string)
 	// passthrough holds the arguments after "--" (session).
 	passthrough []string
 	dashdash    bool
@@ -53,6 +56,7 @@ func NewOSEnv() *Env {
 	home, _ := os.UserHomeDir()
 	cwd, _ := os.Getwd()
 	intr := newSignalStop(os.Stderr)
+	step := testStepHook(os.Getenv, os.Stderr, intr)
 	return &Env{
 		Getenv:  os.Getenv,
 		Environ: os.Environ,
@@ -66,7 +70,8 @@ func NewOSEnv() *Env {
 		Stdin:     os.Stdin,
 		Stdout:    os.Stdout,
 		Stderr:    os.Stderr,
-		FS:        fsys.NewOSWith(fsys.OSOptions{Interrupt: intr, AfterStep: testStepHook(os.Getenv, os.Stderr, intr)}),
+		FS:        fsys.NewOSWith(fsys.OSOptions{Interrupt: intr, AfterStep: step}),
+		step:      step,
 		Home:      home,
 		Cwd:       cwd,
 		interrupt: intr,

@@ -55,7 +55,7 @@ func moveSecrets(env *Env, to string, servers []*registry.Server, dry bool) (fun
 	}
 	undo := func() error { return nil }
 	if !dry && len(items) > 0 {
-		undo, _, err = secretstore.Env{Home: env.Home}.PutAll(context.Background(), items)
+		undo, _, err = secretstore.Env{Home: env.Home, AfterWrite: env.step}.PutAll(context.Background(), items)
 		if err != nil {
 			return nil, nil, fmt.Errorf("nothing moved: %w", err)
 		}

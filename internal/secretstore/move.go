@@ -114,7 +114,9 @@ func (e Env) PutAll(ctx context.Context, items []Item) (undo func() error, kept 
 		for i := len(created) - 1; i >= 0; i-- {
 			if err := e.For(created[i].Store).Delete(ctx, created[i]); err != nil {
 				errs = append(errs, wrap(created[i].String(), err))
+				continue
 			}
+			e.wrote("unstore", created[i].String())
 		}
 		return errors.Join(errs...)
 	}
@@ -145,6 +147,7 @@ func (e Env) PutAll(ctx context.Context, items []Item) (undo func() error, kept 
 			return fail(wrap(it.Ref, err))
 		}
 		created = append(created, r)
+		e.wrote("store", it.Ref)
 		if got, err := st.Get(ctx, r); err != nil || got != it.Value {
 			if err == nil {
 				err = &Error{Msg: "the store gives back another value than it was given"}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpwire/mcpwire/internal/secretref"
 	"github.com/mcpwire/mcpwire/internal/secretstore/storetest"
 )
 
@@ -50,28 +49,6 @@ func roundTrip(t *testing.T, e Env, ref string) {
 	}
 }
 
-// spec: S6 S5 S3 — the real pass, with a throwaway GPG key: stored, read (first
-// line), checked without decrypting, replaced, deleted; nothing of the value in the
-// store's directory in the clear.
-func TestPassReal(t *testing.T) {
-	dir := t.TempDir()
-	vars := storetest.Pass(t, dir)
-	e := Env{Environ: append(os.Environ(), vars...), Home: dir}
-	roundTrip(t, e, "pass:mcpwire/gh/GITHUB_TOKEN")
-	storetest.PassInsert(t, vars, "multi", "first\nsecond")
-	if v, err := e.Resolve(context.Background(), "pass:multi"); err != nil || v != "first" {
-		t.Errorf("first line: %q %v", v, err)
-	}
-	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
-		if err == nil && fi.Mode().IsRegular() {
-			if b, _ := os.ReadFile(p); strings.Contains(string(b), "SENTINEL") {
-				t.Errorf("%s holds the value", p)
-			}
-		}
-		return nil
-	})
-}
-
 // spec: S6 — the 1Password CLI's documented contract, against the stand-in program
 // (storetest.OpMain): read, create from a template on stdin, delete, the errors of a
 // missing item and of a CLI nobody signed in to; no value in any call's arguments.
@@ -98,17 +75,5 @@ func TestOpStandIn(t *testing.T) {
 	}
 	if n < 6 {
 		t.Errorf("%d calls logged", n)
-	}
-}
-
-// spec: S6 — the real Secret Service (gnome-keyring in a private D-Bus session)
-// through secret-tool.
-func TestSecretServiceReal(t *testing.T) {
-	if !storetest.InSecretService(t) {
-		return
-	}
-	roundTrip(t, Env{}, "keyring:mcpwire/gh/GITHUB_TOKEN")
-	if secretref.Keyring != "keyring" {
-		t.Fatal("store name")
 	}
 }

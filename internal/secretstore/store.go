@@ -38,6 +38,17 @@ type Env struct {
 	Home string
 	// Run runs the programs; nil runs them (os/exec).
 	Run Runner
+	// AfterWrite, when set, runs right after each change PutAll makes to a store
+	// ("store" after a value is stored, "unstore" after one is removed again), with the
+	// reference: the crash tests stop mcpwire there (cmd/mcpwire/testhook.go).
+	AfterWrite func(stage, ref string)
+}
+
+// wrote reports a change to a store to AfterWrite.
+func (e Env) wrote(stage, ref string) {
+	if e.AfterWrite != nil {
+		e.AfterWrite(stage, ref)
+	}
 }
 
 // Store is one kind of secret store.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/secretref"
 	"github.com/mcpwire/mcpwire/internal/secretstore/storetest"
+	"github.com/mcpwire/mcpwire/internal/winetest"
 )
 
 func TestMain(m *testing.M) {
@@ -132,14 +133,20 @@ func TestFileStore(t *testing.T) {
 	dir := t.TempDir()
 	secret := filepath.Join(dir, "token")
 	os.WriteFile(secret, []byte("SENTINEL-file\n"), 0o600)
-	link := filepath.Join(dir, "link")
-	os.Symlink(secret, link)
 	e := Env{}
-	for _, p := range []string{secret, link} {
-		if v, err := e.Resolve(ctx, "file:"+p); err != nil || v != "SENTINEL-file" {
-			t.Errorf("%s: %q %v", p, v, err)
-		}
+	if v, err := e.Resolve(ctx, "file:"+secret); err != nil || v != "SENTINEL-file" {
+		t.Errorf("%s: %q %v", secret, v, err)
 	}
+	t.Run("through a link", func(t *testing.T) {
+		winetest.Skip(t, winetest.Symlinks)
+		link := filepath.Join(dir, "link")
+		if err := os.Symlink(secret, link); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+		if v, err := e.Resolve(ctx, "file:"+link); err != nil || v != "SENTINEL-file" {
+			t.Errorf("%s: %q %v", link, v, err)
+		}
+	})
 	var se *Error
 	if err := e.Check(ctx, "file:"+filepath.Join(dir, "missing")); !errors.As(err, &se) || !se.Missing {
 		t.Errorf("missing: %v", err)
