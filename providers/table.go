@@ -55,6 +55,7 @@ var table = []*Provider{
 		User:   &Dest{Env: "CODEX_HOME", Base: Home, Dir: []string{".codex"}, Files: []string{"config.toml"}},
 		Format: format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Shape: ShapeCodex, Refs: RefNames,
 		Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyCodex, Allow: AllowCodex, Binary: "codex", Ephemeral: true,
+		SecretEnvArgs: []string{"-c", "features.shell_snapshot=false"},
 		Sources:     []string{"openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex docs/config.md", "developers.openai.com/codex/config-reference"},
 		Conformance: true,
 	},

@@ -24,7 +24,7 @@ func secretNotes(p *providers.Provider, path string, s Secrets) []string {
 		if binary == "" {
 			binary = "CLIENT"
 		}
-		how := "start it through mcpwire, which sets them from their references: " + SecretLaunch(dialect.Launch{Binary: binary}, s.Vars).String()
+		how := "start it through mcpwire, which sets them from their references: " + SecretLaunch(p, dialect.Launch{Binary: binary}, s.Vars).String()
 		if slices.Contains(SessionProviders(), p) {
 			how += " (or mcpwire session --provider " + p.Name + " --profile P)"
 		}
@@ -33,18 +33,31 @@ func secretNotes(p *providers.Provider, path string, s Secrets) []string {
 	return out
 }
 
-// SecretLaunch is l started through mcpwire exec with each "VAR=REF" of vars set from
-// its reference (S2): only the client's environment holds the values.
-func SecretLaunch(l dialect.Launch, vars []string) dialect.Launch {
+// SecretLaunch is l (p's client) started through mcpwire exec with each "VAR=REF" of
+// vars set from its reference (S2): only the client's environment holds the values,
+// and the client is told to keep them there (SecretArgs).
+func SecretLaunch(p *providers.Provider, l dialect.Launch, vars []string) dialect.Launch {
 	if len(vars) == 0 {
 		return l
 	}
+	l = SecretArgs(p, l, vars)
 	args := []string{secretref.ExecCommand}
 	for _, v := range vars {
 		args = append(args, secretref.EnvFlag, v)
 	}
 	args = append(append(args, "--", l.Binary), l.Args...)
 	return dialect.Launch{Env: l.Env, Binary: "mcpwire", Args: args, Exact: l.Exact}
+}
+
+// SecretArgs is l with the arguments that keep p's client from writing its
+// environment to disk (providers.Provider.SecretEnvArgs) first, when vars put secrets
+// there (S3).
+func SecretArgs(p *providers.Provider, l dialect.Launch, vars []string) dialect.Launch {
+	if len(vars) == 0 || len(p.SecretEnvArgs) == 0 {
+		return l
+	}
+	l.Args = append(slices.Clone(p.SecretEnvArgs), l.Args...)
+	return l
 }
 
 // SecretCheck reports whether a reference to a secret store resolves, without its

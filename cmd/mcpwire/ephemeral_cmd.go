@@ -58,7 +58,7 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 		}
 		printf(env.Stdout, "%s: %s %s\n", p.Name, verb, rt.Config)
 		sayInputVars(env, []string{p.Name}, rt.InputVars)
-		line := render.SecretLaunch(rt.Line, rt.Secrets.Vars)
+		line := render.SecretLaunch(p, rt.Line, rt.Secrets.Vars)
 		printf(env.Stdout, "Launch with: %s\n", line.String())
 		if jo != nil {
 			jo.ephemeral(p.Name, rt.Config, rt.Written, &line)
@@ -78,7 +78,7 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 	sayInputVars(env, []string{p.Name}, res.InputVars)
 	launch := res.Launch
 	if launch != nil && len(res.Secrets.Vars) > 0 {
-		l := render.SecretLaunch(*launch, res.Secrets.Vars)
+		l := render.SecretLaunch(p, *launch, res.Secrets.Vars)
 		launch = &l
 		printf(env.Stdout, "Launch with: %s\n", l.String())
 	} else if line := res.LaunchLine(); line != "" {

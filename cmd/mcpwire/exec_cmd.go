@@ -29,21 +29,22 @@ import (
 // Run runs mcpwire with args (without the program name): exec and headers at once,
 // everything else through Main.
 func Run(args []string) int {
-	if code, ok := runDelivery(args); ok {
+	if code, ok := runDelivery(args, os.Stdout, os.Stderr); ok {
 		return code
 	}
 	return Main(args, NewOSEnv())
 }
 
-// runDelivery runs exec or headers with the process's own standard streams, and
-// reports false for any other command (or a request for help).
-func runDelivery(args []string) (int, bool) {
+// runDelivery runs exec or headers, and reports false for any other command (or a
+// request for help). exec's server gets the process's own standard streams whatever
+// stdout and stderr are: they are for mcpwire's own messages.
+func runDelivery(args []string, stdout, stderr io.Writer) (int, bool) {
 	if len(args) > 0 && !helpAsked(args[1:]) {
 		switch args[0] {
 		case secretref.ExecCommand:
-			return runExec(args[1:], os.Stderr), true
+			return runExec(args[1:], stderr), true
 		case secretref.HeadersCommand:
-			return runHeaders(args[1:], os.Stdout, os.Stderr), true
+			return runHeaders(args[1:], stdout, stderr), true
 		}
 	}
 	return 0, false

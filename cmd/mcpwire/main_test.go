@@ -68,6 +68,7 @@ func scriptParams(dir string) testscript.Params {
 func setupScript(e *testscript.Env) error {
 	e.Values[scriptT{}] = e.T()
 	setupScriptPaths(e)
+	setupScriptSecrets(e)
 	home := filepath.Join(e.WorkDir, "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err

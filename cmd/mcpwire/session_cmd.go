@@ -118,12 +118,13 @@ func runSession(env *Env, c *cli.Context) error {
 	launch.Args = append(launch.Args, env.passthrough...)
 	if dry {
 		// the references, never their values: nothing is resolved in a dry run
-		return sessionDryRun(env, out, dr, reg, writeDest{Provider: p.Name, Scope: sl.scope, Written: req.Servers}, render.SecretLaunch(launch, sl.secrets))
+		return sessionDryRun(env, out, dr, reg, writeDest{Provider: p.Name, Scope: sl.scope, Written: req.Servers}, render.SecretLaunch(p, launch, sl.secrets))
 	}
 	secrets, err := resolveVars(env, sl.secrets)
 	if err != nil {
 		return fmt.Errorf("launch refused: %w", err)
 	}
+	launch = render.SecretArgs(p, launch, sl.secrets)
 	return run(env, launch.Binary, launch.Args, append(slices.Clip(launch.Env), secrets...))
 }
 
