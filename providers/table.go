@@ -56,8 +56,8 @@ var table = []*Provider{
 		Format: format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Shape: ShapeCodex, Refs: RefNames,
 		Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyCodex, Allow: AllowCodex, Binary: "codex", Ephemeral: true,
 		SecretEnvArgs: []string{"-c", "features.shell_snapshot=false"},
-		Sources:     []string{"openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex docs/config.md", "developers.openai.com/codex/config-reference"},
-		Conformance: true,
+		Sources:       []string{"openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex docs/config.md", "developers.openai.com/codex/config-reference"},
+		Conformance:   true,
 	},
 	{
 		Name: "cursor", Display: "Cursor", DefaultScope: Project,
