@@ -170,7 +170,9 @@ func Op(t testing.TB, dir string) []string {
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}
-	if err := os.Link(self, filepath.Join(bin, name)); err != nil {
+	// a link where the system allows it; a copy on Windows, which keeps a link to a
+	// running program (this test) from being removed with the test's directory
+	if runtime.GOOS == "windows" || os.Link(self, filepath.Join(bin, name)) != nil {
 		b, err := os.ReadFile(self)
 		if err == nil {
 			err = os.WriteFile(filepath.Join(bin, name), b, 0o755)
