@@ -3,7 +3,8 @@
 // the program started), "mcpwire exec --env-secret K=file:F -- /bin/true" (a store
 // with no program of its own), and, when PASS_REF is set, "pass show P" (the store's
 // own time) and "mcpwire exec --env-secret K=pass:P -- /bin/true". The rounds are
-// interleaved, so that a load that comes and goes weighs on every command alike.
+// interleaved, each starting at the next command, so that a load that comes and goes
+// weighs on every command alike and none always runs right after the same other.
 //
 // Usage: execbench MCPWIRE SECRET_FILE RUNS (PASS_REF=pass:P in the environment for
 // the pass rows).
@@ -46,7 +47,11 @@ func main() {
 	}
 	times := make([][]time.Duration, len(rows))
 	for r := 0; r <= runs; r++ {
-		for i, row := range rows {
+		// each round starts at another command, so that no command always follows
+		// the same one (pass show right before exec pass: would find gpg-agent busy)
+		for j := range rows {
+			i := (r + j) % len(rows)
+			row := rows[i]
 			cmd := exec.Command(row.argv[0], row.argv[1:]...)
 			t0 := time.Now()
 			if out, err := cmd.CombinedOutput(); err != nil {
