@@ -100,8 +100,6 @@ stream_max_retries = 0
 			bin := c.bin
 			if c.provider != "claude-code" {
 				// the launch inject names: the client through mcpwire exec, which sets
-				// the variable standing for the bearer token from its reference
-				// the launch inject names: the client through mcpwire exec, which sets
 				// the variable standing for the bearer token from its reference, with
 				// the client's own arguments that keep it from writing its environment
 				// (Codex's shell snapshots)
