@@ -16,9 +16,10 @@ var codexClient = &Provider{
 	User:    &Dest{Env: codexHome, Base: Home, Dir: []string{".codex"}, Files: []string{"config.toml"}},
 	Format:  format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Refs: refNames,
 	Remote: RemoteHTTP, CwdKey: "cwd", Deny: denyCodex, Allow: allowCodex, Binary: "codex", Ephemeral: true,
-	Sources:     []string{"openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex docs/config.md", "developers.openai.com/codex/config-reference"},
-	Conformance: true,
-	RuntimeHome: codexRuntimeHome,
+	SecretEnvArgs: []string{"-c", "features.shell_snapshot=false"},
+	Sources:       []string{"openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex docs/config.md", "developers.openai.com/codex/config-reference"},
+	Conformance:   true,
+	RuntimeHome:   codexRuntimeHome,
 }
 
 func init() { register(codexClient) }

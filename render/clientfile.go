@@ -174,7 +174,7 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 	lay := NewLayout(p, scope, path, env.Project, env)
 	d := lay.View.Dialect()
 	c := &ClientFile{Provider: p, Scope: scope, Path: path, Mode: rf.mode, d: d, env: env, doc: rf.doc,
-		target: providers.Target{P: lay.View, Scope: scope, Project: env.Project, Home: env.Home}}
+		target: providers.Target{P: lay.View, Scope: scope, Project: env.Project, Home: env.Home, Exec: env.Exec, GOOS: env.GOOS}}
 	if scope != providers.User {
 		c.Project = env.Project
 	}

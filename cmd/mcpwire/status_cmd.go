@@ -79,7 +79,8 @@ func runStatus(env *Env, c *cli.Context) error {
 		return err
 	}
 	bar := env.startProgress("status", "clients", len(ps), c.Bool("json"))
-	files := inspect.Status(env.FS, inspect.StatusRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj), Getenv: env.Getenv, Step: bar.step})
+	files := inspect.Status(env.FS, inspect.StatusRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj), Getenv: env.Getenv, Step: bar.step,
+		CheckSecret: env.checkSecret})
 	bar.end()
 	doc := struct {
 		Project string               `json:"project"`
