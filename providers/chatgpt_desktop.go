@@ -19,7 +19,7 @@ var chatgptDesktopClient = &Provider{
 func init() { register(chatgptDesktopClient) }
 
 // manual is a client configured by hand (ChatGPT Desktop's connectors): no file, only
-// a command and its arguments for a person to enter (render.ManualSteps).
+// a command and its arguments for a person to enter (write.ManualSteps).
 type manual struct {
 	base
 	p *Provider

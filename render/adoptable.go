@@ -83,7 +83,7 @@ func (c *ClientFile) Filters(f fsys.FS, names []string) map[string]*providers.Se
 // denyRules reads permissions.deny of the client's settings file of the file's scope
 // (Claude Code); none when it is missing or malformed.
 func (c *ClientFile) denyRules(f fsys.FS) []string {
-	path, err := choosePath(f, c.Provider.Settings[c.Scope], c.env)
+	path, err := ChoosePath(f, c.Provider.Settings[c.Scope], c.env)
 	if err != nil {
 		return nil
 	}
@@ -95,7 +95,7 @@ func (c *ClientFile) denyRules(f fsys.FS) []string {
 	if err != nil {
 		return nil
 	}
-	deny, _ := validateSettings(path, doc)
+	deny, _ := ValidateSettings(path, doc)
 	return deny
 }
 
@@ -131,32 +131,32 @@ func (c *ClientFile) AdoptTarget(f fsys.FS, layer string, names []string) (fsys.
 	return fsys.Target{
 		Path:     path,
 		DirPerm:  0o700,
-		Check:    func() error { return checkRecordDir(f, path) },
-		CheckKey: recordDirKey(path),
+		Check:    func() error { return CheckRecordDir(f, path) },
+		CheckKey: RecordDirKey(path),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-			rec := &ownRecord{Destination: canon, Entries: map[string]string{}}
+			rec := &OwnRecord{Destination: canon, Entries: map[string]string{}}
 			if cur.Exists {
 				if err := decodeRecord(cur.Data, rec); err != nil {
 					return nil, 0, false, corruptRecord(path, err)
 				}
 			}
-			stagedRaw, staged, err := readOptional(f, path+stagedSuffix)
+			stagedRaw, staged, err := ReadOptional(f, path+StagedSuffix)
 			if err != nil {
 				return nil, 0, false, err
 			}
 			if staged {
-				st, err := decodeOwnStage(path+stagedSuffix, stagedRaw)
+				st, err := decodeOwnStage(path+StagedSuffix, stagedRaw)
 				if err != nil {
 					return nil, 0, false, err
 				}
-				rec, _ = st.settle(rec, entryDigest(c.d, c.doc, c.es))
+				rec, _ = st.Settle(rec, EntryDigest(c.d, c.doc, c.es))
 			}
-			rec.Destination, rec.localRecord, rec.Providers = canon, c.local, rec.writers(c.Provider.Name)
+			rec.Destination, rec.LocalRecord, rec.Providers = canon, c.local, rec.Writers(c.Provider.Name)
 			if rec.Provider == "" {
 				rec.Provider = c.Provider.Name
 			}
 			maps.Copy(rec.Entries, digests)
-			return rec.encode(), 0o600, false, nil
+			return rec.Encode(), 0o600, false, nil
 		},
 	}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/tailscale/hujson"
 )
 
@@ -52,7 +53,7 @@ func TestClaudeSettingsShapesRefused(t *testing.T) {
 					if profile == "" {
 						req.Servers = []string{"notes"}
 					}
-					_, err := render.Inject(f, req)
+					_, err := write.Inject(f, req)
 					if err == nil || !strings.Contains(err.Error(), settings) || !strings.Contains(err.Error(), sh.member) {
 						t.Fatalf("error %v, want a refusal naming %s and %s", err, settings, sh.member)
 					}
@@ -120,7 +121,7 @@ func inject(t *testing.T, w *world, scope providers.Scope, profile string, clear
 	if clear {
 		req.Filters = nil
 	}
-	if _, err := render.Inject(fsys.NewOS(), req); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), req); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -331,7 +332,7 @@ func TestClaudeSettingsNotRecreated(t *testing.T) {
 	if _, err := os.Lstat(settings); !os.IsNotExist(err) {
 		t.Errorf("%s created again without rules:\n%s", settings, read(t, settings))
 	}
-	if _, err := render.Uninject(fsys.NewOS(), w.request("claude-code", "", "a")); err != nil {
+	if _, err := write.Uninject(fsys.NewOS(), w.request("claude-code", "", "a")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(settings); !os.IsNotExist(err) {

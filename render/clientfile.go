@@ -43,7 +43,7 @@ type ClientFile struct {
 	env    providers.PathEnv
 	// local is set for a project's own servers in a file shared by every project
 	// (Claude Code's local scope): their record is their own.
-	local localRecord
+	local LocalRecord
 	// refused: the file has no byte in it, which inject refuses in its format (K9)
 	refused bool
 }
@@ -99,7 +99,7 @@ func ClientPath(f fsys.FS, p *providers.Provider, scope providers.Scope, env pro
 	if d == nil {
 		return "", false, nil
 	}
-	path, err = choosePath(f, d, env)
+	path, err = ChoosePath(f, d, env)
 	var elsewhere *providers.OnlyError
 	if errors.As(err, &elsewhere) {
 		return "", false, nil // a file of a client that does not run on this system
@@ -107,7 +107,7 @@ func ClientPath(f fsys.FS, p *providers.Provider, scope providers.Scope, env pro
 	if err != nil {
 		return "", false, err
 	}
-	if scope == providers.Project && checkNotUserFile(p, path, env) != nil {
+	if scope == providers.Project && CheckNotUserFile(p, path, env) != nil {
 		return "", false, nil
 	}
 	if _, err := f.Lstat(path); err != nil {
@@ -180,7 +180,7 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 	}
 	c.refused = rf.empty && refusesEmpty(p.Format, true, nil)
 	if p.Dest(scope).Nested() {
-		c.local = localRecord{Scope: scope, Project: env.Project, Container: lay.Servers}
+		c.local = LocalRecord{Scope: scope, Project: env.Project, Container: lay.Servers}
 	}
 	container := lay.Container(c.doc)
 	if c.local.Scope != "" && !present(c.doc, container.Path) {
@@ -307,17 +307,17 @@ func present(doc format.Document, path []string) bool {
 // readRecord reads the file's ownership record, when there is one, settled against
 // the file when an interrupted run left a staged record beside it (staging.go).
 func (c *ClientFile) readRecord(f fsys.FS, layerDir string) error {
-	own, err := newOwnState(f, layerDir, c.Path, c.Provider.Name, c.local)
+	own, err := NewOwnState(f, layerDir, c.Path, c.Provider.Name, c.local)
 	if err != nil {
 		return err
 	}
-	c.RecordPath = own.path
-	if !own.exists && !own.staged {
+	c.RecordPath = own.Path
+	if !own.Exists && !own.Staged {
 		return nil
 	}
-	rec := own.rec
-	if own.stage != nil {
-		rec, _ = own.stage.settle(own.rec, entryDigest(c.d, c.doc, c.es))
+	rec := own.Rec
+	if own.Stage != nil {
+		rec, _ = own.Stage.Settle(own.Rec, EntryDigest(c.d, c.doc, c.es))
 	}
 	c.Record = rec.Entries
 	c.TakenOver = slices.Sorted(maps.Keys(rec.Originals))

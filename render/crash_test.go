@@ -11,6 +11,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // crashScenario is one command run on a world (prepared by setup): run runs it on f.
@@ -22,7 +23,7 @@ type crashScenario struct {
 
 func injectProfile(provider, profile string) func(w *world, f fsys.FS) error {
 	return func(w *world, f fsys.FS) error {
-		_, err := render.Inject(f, w.request(provider, "", profile))
+		_, err := write.Inject(f, w.request(provider, "", profile))
 		return err
 	}
 }
@@ -40,7 +41,7 @@ func switchProfiles(provider string) func(t *testing.T, w *world) {
 		if provider == "claude-code" {
 			claudeProject(t, w)
 		}
-		if _, err := render.Inject(fsys.NewOS(), w.request(provider, "", "dev")); err != nil {
+		if _, err := write.Inject(fsys.NewOS(), w.request(provider, "", "dev")); err != nil {
 			t.Fatal(err)
 		}
 		reg := w.registry()
@@ -58,21 +59,21 @@ var crashScenarios = []crashScenario{
 	{"claude user inject", func(t *testing.T, w *world) {
 		w.place(w.dest(w.provider("claude-code"), providers.User), fixtures.File("claude-code/user.dev.claude.json"))
 	}, func(w *world, f fsys.FS) error {
-		_, err := render.Inject(f, w.request("claude-code", providers.User, "dev"))
+		_, err := write.Inject(f, w.request("claude-code", providers.User, "dev"))
 		return err
 	}},
 	{"claude project uninject", func(t *testing.T, w *world) {
 		claudeProject(t, w)
-		if _, err := render.Inject(fsys.NewOS(), w.request("claude-code", "", "dev")); err != nil {
+		if _, err := write.Inject(fsys.NewOS(), w.request("claude-code", "", "dev")); err != nil {
 			t.Fatal(err)
 		}
 	}, func(w *world, f fsys.FS) error {
-		_, err := render.Uninject(f, w.request("claude-code", "", "", "notes", "tickets", "github"))
+		_, err := write.Uninject(f, w.request("claude-code", "", "", "notes", "tickets", "github"))
 		return err
 	}},
 	{"codex, switch profiles", switchProfiles("codex"), injectProfile("codex", "b")},
 	{"ephemeral --out", func(t *testing.T, w *world) {}, func(w *world, f fsys.FS) error {
-		_, err := render.Ephemeral(f, w.request("claude-code", "", "dev"), filepath.Join(w.project, "run.json"))
+		_, err := write.Ephemeral(f, w.request("claude-code", "", "dev"), filepath.Join(w.project, "run.json"))
 		return err
 	}},
 	{"opencode, switch profiles", switchProfiles("opencode"), injectProfile("opencode", "b")},
@@ -138,7 +139,7 @@ func TestUninjectAfterCrashedInject(t *testing.T) {
 		w = worldAt(t, root)
 		claudeProject(t, w)
 		c := fixtures.NewCrashFS(fsys.OS{}, n)
-		_, err := render.Inject(c, w.request("claude-code", "", "dev"))
+		_, err := write.Inject(c, w.request("claude-code", "", "dev"))
 		if !c.Crashed() {
 			t.Fatal("the client file was never written")
 		}
@@ -149,7 +150,7 @@ func TestUninjectAfterCrashedInject(t *testing.T) {
 			break // crashed right after the client file (and perhaps the settings)
 		}
 	}
-	res, err := render.Uninject(fsys.NewOS(), w.request("claude-code", "", "", "notes", "tickets", "github"))
+	res, err := write.Uninject(fsys.NewOS(), w.request("claude-code", "", "", "notes", "tickets", "github"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/hint"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // refusalCase is an injection the provider refuses; the error text is pinned word for
@@ -168,7 +168,7 @@ func TestInjectRefusals(t *testing.T) {
 			}
 			layerBefore := treeState(t, w.layer)
 
-			_, err := render.Inject(fsys.NewOS(), w.request(fx.Provider, "", rc.profile, rc.servers...))
+			_, err := write.Inject(fsys.NewOS(), w.request(fx.Provider, "", rc.profile, rc.servers...))
 			if err == nil {
 				t.Fatal("inject succeeded; want a refusal")
 			}
@@ -218,7 +218,7 @@ func TestAntigravityKeepsExistingEntry(t *testing.T) {
 	path := w.dest(p, providers.Project)
 	orig := fixtures.File("antigravity/project.local.mcp_config.json")
 	w.place(path, orig)
-	if _, err := render.Inject(fsys.NewOS(), w.request("antigravity", "", "local")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), w.request("antigravity", "", "local")); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -119,10 +120,10 @@ func (w *world) place(path string, content []byte) {
 
 // request builds the injection of a profile, as inject --profile does (a sync, B7), or
 // of servers when profile is "".
-func (w *world) request(provider string, scope providers.Scope, profile string, servers ...string) render.Request {
+func (w *world) request(provider string, scope providers.Scope, profile string, servers ...string) write.Request {
 	w.t.Helper()
 	reg := w.registry()
-	r := render.Request{
+	r := write.Request{
 		Registry: reg, Provider: w.provider(provider), Scope: scope, Project: w.project,
 		Servers: servers, Env: w.env, Warn: func(s string) { w.warns = append(w.warns, s) },
 	}
@@ -361,7 +362,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 		}
 	}
 
-	res, err := render.Inject(fsys.NewOS(), w.request(fx.Provider, scope, fx.Profile))
+	res, err := write.Inject(fsys.NewOS(), w.request(fx.Provider, scope, fx.Profile))
 	if err != nil {
 		t.Fatalf("inject: %v", err)
 	}
@@ -420,7 +421,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 		before[f] = fi
 	}
 	w.warns = nil
-	res2, err := render.Inject(fsys.NewOS(), w.request(fx.Provider, scope, fx.Profile))
+	res2, err := write.Inject(fsys.NewOS(), w.request(fx.Provider, scope, fx.Profile))
 	if err != nil {
 		t.Fatalf("second inject: %v", err)
 	}

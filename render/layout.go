@@ -43,7 +43,7 @@ func NewLayout(p *providers.Provider, scope providers.Scope, path, project strin
 	if d.Nested() {
 		key = ProjectKey(project, env.GOOS) // a real path: resolved only when needed
 	}
-	return &Layout{View: sharedView(p, writers), Writers: writers, Readers: p.ReadersOf(scope, name),
+	return &Layout{View: SharedView(p, writers), Writers: writers, Readers: p.ReadersOf(scope, name),
 		Servers: d.ServersPath(p.ServersKey, key), Nest: d.Servers, FoldKeys: env.GOOS == "windows", Others: othersMembers(p, writers)}
 }
 
@@ -52,18 +52,18 @@ func NewLayout(p *providers.Provider, scope providers.Scope, path, project strin
 // the client's working directory has its symlinks resolved — with forward slashes on
 // Windows, where Claude Code keys its projects that way.
 func ProjectKey(project, goos string) string {
-	key := canonicalOrClean(project)
+	key := CanonicalOrClean(project)
 	if goos == "windows" {
 		key = strings.ReplaceAll(key, `\`, "/")
 	}
 	return key
 }
 
-// sharedView is the provider as it writes a file other clients write too: its switch
+// SharedView is the provider as it writes a file other clients write too: its switch
 // only when every writer has the same (a server switched off for one reader of the
 // entry and on for another would be a trap), and the variables any writer reads as
 // empty (V5).
-func sharedView(p *providers.Provider, writers []*providers.Provider) *providers.Provider {
+func SharedView(p *providers.Provider, writers []*providers.Provider) *providers.Provider {
 	if len(writers) == 0 {
 		return p
 	}

@@ -12,7 +12,7 @@ import (
 // shared by every project (Claude Code's local scope) a record of their own, so that
 // the same server name at user and local scope is owned apart.
 func entryRecordPath(layerDir, dest string, servers []string, nested bool) (string, string, error) {
-	path, canon, err := recordPath(layerDir, OwnershipDir, dest)
+	path, canon, err := RecordPath(layerDir, OwnershipDir, dest)
 	if err != nil || !nested {
 		return path, canon, err
 	}

@@ -1,4 +1,4 @@
-package render
+package render_test
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // deliveryTable is the per-client table of docs/secrets.md, made from what the
@@ -25,7 +27,7 @@ func deliveryTable(t *testing.T) string {
 	for _, p := range providers.All() {
 		for _, scope := range p.Scopes() {
 			d := p.Dest(scope)
-			view := sharedView(p, p.WritersOf(scope, d.Files[0]))
+			view := render.SharedView(p, p.WritersOf(scope, d.Files[0]))
 			tg := providers.Target{P: view, Scope: scope, Project: "/work/repo", Home: "/home/u", Exec: "/usr/local/bin/mcpwire", GOOS: "linux"}
 			dl := view.Dialect()
 			var cells [2]string
@@ -50,7 +52,7 @@ func deliveryTable(t *testing.T) string {
 				cells[1] = "`headersHelper` runs `mcpwire headers`"
 			case len(v.SecretVars) > 0:
 				cells[1] = "variable `MCPWIRE_SECRET_…`, set by `mcpwire exec -- " + binaryOr(p) + "`"
-				if slices.Contains(SessionProviders(), p) {
+				if slices.Contains(write.SessionProviders(), p) {
 					cells[1] += " or `mcpwire session`"
 				}
 			default:

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/urfave/cli/v2"
 )
 
@@ -121,7 +121,7 @@ func nonNil[T any](s []T) []T {
 }
 
 // inject adds what injections did (or would do).
-func (j *jsonOut) inject(reqs []render.Request, results []*render.Result) {
+func (j *jsonOut) inject(reqs []write.Request, results []*write.Result) {
 	if j == nil {
 		return
 	}

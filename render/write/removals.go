@@ -1,15 +1,16 @@
-package render
+package write
 
 import (
 	"slices"
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render"
 )
 
 // reconcileRemovals removes the entries of removals that mcpwire owns, and keeps the
 // others (said once, by the caller).
-func (e *fileEdit) reconcileRemovals(es format.Entries, rule OwnerRule) error {
+func (e *fileEdit) reconcileRemovals(es format.Entries, rule render.OwnerRule) error {
 	for _, name := range e.removals() {
 		unselected := !slices.Contains(e.remove, name)
 		existing, has := es.Get(name)
@@ -19,7 +20,7 @@ func (e *fileEdit) reconcileRemovals(es format.Entries, rule OwnerRule) error {
 			}
 			continue
 		}
-		if e.standing(rule, name, existing, existing.Digest(), "") != EntryOwned {
+		if e.standing(rule, name, existing, existing.Digest(), "") != render.EntryOwned {
 			if unselected {
 				e.unselectedKept = append(e.unselectedKept, name)
 			} else {

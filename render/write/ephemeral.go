@@ -1,4 +1,4 @@
-package render
+package write
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/hint"
+	"github.com/mcpwire/mcpwire/render"
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
@@ -220,7 +221,7 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 	if side == out {
 		return nil, hint.Wrap(fmt.Errorf("the deny-rule sidecar %s would be the MCP file itself", side), anotherOut)
 	}
-	recPath, canon, err := recordPath(r.Registry.Set().Write().Dir, r.Provider.Dialect().DenyRules().RecordDir(), side)
+	recPath, canon, err := render.RecordPath(r.Registry.Set().Write().Dir, r.Provider.Dialect().DenyRules().RecordDir(), side)
 	if err != nil {
 		return nil, err
 	}
@@ -230,10 +231,10 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 		return nil, err
 	}
 	// the record, and the staged one of a run interrupted before it (staging.go)
-	var recs []*permRecord
-	for _, p := range []string{recPath, recPath + stagedSuffix} {
+	var recs []*render.PermRecord
+	for _, p := range []string{recPath, recPath + render.StagedSuffix} {
 		if data, err := f.ReadFile(p); err == nil {
-			rec, err := decodePermRecord(p, data)
+			rec, err := render.DecodePermRecord(p, data)
 			if err != nil {
 				return nil, err
 			}
@@ -250,7 +251,9 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 		if err != nil {
 			return nil, err
 		}
-		if !slices.ContainsFunc(recs, func(rec *permRecord) bool { return rec.Sidecar && rec.ContentDigest == contentDigest(data) }) {
+		if !slices.ContainsFunc(recs, func(rec *render.PermRecord) bool {
+			return rec.Sidecar && rec.ContentDigest == render.ContentDigest(data)
+		}) {
 			return nil, hint.Wrap(fmt.Errorf("%s exists and is not a sidecar mcpwire wrote", side), anotherOut)
 		}
 	} else if !fsys.IsNotExist(err) {
@@ -270,20 +273,20 @@ func (r *Request) sidecarTargets(f fsys.FS, out, side string, rules []string, re
 	recT := fsys.Target{
 		Path:     recPath,
 		DirPerm:  0o700,
-		Check:    func() error { return checkRecordDir(f, recPath) },
-		CheckKey: recordDirKey(recPath),
+		Check:    func() error { return render.CheckRecordDir(f, recPath) },
+		CheckKey: render.RecordDirKey(recPath),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-			return e.newRecord(canon, content).encode(), 0o600, false, nil
+			return e.newRecord(canon, content).Encode(), 0o600, false, nil
 		},
 	}
 	st := &staged{}
 	*list = append(*list, st)
-	stageT := stageTarget(f, recPath+stagedSuffix, st, func() ([]byte, error) {
+	stageT := stageTarget(f, recPath+render.StagedSuffix, st, func() ([]byte, error) {
 		cur, err := fsys.ReadSnapshot(f, side)
 		if err != nil || cur.Exists && bytes.Equal(cur.Data, content) {
 			return nil, err // the sidecar does not change
 		}
-		return e.newRecord(canon, content).encode(), nil
+		return e.newRecord(canon, content).Encode(), nil
 	})
 	return []fsys.Target{stageT, sideT, recT}, nil
 }

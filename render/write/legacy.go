@@ -1,4 +1,4 @@
-package render
+package write
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package render
+package write
 
 import "github.com/mcpwire/mcpwire/providers"
 

@@ -1,4 +1,4 @@
-package render
+package write
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
 )
 
 // namedEntry is one server entry to write.
@@ -30,7 +31,7 @@ type namedEntry struct {
 type fileEdit struct {
 	// Layout is where the entries sit in the file, and how they are spelled (p, its
 	// view of the client, and d, its dialect).
-	*Layout
+	*render.Layout
 	p      *providers.Provider
 	d      providers.Dialect
 	path   string
@@ -57,8 +58,8 @@ type fileEdit struct {
 
 	// own is the ownership record and its staged copy; record is the record settled
 	// for the last edit (staging.go), next the record after it.
-	own          *ownState
-	record, next *ownRecord
+	own          *render.OwnState
+	record, next *render.OwnRecord
 	stage        staged
 	memo         *editMemo
 	// handoff is the client file as the staged record's edit read it, for the file's
@@ -85,7 +86,7 @@ type fileEdit struct {
 	names []string
 	// taken are the entries --force replaced in this edit, kept (H1); restored the
 	// names whose original this edit put back in place of mcpwire's entry.
-	taken    map[string]original
+	taken    map[string]render.Original
 	restored []string
 	// removeFile: the edit removes the file mcpwire created, left with none of its
 	// entries (H7); missing are the directories of the file that did not exist when an
@@ -124,7 +125,7 @@ func (m *editMemo) sameInput(data []byte) bool {
 
 // standing says how an existing entry stands: its digest d against the ownership
 // record and against the digest of what would be written ("" when nothing would).
-func (e *fileEdit) standing(rule OwnerRule, name string, cur format.Entry, d, newDigest string) Ownership {
+func (e *fileEdit) standing(rule render.OwnerRule, name string, cur format.Entry, d, newDigest string) render.Ownership {
 	return rule.Standing(e.record.Entries[name], d, cur.Framed(), newDigest)
 }
 
@@ -155,15 +156,15 @@ func (e *fileEdit) compute(cur fsys.Snapshot) ([]byte, error) {
 	s := e.own
 	if e.loaded {
 		e.loaded = false
-	} else if err := s.load(); err != nil {
+	} else if err := s.Load(); err != nil {
 		return nil, err
 	}
-	if m := e.memo; m != nil && m.exists == cur.Exists && m.rawOK == s.exists && e.sameStaged(m) &&
-		bytes.Equal(m.raw, s.raw) && m.sameInput(cur.Data) {
+	if m := e.memo; m != nil && m.exists == cur.Exists && m.rawOK == s.Exists && e.sameStaged(m) &&
+		bytes.Equal(m.raw, s.Raw) && m.sameInput(cur.Data) {
 		return m.out, m.err
 	}
 	out, err := e.apply(cur)
-	e.memo = &editMemo{in: cur.Data, exists: cur.Exists, raw: s.raw, rawOK: s.exists, stagedRaw: s.stagedRaw, stagedOK: s.staged, out: out, err: err}
+	e.memo = &editMemo{in: cur.Data, exists: cur.Exists, raw: s.Raw, rawOK: s.Exists, stagedRaw: s.StagedRaw, stagedOK: s.Staged, out: out, err: err}
 	return out, err
 }
 
@@ -172,10 +173,10 @@ func (e *fileEdit) compute(cur fsys.Snapshot) ([]byte, error) {
 // staged record against the same file gives the same edit.
 func (e *fileEdit) sameStaged(m *editMemo) bool {
 	s := e.own
-	if m.stagedOK == s.staged && bytes.Equal(m.stagedRaw, s.stagedRaw) {
+	if m.stagedOK == s.Staged && bytes.Equal(m.stagedRaw, s.StagedRaw) {
 		return true
 	}
-	return !m.stagedOK && s.staged && e.stage.ok && bytes.Equal(s.stagedRaw, e.stage.data)
+	return !m.stagedOK && s.Staged && e.stage.ok && bytes.Equal(s.StagedRaw, e.stage.data)
 }
 
 // apply edits a client file, in any format: the entries of the edit are reconciled
@@ -183,8 +184,8 @@ func (e *fileEdit) sameStaged(m *editMemo) bool {
 func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	e.wrote, e.dropped, e.kept, e.forget, e.notes = map[string]string{}, nil, nil, nil, nil
 	e.unselected, e.unselectedKept, e.names = nil, nil, nil
-	e.taken, e.restored = map[string]original{}, nil
-	if err := checkNotEmpty(e.own.f, e.p.Format, e.path, cur); err != nil {
+	e.taken, e.restored = map[string]render.Original{}, nil
+	if err := render.CheckNotEmpty(e.own.FS, e.p.Format, e.path, cur); err != nil {
 		return nil, err
 	}
 	doc, err := format.ParseFor(e.p.Format, e.path, cur.Data, cur.Exists, e.Servers)
@@ -195,15 +196,15 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.record, e.forgotten = e.own.rec, nil
+	e.record, e.forgotten = e.own.Rec, nil
 	switch {
 	case e.before != nil:
 		// the entries the earlier edit of this file in the transaction wrote are
 		// mcpwire's, though the record file does not hold them yet (V10)
 		e.record = e.before.next
-	case e.own.stage != nil:
-		e.record, e.forgotten = e.own.stage.settle(e.own.rec, entryDigest(e.d, doc, entries))
-		e.record.Created = settleCreated(e.own.rec.Created, e.own.stage.AfterCreated, cur)
+	case e.own.Stage != nil:
+		e.record, e.forgotten = e.own.Stage.Settle(e.own.Rec, render.EntryDigest(e.d, doc, entries))
+		e.record.Created = render.SettleCreated(e.own.Rec.Created, e.own.Stage.AfterCreated, cur)
 	}
 	if err := e.reconcile(entries); err != nil {
 		return nil, err
@@ -221,15 +222,15 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out = notEmpty(out, cur)
+	out = render.NotEmpty(out, cur)
 	if !cur.Exists && !e.missingKnown {
-		e.missing, e.missingKnown = missingDirs(e.own.f, e.path), true
+		e.missing, e.missingKnown = missingDirs(e.own.FS, e.path), true
 	}
-	var intent *createdFile
-	if e.own.stage != nil {
-		intent = e.own.stage.AfterCreated
+	var intent *render.CreatedFile
+	if e.own.Stage != nil {
+		intent = e.own.Stage.AfterCreated
 	}
-	e.next.Created, e.removeFile = nextCreated(e.own.f, e.path, cur, out, e.record.Created, intent, e.missing,
+	e.next.Created, e.removeFile = nextCreated(e.own.FS, e.path, cur, out, e.record.Created, intent, e.missing,
 		len(e.set) > 0, len(e.names) == 0 && len(e.next.Entries) == 0)
 	return out, e.checkSyntax(cur.Data, out)
 }
@@ -239,8 +240,8 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 // (forgotten) that this edit writes again is mcpwire's: the writes come last (issue
 // 25 finding 10: a profile switch killed after its rename, then the other profile,
 // recorded none of the servers it wrote).
-func (e *fileEdit) nextRecord() *ownRecord {
-	next := &ownRecord{Destination: e.own.canon, Provider: e.own.provider, Entries: maps.Clone(e.record.Entries),
+func (e *fileEdit) nextRecord() *render.OwnRecord {
+	next := &render.OwnRecord{Destination: e.own.Canon, Provider: e.own.Provider, Entries: maps.Clone(e.record.Entries),
 		Originals: e.nextOriginals()}
 	for _, list := range [][]string{e.dropped, e.forget, e.forgotten} {
 		for _, n := range list {
@@ -274,20 +275,20 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	// the file's own target, next in the transaction, edits from this read: a 50 MB
 	// ~/.claude.json is read and held once, not twice (speed and peak memory, issue 11)
 	e.root().handoff = &cur
-	if unchanged && !e.removeFile || !cur.Exists && len(e.set) == 0 && !e.next.Created.pending() || base.same(e.next) {
+	if unchanged && !e.removeFile || !cur.Exists && len(e.set) == 0 && !e.next.Created.Pending() || base.Same(e.next) {
 		return nil, nil
 	}
 	// the record file's entries the settlement of an earlier staged record removed: the
 	// staged record replacing it must say so, or they would count again
 	var forgotten []string
-	for _, n := range slices.Sorted(maps.Keys(e.own.rec.Entries)) {
+	for _, n := range slices.Sorted(maps.Keys(e.own.Rec.Entries)) {
 		if _, ok := base.Entries[n]; !ok {
 			forgotten = append(forgotten, n)
 		}
 	}
-	st := &ownStage{Destination: e.own.canon, Before: base.Entries, After: e.next.Entries, Forgotten: forgotten,
+	st := &render.OwnStage{Destination: e.own.Canon, Before: base.Entries, After: e.next.Entries, Forgotten: forgotten,
 		BeforeOriginals: base.Originals, AfterOriginals: e.next.Originals, BeforeCreated: base.Created, AfterCreated: e.next.Created}
-	return st.encode(), nil
+	return st.Encode(), nil
 }
 
 // read reads the client file for the staged record's edit: as an earlier transaction
@@ -359,7 +360,7 @@ func (e *fileEdit) sameMeaning(existing format.Entry, entry format.Object) bool 
 // takes a foreign one over; an identical one is left as it is; every foreign one is
 // refused together. Each entry to remove goes only when mcpwire owns it.
 func (e *fileEdit) reconcile(es format.Entries) error {
-	rule := RuleOf(e.p)
+	rule := render.RuleOf(e.p)
 	var foreignNames []string
 	for _, ne := range e.set {
 		entry := ne.entry
@@ -377,7 +378,7 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 		if has {
 			d := existing.Digest()
 			st := e.standing(rule, ne.name, existing, d, newDigest)
-			if rule.Keep && st != EntryOwned {
+			if rule.Keep && st != render.EntryOwned {
 				// kept as it is; one mcpwire wrote and nobody changed is updated like
 				// anywhere else, so that its record follows
 				if err := e.d.MergeKept(e.path, es, ne.name, existing, e.filters.Of(ne.name)); err != nil {
@@ -385,7 +386,7 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 				}
 				continue
 			}
-			if d != newDigest && st != EntryIdentical && !(rule.Framed && !existing.Framed()) && e.sameMeaning(existing, entry) {
+			if d != newDigest && st != render.EntryIdentical && !(rule.Framed && !existing.Framed()) && e.sameMeaning(existing, entry) {
 				// the same entry in another form (T6: the client's defaults, member
 				// order): left as it is; mcpwire's still, when it was
 				if e.record.Entries[ne.name] != "" {
@@ -394,14 +395,14 @@ func (e *fileEdit) reconcile(es format.Entries) error {
 				continue
 			}
 			switch {
-			case st == EntryIdentical:
+			case st == render.EntryIdentical:
 				continue
-			case st == EntryOwned && d == newDigest:
+			case st == render.EntryOwned && d == newDigest:
 				// mcpwire's and already as it would write it: left as it is, in the
 				// person's formatting and member order (an adopted entry, B2)
 				e.wrote[ne.name] = newDigest
 				continue
-			case st == EntryForeign:
+			case st == render.EntryForeign:
 				if rule.Strict || !e.force {
 					foreignNames = append(foreignNames, ne.name)
 					continue

@@ -1,66 +1,17 @@
-package render
+package write
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 
 	"github.com/mcpwire/mcpwire/internal/hint"
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render"
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 )
-
-// outRecord marks an ephemeral output mcpwire wrote at an explicit --out path (C5):
-// a C6 ownership record (destination, provider, entries — any reader of C6 records
-// decodes it) with two more members, ephemeral and the digest of the whole file, so
-// that a later run replaces the file only while nobody changed it.
-type outRecord struct {
-	Destination   string            `json:"destination"`
-	Provider      string            `json:"provider,omitempty"`
-	Entries       map[string]string `json:"entries"`
-	Ephemeral     bool              `json:"ephemeral"`
-	ContentDigest string            `json:"contentDigest"`
-}
-
-func (r *outRecord) encode() []byte {
-	b, _ := json.MarshalIndent(r, "", "  ")
-	return append(b, '\n')
-}
-
-// ephemeralOf reports whether a record under mcp-ownership/ is an ephemeral output's
-// rather than a client file's.
-func ephemeralOf(data []byte) bool {
-	var r struct {
-		Ephemeral bool `json:"ephemeral"`
-	}
-	return json.Unmarshal(data, &r) == nil && r.Ephemeral
-}
-
-// readOutRecord decodes the record of an --out path; nil when there is none, or when
-// the record is a client file's (not an ephemeral output's).
-func readOutRecord(f fsys.FS, path string) (*outRecord, error) {
-	data, err := f.ReadFile(path)
-	if fsys.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var r outRecord
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, corruptRecord(path, err)
-	}
-	if !r.Ephemeral {
-		return nil, nil
-	}
-	if len(r.ContentDigest) != 64 {
-		return nil, corruptRecord(path, fmt.Errorf("contentDigest is not a sha256"))
-	}
-	return &r, nil
-}
 
 // outTargets returns the targets of an explicit --out path: the output, and its
 // record. An existing file there must be an earlier ephemeral output mcpwire
@@ -71,20 +22,20 @@ func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []na
 	if err := set.CheckWrite(); err != nil {
 		return outTargetSet{}, err
 	}
-	recPath, canon, err := recordPath(set.Write().Dir, OwnershipDir, out)
+	recPath, canon, err := render.RecordPath(set.Write().Dir, render.OwnershipDir, out)
 	if err != nil {
 		return outTargetSet{}, err
 	}
-	for _, p := range []string{recPath, recPath + stagedSuffix} {
-		if _, err := readOutRecord(f, p); err != nil {
+	for _, p := range []string{recPath, recPath + render.StagedSuffix} {
+		if _, err := render.ReadOutRecord(f, p); err != nil {
 			return outTargetSet{}, err // a corrupt record: refused before any write
 		}
 	}
 	sidecar := false
 	for _, dir := range providers.RuleRecordDirs() {
-		if permPath, _, err := recordPath(set.Write().Dir, dir, out); err == nil {
+		if permPath, _, err := render.RecordPath(set.Write().Dir, dir, out); err == nil {
 			if data, err := f.ReadFile(permPath); err == nil {
-				if pr, err := decodePermRecord(permPath, data); err == nil && pr.Sidecar {
+				if pr, err := render.DecodePermRecord(permPath, data); err == nil && pr.Sidecar {
 					sidecar = true
 				}
 			}
@@ -100,12 +51,12 @@ func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []na
 			// the record as it is now (again under the lock), against the bytes read; or
 			// the staged record of a run interrupted before its record (staging.go)
 			mine := false
-			for _, p := range []string{recPath, recPath + stagedSuffix} {
-				rec, err := readOutRecord(f, p)
+			for _, p := range []string{recPath, recPath + render.StagedSuffix} {
+				rec, err := render.ReadOutRecord(f, p)
 				if err != nil {
 					return nil, 0, false, err
 				}
-				mine = mine || rec != nil && rec.ContentDigest == contentDigest(cur.Data)
+				mine = mine || rec != nil && rec.ContentDigest == render.ContentDigest(cur.Data)
 			}
 			if !mine {
 				if sidecar {
@@ -116,7 +67,7 @@ func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []na
 			return content, 0o600, false, nil
 		},
 	}
-	nr := &outRecord{Destination: canon, Provider: r.Provider.Name, Entries: map[string]string{}, Ephemeral: true, ContentDigest: contentDigest(content)}
+	nr := &render.OutRecord{Destination: canon, Provider: r.Provider.Name, Entries: map[string]string{}, Ephemeral: true, ContentDigest: render.ContentDigest(content)}
 	for _, e := range entries {
 		raw, err := format.Marshal(e.entry)
 		if err != nil {
@@ -124,8 +75,8 @@ func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []na
 		}
 		nr.Entries[e.name] = format.Digest(raw)
 	}
-	body := nr.encode()
-	stageT := stageTarget(f, recPath+stagedSuffix, st, func() ([]byte, error) {
+	body := nr.Encode()
+	stageT := stageTarget(f, recPath+render.StagedSuffix, st, func() ([]byte, error) {
 		cur, err := fsys.ReadSnapshot(f, out)
 		if err != nil || cur.Exists && bytes.Equal(cur.Data, content) {
 			return nil, err // the output does not change
@@ -135,8 +86,8 @@ func (r *Request) outTargets(f fsys.FS, out string, content []byte, entries []na
 	recT := fsys.Target{
 		Path:     recPath,
 		DirPerm:  0o700,
-		Check:    func() error { return checkRecordDir(f, recPath) },
-		CheckKey: recordDirKey(recPath),
+		Check:    func() error { return render.CheckRecordDir(f, recPath) },
+		CheckKey: render.RecordDirKey(recPath),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			return body, 0o600, false, nil
 		},

@@ -1,8 +1,4 @@
-// Package render turns a selection of registry servers into edits of one client's own
-// config file, in that client's dialect, and writes them safely: credential policy
-// first (P1–P10), then the entries and tool filters (V1–V7, F1–F4), then an atomic,
-// transactional write through the filesystem seam (W1–W9) with ownership records (C6).
-package render
+package write
 
 import (
 	"cmp"
@@ -15,6 +11,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
 )
 
 // Prepared is an injection checked and planned, ready to be written.
@@ -260,7 +257,7 @@ func (r *Request) otherTargets(f fsys.FS, prep *Prepared, ft fileTargetSet, t ta
 // the edit (names) that are not selected (changed since mcpwire wrote them, or
 // never its own): a --profile inject that does not select them must not leave them
 // unrestricted (B7).
-func staying(dr providers.DenyRules, rec *permRecord, names, selected []string) []string {
+func staying(dr providers.DenyRules, rec *render.PermRecord, names, selected []string) []string {
 	if rec == nil {
 		return nil
 	}
@@ -291,11 +288,11 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 			r.batch.checked[r.Registry] = true
 		}
 	}
-	var local localRecord
+	var local render.LocalRecord
 	if r.Provider.Dest(scope).Nested() {
-		local = localRecord{Scope: scope, Project: r.Project, Container: edit.Servers}
+		local = render.LocalRecord{Scope: scope, Project: r.Project, Container: edit.Servers}
 	}
-	own, err := newOwnState(f, layer.Dir, edit.path, edit.p.Name, local)
+	own, err := render.NewOwnState(f, layer.Dir, edit.path, edit.p.Name, local)
 	if err != nil {
 		return fileTargetSet{}, err
 	}
@@ -324,7 +321,7 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 			return out, fileMode(scope, cur, private, false), false, nil
 		},
 	}
-	stage := stageTarget(f, own.path+stagedSuffix, &edit.stage, func() ([]byte, error) {
+	stage := stageTarget(f, own.Path+render.StagedSuffix, &edit.stage, func() ([]byte, error) {
 		if err := preChecks(f, main); err != nil {
 			return nil, err // the file's own refusal, before any edit of it
 		}
@@ -335,7 +332,7 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 
 // settingsTargets returns the Claude settings file and deny-record targets (C2, C3).
 func (r *Request) settingsTargets(f fsys.FS, scope providers.Scope, want []string) (*permEdit, []fsys.Target, error) {
-	path, err := choosePath(f, r.Provider.Settings[scope], r.pathEnv())
+	path, err := render.ChoosePath(f, r.Provider.Settings[scope], r.pathEnv())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -353,7 +350,7 @@ func (r *Request) settingsTargets(f fsys.FS, scope providers.Scope, want []strin
 // folder below it, or another one named with --project).
 func (r *Request) startNote(scope providers.Scope, path string) string {
 	d := r.Provider.Dest(scope)
-	if scope != providers.Project || d == nil || !d.FromCwd || r.WorkDir == "" || SamePath(r.WorkDir, r.Project) {
+	if scope != providers.Project || d == nil || !d.FromCwd || r.WorkDir == "" || render.SamePath(r.WorkDir, r.Project) {
 		return ""
 	}
 	return fmt.Sprintf("%s reads %s only when it starts in %s, not in a folder below it (such as %s)", r.Provider.Display, path, r.Project, r.WorkDir)

@@ -1,4 +1,4 @@
-package render
+package write
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render"
 )
 
 // readerNames are the display names of clients.
@@ -23,7 +24,7 @@ func readerNames(ps []*providers.Provider) []string {
 // it spells entries there, where the servers sit, its other writers and readers) and
 // how strictly the client reads it.
 func (r *Request) newEdit(scope providers.Scope, path string) (*fileEdit, []*providers.Provider) {
-	lay := NewLayout(r.Provider, scope, path, r.Project, r.Env)
+	lay := render.NewLayout(r.Provider, scope, path, r.Project, r.Env)
 	e := &fileEdit{Layout: lay, p: lay.View, d: lay.View.Dialect(), path: path, syntax: r.Provider.Dest(scope)}
 	for _, w := range append([]*providers.Provider{lay.View}, lay.Writers...) {
 		e.checkers = append(e.checkers, w.Dialect())
@@ -114,11 +115,11 @@ func linkSharedEdits(preps []*Prepared) {
 		if e == nil || e.own == nil {
 			continue
 		}
-		if prev := last[e.own.path]; prev != nil {
+		if prev := last[e.own.Path]; prev != nil {
 			e.before, prev.after = prev, e
-			e.own.writers = providers.AppendNew(slices.Clone(prev.own.writers), e.own.writers)
+			e.own.Writers = providers.AppendNew(slices.Clone(prev.own.Writers), e.own.Writers)
 		}
-		last[e.own.path] = e
+		last[e.own.Path] = e
 	}
 }
 
@@ -177,9 +178,9 @@ func (r *Request) hides(f fsys.FS, path string) []string {
 				continue
 			}
 			if canon == "" {
-				canon = canonicalOrClean(path)
+				canon = render.CanonicalOrClean(path)
 			}
-			if canonicalOrClean(cands[0]) != canon {
+			if render.CanonicalOrClean(cands[0]) != canon {
 				continue
 			}
 			for _, c := range hidden {

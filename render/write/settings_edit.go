@@ -1,10 +1,7 @@
-package render
+package write
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -12,77 +9,9 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
-	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render"
 )
-
-// permRecord tracks the deny rules mcpwire added to one Claude settings file (C3).
-type permRecord struct {
-	SettingsPath  string   `json:"settingsPath"`
-	DenyAdded     []string `json:"denyAdded"`
-	DenyPreserved []string `json:"denyPreserved"`
-	DenyDigest    string   `json:"denyDigest,omitempty"`
-	Sidecar       bool     `json:"sidecar,omitempty"`
-	ContentDigest string   `json:"contentDigest,omitempty"`
-	// Created says that mcpwire created the settings file, and the directories it
-	// created (H7).
-	Created *createdFile `json:"created,omitempty"`
-}
-
-func (r *permRecord) encode() []byte {
-	if r.DenyAdded == nil {
-		r.DenyAdded = []string{}
-	}
-	if r.DenyPreserved == nil {
-		r.DenyPreserved = []string{}
-	}
-	b, _ := json.MarshalIndent(r, "", "  ")
-	return append(b, '\n')
-}
-
-// empty reports whether the record tracks nothing: no rule, and no sidecar.
-func (r *permRecord) empty() bool {
-	return len(r.DenyAdded) == 0 && len(r.DenyPreserved) == 0 && !r.Sidecar && !r.Created.pending()
-}
-
-func decodePermRecord(path string, data []byte) (*permRecord, error) {
-	var r permRecord
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, corruptRecord(path, err)
-	}
-	return &r, r.check(path)
-}
-
-// check refuses a record whose rules or digests are not what mcpwire writes.
-func (r *permRecord) check(path string) error {
-	for _, rule := range append(slices.Clone(r.DenyAdded), r.DenyPreserved...) {
-		if rule == "" {
-			return corruptRecord(path, fmt.Errorf("a tracked rule is empty or null"))
-		}
-	}
-	if r.DenyDigest != "" && len(r.DenyDigest) != 64 {
-		return corruptRecord(path, fmt.Errorf("denyDigest is not a sha256"))
-	}
-	if r.ContentDigest != "" && len(r.ContentDigest) != 64 {
-		return corruptRecord(path, fmt.Errorf("contentDigest is not a sha256"))
-	}
-	return nil
-}
-
-// denyDigest is the sha256 of the deny array's compact JSON.
-func denyDigest(deny []string) string {
-	if deny == nil {
-		deny = []string{}
-	}
-	b, _ := format.Marshal(deny)
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
-func contentDigest(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
 
 // permEdit computes the deny rules of one Claude settings file (C2, C4).
 type permEdit struct {
@@ -99,7 +28,7 @@ type permEdit struct {
 	// prepared, and again from recPath through f every time the settings edit runs
 	// (under the transaction's lock), so that the rules are decided on the record as
 	// it is then, not as it was when the edit was prepared (C3, C4, W8).
-	record  *permRecord
+	record  *render.PermRecord
 	f       fsys.FS
 	recPath string
 	canon   string
@@ -112,7 +41,7 @@ type permEdit struct {
 	// staged record an interrupted run left (staging.go)
 	recRaw    []byte
 	recExists bool
-	staged    *permStage
+	staged    *render.PermStage
 	stage     staged
 
 	// results of the last edit
@@ -129,7 +58,7 @@ type permEdit struct {
 	// edit, removeFile that the edit removes it (H7); missing are its directories that
 	// did not exist when an edit first found it absent; recordOut is the record as the
 	// transaction writes it.
-	created      *createdFile
+	created      *render.CreatedFile
 	removeFile   bool
 	missing      []string
 	missingKnown bool
@@ -142,22 +71,22 @@ func (e *permEdit) loadRecord() error {
 	if e.f == nil || e.recPath == "" {
 		return nil
 	}
-	data, exists, err := readOptional(e.f, e.recPath)
+	data, exists, err := render.ReadOptional(e.f, e.recPath)
 	if err != nil {
 		return err
 	}
 	e.record, e.recRaw, e.recExists = nil, data, exists
 	if exists {
-		if e.record, err = decodePermRecord(e.recPath, data); err != nil {
+		if e.record, err = render.DecodePermRecord(e.recPath, data); err != nil {
 			return err
 		}
 	}
 	e.staged = nil
-	data, exists, err = readOptional(e.f, e.recPath+stagedSuffix)
+	data, exists, err = render.ReadOptional(e.f, e.recPath+render.StagedSuffix)
 	if err != nil || !exists {
 		return err
 	}
-	e.staged, err = decodePermStage(e.recPath+stagedSuffix, data)
+	e.staged, err = render.DecodePermStage(e.recPath+render.StagedSuffix, data)
 	return err
 }
 
@@ -165,32 +94,6 @@ func (e *permEdit) loadRecord() error {
 // edit decided on.
 func (e *permEdit) recordUnchanged(cur fsys.Snapshot) bool {
 	return cur.Exists == e.recExists && (!cur.Exists || bytes.Equal(cur.Data, e.recRaw))
-}
-
-// validateSettings checks the settings' permissions and its rule arrays (C2).
-func validateSettings(path string, doc format.Document) ([]string, error) {
-	perm, ok := doc.Lookup("permissions")
-	if !ok {
-		return nil, nil
-	}
-	if perm.Kind() != format.KindObject {
-		return nil, fmt.Errorf("%s: %w", path, jsonc.NotObject(perm.Kind(), "permissions"))
-	}
-	var deny []string
-	for _, k := range []string{"allow", "deny", "ask", "additionalDirectories"} {
-		v, ok := perm.Member(k)
-		if !ok {
-			continue
-		}
-		list, ok := format.Strings(v)
-		if !ok {
-			return nil, fmt.Errorf("%s: \"permissions.%s\" must be an array of strings", path, k)
-		}
-		if k == "deny" {
-			deny = list
-		}
-	}
-	return deny, nil
 }
 
 // compute applies the ownership algorithm of C4 to the current deny array. Only rules
@@ -204,7 +107,7 @@ func (e *permEdit) compute(current, want []string) {
 	}
 	deny := slices.Clone(current)
 	var added, preserved, warn []string
-	unchanged := rec != nil && rec.DenyDigest != "" && rec.DenyDigest == denyDigest(current)
+	unchanged := rec != nil && rec.DenyDigest != "" && rec.DenyDigest == render.DenyDigest(current)
 	for _, r := range tracked {
 		if !slices.Contains(deny, r) {
 			continue // the person removed it: no longer tracked
@@ -244,7 +147,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	if e.f != nil {
-		if err := checkNotEmpty(e.f, format.JSON, e.path, cur); err != nil {
+		if err := render.CheckNotEmpty(e.f, format.JSON, e.path, cur); err != nil {
 			return nil, false, err
 		}
 	}
@@ -252,19 +155,19 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	current, err := validateSettings(e.path, doc)
+	current, err := render.ValidateSettings(e.path, doc)
 	if err != nil {
 		return nil, false, err
 	}
 	if e.staged != nil {
-		created := settleCreated(e.record.createdOf(), e.staged.After.Created, cur)
-		settled := e.staged.settle(e.record, current)
+		created := render.SettleCreated(e.record.CreatedOf(), e.staged.After.Created, cur)
+		settled := e.staged.Settle(e.record, current)
 		switch {
 		case settled != nil:
 			c := *settled
 			c.Created, settled = created, &c
 		case created != nil:
-			settled = &permRecord{SettingsPath: e.staged.After.SettingsPath, Created: created}
+			settled = &render.PermRecord{SettingsPath: e.staged.After.SettingsPath, Created: created}
 		}
 		e.record = settled
 	}
@@ -296,11 +199,11 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 	if !cur.Exists && !e.missingKnown {
 		e.missing, e.missingKnown = missingDirs(e.f, e.path), true
 	}
-	var intent *createdFile
+	var intent *render.CreatedFile
 	if e.staged != nil {
 		intent = e.staged.After.Created
 	}
-	e.created, e.removeFile = nextCreated(e.f, e.path, cur, out, e.record.createdOf(), intent, e.missing, keep, len(e.deny) == 0)
+	e.created, e.removeFile = nextCreated(e.f, e.path, cur, out, e.record.CreatedOf(), intent, e.missing, keep, len(e.deny) == 0)
 	if e.removeFile {
 		out, keep, e.out = nil, false, nil
 	}
@@ -327,21 +230,12 @@ func (e *permEdit) settingsOut(doc format.Document, cur fsys.Snapshot, current [
 	return out, true, err
 }
 
-// createdOf is what the record says of a settings file mcpwire created (nil without
-// a record).
-func (r *permRecord) createdOf() *createdFile {
-	if r == nil {
-		return nil
-	}
-	return r.Created
-}
-
 // record returns the record after the edit.
-func (e *permEdit) newRecord(canon string, content []byte) *permRecord {
-	r := &permRecord{SettingsPath: canon, DenyAdded: e.added, DenyPreserved: e.preserved, DenyDigest: denyDigest(e.deny), Sidecar: e.sidecar,
+func (e *permEdit) newRecord(canon string, content []byte) *render.PermRecord {
+	r := &render.PermRecord{SettingsPath: canon, DenyAdded: e.added, DenyPreserved: e.preserved, DenyDigest: render.DenyDigest(e.deny), Sidecar: e.sidecar,
 		Created: e.created}
 	if e.sidecar {
-		r.ContentDigest = contentDigest(content)
+		r.ContentDigest = render.ContentDigest(content)
 	}
 	return r
 }
@@ -358,7 +252,7 @@ func (e *permEdit) warning() string {
 
 // permTargets returns the settings target and its record target (W7 order).
 func permTargets(f fsys.FS, layerDir, settings string, want []string, scope settingsScope) (*permEdit, []fsys.Target, error) {
-	recPath, canon, err := recordPath(layerDir, scope.recordDir, settings)
+	recPath, canon, err := render.RecordPath(layerDir, scope.recordDir, settings)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -396,8 +290,8 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 	recT := fsys.Target{
 		Path:     recPath,
 		DirPerm:  0o700,
-		Check:    func() error { return checkRecordDir(f, recPath) },
-		CheckKey: recordDirKey(recPath),
+		Check:    func() error { return render.CheckRecordDir(f, recPath) },
+		CheckKey: render.RecordDirKey(recPath),
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			if !e.recordUnchanged(cur) {
 				// the settings edit decided on another record: never overwrite this one
@@ -410,11 +304,11 @@ func permTargets(f fsys.FS, layerDir, settings string, want []string, scope sett
 				return nil, 0, true, nil
 			}
 			rec := e.newRecord(canon, written)
-			if rec.empty() {
+			if rec.Empty() {
 				e.recordOut = nil
 				return nil, 0, true, nil // tracks no rule: no record (K10)
 			}
-			e.recordOut = rec.encode()
+			e.recordOut = rec.Encode()
 			return e.recordOut, 0o600, false, nil
 		},
 	}

@@ -1,4 +1,4 @@
-package render
+package write
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render"
 )
 
 // UninjectResult says what an uninjection did.
@@ -53,7 +54,7 @@ func Uninject(f fsys.FS, r Request) (*UninjectResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if absent && !edit.own.exists && !edit.own.staged && perm == nil {
+	if absent && !edit.own.Exists && !edit.own.Staged && perm == nil {
 		res.Absent = slices.Clone(r.Servers)
 		return res, nil
 	}
@@ -118,7 +119,7 @@ func (r Request) uninjectRules(f fsys.FS, scope providers.Scope, edit *fileEdit)
 // warns about the entries and rules left in place.
 func (r Request) uninjectReport(res *UninjectResult, results []fsys.Result, edit *fileEdit, perm *permEdit) {
 	for _, x := range results {
-		if x.Changed && !Transient(x.Path) {
+		if x.Changed && !render.Transient(x.Path) {
 			res.Changed = append(res.Changed, x.Path)
 		}
 		if x.Removed && (x.Path == edit.path || perm != nil && x.Path == perm.path) {

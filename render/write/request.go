@@ -1,4 +1,4 @@
-package render
+package write
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
 )
 
 // Request is one injection of servers into one provider's file: what every command
@@ -94,7 +95,7 @@ type InjectOptions struct {
 	SkipRefused bool
 	// Ignored asks git whether it ignores a file of the project (providers.GitIgnored,
 	// and a local-scope file inside the project); nil when git cannot be asked.
-	Ignored IgnoreCheck
+	Ignored render.IgnoreCheck
 }
 
 // InstallOptions are install's: the built-in entry and the legacy migration (I2-I4).
@@ -216,7 +217,7 @@ func (r *Request) committed(scope providers.Scope, path string) (rule, hint stri
 		return "", ""
 	case scope == providers.Project:
 		return "project scope (a committed file)", r.projectHint()
-	case scope == providers.Local && within(path, r.Project) && !r.gitIgnores(path):
+	case scope == providers.Local && render.Within(path, r.Project) && !r.gitIgnores(path):
 		rel, _ := filepath.Rel(r.Project, path)
 		hint = "git could commit " + path + ": add " + filepath.ToSlash(rel) + " to " + filepath.Join(r.Project, ".gitignore")
 		if user := r.privateFile(providers.User); user != "" {
@@ -248,7 +249,7 @@ func (r *Request) gitIgnores(path string) bool {
 		return false
 	}
 	st, err := r.Inject.Ignored(path)
-	return err == nil && st == GitIgnores
+	return err == nil && st == render.GitIgnores
 }
 
 // projectHint is the advice of a P7 refusal: the client's private file — its local

@@ -1,4 +1,4 @@
-package render
+package write
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render"
 )
 
 // Commit writes every prepared injection as one transaction (W7): every target is
@@ -62,7 +63,7 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 		}
 		for range p.targets {
 			res := results[at[i]]
-			if res.Changed && !Transient(res.Path) && !slices.Contains(p.Result.Changed, res.Path) {
+			if res.Changed && !render.Transient(res.Path) && !slices.Contains(p.Result.Changed, res.Path) {
 				p.Result.Changed = append(p.Result.Changed, res.Path)
 			}
 			if res.Removed && slices.Contains(p.filePaths(), res.Path) && !slices.Contains(p.Result.RemovedFiles, res.Path) {
@@ -161,10 +162,10 @@ func (p *Prepared) filePaths() []string {
 // still to go (H7).
 func (p *Prepared) removals() []removal {
 	var out []removal
-	if e := p.edit; e != nil && e.next != nil && e.next.Created.pending() && e.recordOut != nil && e.after == nil {
-		out = append(out, removal{record: e.own.path, data: e.recordOut, dirs: e.next.Created.Dirs})
+	if e := p.edit; e != nil && e.next != nil && e.next.Created.Pending() && e.recordOut != nil && e.after == nil {
+		out = append(out, removal{record: e.own.Path, data: e.recordOut, dirs: e.next.Created.Dirs})
 	}
-	if e := p.perm; e != nil && e.created.pending() && e.recordOut != nil {
+	if e := p.perm; e != nil && e.created.Pending() && e.recordOut != nil {
 		out = append(out, removal{record: e.recPath, data: e.recordOut, dirs: e.created.Dirs})
 	}
 	return out
