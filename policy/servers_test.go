@@ -105,3 +105,39 @@ func TestParseServerPolicyProblems(t *testing.T) {
 		}
 	}
 }
+
+// spec: G1 G3
+func TestMerged(t *testing.T) {
+	parse := func(file, src string) *ServerPolicy {
+		p, bad := ParseServerPolicy(file, []byte(`{"apiVersion": "aiwg.io/v1", "kind": "McpServerPolicy", `+src+`}`))
+		if bad != nil {
+			t.Fatal(bad)
+		}
+		return p
+	}
+	org := parse("org", `"allowUnlisted": false, "allow": [{"name": "a"}, {"name": "b"}, {"url": "https://*.acme/*"}], "deny": [{"name": "x"}]`)
+	team := parse("team", `"allowUnlisted": false, "allow": [{"name": "a"}, {"name": "c"}, {"url": "https://t.acme/*"}], "deny": [{"name": "y"}]`)
+	me := parse("me", `"allow": [{"name": "z"}], "deny": [{"name": "b"}]`)
+	m, warns := ServerPolicies{org, team, me}.Merged()
+	if m.AllowUnlisted {
+		t.Error("allowUnlisted: a restricting layer must restrict the merged policy")
+	}
+	var allow, deny []string
+	for _, r := range m.Allow {
+		allow = append(allow, r.String())
+	}
+	for _, r := range m.Deny {
+		deny = append(deny, r.String())
+	}
+	wantAllow := []string{`{"name":"a"}`, `{"url":"https://t.acme/*"}`}
+	wantDeny := []string{`{"name":"x"}`, `{"name":"y"}`, `{"name":"b"}`}
+	if !slices.Equal(allow, wantAllow) || !slices.Equal(deny, wantDeny) {
+		t.Errorf("Merged: allow %q deny %q, want %q %q", allow, deny, wantAllow, wantDeny)
+	}
+	if len(warns) != 3 { // b, the org's url, c
+		t.Errorf("warnings %q, want one per rule left out (3)", warns)
+	}
+	if m, _ := (ServerPolicies{me}).Merged(); !m.AllowUnlisted || len(m.Allow) != 0 {
+		t.Errorf("an allowUnlisted layer's allow list widens nothing and is not written: %+v", m)
+	}
+}
