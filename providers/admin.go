@@ -23,9 +23,8 @@ const (
 // the file an administrator installs, per operating system.
 type AdminPolicy struct {
 	Style AdminStyle
-	// Paths are the file per GOOS ("linux", "darwin", "windows"); a system without
-	// one has no documented path.
-	Paths map[string]string
+	// Paths are the file per system; "" where none is documented.
+	Paths AdminPaths
 	// Env, when set, names the variable that points the client at another file (the
 	// way to test it without touching the system's directories).
 	Env string
@@ -41,14 +40,32 @@ type AdminPolicy struct {
 	Sources []string
 }
 
+// AdminPaths are an admin file's paths per operating system.
+type AdminPaths struct {
+	Linux, Darwin, Windows string
+}
+
+// Path is the file on the system named as GOOS names it; "" when none is documented.
+func (a AdminPaths) Path(goos string) string {
+	switch goos {
+	case "linux":
+		return a.Linux
+	case "darwin":
+		return a.Darwin
+	case "windows":
+		return a.Windows
+	}
+	return ""
+}
+
 // admin holds the clients that read an organisation's server policy file.
 var admin = map[string]*AdminPolicy{
 	"claude-code": {
 		Style: AdminServerLists,
-		Paths: map[string]string{
-			"darwin":  "/Library/Application Support/ClaudeCode/managed-settings.json",
-			"linux":   "/etc/claude-code/managed-settings.json",
-			"windows": `C:\Program Files\ClaudeCode\managed-settings.json`,
+		Paths: AdminPaths{
+			Darwin:  "/Library/Application Support/ClaudeCode/managed-settings.json",
+			Linux:   "/etc/claude-code/managed-settings.json",
+			Windows: `C:\Program Files\ClaudeCode\managed-settings.json`,
 		},
 		KindBinds:   true,
 		OnlyManaged: "allowManagedMcpServersOnly",
@@ -59,10 +76,10 @@ var admin = map[string]*AdminPolicy{
 	},
 	"copilot-cli": {
 		Style: AdminServerLists,
-		Paths: map[string]string{
-			"darwin":  "/Library/Application Support/GitHubCopilot/managed-settings.json",
-			"linux":   "/etc/github-copilot/managed-settings.json",
-			"windows": `C:\Program Files\GitHubCopilot\managed-settings.json`,
+		Paths: AdminPaths{
+			Darwin:  "/Library/Application Support/GitHubCopilot/managed-settings.json",
+			Linux:   "/etc/github-copilot/managed-settings.json",
+			Windows: `C:\Program Files\GitHubCopilot\managed-settings.json`,
 		},
 		Sources: []string{
 			"https://docs.github.com/en/copilot/how-tos/administer-copilot/manage-mcp-usage/configure-enterprise-allowlist",
@@ -71,10 +88,10 @@ var admin = map[string]*AdminPolicy{
 	},
 	"gemini-cli": {
 		Style: AdminNameLists,
-		Paths: map[string]string{
-			"darwin":  "/Library/Application Support/GeminiCli/settings.json",
-			"linux":   "/etc/gemini-cli/settings.json",
-			"windows": `C:\ProgramData\gemini-cli\settings.json`,
+		Paths: AdminPaths{
+			Darwin:  "/Library/Application Support/GeminiCli/settings.json",
+			Linux:   "/etc/gemini-cli/settings.json",
+			Windows: `C:\ProgramData\gemini-cli\settings.json`,
 		},
 		Env: "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
 		Sources: []string{
@@ -83,9 +100,9 @@ var admin = map[string]*AdminPolicy{
 	},
 	"codex": {
 		Style: AdminIdentities,
-		Paths: map[string]string{
-			"darwin": "/etc/codex/requirements.toml",
-			"linux":  "/etc/codex/requirements.toml",
+		Paths: AdminPaths{
+			Darwin: "/etc/codex/requirements.toml",
+			Linux:  "/etc/codex/requirements.toml",
 		},
 		Sources: []string{
 			"https://github.com/openai/codex/pull/9101 (mcp_servers requirements matched on name and identity)",

@@ -50,8 +50,8 @@ func CompilePolicy(reg *registry.Registry) ([]CompiledFile, []string, error) {
 			continue
 		}
 		for _, goos := range adminSystems {
-			sys, ok := a.Paths[goos]
-			if !ok {
+			sys := a.Paths.Path(goos)
+			if sys == "" {
 				warns = append(warns, fmt.Sprintf("%s: no documented path for its admin file on %s: none written", p.Display, goos))
 				continue
 			}
