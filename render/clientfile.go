@@ -165,6 +165,13 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 	if err != nil || !exists {
 		return nil, err
 	}
+	return r.OpenAt(p, scope, path, env, layerDir)
+}
+
+// OpenAt reads the file at path as provider p's file of a scope, wherever it is (a
+// project file found in a parent directory, an administrator's file: explain); nil
+// when the file holds no servers of the project in a file shared by every project.
+func (r *ClientReader) OpenAt(p *providers.Provider, scope providers.Scope, path string, env providers.PathEnv, layerDir string) (*ClientFile, error) {
 	rf := r.read(p.Format, path)
 	if rf.err != nil {
 		return nil, rf.err
