@@ -100,7 +100,7 @@ func (claudeTrust) Trusted(f Files, w Where) (bool, Rule) {
 	}
 	r := Rule{Text: "Claude Code does not trust " + w.Root + " yet: it asks when it starts there, and starts no project server until then (" + claudeTrusted + ")"}
 	if state != "" {
-		r.File, r.Path = state, path[:2]
+		r.File, r.Path = state, path
 	}
 	return false, r
 }

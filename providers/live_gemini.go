@@ -120,7 +120,7 @@ files:
 	case "DO_NOT_TRUST":
 		return false, Rule{Text: "Gemini CLI does not trust " + w.Start + ", and starts no MCP server there, the user's included", File: file, Path: []string{best}}
 	}
-	return false, Rule{Text: "Gemini CLI has not been trusted in " + w.Start + " yet: it asks when it starts there, and until then starts no MCP server, the user's included (" + geminiTrustFile + ")"}
+	return false, Rule{Text: "Gemini CLI has not been trusted in " + w.Start + " yet: it asks when it starts there, and until then starts no MCP server, the user's included (" + geminiTrustFile + ")", File: file}
 }
 
 // geminiTrustPath is Gemini CLI's trusted folders file.

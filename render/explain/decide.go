@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
@@ -83,11 +84,11 @@ func (cl *client) gate(e *entry) string {
 
 // shadow marks an entry not used: the client uses w's entry of that name instead.
 func (cl *client) shadow(e, w *entry) {
-	how := "uses the " + label(w) + " entry instead"
+	how := "uses " + label(w) + " instead"
 	if w.reason != "" {
-		how = "gives the name to the " + label(w) + " entry, which is " + w.reason
+		how = "gives the name to " + label(w) + ", which is " + w.reason
 	} else if cl.l.Merge {
-		how = "merges it into the " + label(w) + " entry, whose members win"
+		how = "merges it into " + label(w) + ", whose members win"
 	}
 	e.live = false
 	e.reason = "not used: " + cl.p.Display + " " + how + cl.order()
@@ -110,8 +111,14 @@ func (cl *client) order() string {
 	return " (" + strings.Join(names, " over ") + ")"
 }
 
-// label is how reasons call an entry's source.
-func label(e *entry) string { return sourceLabel(e.src) + "-scope" }
+// label is how reasons call an entry: "the project-scope entry", "the .mcp.json
+// entry".
+func label(e *entry) string {
+	if e.src.Label != "" || e.src.At.System != nil {
+		return "the " + sourceLabel(e.src) + " entry"
+	}
+	return "the " + string(e.src.At.Scope) + "-scope entry"
+}
 
 // sourceLabel is how reasons call a source.
 func sourceLabel(s providers.Source) string {
@@ -181,7 +188,7 @@ func (cl *client) judge(e *entry, survivors *[]*entry) {
 		return
 	}
 	e.live = true
-	e.reason = "live: " + cl.p.Display + " starts the " + label(e) + " entry"
+	e.reason = "live: " + cl.p.Display + " starts " + label(e)
 	if len(e.notes) > 0 {
 		e.reason += "; " + strings.Join(e.notes, "; ")
 	}
@@ -257,7 +264,7 @@ func contains[T comparable](xs []T, x T) bool {
 // listed says whether a list keeps server name off: a deny list naming it, an allow
 // list present without it.
 func (cl *client) listed(l *providers.NameList, name string) (bool, providers.Rule) {
-	member := strings.Join(l.Path, ".")
+	member := memberText(keyed(l.Path, cl.w.Key))
 	for _, file := range cl.fs.Resolve(l.At) {
 		raw, ok := cl.fs.Member(file, keyed(l.Path, cl.w.Key)...)
 		if !ok {
@@ -317,4 +324,21 @@ func policyServer(e *entry, s *registry.Server, exclusive bool) providers.Policy
 		ps.Command = append([]string{s.Command}, s.Args...)
 	}
 	return ps
+}
+
+// memberText is a member path as people write it: mcp.excluded,
+// projects["/home/me/p"].disabledMcpServers.
+func memberText(path []string) string {
+	var b strings.Builder
+	for i, k := range path {
+		switch {
+		case strings.ContainsAny(k, `./\ "`) || k == "":
+			b.WriteString("[" + strconv.Quote(k) + "]")
+		case i > 0:
+			b.WriteString("." + k)
+		default:
+			b.WriteString(k)
+		}
+	}
+	return b.String()
 }

@@ -41,6 +41,10 @@ type OrgPolicy interface {
 	Judge(name string, s *registry.Server) (denied bool, r providers.Rule)
 }
 
+// Managed is the scope of the entries of an administrator's file (Claude Code's
+// managed-mcp.json, Gemini CLI's system settings).
+const Managed providers.Scope = "managed"
+
 // Verdict is whether a client starts a server from one of its entries (E1).
 type Verdict struct {
 	// Server is the server's name (E2 lists several).
@@ -221,6 +225,10 @@ func (cl *client) read(reader *render.ClientReader, s providers.Source) {
 		if s.Exclusive && cl.exclusive == "" {
 			cl.exclusive = path
 		}
+		scope := s.At.Scope
+		if s.At.System != nil {
+			scope = Managed // an administrator's file: a scope of its own
+		}
 		servers := []string{by.ServersKey}
 		if d != nil {
 			servers = d.ServersPath(by.ServersKey, projectKey(dir, env.GOOS))
@@ -228,7 +236,7 @@ func (cl *client) read(reader *render.ClientReader, s providers.Source) {
 		ct := format.Container{Path: servers, NameKey: by.EntryName}
 		for _, e := range cf.Entries {
 			js, _ := cf.EntryJSON(e.Name)
-			en := &entry{name: e.Name, src: s, scope: s.At.Scope, file: path, format: by.Format, ct: ct,
+			en := &entry{name: e.Name, src: s, scope: scope, file: path, format: by.Format, ct: ct,
 				path: append(slices.Clone(servers), e.Name), json: js, by: by, err: e.Err}
 			if e.Read != nil {
 				en.server = e.Read.Server
@@ -286,12 +294,20 @@ func (cl *client) verdicts(name string) []Verdict {
 	return out
 }
 
-// ruleLine is the line of a rule's member in its file.
+// ruleLine is the line of a rule's member in its file: of the deepest member of its
+// path the file has (the place the rule would be written when it is not there).
 func (cl *client) ruleLine(r providers.Rule) int {
-	if r.File == "" || len(r.Path) == 0 {
-		return 0
+	path := keyed(r.Path, cl.w.Key)
+	for i := len(path); i > 0 && r.File != ""; i-- {
+		elem := r.Elem
+		if i < len(path) {
+			elem = ""
+		}
+		if l := cl.fs.c.line(r.File, formatOf(r.File), format.Container{}, path[:i], elem); l > 0 {
+			return l
+		}
 	}
-	return cl.fs.c.line(r.File, formatOf(r.File), format.Container{}, keyed(r.Path, cl.w.Key), r.Elem)
+	return 0
 }
 
 // withDest is a copy of a client whose file of a scope is d (a file the client reads
