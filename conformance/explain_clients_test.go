@@ -18,8 +18,8 @@ import (
 // srv is one server entry a situation writes.
 type srv struct {
 	name    string
-	command string   // "" for an entry without one
-	args    []string // the name by default: no two entries start the same process
+	command string            // "" for an entry without one
+	args    []string          // the name by default: no two entries start the same process
 	env     map[string]string // variable → the variable it references (a reference, never a value)
 	off     bool              // switched off by the entry's own member
 }

@@ -145,7 +145,9 @@ func (c *cell) tomlFile(file string) *tomlDoc {
 }
 
 // tomlTable adds a table to a TOML file, as written.
-func (c *cell) tomlTable(file, text string) { c.tomlFile(file).tables = append(c.tomlFile(file).tables, text) }
+func (c *cell) tomlTable(file, text string) {
+	c.tomlFile(file).tables = append(c.tomlFile(file).tables, text)
+}
 
 // tomlTop sets a top-level array of strings in a TOML file.
 func (c *cell) tomlTop(file, key string, names []string) {

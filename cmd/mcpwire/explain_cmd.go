@@ -184,4 +184,3 @@ func explainClient(env *Env, c *cli.Context, req explain.Request, p *providers.P
 		}
 	})
 }
-
