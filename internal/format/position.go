@@ -16,12 +16,35 @@ import (
 // may name an entry by its name right after c.Path. 0 when it is not there (a line
 // is a pointer for the person, never a condition: `mcpwire explain`).
 func Line(f Format, data []byte, c Container, path []string, elem string) int {
+	return NewLocator(f, data).Line(c, path, elem)
+}
+
+// Locator finds the lines of members of one file's data, parsing it once for every
+// question where its format needs a tree (YAML).
+type Locator struct {
+	f    Format
+	data []byte
+	yaml *yaml.Node // the parsed document, once asked for
+}
+
+// NewLocator returns a Locator of data, a file of format f.
+func NewLocator(f Format, data []byte) *Locator { return &Locator{f: f, data: data} }
+
+// Line is Line for the locator's file.
+func (l *Locator) Line(c Container, path []string, elem string) int {
+	f, data := l.f, l.data
 	var off int
 	switch f {
 	case TOML:
 		off = tomlOffset(data, c, path)
 	case YAML:
-		return yamlLine(data, c, path, elem)
+		if l.yaml == nil {
+			l.yaml = &yaml.Node{}
+			if yaml.Unmarshal(data, l.yaml) != nil {
+				l.yaml.Content = nil
+			}
+		}
+		return yamlLine(l.yaml, c, path, elem)
 	default:
 		key, start, end, ok := jsonc.Locate(data, path...)
 		if !ok {
@@ -121,9 +144,8 @@ func tomlOffset(data []byte, c Container, path []string) int {
 
 // yamlLine is Line for YAML: the line of the key of the member at path (an entry of a
 // list container by its name), or of the string element elem of the sequence there.
-func yamlLine(data []byte, c Container, path []string, elem string) int {
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+func yamlLine(doc *yaml.Node, c Container, path []string, elem string) int {
+	if len(doc.Content) == 0 {
 		return 0
 	}
 	n := doc.Content[0]

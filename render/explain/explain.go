@@ -70,9 +70,15 @@ type Verdict struct {
 // when all is set (the client was asked about by name).
 func Server(f fsys.FS, r Request, name string, all bool) []Verdict {
 	c := newCache(f)
-	reader := render.NewClientReader(c)
+	// the other entries are listed by name alone, unless a client collapses entries
+	// that start the same server, which its verdict of this one depends on
+	only, full := render.NewClientReader(c).Only(name), render.NewClientReader(c)
 	var out []Verdict
 	for _, p := range r.Providers {
+		reader := only
+		if p.Liveness().Collapse {
+			reader = full
+		}
 		cl := r.client(c, reader, p)
 		vs := cl.verdicts(name)
 		if len(vs) == 0 && all {
@@ -235,6 +241,9 @@ func (cl *client) read(reader *render.ClientReader, s providers.Source) {
 		}
 		ct := format.Container{Path: servers, NameKey: by.EntryName}
 		for _, e := range cf.Entries {
+			if e.Read == nil && e.Err == nil {
+				continue // listed by name alone (render.ClientReader.Only): not asked about
+			}
 			js, _ := cf.EntryJSON(e.Name)
 			en := &entry{name: e.Name, src: s, scope: scope, file: path, format: by.Format, ct: ct,
 				path: append(slices.Clone(servers), e.Name), json: js, by: by, err: e.Err}

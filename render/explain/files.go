@@ -16,8 +16,9 @@ import (
 // forwards everything else, and writes nothing (explain never calls a write).
 type cache struct {
 	fsys.FS
-	data map[string]cached
-	docs map[string]format.Document
+	data  map[string]cached
+	docs  map[string]format.Document
+	lines map[string]*format.Locator
 }
 
 // cached is a file's bytes, or why it could not be read.
@@ -27,7 +28,7 @@ type cached struct {
 }
 
 func newCache(f fsys.FS) *cache {
-	return &cache{FS: f, data: map[string]cached{}, docs: map[string]format.Document{}}
+	return &cache{FS: f, data: map[string]cached{}, docs: map[string]format.Document{}, lines: map[string]*format.Locator{}}
 }
 
 // ReadFile reads a file once.
@@ -89,11 +90,19 @@ func (c *cache) member(name string, path ...string) (json.RawMessage, bool) {
 // line is the line of a member of a file (an element of an array with elem), 0 when
 // it cannot be told.
 func (c *cache) line(name string, f format.Format, ct format.Container, path []string, elem string) int {
-	b, err := c.ReadFile(name)
-	if err != nil || len(path) == 0 && elem == "" {
+	if len(path) == 0 && elem == "" {
 		return 0
 	}
-	return format.Line(f, b, ct, path, elem)
+	l, ok := c.lines[name]
+	if !ok {
+		b, err := c.ReadFile(name)
+		if err != nil {
+			return 0
+		}
+		l = format.NewLocator(f, b)
+		c.lines[name] = l
+	}
+	return l.Line(ct, path, elem)
 }
 
 // files is the Files the rules of one client read through, where it starts.
