@@ -145,6 +145,36 @@ func lineSet(out string, re *regexp.Regexp) map[string]bool {
 	return set
 }
 
+// jsonFlagged is the set of names whose member flag is true in a client's JSON list:
+// the array (or the map by name) at member list of the document (the document itself
+// when list is ""), each object named by its "name" member in an array.
+func jsonFlagged(out, list, flag string) map[string]bool {
+	var doc any
+	set := map[string]bool{}
+	if json.Unmarshal([]byte(out), &doc) != nil {
+		return set
+	}
+	if m, ok := doc.(map[string]any); ok && list != "" {
+		doc = m[list]
+	}
+	switch x := doc.(type) {
+	case []any:
+		for _, e := range x {
+			if o, ok := e.(map[string]any); ok && o[flag] == true {
+				name, _ := o["name"].(string)
+				set[name] = true
+			}
+		}
+	case map[string]any:
+		for n, e := range x {
+			if o, ok := e.(map[string]any); ok && o[flag] == true {
+				set[n] = true
+			}
+		}
+	}
+	return set
+}
+
 // liveClients are the clients of the matrix: every client the suite runs that lists
 // what it loads (Continue and Cline have no list: they show their servers only by
 // offering the tools to a model).
@@ -169,19 +199,7 @@ var liveClients = []*liveClient{
 		},
 		list: func(c *cell) (map[string]bool, result) {
 			r := c.run(cl.codex, "mcp", "list", "--json")
-			var got []struct {
-				Name    string `json:"name"`
-				Enabled bool   `json:"enabled"`
-			}
-			set := map[string]bool{}
-			if json.Unmarshal([]byte(r.stdout), &got) == nil {
-				for _, s := range got {
-					if s.Enabled {
-						set[s.Name] = true
-					}
-				}
-			}
-			return set, r
+			return jsonFlagged(r.stdout, "", "enabled"), r
 		}},
 	{provider: "gemini-cli", user: ".gemini/settings.json", project: ".gemini/settings.json", servers: []string{"mcpServers"}, entry: stdEntry(""),
 		trust: func(c *cell, dir string) {
@@ -211,20 +229,7 @@ var liveClients = []*liveClient{
 		},
 		list: func(c *cell) (map[string]bool, result) {
 			r := c.run(cl.copilot, "mcp", "list", "--json")
-			var got struct {
-				MCPServers map[string]struct {
-					Enabled bool `json:"enabled"`
-				} `json:"mcpServers"`
-			}
-			set := map[string]bool{}
-			if json.Unmarshal([]byte(r.stdout), &got) == nil {
-				for n, s := range got.MCPServers {
-					if s.Enabled {
-						set[n] = true
-					}
-				}
-			}
-			return set, r
+			return jsonFlagged(r.stdout, "mcpServers", "enabled"), r
 		}},
 	{provider: "qwen-code", user: ".qwen/settings.json", project: ".qwen/settings.json", servers: []string{"mcpServers"}, entry: stdEntry(""),
 		approve: func(c *cell, dir string, names []string) {
@@ -246,21 +251,7 @@ var liveClients = []*liveClient{
 		servers: []string{"mcpServers"}, entry: stdEntry("disabled"),
 		list: func(c *cell) (map[string]bool, result) {
 			r := c.run(cl.auggie, "mcp", "list", "--json")
-			var got struct {
-				Servers []struct {
-					Name    string `json:"name"`
-					Enabled bool   `json:"enabled"`
-				} `json:"servers"`
-			}
-			set := map[string]bool{}
-			if json.Unmarshal([]byte(r.stdout), &got) == nil {
-				for _, s := range got.Servers {
-					if s.Enabled {
-						set[s.Name] = true
-					}
-				}
-			}
-			return set, r
+			return jsonFlagged(r.stdout, "servers", "enabled"), r
 		}},
 	{provider: "amp", user: ".config/amp/settings.json", project: ".amp/settings.json", servers: []string{"amp.mcpServers"}, entry: stdEntry(""),
 		approve: func(c *cell, dir string, names []string) {
@@ -312,21 +303,7 @@ var liveClients = []*liveClient{
 		},
 		list: func(c *cell) (map[string]bool, result) {
 			r := c.run(cl.grok, "mcp", "doctor", "--json")
-			var got struct {
-				Servers []struct {
-					Name    string `json:"name"`
-					Healthy bool   `json:"healthy"`
-				} `json:"servers"`
-			}
-			set := map[string]bool{}
-			if json.Unmarshal([]byte(r.stdout), &got) == nil {
-				for _, s := range got.Servers {
-					if s.Healthy {
-						set[s.Name] = true
-					}
-				}
-			}
-			return set, r
+			return jsonFlagged(r.stdout, "servers", "healthy"), r
 		}},
 	{provider: "omp", user: ".omp/agent/mcp.json", project: ".omp/mcp.json", servers: []string{"mcpServers"}, entry: stdEntry("enabled"),
 		deny: func(c *cell, names []string) {

@@ -297,12 +297,13 @@ func (p *Provider) Liveness() *Live {
 // scope order (local, project, user) and those it also reads, the first holding a
 // name wins whole, no gate; its project is the git work tree's top.
 func (p *Provider) defaultLive() *Live {
-	l := &Live{Root: RootGit}
+	var scopes []Scope
 	for _, s := range []Scope{Local, Project, User} {
 		if p.Dest(s) != nil {
-			l.Sources = append(l.Sources, Source{At: At{Scope: s}})
+			scopes = append(scopes, s)
 		}
 	}
+	l := inOrder(scopes...)
 	for _, d := range p.AlsoReads {
 		l.Sources = append(l.Sources, Source{At: At{Scope: Project, Dest: d}})
 	}

@@ -4,27 +4,18 @@ package providers
 // their files in scope order, local over project over user, whole entries, with the
 // per-entry switch and no trust or approval.
 var (
-	auggieLive = &Live{
-		Root: RootGit,
-		Sources: []Source{
-			{At: At{Scope: Local}},
-			{At: At{Scope: Project}},
-			{At: At{Scope: User}},
-		},
-	}
-	qoderLive = &Live{
-		Root: RootGit,
-		Sources: []Source{
-			{At: At{Scope: Local}},
-			{At: At{Scope: Project}},
-			{At: At{Scope: User}},
-		},
-	}
-	factoryLive = &Live{
-		Root: RootGit,
-		Sources: []Source{
-			{At: At{Scope: Project}},
-			{At: At{Scope: User}},
-		},
-	}
+	auggieLive  = inOrder(Local, Project, User)
+	qoderLive   = inOrder(Local, Project, User)
+	factoryLive = inOrder(Project, User)
 )
+
+// inOrder is the liveness of a client that reads its files of these scopes, the
+// first holding a name winning whole, with no trust or approval; its project is the
+// top of the git work tree.
+func inOrder(scopes ...Scope) *Live {
+	l := &Live{Root: RootGit}
+	for _, s := range scopes {
+		l.Sources = append(l.Sources, Source{At: At{Scope: s}})
+	}
+	return l
+}

@@ -34,16 +34,6 @@ func explainCommand(env *Env) *cli.Command {
 	}
 }
 
-// explainVerdict is one element of explain's --json clients (E1).
-type explainVerdict struct {
-	Provider string          `json:"provider"`
-	Scope    providers.Scope `json:"scope"`
-	Live     bool            `json:"live"`
-	Reason   string          `json:"reason"`
-	File     string          `json:"file"`
-	Line     int             `json:"line"`
-}
-
 func runExplain(env *Env, c *cli.Context) error {
 	client := c.String("client")
 	switch {
@@ -83,12 +73,9 @@ func runExplain(env *Env, c *cli.Context) error {
 	}
 	vs := explain.Server(env.FS, req, name, asked)
 	doc := struct {
-		Server  string           `json:"server"`
-		Clients []explainVerdict `json:"clients"`
-	}{Server: name, Clients: []explainVerdict{}}
-	for _, v := range vs {
-		doc.Clients = append(doc.Clients, explainVerdict{v.Provider, v.Scope, v.Live, v.Reason, v.File, v.Line})
-	}
+		Server  string            `json:"server"`
+		Clients []explain.Verdict `json:"clients"` // E1's elements: its JSON members
+	}{Server: name, Clients: nonNil(vs)}
 	if err := printReport(env, c, doc, func() { printVerdicts(env, vs) }); err != nil {
 		return err
 	}

@@ -154,7 +154,7 @@ func yamlLine(doc *yaml.Node, c Container, path []string, elem string) int {
 		if n.Kind == yaml.SequenceNode && c.NameKey != "" && i == len(c.Path) {
 			var hit *yaml.Node
 			for _, el := range n.Content {
-				if v := yamlMember(el, c.NameKey); v != nil && v.Value == name {
+				if _, v := yamlKey(el, c.NameKey); v != nil && v.Value == name {
 					hit = el
 				}
 			}
@@ -164,11 +164,11 @@ func yamlLine(doc *yaml.Node, c Container, path []string, elem string) int {
 			n, line = hit, hit.Line
 			continue
 		}
-		k := yamlKey(n, name)
+		k, v := yamlKey(n, name)
 		if k == nil {
 			return 0
 		}
-		line, n = k.Line, yamlMember(n, name)
+		line, n = k.Line, v
 	}
 	if elem != "" && n.Kind == yaml.SequenceNode {
 		for _, el := range n.Content {
@@ -180,30 +180,16 @@ func yamlLine(doc *yaml.Node, c Container, path []string, elem string) int {
 	return line
 }
 
-// yamlKey returns the key node of member name of a mapping node, nil when it has none.
-func yamlKey(m *yaml.Node, name string) *yaml.Node {
+// yamlKey returns the key and value nodes of member name of a mapping node (the last
+// one of that name), nils when it has none.
+func yamlKey(m *yaml.Node, name string) (key, value *yaml.Node) {
 	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
+		return nil, nil
 	}
-	var out *yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == name {
-			out = m.Content[i]
+			key, value = m.Content[i], m.Content[i+1]
 		}
 	}
-	return out
-}
-
-// yamlMember returns the value node of member name of a mapping node.
-func yamlMember(m *yaml.Node, name string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	var out *yaml.Node
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == name {
-			out = m.Content[i+1]
-		}
-	}
-	return out
+	return key, value
 }

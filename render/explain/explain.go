@@ -29,12 +29,14 @@ type Request struct {
 	Env providers.PathEnv
 	// Getenv reads the environment the clients start in (PATH, referenced variables).
 	Getenv func(string) string
-	// Org, when set, is mcpwire's own organisation policy (G1): a server it denies is
-	// off in every client, whoever wrote its entry.
+	// Org, when set, is mcpwire's own organisation server policy (its layers'
+	// mcp-policy.json, to come): a server it denies is off in every client, whoever
+	// wrote its entry.
 	Org OrgPolicy
 }
 
-// OrgPolicy is mcpwire's organisation policy as explain consults it (the seam of G1).
+// OrgPolicy is mcpwire's organisation server policy as explain consults it: the seam
+// the policy plugs into.
 type OrgPolicy interface {
 	// Judge says whether the policy denies server name (its entry as read back), and
 	// the rule and the layer file that hold it.
