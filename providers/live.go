@@ -2,8 +2,10 @@ package providers
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -219,6 +221,51 @@ type NameList struct {
 	Before bool
 	// Trusted: the list is read only where the client trusts the project.
 	Trusted bool
+}
+
+// Off says whether the list keeps server name off where the client starts: a deny
+// list naming it, an allow list present without it; and the rule, in the first file
+// of the list's place that has the list.
+func (l *NameList) Off(f Files, w Where, name string) (bool, Rule) {
+	path := make([]string, len(l.Path))
+	for i, k := range l.Path {
+		if k == ProjectKey {
+			k = w.Key
+		}
+		path[i] = k
+	}
+	member := memberText(path)
+	for _, file := range f.Resolve(l.At) {
+		raw, ok := f.Member(file, path...)
+		if !ok {
+			continue
+		}
+		held, elem := l.Holds(raw, name)
+		switch {
+		case held && !l.Allow:
+			return true, Rule{Text: fmt.Sprintf("named in %s of %s", member, file), File: file, Path: l.Path, Elem: elem}
+		case !held && l.Allow:
+			return true, Rule{Text: fmt.Sprintf("not in %s of %s, which lets only the servers it names start", member, file), File: file, Path: l.Path}
+		}
+	}
+	return false, Rule{}
+}
+
+// memberText is a member path as people write it: mcp.excluded,
+// projects["/home/me/p"].disabledMcpServers.
+func memberText(path []string) string {
+	var b strings.Builder
+	for i, k := range path {
+		switch {
+		case strings.ContainsAny(k, `./\ "`) || k == "":
+			b.WriteString("[" + strconv.Quote(k) + "]")
+		case i > 0:
+			b.WriteString("." + k)
+		default:
+			b.WriteString(k)
+		}
+	}
+	return b.String()
 }
 
 // Holds reports whether a list (decoded from JSON) names server n, and the element

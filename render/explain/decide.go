@@ -2,7 +2,6 @@ package explain
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
@@ -261,24 +260,9 @@ func contains[T comparable](xs []T, x T) bool {
 	return false
 }
 
-// listed says whether a list keeps server name off: a deny list naming it, an allow
-// list present without it.
+// listed says whether a list keeps server name off.
 func (cl *client) listed(l *providers.NameList, name string) (bool, providers.Rule) {
-	member := memberText(keyed(l.Path, cl.w.Key))
-	for _, file := range cl.fs.Resolve(l.At) {
-		raw, ok := cl.fs.Member(file, keyed(l.Path, cl.w.Key)...)
-		if !ok {
-			continue
-		}
-		held, elem := l.Holds(raw, name)
-		switch {
-		case held && !l.Allow:
-			return true, providers.Rule{Text: fmt.Sprintf("named in %s of %s", member, file), File: file, Path: l.Path, Elem: elem}
-		case !held && l.Allow:
-			return true, providers.Rule{Text: fmt.Sprintf("not in %s of %s, which lets only the servers it names start", member, file), File: file, Path: l.Path}
-		}
-	}
-	return false, providers.Rule{}
+	return l.Off(cl.fs, cl.w, name)
 }
 
 // sameLaunch reports whether two servers start the same process or reach the same
@@ -324,21 +308,4 @@ func policyServer(e *entry, s *registry.Server, exclusive bool) providers.Policy
 		ps.Command = append([]string{s.Command}, s.Args...)
 	}
 	return ps
-}
-
-// memberText is a member path as people write it: mcp.excluded,
-// projects["/home/me/p"].disabledMcpServers.
-func memberText(path []string) string {
-	var b strings.Builder
-	for i, k := range path {
-		switch {
-		case strings.ContainsAny(k, `./\ "`) || k == "":
-			b.WriteString("[" + strconv.Quote(k) + "]")
-		case i > 0:
-			b.WriteString("." + k)
-		default:
-			b.WriteString(k)
-		}
-	}
-	return b.String()
 }
