@@ -40,8 +40,11 @@ type liveClient struct {
 	approve func(c *cell, dir string, names []string)
 	deny    func(c *cell, names []string)
 	allow   func(c *cell, names []string)
-	// list is the client's own list of what it starts, and the command's result
-	list func(c *cell) (map[string]bool, result)
+	// list is the client's own list of what it starts, and the command's result;
+	// loads: the list says what the client loads and does not start a server (it is
+	// compared with what explain says the client loads, whether or not it can start it)
+	list  func(c *cell) (map[string]bool, result)
+	loads bool
 }
 
 // entry spellings.
@@ -193,7 +196,7 @@ var liveClients = []*liveClient{
 			r := c.run(cl.claude, "mcp", "list")
 			return lineSet(r.stdout, claudeLive), r
 		}},
-	{provider: "codex", user: ".codex/config.toml", project: ".codex/config.toml", servers: []string{"mcp_servers"}, toml: true, entry: tomlEntry(true),
+	{provider: "codex", loads: true, user: ".codex/config.toml", project: ".codex/config.toml", servers: []string{"mcp_servers"}, toml: true, entry: tomlEntry(true),
 		trust: func(c *cell, dir string) {
 			c.tomlTable(c.home(".codex/config.toml"), fmt.Sprintf("[projects.%q]\ntrust_level = \"trusted\"\n", dir))
 		},
@@ -220,7 +223,7 @@ var liveClients = []*liveClient{
 			r := c.run(cl.opencode, "mcp", "list")
 			return lineSet(r.output(), boxLive), r
 		}},
-	{provider: "copilot-cli", user: ".copilot/mcp-config.json", project: ".mcp.json", servers: []string{"mcpServers"}, entry: stdEntry(""),
+	{provider: "copilot-cli", loads: true, user: ".copilot/mcp-config.json", project: ".mcp.json", servers: []string{"mcpServers"}, entry: stdEntry(""),
 		trust: func(c *cell, dir string) {
 			c.jsonAppend(c.home(".copilot/config.json"), []string{"trustedFolders"}, []string{dir})
 		},
@@ -247,7 +250,7 @@ var liveClients = []*liveClient{
 			r := c.run(cl.qwen, "mcp", "list")
 			return lineSet(r.stdout, markLive), r
 		}},
-	{provider: "auggie", user: ".augment/settings.json", project: ".augment/settings.json", local: ".augment/settings.local.json",
+	{provider: "auggie", loads: true, user: ".augment/settings.json", project: ".augment/settings.json", local: ".augment/settings.local.json",
 		servers: []string{"mcpServers"}, entry: stdEntry("disabled"),
 		list: func(c *cell) (map[string]bool, result) {
 			r := c.run(cl.auggie, "mcp", "list", "--json")

@@ -312,17 +312,19 @@ var situations = []situation{
 		c.user(lc, withEnv(ok("a"), "CONF_EXPLAIN_SET"))
 	}},
 	// managed policy: the clients' own administrator files (laid over /etc in a mount
-	// namespace of the run's own, or where the client's variable says)
+	// namespace of the run's own: Gemini CLI reads its system settings only where they
+	// and the directories above them are root's alone; Qwen Code's where its variable
+	// says)
 	{"managed-deny-name", false, func(c *cell, lc *liveClient) {
 		c.user(lc, ok("a"), ok("b"))
 		c.managed("claude-code/managed-settings.json", `{"deniedMcpServers": [{"serverName": "b"}]}`)
-		c.jsonAppend(filepath.Join(c.base, "etc", "gemini-cli", "settings.json"), []string{"mcp", "excluded"}, []string{"b"})
+		c.managed("gemini-cli/settings.json", `{"mcp": {"excluded": ["b"]}}`)
 		c.jsonAppend(filepath.Join(c.base, "etc", "qwen-code", "settings.json"), []string{"mcp", "excluded"}, []string{"b"})
 	}},
 	{"managed-allow", false, func(c *cell, lc *liveClient) {
 		c.user(lc, ok("a"), ok("b"))
 		c.managed("claude-code/managed-settings.json", `{"allowedMcpServers": [{"serverName": "a"}]}`)
-		c.jsonAppend(filepath.Join(c.base, "etc", "gemini-cli", "settings.json"), []string{"mcp", "allowed"}, []string{"a"})
+		c.managed("gemini-cli/settings.json", `{"mcp": {"allowed": ["a"]}}`)
 		c.jsonAppend(filepath.Join(c.base, "etc", "qwen-code", "settings.json"), []string{"mcp", "allowed"}, []string{"a"})
 	}},
 	{"managed-deny-command", false, func(c *cell, lc *liveClient) {
@@ -332,7 +334,7 @@ var situations = []situation{
 	{"managed-exclusive", false, func(c *cell, lc *liveClient) {
 		c.user(lc, ok("a"))
 		c.managed("claude-code/managed-mcp.json", `{"mcpServers": {"mx": {"command": "confsrv", "args": ["mx"]}}}`)
-		c.jsonSet(filepath.Join(c.base, "etc", "gemini-cli", "settings.json"), []string{"mcpServers", "mx"}, map[string]any{"command": "confsrv", "args": []string{"mx"}})
+		c.managed("gemini-cli/settings.json", `{"mcpServers": {"mx": {"command": "confsrv", "args": ["mx"]}}}`)
 		c.jsonSet(filepath.Join(c.base, "etc", "qwen-code", "settings.json"), []string{"mcpServers", "mx"}, map[string]any{"command": "confsrv", "args": []string{"mx"}})
 	}},
 	// entries a client cannot use

@@ -89,13 +89,12 @@ rl.on("line", (l) => {
 
 func (c *cell) home(rel string) string { return filepath.Join(c.homeD, rel) }
 
-// git makes a directory the top of a git work tree (a .git directory is what the
-// clients look for).
+// git makes a directory the top of a git work tree (some clients ask git).
 func (c *cell) git(dir string) {
-	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
-		c.t.Fatal(err)
+	c.mkdir(dir)
+	if out, err := exec.Command("git", "-C", dir, "init", "-q", ".").CombinedOutput(); err != nil {
+		c.t.Fatalf("git init %s: %v\n%s", dir, err, out)
 	}
-	writeFile(c.t, filepath.Join(dir, ".git", "HEAD"), "ref: refs/heads/main\n")
 }
 
 // doc is the JSON document of a file being written.
@@ -298,8 +297,6 @@ func (c *cell) env() []string {
 		"AMP_API_KEY=dummy", // amp mcp doctor and approve wait for a login without one
 		"QWEN_CODE_SYSTEM_SETTINGS_PATH=" + filepath.Join(c.base, "etc", "qwen-code", "settings.json"),
 		"QWEN_CODE_SYSTEM_DEFAULTS_PATH=" + filepath.Join(c.base, "etc", "qwen-code", "system-defaults.json"),
-		"GEMINI_CLI_SYSTEM_SETTINGS_PATH=" + filepath.Join(c.base, "etc", "gemini-cli", "settings.json"),
-		"GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + filepath.Join(c.base, "etc", "gemini-cli", "system-defaults.json"),
 		"AIWG_CONFIG=" + c.home(".aiwg"),
 	}
 	env = append(env, cl.quietEnv()...)
@@ -348,8 +345,9 @@ func (c *cell) explained(lc *liveClient) (map[string]bool, result) {
 	r := c.run(mcpwire, "explain", "--client", lc.provider, "--json", "--project", c.start)
 	var doc struct {
 		Servers []struct {
-			Name string `json:"name"`
-			Live bool   `json:"live"`
+			Name   string `json:"name"`
+			Live   bool   `json:"live"`
+			Loaded bool   `json:"loaded"`
 		} `json:"servers"`
 	}
 	set := map[string]bool{}
@@ -357,7 +355,7 @@ func (c *cell) explained(lc *liveClient) (map[string]bool, result) {
 		c.t.Fatalf("mcpwire explain --client %s: %s\n%s%s", lc.provider, r.status(), r.stdout, r.stderr)
 	}
 	for _, s := range doc.Servers {
-		if s.Live {
+		if s.Live || lc.loads && s.Loaded {
 			set[s.Name] = true
 		}
 	}
@@ -394,10 +392,15 @@ var clientSlots = make(chan struct{}, 3)
 //
 // spec: E1 E2 E3
 func TestExplainMatrix(t *testing.T) {
-	only := regexp.MustCompile(os.Getenv("MCPWIRE_EXPLAIN_ONLY")) // situations, for a partial run while working
+	// for a partial run while working: the situations and clients to run
+	only := regexp.MustCompile(os.Getenv("MCPWIRE_EXPLAIN_ONLY"))
+	clients := regexp.MustCompile(os.Getenv("MCPWIRE_EXPLAIN_CLIENTS"))
 	m := &matrix{cells: map[string]map[string]*matrixCell{}}
 	t.Run("cells", func(t *testing.T) {
 		for _, lc := range liveClients {
+			if !clients.MatchString(lc.provider) {
+				continue
+			}
 			t.Run(lc.provider, func(t *testing.T) {
 				t.Parallel()
 				cl.need(t, lc.provider)
@@ -408,7 +411,9 @@ func TestExplainMatrix(t *testing.T) {
 					t.Run(s.name, func(t *testing.T) {
 						clientSlots <- struct{}{}
 						defer func() { <-clientSlots }()
-						m.set(s.name, lc.provider, runCell(t, s, lc))
+						mc := runCell(t, s, lc)
+						m.set(s.name, lc.provider, mc)
+						t.Logf("%s × %s: client %v, explain %v", s.name, lc.provider, mc.listed, mc.predicted)
 					})
 				}
 			})

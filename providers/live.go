@@ -44,6 +44,11 @@ type Live struct {
 	// SkipsUnset: the client leaves out a server whose reference names a variable that
 	// is not set, rather than starting it without one.
 	SkipsUnset bool
+	// DropsBadFiles: an entry the client cannot use (no command and no URL, a member
+	// of the wrong type) makes it skip the whole file, every other entry of it with it
+	// (Codex, opencode, Kilo, auggie, Factory droid); otherwise only that entry is
+	// skipped.
+	DropsBadFiles bool
 	// Launch is how the client is started, which decides the PATH its servers get.
 	Launch Launch
 	// Ignored are members of an entry the client does not honour although others do
@@ -75,6 +80,9 @@ const (
 	// WalkTop: in the start directory and each parent up to the filesystem's root, the
 	// nearest first.
 	WalkTop Walk = "top"
+	// WalkGit: in the start directory and each parent up to the top of the git work
+	// tree holding it, or up to the filesystem's root outside one (opencode's findUp).
+	WalkGit Walk = "git"
 )
 
 // Source is one place a client reads server entries from.
@@ -108,12 +116,17 @@ type At struct {
 	System *SystemFile
 }
 
-// SystemFile is a file at a fixed place of the system, an administrator's: Paths per
-// GOOS ("" for every other system; %VAR% in a Windows path is that variable, Defaults
-// when it is not set). Env, when set, names a variable holding the path instead.
+// SystemFile is a file at a fixed place of the system, an administrator's: its path
+// per system (%VAR% in a Windows path is that variable, with Windows' default when
+// it is not set). Env, when set, names a variable holding the path instead.
 type SystemFile struct {
-	Env   string
-	Paths map[string]string
+	Env string
+	// Darwin and Windows are the paths on macOS and Windows, Other elsewhere.
+	Darwin, Windows, Other string
+	// RootOwned: the client reads the file only when it and every directory above it
+	// belong to root and only root may write them (POSIX systems; Gemini CLI skips an
+	// insecure system settings file, saying so).
+	RootOwned bool
 }
 
 // windowsDirs are what Windows' folder variables default to where they are not set.
@@ -128,13 +141,14 @@ func (s *SystemFile) Path(in PathEnv) string {
 	if s.Env != "" && get(s.Env) != "" {
 		return get(s.Env)
 	}
-	p, ok := s.Paths[in.GOOS]
-	if !ok {
-		p = s.Paths[""]
+	switch in.GOOS {
+	case "darwin":
+		return s.Darwin
+	case "windows":
+	default:
+		return s.Other
 	}
-	if in.GOOS != "windows" {
-		return p
-	}
+	p := s.Windows
 	for k, def := range windowsDirs {
 		v := get(k)
 		if v == "" {
@@ -328,14 +342,17 @@ const (
 // Liveness returns the client's liveness rules: its own, with, where they name no
 // source, the sources mcpwire assumes (defaultLive).
 func (p *Provider) Liveness() *Live {
-	if p.Live != nil && len(p.Live.Sources) > 0 {
-		return p.Live
+	var own *Live
+	if p.Live != nil {
+		own = p.Live()
+	}
+	if own != nil && len(own.Sources) > 0 {
+		return own
 	}
 	l := p.defaultLive()
-	if p.Live != nil {
-		d := *p.Live
-		d.Root, d.Sources = l.Root, l.Sources
-		l = &d
+	if own != nil {
+		own.Root, own.Sources = l.Root, l.Sources
+		l = own
 	}
 	return l
 }

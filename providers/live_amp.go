@@ -7,14 +7,16 @@ import "encoding/json"
 // waits for `amp mcp approve`, which records it in amp.mcpTrustedServers of the
 // user's settings, and keeps its name while it waits. Amp reads no per-entry switch
 // ("disabled" is not read).
-var ampLive = &Live{
-	Root: RootGit,
-	Sources: []Source{
-		{At: At{Scope: Project}, Approve: true, Hold: true},
-		{At: At{Scope: User}},
-	},
-	Approval: ampApproval{},
-	Ignored:  []string{"disabled"},
+func ampLive() *Live {
+	return &Live{
+		Root: RootGit,
+		Sources: []Source{
+			{At: At{Scope: Project}, Approve: true, Hold: true},
+			{At: At{Scope: User}},
+		},
+		Approval: ampApproval{},
+		Ignored:  []string{"disabled"},
+	}
 }
 
 // ampApproval: an entry of amp.mcpTrustedServers with the server's name and allow

@@ -15,32 +15,34 @@ import (
 // entry of the same name is used. disabledMcpServers (per project, /mcp) switches any
 // server off; allowedMcpServers and deniedMcpServers, from every settings file and
 // the managed one, filter by name, command or URL.
-var claudeLive = &Live{
-	Root: RootGit,
-	Sources: []Source{
-		{At: At{Scope: User, System: claudeManagedMCP}, Exclusive: true, Label: "managed"},
-		{At: At{Scope: Local}},
-		{At: At{Scope: Project}, Walk: WalkTop, Trust: true, Approve: true},
-		{At: At{Scope: User}},
-	},
-	Trust:    claudeTrust{},
-	Approval: claudeApproval{},
-	Lists:    []NameList{{At: At{Scope: User}, Path: []string{"projects", ProjectKey, claudeDisabledMCP}}},
-	Policy:   claudePolicy{},
+func claudeLive() *Live {
+	return &Live{
+		Root: RootGit,
+		Sources: []Source{
+			{At: At{Scope: User, System: claudeManagedMCP}, Exclusive: true, Label: "managed"},
+			{At: At{Scope: Local}},
+			{At: At{Scope: Project}, Walk: WalkTop, Trust: true, Approve: true},
+			{At: At{Scope: User}},
+		},
+		Trust:    claudeTrust{},
+		Approval: claudeApproval{},
+		Lists:    []NameList{{At: At{Scope: User}, Path: []string{"projects", ProjectKey, claudeDisabledMCP}}},
+		Policy:   claudePolicy{},
+	}
 }
 
 // Claude Code's administrator files, per OS.
 var (
-	claudeManagedMCP = &SystemFile{Paths: map[string]string{
-		"darwin":  "/Library/Application Support/ClaudeCode/managed-mcp.json",
-		"windows": `%ProgramFiles%\ClaudeCode\managed-mcp.json`,
-		"":        "/etc/claude-code/managed-mcp.json",
-	}}
-	claudeManagedSettings = &SystemFile{Paths: map[string]string{
-		"darwin":  "/Library/Application Support/ClaudeCode/managed-settings.json",
-		"windows": `%ProgramFiles%\ClaudeCode\managed-settings.json`,
-		"":        "/etc/claude-code/managed-settings.json",
-	}}
+	claudeManagedMCP = &SystemFile{
+		Darwin:  "/Library/Application Support/ClaudeCode/managed-mcp.json",
+		Windows: `%ProgramFiles%\ClaudeCode\managed-mcp.json`,
+		Other:   "/etc/claude-code/managed-mcp.json",
+	}
+	claudeManagedSettings = &SystemFile{
+		Darwin:  "/Library/Application Support/ClaudeCode/managed-settings.json",
+		Windows: `%ProgramFiles%\ClaudeCode\managed-settings.json`,
+		Other:   "/etc/claude-code/managed-settings.json",
+	}
 )
 
 // Claude Code's members of liveness: settings, and its per-project state in

@@ -3,18 +3,23 @@ package providers
 import "encoding/json"
 
 // Codex CLI's liveness (codex 0.169.0 tested, docs/explain.md): the project's
-// .codex/config.toml, read only in a project the person trusts, is layered over
-// ~/.codex/config.toml: a server's table is merged member by member, the project's
-// members winning ("enabled" included). Trust is [projects."<project>"] trust_level
-// = "trusted" in the user's config.toml.
-var codexLive = &Live{
-	Root: RootGit,
-	Sources: []Source{
-		{At: At{Scope: Project, Dest: &Dest{Base: ProjectDir, Dir: []string{".codex"}, Files: []string{"config.toml"}}}, Trust: true},
-		{At: At{Scope: User}},
-	},
-	Merge: true,
-	Trust: codexTrust{},
+// .codex/config.toml files (from the start directory up to the project's top, the
+// nearest first), read only in a project the person trusts, are layered over
+// ~/.codex/config.toml: a server's table is merged member by member, the nearest
+// members winning ("enabled" included); a table it cannot use fails the whole
+// configuration. Trust is [projects."<project>"] trust_level = "trusted" in the
+// user's config.toml.
+func codexLive() *Live {
+	return &Live{
+		Root: RootGit,
+		Sources: []Source{
+			{At: At{Scope: Project, Dest: &Dest{Base: ProjectDir, Dir: []string{".codex"}, Files: []string{"config.toml"}}}, Walk: WalkRoot, Trust: true},
+			{At: At{Scope: User}},
+		},
+		Merge:         true,
+		Trust:         codexTrust{},
+		DropsBadFiles: true,
+	}
 }
 
 // codexTrust: trust_level = "trusted" in the project's table of the user's

@@ -9,15 +9,17 @@ import "encoding/json"
 // in any other folder the user's entry of a name is used. disabledMcpServers in
 // ~/.copilot/settings.json switches a server off; a "disabled" member of the entry
 // is not read.
-var copilotLive = &Live{
-	Root: RootGit,
-	Sources: []Source{
-		{At: At{Scope: Project}, Trust: true},
-		{At: At{Scope: User}},
-	},
-	Trust:   copilotTrust{},
-	Lists:   []NameList{{At: At{Dest: copilotHomeFile("settings.json")}, Path: []string{"disabledMcpServers"}}},
-	Ignored: []string{"disabled"},
+func copilotLive() *Live {
+	return &Live{
+		Root: RootGit,
+		Sources: []Source{
+			{At: At{Scope: Project}, Trust: true},
+			{At: At{Scope: User}},
+		},
+		Trust:   copilotTrust{},
+		Lists:   []NameList{{At: At{Dest: copilotHomeFile("settings.json")}, Path: []string{"disabledMcpServers"}}},
+		Ignored: []string{"disabled"},
+	}
 }
 
 // copilotHomeFile is a file of Copilot CLI's home (~/.copilot, COPILOT_HOME).

@@ -11,37 +11,40 @@ import (
 // Gemini CLI's liveness (gemini-cli 0.61.0's settings.ts, trustedFolders.ts,
 // mcp/list.ts; tested, docs/explain.md): its settings files merge mcpServers by
 // name, the system settings over the workspace's (the directory it starts in) over
-// the user's over the system defaults, whole entries. Folder trust is on unless a
+// the user's over the system defaults, whole entries; it reads a system file only
+// where it and the directories above it are root's alone. Folder trust is on unless a
 // settings file turns it off: in a folder it does not trust it starts no server at
 // all, the user's included. mcp.excluded in any settings file switches a server off,
 // each mcp.allowed present lets only the servers it names start (names compared
 // lower-cased), and `gemini mcp disable` records a server off in
 // mcp-server-enablement.json.
-var geminiLive = &Live{
-	Root: RootStart,
-	Sources: []Source{
-		{At: At{Scope: User, System: geminiSystem}, Label: "system"},
-		{At: At{Scope: Project}},
-		{At: At{Scope: User}},
-		{At: At{Scope: User, System: geminiSystemDefaults}, Label: "system defaults"},
-	},
-	Trust:    geminiTrust{},
-	TrustAll: true,
-	Lists:    geminiLists(geminiSystem, geminiSystemDefaults, true),
+func geminiLive() *Live {
+	return &Live{
+		Root: RootStart,
+		Sources: []Source{
+			{At: At{Scope: User, System: geminiSystem}, Label: "system"},
+			{At: At{Scope: Project}},
+			{At: At{Scope: User}},
+			{At: At{Scope: User, System: geminiSystemDefaults}, Label: "system defaults"},
+		},
+		Trust:    geminiTrust{},
+		TrustAll: true,
+		Lists:    geminiLists(geminiSystem, geminiSystemDefaults, true),
+	}
 }
 
 // Gemini CLI's administrator files, per OS, and the variables that move them.
 var (
-	geminiSystem = &SystemFile{Env: "GEMINI_CLI_SYSTEM_SETTINGS_PATH", Paths: map[string]string{
-		"darwin":  "/Library/Application Support/GeminiCli/settings.json",
-		"windows": `%ProgramData%\gemini-cli\settings.json`,
-		"":        "/etc/gemini-cli/settings.json",
-	}}
-	geminiSystemDefaults = &SystemFile{Env: "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", Paths: map[string]string{
-		"darwin":  "/Library/Application Support/GeminiCli/system-defaults.json",
-		"windows": `%ProgramData%\gemini-cli\system-defaults.json`,
-		"":        "/etc/gemini-cli/system-defaults.json",
-	}}
+	geminiSystem = &SystemFile{Env: "GEMINI_CLI_SYSTEM_SETTINGS_PATH", RootOwned: true,
+		Darwin:  "/Library/Application Support/GeminiCli/settings.json",
+		Windows: `%ProgramData%\gemini-cli\settings.json`,
+		Other:   "/etc/gemini-cli/settings.json",
+	}
+	geminiSystemDefaults = &SystemFile{Env: "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", RootOwned: true,
+		Darwin:  "/Library/Application Support/GeminiCli/system-defaults.json",
+		Windows: `%ProgramData%\gemini-cli\system-defaults.json`,
+		Other:   "/etc/gemini-cli/system-defaults.json",
+	}
 	// geminiEnablement is where `gemini mcp disable` records a server off.
 	geminiEnablement = &Dest{Env: "GEMINI_CLI_HOME", EnvDir: []string{".gemini"}, Base: Home, Dir: []string{".gemini"},
 		Files: []string{"mcp-server-enablement.json"}}
@@ -152,31 +155,33 @@ func within(dir, path string) bool {
 // workspace settings or of .mcp.json waits for `qwen mcp approve`, which binds the
 // approval to the entry as it is, and keeps its name while it waits; mcp.excluded
 // and mcp.allowed take * and ? wildcards.
-var qwenLive = &Live{
-	Root: RootStart,
-	Sources: []Source{
-		{At: At{Scope: User, System: qwenSystem}, Label: "system"},
-		{At: At{Scope: Project}, Approve: true, Hold: true},
-		{At: At{Scope: Project, Dest: &Dest{Base: ProjectDir, Files: []string{".mcp.json"}}}, Approve: true, Hold: true, Label: ".mcp.json"},
-		{At: At{Scope: User}},
-		{At: At{Scope: User, System: qwenSystemDefaults}, Label: "system defaults"},
-	},
-	Approval: qwenApproval{},
-	Lists:    geminiLists(qwenSystem, qwenSystemDefaults, false),
+func qwenLive() *Live {
+	return &Live{
+		Root: RootStart,
+		Sources: []Source{
+			{At: At{Scope: User, System: qwenSystem}, Label: "system"},
+			{At: At{Scope: Project}, Approve: true, Hold: true},
+			{At: At{Scope: Project, Dest: &Dest{Base: ProjectDir, Files: []string{".mcp.json"}}}, Approve: true, Hold: true, Label: ".mcp.json"},
+			{At: At{Scope: User}},
+			{At: At{Scope: User, System: qwenSystemDefaults}, Label: "system defaults"},
+		},
+		Approval: qwenApproval{},
+		Lists:    geminiLists(qwenSystem, qwenSystemDefaults, false),
+	}
 }
 
 // Qwen Code's administrator files.
 var (
-	qwenSystem = &SystemFile{Env: "QWEN_CODE_SYSTEM_SETTINGS_PATH", Paths: map[string]string{
-		"darwin":  "/Library/Application Support/QwenCode/settings.json",
-		"windows": `%ProgramData%\qwen-code\settings.json`,
-		"":        "/etc/qwen-code/settings.json",
-	}}
-	qwenSystemDefaults = &SystemFile{Env: "QWEN_CODE_SYSTEM_DEFAULTS_PATH", Paths: map[string]string{
-		"darwin":  "/Library/Application Support/QwenCode/system-defaults.json",
-		"windows": `%ProgramData%\qwen-code\system-defaults.json`,
-		"":        "/etc/qwen-code/system-defaults.json",
-	}}
+	qwenSystem = &SystemFile{Env: "QWEN_CODE_SYSTEM_SETTINGS_PATH",
+		Darwin:  "/Library/Application Support/QwenCode/settings.json",
+		Windows: `%ProgramData%\qwen-code\settings.json`,
+		Other:   "/etc/qwen-code/settings.json",
+	}
+	qwenSystemDefaults = &SystemFile{Env: "QWEN_CODE_SYSTEM_DEFAULTS_PATH",
+		Darwin:  "/Library/Application Support/QwenCode/system-defaults.json",
+		Windows: `%ProgramData%\qwen-code\system-defaults.json`,
+		Other:   "/etc/qwen-code/system-defaults.json",
+	}
 	qwenApprovals = &Dest{Env: "QWEN_CODE_MCP_APPROVALS_PATH", EnvFile: true, Base: Home, Dir: []string{".qwen"}, Files: []string{"mcpApprovals.json"}}
 )
 

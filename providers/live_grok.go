@@ -8,19 +8,21 @@ import "encoding/json"
 // ~/.cursor/mcp.json, .cursor/mcp.json). The project's servers wait for the folder's
 // trust (trusted_folders.toml) and keep their name while they wait.
 // disabled_mcp_servers in the user's config.toml switches a server off.
-var grokLive = &Live{
-	Root: RootGit,
-	Sources: []Source{
-		{At: At{Scope: Project}, Trust: true, Hold: true},
-		{At: At{Scope: Project, Of: "claude-code"}, Trust: true, Hold: true, Label: ".mcp.json"},
-		{At: At{Scope: Local, Of: "claude-code"}, Trust: true, Hold: true, Label: "~/.claude.json project"},
-		{At: At{Scope: Project, Of: "cursor"}, Trust: true, Hold: true, Label: ".cursor"},
-		{At: At{Scope: User}},
-		{At: At{Scope: User, Of: "claude-code"}, Label: "~/.claude.json"},
-		{At: At{Scope: User, Of: "cursor"}, Label: "~/.cursor"},
-	},
-	Trust: grokTrust{},
-	Lists: []NameList{{At: At{Scope: User}, Path: []string{"disabled_mcp_servers"}}},
+func grokLive() *Live {
+	return &Live{
+		Root: RootGit,
+		Sources: []Source{
+			{At: At{Scope: Project}, Trust: true, Hold: true},
+			{At: At{Scope: Project, Of: "claude-code"}, Trust: true, Hold: true, Label: ".mcp.json"},
+			{At: At{Scope: Local, Of: "claude-code"}, Trust: true, Hold: true, Label: "~/.claude.json project"},
+			{At: At{Scope: Project, Of: "cursor"}, Trust: true, Hold: true, Label: ".cursor"},
+			{At: At{Scope: User}},
+			{At: At{Scope: User, Of: "claude-code"}, Label: "~/.claude.json"},
+			{At: At{Scope: User, Of: "cursor"}, Label: "~/.cursor"},
+		},
+		Trust: grokTrust{},
+		Lists: []NameList{{At: At{Scope: User}, Path: []string{"disabled_mcp_servers"}}},
+	}
 }
 
 // grokTrust: [folders."<project>"] trusted = true in trusted_folders.toml beside

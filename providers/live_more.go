@@ -1,13 +1,32 @@
 package providers
 
-// The liveness of auggie, Qoder CLI and Factory droid (each tested, docs/explain.md):
-// their files in scope order, local over project over user, whole entries, with the
-// per-entry switch and no trust or approval.
-var (
-	auggieLive  = inOrder(Local, Project, User)
-	qoderLive   = inOrder(Local, Project, User)
-	factoryLive = inOrder(Project, User)
-)
+// The liveness of auggie, Qoder CLI and Factory droid (each tested, docs/explain.md),
+// none with trust or approval:
+//   - auggie: its local, project and user files, the first holding a name winning
+//     whole; an entry it cannot use makes it skip the whole file;
+//   - Qoder CLI: the project's .mcp.json, its local file and its user file, layered
+//     member by member in that order (a "disabled" of any layer stays);
+//   - Factory droid: .factory/mcp.json from the start directory up to the project's
+//     top, the nearest first, then the user's; a server whose reference names a
+//     variable that is not set, or a file holding an entry it cannot use, is left out.
+func auggieLive() *Live {
+	l := inOrder(Local, Project, User)
+	l.DropsBadFiles = true
+	return l
+}
+
+func qoderLive() *Live {
+	l := inOrder(Project, Local, User)
+	l.Merge = true
+	return l
+}
+
+func factoryLive() *Live {
+	l := inOrder(Project, User)
+	l.Sources[0].Walk = WalkRoot
+	l.SkipsUnset, l.DropsBadFiles = true, true
+	return l
+}
 
 // inOrder is the liveness of a client that reads its files of these scopes, the
 // first holding a name winning whole, with no trust or approval; its project is the

@@ -71,7 +71,7 @@ func (f fakeFiles) Member(file string, path ...string) (json.RawMessage, bool) {
 // clientOf is the client a rule is of.
 func clientOf(rule any) string {
 	for _, p := range All() {
-		if l := p.Live; l != nil && (l.Trust == rule || l.Approval == rule) {
+		if l := p.Liveness(); l.Trust == rule || l.Approval == rule {
 			return p.Name
 		}
 	}
@@ -261,7 +261,7 @@ func TestSystemFilePath(t *testing.T) {
 		{geminiSystem, "linux", map[string]string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH": "/x/s.json"}, "/x/s.json"},
 		{geminiSystem, "windows", nil, `C:\ProgramData\gemini-cli\settings.json`},
 	} {
-		in := PathEnv{GOOS: c.goos, Getenv: func(k string) string { return c.vars[k] }}
+			in := PathEnv{GOOS: c.goos, Getenv: func(k string) string { return c.vars[k] }}
 		if got := c.f.Path(in); got != c.want {
 			t.Errorf("%s: Path = %q, want %q", c.goos, got, c.want)
 		}
@@ -296,7 +296,7 @@ func TestLiveness(t *testing.T) {
 	}
 	// Claude Code's: local over project over user, as Precedence says (H11)
 	var order []Scope
-	for _, s := range claudeLive.Sources {
+	for _, s := range claudeLive().Sources {
 		if s.At.System == nil {
 			order = append(order, s.At.Scope)
 		}

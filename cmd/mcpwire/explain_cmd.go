@@ -129,12 +129,15 @@ func at(file string, line int) string {
 
 // explainServer is one server of explain --client's --json (E2).
 type explainServer struct {
-	Name   string          `json:"name"`
-	Scope  providers.Scope `json:"scope"`
-	Live   bool            `json:"live"`
-	Reason string          `json:"reason"`
-	File   string          `json:"file"`
-	Line   int             `json:"line"`
+	Name  string          `json:"name"`
+	Scope providers.Scope `json:"scope"`
+	Live  bool            `json:"live"`
+	// Loaded: the client loads the entry (it wins, nothing turns it off), whether or
+	// not it can start it
+	Loaded bool   `json:"loaded"`
+	Reason string `json:"reason"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
 }
 
 // explainClient lists what a client loads where it starts (E2): the servers it
@@ -147,7 +150,7 @@ func explainClient(env *Env, c *cli.Context, req explain.Request, p *providers.P
 		Servers  []explainServer `json:"servers"`
 	}{Provider: p.Name, Dir: req.Dir, Servers: []explainServer{}}
 	for _, v := range vs {
-		doc.Servers = append(doc.Servers, explainServer{v.Server, v.Scope, v.Live, v.Reason, v.Source, v.SourceLine})
+		doc.Servers = append(doc.Servers, explainServer{v.Server, v.Scope, v.Live, v.Loaded, v.Reason, v.Source, v.SourceLine})
 	}
 	return printReport(env, c, doc, func() {
 		var live, not [][]string

@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -30,18 +31,40 @@ func (cl *client) decide() {
 			continue
 		}
 		gated := cl.gate(e)
+		hold := e.src.Hold && e.skip == "" // a file the client skips holds nothing
 		if w, ok := claims[e.name]; ok {
-			if gated == "" || e.src.Hold {
+			if gated == "" || hold {
 				cl.shadow(e, w)
 			}
 			continue
 		}
-		if gated != "" && !e.src.Hold {
+		if gated != "" && !hold {
 			continue // it gives way: a later source's entry of the name is used
 		}
 		claims[e.name] = e
 		if gated == "" {
 			winners = append(winners, e)
+		}
+	}
+	if cl.l.Merge && cl.l.DropsBadFiles {
+		// a client that merges its layers and fails on an entry it cannot use fails
+		// its whole configuration when a merged entry is one
+		for _, e := range winners {
+			if e.server == nil && e.err == nil {
+				continue
+			}
+			s := e.server
+			if s != nil {
+				s = cl.effective(e)
+			}
+			if why := (&entry{err: e.err, server: s}).bad(); why != "" {
+				reason := fmt.Sprintf("%s skips its whole configuration: entry %s %s", cl.p.Display, termtext.Quote(e.name), why)
+				for _, o := range cl.entries {
+					o.off(reason, providers.Rule{File: e.file})
+					o.winner = nil
+				}
+				return
+			}
 		}
 	}
 	var survivors []*entry
@@ -59,6 +82,10 @@ func (e *entry) off(reason string, r providers.Rule) {
 // "" when it passes, else why not (the entry is marked off).
 func (cl *client) gate(e *entry) string {
 	s := e.src
+	if e.skip != "" {
+		e.off(e.skip, providers.Rule{File: e.file})
+		return e.reason
+	}
 	if s.Trust && !cl.trusted {
 		e.off(cl.trust.Text, cl.trust)
 		return e.reason
@@ -133,21 +160,23 @@ func sourceLabel(s providers.Source) string {
 // judge decides a winner: its switch, the lists, a server the client already starts
 // under another name, the managed and organisation policies, and the environment.
 func (cl *client) judge(e *entry, survivors *[]*entry) {
-	if e.err != nil || e.server == nil {
-		why := "the entry cannot be read"
-		if e.err != nil {
-			why = "the entry cannot be read: " + e.err.Error()
+	s := e.server
+	if s != nil {
+		s = cl.effective(e)
+	}
+	if why := (&entry{err: e.err, server: s}).bad(); why != "" || s == nil {
+		if why == "" {
+			why = "cannot be read"
 		}
-		e.off(cl.p.Display+" cannot start it: "+why, providers.Rule{})
+		e.off(cl.p.Display+" cannot start it: the entry "+why, providers.Rule{})
 		return
 	}
-	s := cl.effective(e)
 	if cl.l.TrustAll && !cl.trusted {
 		e.off(cl.trust.Text, cl.trust)
 		return
 	}
-	if s.Enabled != nil && !*s.Enabled {
-		e.off("the entry is switched off ("+switchText(cl.p)+")", providers.Rule{})
+	if on := cl.switched(e); on != nil && !*on {
+		e.off("the entry is switched off ("+switchText(e.by)+")", providers.Rule{})
 		return
 	}
 	for i := range cl.l.Lists {
@@ -182,9 +211,19 @@ func (cl *client) judge(e *entry, survivors *[]*entry) {
 			return
 		}
 	}
-	if why := cl.environment(e, s); why != "" {
+	if why := cl.variables(e, s); why != "" {
 		e.off(why, providers.Rule{})
 		return
+	}
+	e.loaded = true
+	if why := cl.command(e, s); why != "" {
+		e.off(why, providers.Rule{})
+		return
+	}
+	for _, m := range cl.l.Ignored {
+		if _, ok := member(e.json, m); ok {
+			e.notes = append(e.notes, fmt.Sprintf("%s does not read the entry's %q member", cl.p.Display, m))
+		}
 	}
 	e.live = true
 	e.reason = "live: " + cl.p.Display + " starts " + label(e)
@@ -208,9 +247,6 @@ func (cl *client) effective(e *entry) *registry.Server {
 		if s.Command == "" && s.URL == "" {
 			s.Type, s.Command, s.Args, s.URL = o.server.Type, o.server.Command, o.server.Args, o.server.URL
 		}
-		if s.Enabled == nil {
-			s.Enabled = o.server.Enabled
-		}
 		if s.Cwd == "" {
 			s.Cwd = o.server.Cwd
 		}
@@ -221,6 +257,30 @@ func (cl *client) effective(e *entry) *registry.Server {
 		}
 	}
 	return &s
+}
+
+// switched is the switch that decides a winner: its own, or, for a client that
+// merges the sources holding a name, the first one's that has one.
+func (cl *client) switched(e *entry) *bool {
+	if e.switched != nil || !cl.l.Merge {
+		return e.switched
+	}
+	for _, o := range cl.entries {
+		if o.winner == e && o.switched != nil {
+			return o.switched
+		}
+	}
+	return nil
+}
+
+// member reads a member of an entry as standard JSON.
+func member(entry json.RawMessage, name string) (json.RawMessage, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(entry, &m) != nil {
+		return nil, false
+	}
+	v, ok := m[name]
+	return v, ok
 }
 
 // union is a map with b's entries that a does not have added.

@@ -8,11 +8,13 @@ package explain
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
@@ -64,6 +66,9 @@ type Verdict struct {
 	// about that has no entry of the name).
 	Source     string `json:"-"`
 	SourceLine int    `json:"-"`
+	// Loaded: the client loads the entry — it wins, and nothing turns it off — whether
+	// or not it can start it (its command on its PATH, its variables).
+	Loaded bool `json:"-"`
 }
 
 // Server says, for each client of the request, whether it starts server name when
@@ -72,13 +77,14 @@ type Verdict struct {
 // when all is set (the client was asked about by name).
 func Server(f fsys.FS, r Request, name string, all bool) []Verdict {
 	c := newCache(f)
-	// the other entries are listed by name alone, unless a client collapses entries
-	// that start the same server, which its verdict of this one depends on
+	// the other entries are listed by name alone, unless the verdict of this one
+	// depends on them (a client that collapses entries starting the same server, or
+	// skips a file over one entry it cannot use)
 	only, full := render.NewClientReader(c).Only(name), render.NewClientReader(c)
 	var out []Verdict
 	for _, p := range r.Providers {
 		reader := only
-		if p.Liveness().Collapse {
+		if l := p.Liveness(); l.Collapse || l.DropsBadFiles {
 			reader = full
 		}
 		cl := r.client(c, reader, p)
@@ -159,6 +165,43 @@ type entry struct {
 	notes []string
 	// winner is the entry the client uses instead of this one
 	winner *entry
+	// skip: why the client skips the entry's whole file ("": it does not)
+	skip string
+	// switched is the entry's own switch: off (false), on (true), none (nil)
+	switched *bool
+	// loaded: the client loads the entry (it wins and nothing turns it off), whether or
+	// not it can start it
+	loaded bool
+}
+
+// bad says why the client cannot use an entry ("" when it can): it cannot be read
+// back, or it names neither a command nor a URL.
+func (e *entry) bad() string {
+	switch {
+	case e.err != nil:
+		return "cannot be read: " + e.err.Error()
+	case e.server != nil && e.server.Command == "" && e.server.URL == "":
+		return "has neither a command nor a URL"
+	}
+	return ""
+}
+
+// switchOf reads the per-entry switch of a client from an entry as standard JSON: on
+// or off, or nil when the entry does not say (or the client has no switch).
+func switchOf(p *providers.Provider, entry json.RawMessage) *bool {
+	if p.Switch == "" {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	var v bool
+	if json.Unmarshal(entry, &m) != nil || json.Unmarshal(m[p.Switch], &v) != nil {
+		return nil
+	}
+	on := v
+	if p.Switch == "disabled" {
+		on = !v
+	}
+	return &on
 }
 
 // client reads a client's files where it starts and decides each entry.
@@ -176,19 +219,25 @@ func (r Request) client(c *cache, reader *render.ClientReader, p *providers.Prov
 	return cl
 }
 
-// findRoot is the client's project root for a start directory.
-func findRoot(c *cache, dir string, rule providers.Root) string {
-	if rule != providers.RootGit {
-		return dir
-	}
+// gitTop is the top of the git work tree holding dir: the nearest directory, dir
+// included, with a .git entry; "" outside one.
+func gitTop(c *cache, dir string) string {
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		if _, err := c.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d
 		}
 		if filepath.Dir(d) == d {
-			return dir
+			return ""
 		}
 	}
+}
+
+// findRoot is the client's project root for a start directory.
+func findRoot(c *cache, dir string, rule providers.Root) string {
+	if top := gitTop(c, dir); rule == providers.RootGit && top != "" {
+		return top
+	}
+	return dir
 }
 
 // dirs are the directories a source's project file is looked for in, the nearest
@@ -197,10 +246,17 @@ func (cl *client) dirs(s providers.Source) []string {
 	if s.Walk == providers.WalkNone {
 		return []string{cl.w.Root}
 	}
+	end := cl.w.Root
+	switch s.Walk {
+	case providers.WalkTop:
+		end = ""
+	case providers.WalkGit:
+		end = gitTop(cl.fs.c, cl.w.Start)
+	}
 	var out []string
 	for d := filepath.Clean(cl.w.Start); ; d = filepath.Dir(d) {
 		out = append(out, d)
-		if s.Walk == providers.WalkRoot && d == cl.w.Root || filepath.Dir(d) == d {
+		if d == end || filepath.Dir(d) == d {
 			return out
 		}
 	}
@@ -242,18 +298,38 @@ func (cl *client) read(reader *render.ClientReader, s providers.Source) {
 			servers = d.ServersPath(by.ServersKey, projectKey(dir, env.GOOS))
 		}
 		ct := format.Container{Path: servers, NameKey: by.EntryName}
+		skip := ""
+		if s.At.System != nil && s.At.System.RootOwned {
+			if p := cl.fs.c.insecure(path); p != "" {
+				skip = fmt.Sprintf("%s skips %s: %s is not root's alone (owned by root, written by root only)", cl.p.Display, path, p)
+			}
+		}
+		var read []*entry
 		for _, e := range cf.Entries {
 			if e.Read == nil && e.Err == nil {
 				continue // listed by name alone (render.ClientReader.Only): not asked about
 			}
 			js, _ := cf.EntryJSON(e.Name)
 			en := &entry{name: e.Name, src: s, scope: scope, file: path, format: by.Format, ct: ct,
-				path: append(slices.Clone(servers), e.Name), json: js, by: by, err: e.Err}
+				path: append(slices.Clone(servers), e.Name), json: js, by: by, err: e.Err, skip: skip}
 			if e.Read != nil {
 				en.server = e.Read.Server
 			}
-			cl.entries = append(cl.entries, en)
+			en.switched = switchOf(by, js)
+			read = append(read, en)
 		}
+		if cl.l.DropsBadFiles && !cl.l.Merge && skip == "" { // merged layers: judged merged (decide)
+			for _, e := range read {
+				if why := e.bad(); why != "" {
+					skip = fmt.Sprintf("%s skips the whole file %s: entry %s %s", cl.p.Display, path, termtext.Quote(e.name), why)
+					break
+				}
+			}
+			for _, e := range read {
+				e.skip = skip
+			}
+		}
+		cl.entries = append(cl.entries, read...)
 	}
 }
 
@@ -270,6 +346,13 @@ func (cl *client) path(s providers.Source, dir string) string {
 			return ""
 		}
 		return path
+	}
+	if s.At.System != nil {
+		// read whatever its owner: the entries of a file the client skips say why
+		if p := s.At.System.Path(cl.w.Env); p != "" && cl.fs.c.exists(p) {
+			return p
+		}
+		return ""
 	}
 	for _, c := range cl.fs.candidates(s.At, dir) {
 		if cl.fs.c.exists(c) {
@@ -292,7 +375,7 @@ func (cl *client) verdicts(name string) []Verdict {
 			continue
 		}
 		v := Verdict{Server: name, Provider: cl.p.Name, Scope: e.scope, Live: e.live, Reason: e.reason,
-			Source: e.file, SourceLine: e.line(cl.fs.c)}
+			Source: e.file, SourceLine: e.line(cl.fs.c), Loaded: e.loaded}
 		v.File, v.Line = e.rule.File, cl.ruleLine(e.rule)
 		if e.winner != nil {
 			v.File, v.Line = e.winner.file, e.winner.line(cl.fs.c)

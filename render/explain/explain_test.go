@@ -15,11 +15,10 @@ import (
 
 // world is a scratch home, project and bin directory (the PATH: srv is there).
 type world struct {
-	t                *testing.T
-	home, proj, bin  string
-	vars             map[string]string
-	goos             string
-	providerOverride *providers.Provider
+	t               *testing.T
+	home, proj, bin string
+	vars            map[string]string
+	goos            string
 }
 
 func newWorld(t *testing.T) *world {
@@ -75,9 +74,6 @@ func (w *world) request(names ...string) Request {
 			w.t.Fatal(n)
 		}
 		ps = append(ps, p)
-	}
-	if w.providerOverride != nil {
-		ps = []*providers.Provider{w.providerOverride}
 	}
 	getenv := func(k string) string { return w.vars[k] }
 	return Request{Providers: ps, Dir: w.proj, Getenv: getenv,
@@ -195,9 +191,9 @@ func TestServer(t *testing.T) {
 		{"a command path that does not exist", "factory", func(w *world) {
 			w.write("~/.factory/mcp.json", map[string]any{"mcpServers": map[string]any{"x": map[string]any{"command": "./bin/srv"}}})
 		}, "x", []want{{providers.User, false, "does not exist", "~/.factory/mcp.json", 3}}},
-		{"a variable not set: started without it", "factory", func(w *world) {
-			w.write("~/.factory/mcp.json", map[string]any{"mcpServers": map[string]any{"x": map[string]any{"command": "srv", "env": map[string]string{"K": "${EXPLAIN_UNSET_TOKEN}"}}}})
-		}, "x", []want{{providers.User, true, "variable EXPLAIN_UNSET_TOKEN is not set: the server starts without it", "~/.factory/mcp.json", 3}}},
+		{"a variable not set: started without it", "kiro", func(w *world) {
+			w.write("~/.kiro/settings/mcp.json", map[string]any{"mcpServers": map[string]any{"x": map[string]any{"command": "srv", "env": map[string]string{"K": "${EXPLAIN_UNSET_TOKEN}"}}}})
+		}, "x", []want{{providers.User, true, "variable EXPLAIN_UNSET_TOKEN is not set: the server starts without it", "~/.kiro/settings/mcp.json", 3}}},
 		{"an entry switched off by its own member", "factory", func(w *world) {
 			w.write("~/.factory/mcp.json", map[string]any{"mcpServers": map[string]any{"x": map[string]any{"command": "srv", "disabled": true}}})
 		}, "x", []want{{providers.User, false, `switched off ("disabled": true)`, "~/.factory/mcp.json", 3}}},
@@ -251,14 +247,8 @@ func TestLaunchEnvironment(t *testing.T) {
 	}
 
 	w = newWorld(t)
-	p, _ := providers.Get("factory")
-	q := *p
-	live := *p.Liveness()
-	live.SkipsUnset = true
-	q.Live = &live
-	w.providerOverride = &q
 	w.write("~/.factory/mcp.json", map[string]any{"mcpServers": map[string]any{"x": map[string]any{"command": "srv", "env": map[string]string{"K": "${EXPLAIN_UNSET_TOKEN}"}}}})
-	if vs := Server(fsys.NewOS(), w.request(), "x", true); len(vs) != 1 || vs[0].Live || !strings.Contains(vs[0].Reason, "leaves out a server") {
+	if vs := Server(fsys.NewOS(), w.request("factory"), "x", true); len(vs) != 1 || vs[0].Live || !strings.Contains(vs[0].Reason, "leaves out a server") {
 		t.Errorf("a client that skips a server with an unset variable: %+v", vs)
 	}
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/limits"
+	"github.com/mcpwire/mcpwire/internal/tomledit"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
 )
@@ -18,6 +20,7 @@ type cache struct {
 	fsys.FS
 	data  map[string]cached
 	docs  map[string]format.Document
+	tomls map[string]map[string]any
 	lines map[string]*format.Locator
 }
 
@@ -28,7 +31,8 @@ type cached struct {
 }
 
 func newCache(f fsys.FS) *cache {
-	return &cache{FS: f, data: map[string]cached{}, docs: map[string]format.Document{}, lines: map[string]*format.Locator{}}
+	return &cache{FS: f, data: map[string]cached{}, docs: map[string]format.Document{}, tomls: map[string]map[string]any{},
+		lines: map[string]*format.Locator{}}
 }
 
 // ReadFile reads a file once.
@@ -45,6 +49,22 @@ func (c *cache) ReadFile(name string) ([]byte, error) {
 func (c *cache) exists(name string) bool {
 	fi, err := c.Stat(name)
 	return err == nil && !fi.IsDir()
+}
+
+// insecure names the file, or the directory above it, that keeps a system file from
+// being root's alone ("" when it is, or when the file does not exist).
+func (c *cache) insecure(path string) string {
+	if _, err := c.Stat(path); err != nil {
+		return ""
+	}
+	for p := filepath.Clean(path); ; p = filepath.Dir(p) {
+		if fi, err := c.Stat(p); err == nil && !rootOnly(fi) {
+			return p
+		}
+		if filepath.Dir(p) == p {
+			return ""
+		}
+	}
 }
 
 // formatOf is the format a file's name says: .toml TOML, .yaml and .yml YAML, else
@@ -76,6 +96,9 @@ func (c *cache) doc(name string) format.Document {
 
 // member returns a member of a file as standard JSON.
 func (c *cache) member(name string, path ...string) (json.RawMessage, bool) {
+	if formatOf(name) == format.TOML {
+		return c.tomlMember(name, path)
+	}
 	doc := c.doc(name)
 	if doc == nil {
 		return nil, false
@@ -85,6 +108,33 @@ func (c *cache) member(name string, path ...string) (json.RawMessage, bool) {
 		return nil, false
 	}
 	return v.JSON(), true
+}
+
+// tomlMember is member for a TOML file, decoded whole once (its members at any depth,
+// top-level keys included).
+func (c *cache) tomlMember(name string, path []string) (json.RawMessage, bool) {
+	t, ok := c.tomls[name]
+	if !ok {
+		if b, err := c.ReadFile(name); err == nil && len(b) <= limits.TextBytes {
+			t, _ = tomledit.Decode(b)
+		}
+		c.tomls[name] = t
+	}
+	var v any = t
+	for _, k := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[k]; !ok {
+			return nil, false
+		}
+	}
+	if v == nil {
+		return nil, false
+	}
+	b, err := json.Marshal(v)
+	return b, err == nil
 }
 
 // line is the line of a member of a file (an element of an array with elem), 0 when
@@ -129,13 +179,15 @@ func (f files) Resolve(at providers.At, dirs ...string) []string {
 	return out
 }
 
-// candidates are the paths a place may be at, its project files under dir.
+// candidates are the paths a place may be at, its project files under dir. A system
+// file the client reads only where it is root's alone is left out where it is not.
 func (f files) candidates(at providers.At, dir string) []string {
 	if at.System != nil {
-		if p := at.System.Path(f.w.Env); p != "" {
-			return []string{p}
+		p := at.System.Path(f.w.Env)
+		if p == "" || at.System.RootOwned && f.c.insecure(p) != "" {
+			return nil
 		}
-		return nil
+		return []string{p}
 	}
 	d, _ := f.dest(at)
 	if d == nil {

@@ -37,11 +37,10 @@ func (cl *client) clientPath() (path, whose string) {
 	return cl.r.Getenv("PATH"), "the PATH of the shell it starts from"
 }
 
-// environment says why the client cannot start a server in the environment it gives
-// it ("" when it can): its command not found on the client's PATH, or, for a client
-// that leaves such a server out, a variable it references that is not set (which for
-// the other clients is a note on the live verdict: the server starts without it).
-func (cl *client) environment(e *entry, s *registry.Server) string {
+// variables says why the client leaves out a server over a variable it references
+// that is not set ("" when it does not): for a client that starts such a server
+// anyway, the variable is a note on the live verdict (the server starts without it).
+func (cl *client) variables(e *entry, s *registry.Server) string {
 	var unset []string
 	for _, v := range referenced(s) {
 		if cl.r.Getenv(v) == "" {
@@ -59,6 +58,12 @@ func (cl *client) environment(e *entry, s *registry.Server) string {
 		}
 		e.notes = append(e.notes, what+": the server starts without it")
 	}
+	return ""
+}
+
+// command says why the client cannot start a stdio server's command ("" when it can):
+// not found on the PATH the client gets, or a path that does not exist.
+func (cl *client) command(e *entry, s *registry.Server) string {
 	if s.Remote() || s.Command == "" {
 		return ""
 	}
