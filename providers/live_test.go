@@ -261,7 +261,7 @@ func TestSystemFilePath(t *testing.T) {
 		{geminiSystem, "linux", map[string]string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH": "/x/s.json"}, "/x/s.json"},
 		{geminiSystem, "windows", nil, `C:\ProgramData\gemini-cli\settings.json`},
 	} {
-			in := PathEnv{GOOS: c.goos, Getenv: func(k string) string { return c.vars[k] }}
+		in := PathEnv{GOOS: c.goos, Getenv: func(k string) string { return c.vars[k] }}
 		if got := c.f.Path(in); got != c.want {
 			t.Errorf("%s: Path = %q, want %q", c.goos, got, c.want)
 		}
