@@ -369,7 +369,11 @@ func (p *Provider) defaultLive() *Live {
 	}
 	l := inOrder(scopes...)
 	for _, d := range p.AlsoReads {
-		l.Sources = append(l.Sources, Source{At: At{Scope: Project, Dest: d}})
+		scope := User
+		if d.Base == ProjectDir {
+			scope = Project
+		}
+		l.Sources = append(l.Sources, Source{At: At{Scope: scope, Dest: d}})
 	}
 	return l
 }

@@ -244,6 +244,9 @@ func findRoot(c *cache, dir string, rule providers.Root) string {
 // first.
 func (cl *client) dirs(s providers.Source) []string {
 	if s.Walk == providers.WalkNone {
+		if d, _ := cl.fs.dest(s.At); d != nil && d.FromCwd {
+			return []string{cl.w.Start} // a project file the client looks for where it starts
+		}
 		return []string{cl.w.Root}
 	}
 	end := cl.w.Root
