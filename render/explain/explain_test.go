@@ -198,6 +198,29 @@ func TestServer(t *testing.T) {
 			w.write("~/.factory/mcp.json", map[string]any{"mcpServers": map[string]any{"x": map[string]any{"command": "srv", "disabled": true}}})
 		}, "x", []want{{providers.User, false, `switched off ("disabled": true)`, "~/.factory/mcp.json", 3}}},
 		{"no entry of the name", "factory", func(w *world) {}, "x", []want{{"", false, "no entry of that name in any file Factory Droid reads here", "", 0}}},
+		{"an entry with neither command nor URL: that entry is skipped", "claude-code", func(w *world) {
+			w.write("~/.claude.json", map[string]any{"mcpServers": map[string]any{"x": map[string]any{"args": []string{"a"}}}})
+		}, "x", []want{{providers.User, false, "cannot start it: the entry has neither a command nor a URL", "~/.claude.json", 3}}},
+		{"an entry a client cannot use: the whole file is skipped", "factory", func(w *world) {
+			w.write("~/.factory/mcp.json", map[string]any{"mcpServers": map[string]any{"x": srv("x"), "y": map[string]any{"args": []string{"a"}}}})
+		}, "x", []want{{providers.User, false, "skips the whole file", "~/.factory/mcp.json", 0}}},
+		{"merged layers: the whole configuration fails over one merged entry", "opencode", func(w *world) {
+			w.write("~/.config/opencode/opencode.json", map[string]any{"mcp": map[string]any{"x": map[string]any{"type": "local", "command": []string{"srv"}},
+				"y": map[string]any{"type": "local"}}})
+		}, "x", []want{{providers.User, false, "skips its whole configuration: entry y has neither a command nor a URL", "~/.config/opencode/opencode.json", 0}}},
+		{"a client's own switch in a file it shares with others", "qoder", func(w *world) {
+			w.write("./.mcp.json", map[string]any{"mcpServers": map[string]any{"x": map[string]any{"command": "srv", "disabled": true}}})
+		}, "x", []want{{providers.Project, false, `switched off ("disabled": true)`, "./.mcp.json", 3}}},
+		{"a project file found in a parent, outside a git work tree, up to the root", "opencode", func(w *world) {
+			if err := os.RemoveAll(filepath.Join(w.proj, ".git")); err != nil {
+				t.Fatal(err)
+			}
+			w.write("./opencode.json", map[string]any{"mcp": map[string]any{"x": map[string]any{"type": "local", "command": []string{"srv"}}}})
+			w.proj = filepath.Join(w.proj, "a", "b")
+			if err := os.MkdirAll(w.proj, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, "x", []want{{providers.Project, true, "starts the project-scope entry", "./opencode.json", 3}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t)
