@@ -3,7 +3,8 @@ package providers
 import "encoding/json"
 
 // Amp's liveness (amp 0.0.1790142911 tested, docs/explain.md): the workspace's
-// .amp/settings.json over the user's settings, whole entries; a workspace server
+// .amp/settings.json (from the start directory up to the project's top, the nearest
+// first) over the user's settings, whole entries; a workspace server
 // waits for `amp mcp approve`, which records it in amp.mcpTrustedServers of the
 // user's settings, and keeps its name while it waits. Amp reads no per-entry switch
 // ("disabled" is not read).
@@ -11,7 +12,7 @@ func ampLive() *Live {
 	return &Live{
 		Root: RootGit,
 		Sources: []Source{
-			{At: At{Scope: Project}, Approve: true, Hold: true},
+			{At: At{Scope: Project}, Walk: WalkRoot, Approve: true, Hold: true},
 			{At: At{Scope: User}},
 		},
 		Approval: ampApproval{},

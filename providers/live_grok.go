@@ -5,17 +5,18 @@ import "encoding/json"
 // Grok Build's liveness (grok 1.0.41 tested: mcp doctor's sources,
 // docs/explain.md): its own config.toml files and Claude Code's and Cursor's files
 // (~/.claude.json's servers, the project's own among them, .mcp.json,
-// ~/.cursor/mcp.json, .cursor/mcp.json). The project's servers wait for the folder's
-// trust (trusted_folders.toml) and keep their name while they wait.
+// ~/.cursor/mcp.json, .cursor/mcp.json), the project's found from the start directory
+// up to the project's top, the nearest first. The project's servers wait for the
+// folder's trust (trusted_folders.toml) and keep their name while they wait.
 // disabled_mcp_servers in the user's config.toml switches a server off.
 func grokLive() *Live {
 	return &Live{
 		Root: RootGit,
 		Sources: []Source{
-			{At: At{Scope: Project}, Trust: true, Hold: true},
-			{At: At{Scope: Project, Of: "claude-code"}, Trust: true, Hold: true, Label: ".mcp.json"},
+			{At: At{Scope: Project}, Walk: WalkRoot, Trust: true, Hold: true},
+			{At: At{Scope: Project, Of: "claude-code"}, Walk: WalkRoot, Trust: true, Hold: true, Label: ".mcp.json"},
 			{At: At{Scope: Local, Of: "claude-code"}, Trust: true, Hold: true, Label: "~/.claude.json project"},
-			{At: At{Scope: Project, Of: "cursor"}, Trust: true, Hold: true, Label: ".cursor"},
+			{At: At{Scope: Project, Of: "cursor"}, Walk: WalkRoot, Trust: true, Hold: true, Label: ".cursor"},
 			{At: At{Scope: User}},
 			{At: At{Scope: User, Of: "claude-code"}, Label: "~/.claude.json"},
 			{At: At{Scope: User, Of: "cursor"}, Label: "~/.cursor"},

@@ -4,8 +4,9 @@ package providers
 // none with trust or approval:
 //   - auggie: its local, project and user files, the first holding a name winning
 //     whole; an entry it cannot use makes it skip the whole file;
-//   - Qoder CLI: the project's .mcp.json, its local file and its user file, layered
-//     member by member in that order (a "disabled" of any layer stays);
+//   - Qoder CLI: the .mcp.json and the local file of the directory it starts in, and
+//     its user file, layered member by member in that order (a "disabled" of any
+//     layer stays);
 //   - Factory droid: .factory/mcp.json from the start directory up to the project's
 //     top, the nearest first, then the user's; a server whose reference names a
 //     variable that is not set, or a file holding an entry it cannot use, is left out.
@@ -17,7 +18,7 @@ func auggieLive() *Live {
 
 func qoderLive() *Live {
 	l := inOrder(Project, Local, User)
-	l.Merge = true
+	l.Root, l.Merge = RootStart, true
 	return l
 }
 
