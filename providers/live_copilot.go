@@ -3,8 +3,8 @@ package providers
 import "encoding/json"
 
 // GitHub Copilot CLI's liveness (copilot 1.0.102 tested, docs/explain.md): the
-// project's .mcp.json (else .github/mcp.json) over ~/.copilot/mcp-config.json, whole
-// entries; the project file is read only in a folder the person trusts
+// project's .mcp.json files (else .github/mcp.json), from the start directory up to the
+// project's top, the nearest first, over ~/.copilot/mcp-config.json, whole entries; the project file is read only in a folder the person trusts
 // (trustedFolders in ~/.copilot/config.json: the folder or one of its parents), and
 // in any other folder the user's entry of a name is used. disabledMcpServers in
 // ~/.copilot/settings.json switches a server off; a "disabled" member of the entry
@@ -13,7 +13,7 @@ func copilotLive() *Live {
 	return &Live{
 		Root: RootGit,
 		Sources: []Source{
-			{At: At{Scope: Project}, Trust: true},
+			{At: At{Scope: Project}, Walk: WalkRoot, Trust: true},
 			{At: At{Scope: User}},
 		},
 		Trust:   copilotTrust{},
