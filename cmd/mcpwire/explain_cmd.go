@@ -155,10 +155,14 @@ func explainClient(env *Env, c *cli.Context, req explain.Request, p *providers.P
 	return printReport(env, c, doc, func() {
 		var live, not [][]string
 		for _, v := range vs {
+			name := termtext.Quote(v.Server)
+			if v.Server == "" {
+				name = "-" // a file the client cannot read
+			}
 			if v.Live {
-				live = append(live, []string{termtext.Quote(v.Server), string(v.Scope), at(v.Source, v.SourceLine)})
+				live = append(live, []string{name, string(v.Scope), at(v.Source, v.SourceLine)})
 			} else {
-				not = append(not, []string{termtext.Quote(v.Server), string(v.Scope), at(v.Source, v.SourceLine), v.Reason})
+				not = append(not, []string{name, string(v.Scope), at(v.Source, v.SourceLine), v.Reason})
 			}
 		}
 		printf(env.Stdout, "%s, started in %s:\n", p.Display, termtext.Quote(req.Dir))

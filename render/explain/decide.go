@@ -22,8 +22,7 @@ func (cl *client) decide() {
 	var winners []*entry
 	for _, e := range cl.entries {
 		if e.name == "" {
-			e.off(e.err.Error(), providers.Rule{})
-			continue
+			continue // a file it cannot read: its reason is said already
 		}
 		if cl.exclusive != "" && !e.src.Exclusive {
 			e.off(fmt.Sprintf("%s loads only the servers of its managed file %s", cl.p.Display, cl.exclusive),

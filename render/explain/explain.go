@@ -89,6 +89,13 @@ func Server(f fsys.FS, r Request, name string, all bool) []Verdict {
 		}
 		cl := r.client(c, reader, p)
 		vs := cl.verdicts(name)
+		if len(vs) == 0 {
+			// a file it cannot read may hold one
+			vs = cl.verdicts("")
+			for i := range vs {
+				vs[i].Server = name
+			}
+		}
 		if len(vs) == 0 && all {
 			vs = []Verdict{{Server: name, Provider: p.Name, Reason: "no entry of that name in any file " + p.Display + " reads here"}}
 		}
@@ -98,7 +105,8 @@ func Server(f fsys.FS, r Request, name string, all bool) []Verdict {
 }
 
 // Client lists the servers a client reads entries of when it starts in the request's
-// directory (E2), each with its verdicts, in the client's order of its sources.
+// directory (E2), each with its verdicts, in the client's order of its sources; a file
+// it cannot read is a verdict with no server name.
 func Client(f fsys.FS, r Request, p *providers.Provider) []Verdict {
 	c := newCache(f)
 	cl := r.client(c, render.NewClientReader(c), p)
@@ -283,7 +291,8 @@ func (cl *client) read(reader *render.ClientReader, s providers.Source) {
 		env.Project = dir
 		cf, err := reader.OpenAt(by, s.At.Scope, path, env, "")
 		if err != nil {
-			cl.entries = append(cl.entries, &entry{src: s, scope: s.At.Scope, file: path, by: by, err: err})
+			cl.entries = append(cl.entries, &entry{src: s, scope: s.At.Scope, file: path, by: by, err: err,
+				reason: "off: " + cl.p.Display + " cannot read the file: " + err.Error()})
 			continue
 		}
 		if cf == nil {

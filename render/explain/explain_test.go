@@ -198,6 +198,9 @@ func TestServer(t *testing.T) {
 			w.write("~/.factory/mcp.json", map[string]any{"mcpServers": map[string]any{"x": map[string]any{"command": "srv", "disabled": true}}})
 		}, "x", []want{{providers.User, false, `switched off ("disabled": true)`, "~/.factory/mcp.json", 3}}},
 		{"no entry of the name", "factory", func(w *world) {}, "x", []want{{"", false, "no entry of that name in any file Factory Droid reads here", "", 0}}},
+		{"a file the client cannot read may hold it", "factory", func(w *world) {
+			w.write("~/.factory/mcp.json", `{"mcpServers": {`)
+		}, "x", []want{{providers.User, false, "Factory Droid cannot read the file", "~/.factory/mcp.json", 0}}},
 		{"an entry with neither command nor URL: that entry is skipped", "claude-code", func(w *world) {
 			w.write("~/.claude.json", map[string]any{"mcpServers": map[string]any{"x": map[string]any{"args": []string{"a"}}}})
 		}, "x", []want{{providers.User, false, "cannot start it: the entry has neither a command nor a URL", "~/.claude.json", 3}}},
