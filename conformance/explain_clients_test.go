@@ -56,11 +56,7 @@ func stdEntry(switchKey string) func(s srv) map[string]any {
 			e["args"] = s.argv()
 		}
 		if len(s.env) > 0 {
-			env := map[string]any{}
-			for k, v := range s.env {
-				env[k] = "${" + v + "}"
-			}
-			e["env"] = env
+			e["env"] = s.refs("${%s}")
 		}
 		if s.off {
 			switch switchKey {
@@ -80,16 +76,22 @@ func opencodeEntry(s srv) map[string]any {
 		e["command"] = append([]string{s.command}, s.argv()...)
 	}
 	if len(s.env) > 0 {
-		env := map[string]any{}
-		for k, v := range s.env {
-			env[k] = "{env:" + v + "}"
-		}
-		e["environment"] = env
+		e["environment"] = s.refs("{env:%s}")
 	}
 	if s.off {
 		e["enabled"] = false
 	}
 	return e
+}
+
+// refs is the server's environment, each variable referenced in a client's spelling
+// (a format with one %s).
+func (s srv) refs(spelling string) map[string]any {
+	env := map[string]any{}
+	for k, v := range s.env {
+		env[k] = fmt.Sprintf(spelling, v)
+	}
+	return env
 }
 
 func (s srv) argv() []string {
@@ -116,11 +118,7 @@ func tomlEntry(byName bool) func(s srv) map[string]any {
 				slices.Sort(names)
 				e["env_vars"] = names
 			} else {
-				env := map[string]any{}
-				for k, v := range s.env {
-					env[k] = "${" + v + "}"
-				}
-				e["env"] = env
+				e["env"] = s.refs("${%s}")
 			}
 		}
 		if s.off {
