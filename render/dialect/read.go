@@ -287,6 +287,7 @@ func ReadBack(t Target, d Dialect, entry json.RawMessage) (*Imported, error) {
 		return nil, err
 	}
 	s := im.Server
+	readExec(s)
 	forms := clientForms(t.P, d)
 	im.Unresolved = unresolved(t.P, d, s)
 	readWhole(s, forms)
@@ -453,6 +454,10 @@ func unresolved(p *providers.Provider, d Dialect, s *registry.Server) []Unresolv
 	fieldForms, _ := d.(FieldFormer)
 	each(s, func(field string, v *string) {
 		if !strings.ContainsAny(*v, "${") {
+			// a 1Password reference holds neither (secretref refuses them)
+			if (strings.HasPrefix(field, "env.") || strings.HasPrefix(field, "headers.")) && opWhole(strings.TrimPrefix(*v, policy.BearerScheme)) {
+				out = append(out, Unresolved{field, StyleStoreRef})
+			}
 			return
 		}
 		forms := own
