@@ -243,7 +243,7 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 		vars = dialect.AppendNew(vars, []string{s.BearerEnv})
 	}
 	for _, v := range vars {
-		if r.Getenv(v) == "" && !launchVariable(v) {
+		if r.Getenv(v) == "" && !LaunchVariable(v) {
 			// a name that looks like a credential is not shown (T4)
 			out = append(out, "variable "+termtext.Quote(policy.ShowName(v))+" is not set")
 		}
@@ -262,9 +262,9 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 // where the client starts, the registry server's.
 func (r StatusRequest) secretBlockers(name string, s *registry.Server) []string {
 	out := r.checks.unresolved(s)
-	launched := launchVariable(s.BearerEnv)
+	launched := LaunchVariable(s.BearerEnv)
 	for _, v := range s.HeaderEnv {
-		launched = launched || launchVariable(v)
+		launched = launched || LaunchVariable(v)
 	}
 	if reg, ok := r.Registry.Server(name); ok && launched {
 		out = append(out, r.checks.unresolved(&registry.Server{HeaderSecret: reg.HeaderSecret, BearerSecret: reg.BearerSecret})...)

@@ -50,7 +50,7 @@ func runExplain(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	req := explain.Request{Dir: dir, Env: env.pathEnv(dir), Getenv: env.Getenv}
+	req := explain.Request{Dir: dir, Env: env.pathEnv(dir), Getenv: env.Getenv, CheckSecret: env.checkSecret}
 	if client != "" {
 		p, err := providerList([]string{client}, false)
 		if err != nil {

@@ -31,6 +31,9 @@ type Request struct {
 	Env providers.PathEnv
 	// Getenv reads the environment the clients start in (PATH, referenced variables).
 	Getenv func(string) string
+	// CheckSecret checks that a reference to a secret store resolves, without its
+	// value (S4); nil checks none.
+	CheckSecret render.SecretCheck
 	// Org, when set, is mcpwire's own organisation server policy (its layers'
 	// mcp-policy.json, to come): a server it denies is off in every client, whoever
 	// wrote its entry.

@@ -38,12 +38,15 @@ func (cl *client) clientPath() (path, whose string) {
 }
 
 // variables says why the client leaves out a server over a variable it references
-// that is not set ("" when it does not): for a client that starts such a server
-// anyway, the variable is a note on the live verdict (the server starts without it).
+// that is not set, or why the server cannot start over a secret reference that does
+// not resolve ("" when neither): for a client that starts a server with a variable
+// not set anyway, the variable is a note on the live verdict (the server starts
+// without it). The variables mcpwire sets where the client starts (the secrets it
+// delivers) are not looked for here.
 func (cl *client) variables(e *entry, s *registry.Server) string {
 	var unset []string
 	for _, v := range referenced(s) {
-		if cl.r.Getenv(v) == "" {
+		if cl.r.Getenv(v) == "" && !render.LaunchVariable(v) {
 			// a name that looks like a credential is not shown (T4)
 			unset = append(unset, termtext.Quote(policy.ShowName(v)))
 		}
@@ -57,6 +60,10 @@ func (cl *client) variables(e *entry, s *registry.Server) string {
 			return what + ", and " + cl.p.Display + " leaves out a server whose reference names an unset variable"
 		}
 		e.notes = append(e.notes, what+": the server starts without it")
+	}
+	if bad := render.UnresolvedSecrets(cl.r.CheckSecret, s); len(bad) > 0 {
+		// mcpwire exec, which delivers them, starts nothing without its secrets (S2)
+		return "secret " + strings.Join(bad, "; secret ")
 	}
 	return ""
 }
