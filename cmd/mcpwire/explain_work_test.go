@@ -50,9 +50,10 @@ func (w *everyWorld) explainIn(tb testing.TB, f fsys.FS, args ...string) (int, u
 // 20-server profile injected into every client at its default scope, the project's
 // and the user's) reads each file once, however many clients read it, and allocates
 // under a bound; what one server's verdicts cost and what one client's listing costs
-// (E1, E2). Measured on the development machine (December 2026): about 21,000 and
-// 9,000 objects. bench/explain.sh measures the time of the whole process, which E3
-// bounds at 50 ms.
+// (E1, E2). Measured on the development machine (December 2026): about 56,000 and
+// 20,000 objects (the clients that skip a file over one entry they cannot use read
+// back every entry of theirs). bench/explain.sh measures the time of the whole
+// process, which E3 bounds at 50 ms.
 //
 // spec: E3 H14
 func TestExplainEveryProviderWork(t *testing.T) {
@@ -63,7 +64,7 @@ func TestExplainEveryProviderWork(t *testing.T) {
 		args []string
 		max  uint64
 	}{
-		{[]string{"s05"}, 60_000},
+		{[]string{"s05"}, 75_000},
 		{[]string{"--client", "omp"}, 30_000},
 	} {
 		f := &readCounter{FS: fsys.NewOS(), reads: map[string]int{}}
