@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"github.com/mcpwire/mcpwire/internal/termtext"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -250,7 +249,7 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 		vars = dialect.AppendNew(vars, []string{s.BearerEnv})
 	}
 	for _, v := range vars {
-		if r.Getenv(v) == "" && !launchVariable(v) {
+		if r.Getenv(v) == "" && !LaunchVariable(v) {
 			// a name that looks like a credential is not shown (T4)
 			out = append(out, "variable "+termtext.Quote(policy.ShowName(v))+" is not set")
 		}
@@ -269,9 +268,9 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 // where the client starts, the registry server's.
 func (r StatusRequest) secretBlockers(name string, s *registry.Server) []string {
 	out := r.checks.unresolved(s)
-	launched := launchVariable(s.BearerEnv)
+	launched := LaunchVariable(s.BearerEnv)
 	for _, v := range s.HeaderEnv {
-		launched = launched || launchVariable(v)
+		launched = launched || LaunchVariable(v)
 	}
 	if reg, ok := r.Registry.Server(name); ok && launched {
 		out = append(out, r.checks.unresolved(&registry.Server{HeaderSecret: reg.HeaderSecret, BearerSecret: reg.BearerSecret})...)
@@ -297,7 +296,7 @@ func unresolvedBlockers(p *providers.Provider, us []dialect.Unresolved) []string
 func (r StatusRequest) commandBlocker(cmd string) string {
 	b, ok := r.notFound[cmd]
 	if !ok {
-		if !strings.Contains(cmd, "${") && !onPath(cmd, r.Getenv, r.Env.GOOS) {
+		if !strings.Contains(cmd, "${") && !OnPath(cmd, r.Getenv, r.Env.GOOS) {
 			b = "command " + termtext.Quote(policy.RedactText(cmd)) + " not found on PATH"
 		}
 		if r.notFound != nil {
@@ -305,37 +304,6 @@ func (r StatusRequest) commandBlocker(cmd string) string {
 		}
 	}
 	return b
-}
-
-// onPath reports whether a command can be started: a path that exists, or a name
-// found in a directory of PATH (with an extension of PATHEXT on Windows; where PATHEXT
-// is unset, .com, .exe, .bat and .cmd, as Go's exec.LookPath and cmd.exe take them).
-func onPath(cmd string, getenv func(string) string, goos string) bool {
-	exts := []string{""}
-	if goos == "windows" {
-		pathext := getenv("PATHEXT")
-		if pathext == "" {
-			pathext = ".com;.exe;.bat;.cmd"
-		}
-		exts = append(exts, strings.Split(strings.ToLower(pathext), ";")...)
-	}
-	exists := func(p string) bool {
-		for _, e := range exts {
-			if fi, err := fsys.NewOS().Stat(p + e); err == nil && !fi.IsDir() {
-				return true
-			}
-		}
-		return false
-	}
-	if strings.ContainsAny(cmd, `/\`) {
-		return exists(cmd)
-	}
-	for _, dir := range filepath.SplitList(getenv("PATH")) {
-		if dir != "" && exists(filepath.Join(dir, cmd)) {
-			return true
-		}
-	}
-	return false
 }
 
 // docCache reads and parses JSON files once for the start checks; the client files

@@ -90,6 +90,7 @@ func newApp(env *Env, st *runState) *cli.App {
 			uninjectCommand(env),
 			importCommand(env),
 			statusCommand(env),
+			explainCommand(env),
 			auditCommand(env),
 			sessionCommand(env),
 			installCommand(env),
