@@ -23,6 +23,7 @@ var auggieClient = &Provider{
 	Sources: []string{"@augmentcode/auggie 0.36.0 bundle augment.mjs (SettingsManager, MCP server schema, --mcp-config)",
 		"auggie 0.36.0 tested (observe/OBSERVED.md)"},
 	Conformance: true,
+	Live:        auggieLive,
 }
 
 func init() { register(auggieClient) }
@@ -177,4 +178,20 @@ func jsonText(v any) string {
 // Launch runs auggie on the standalone file's servers.
 func (d auggie) Launch(out, _ string) (Launch, bool) {
 	return Launch{Binary: d.p.Binary, Args: []string{auggieMCPConfig, out}}, true
+}
+
+// The liveness of auggie, Qoder CLI and Factory droid (each tested, docs/explain.md),
+// none with trust or approval:
+//   - auggie: its local, project and user files, the first holding a name winning
+//     whole; an entry it cannot use makes it skip the whole file;
+//   - Qoder CLI: the .mcp.json and the local file of the directory it starts in, and
+//     its user file, layered member by member in that order (a "disabled" of any
+//     layer stays);
+//   - Factory droid: .factory/mcp.json from the start directory up to the project's
+//     top, the nearest first, then the user's; a server whose reference names a
+//     variable that is not set, or a file holding an entry it cannot use, is left out.
+func auggieLive() *Live {
+	l := inOrder(Local, Project, User)
+	l.DropsBadFiles = true
+	return l
 }

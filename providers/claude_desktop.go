@@ -22,6 +22,13 @@ var claudeDesktopClient = &Provider{
 		"support.claude.com/en/articles/11503834",
 		"anthropics/claude-code#26073 (Windows MSIX build reads %LOCALAPPDATA%\\Packages\\Claude_<id>\\LocalCache\\Roaming\\Claude\\claude_desktop_config.json)",
 		"anthropics/claude-code#25579 (MSIX: the documented %APPDATA%\\Claude file is not read)"},
+	Live: claudeDesktopLive,
 }
 
 func init() { register(claudeDesktopClient) }
+
+// Desktop apps: what they load is their user file; what decides whether a stdio
+// server starts is the PATH they get. Claude Desktop and LM Studio get the login
+// session's (on macOS launchd's, not the shell's: "spawn npx ENOENT"); the editors
+// built on VS Code, and Zed, ask the login shell for its environment when they start.
+func claudeDesktopLive() *Live { return &Live{Launch: LaunchDesktop} }

@@ -14,6 +14,7 @@ var cursorClient = &Provider{
 	Format:  format.JSON, ServersKey: "mcpServers", Refs: refDollarEnv,
 	Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}", HomeVar: "${userHome}",
 	Sources: []string{"cursor.com/docs/context/mcp", "docs.cursor.com/context/model-context-protocol"},
+	Live:    editorLive,
 }
 
 func init() { register(cursorClient) }

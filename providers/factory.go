@@ -19,6 +19,7 @@ var factoryClient = &Provider{
 	Sources: []string{"Factory-AI/factory docs/cli/configuration/mcp.mdx", "docs.factory.ai/user-guides/factory-bridge/model-context-protocol",
 		"droid 0.225.2 tested, SSE included (conformance/factory_test.go; droid mcp add --type sse)"},
 	Conformance: true,
+	Live:        factoryLive,
 }
 
 func init() { register(factoryClient) }
@@ -62,4 +63,11 @@ func (d factory) Read(entry json.RawMessage) (*Imported, error) {
 // Update keeps the disabledTools already in the file.
 func (d factory) Update(path, name string, existing format.Value, entry format.Object) (format.Object, error) {
 	return d.dt.update(path, name, existing, entry)
+}
+
+func factoryLive() *Live {
+	l := inOrder(Project, User)
+	l.Sources[0].Walk = WalkRoot
+	l.SkipsUnset, l.DropsBadFiles = true, true
+	return l
 }

@@ -23,6 +23,8 @@ var geminiCliClient = &Provider{
 	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: denyGemini, Allow: allowGemini, Ephemeral: true,
 	Sources:     []string{"google-gemini/gemini-cli docs/tools/mcp-server.md", "google-gemini/gemini-cli docs/reference/configuration.md"},
 	Conformance: true,
+	Live:        geminiLive,
+	admin:       geminiCliAdmin,
 }
 
 func init() { register(geminiCliClient) }
@@ -210,3 +212,151 @@ const denyGemini DenyStyle = "excludeTools"
 
 // allowGemini is how the client takes allow filters.
 const allowGemini AllowStyle = "includeTools"
+
+// Gemini CLI's liveness (gemini-cli 0.61.0's settings.ts, trustedFolders.ts,
+// mcp/list.ts; tested, docs/explain.md): its settings files merge mcpServers by
+// name, the system settings over the workspace's (the directory it starts in) over
+// the user's over the system defaults, whole entries; it reads a system file only
+// where it and the directories above it are root's alone. Folder trust is on unless a
+// settings file turns it off: in a folder it does not trust it starts no server at
+// all, the user's included. mcp.excluded in any settings file switches a server off,
+// each mcp.allowed present lets only the servers it names start (names compared
+// lower-cased), and `gemini mcp disable` records a server off in
+// mcp-server-enablement.json.
+func geminiLive() *Live {
+	return &Live{
+		Root: RootStart,
+		Sources: []Source{
+			{At: At{Scope: User, System: geminiSystem}, Label: "system"},
+			{At: At{Scope: Project}},
+			{At: At{Scope: User}},
+			{At: At{Scope: User, System: geminiSystemDefaults}, Label: "system defaults"},
+		},
+		Trust:    geminiTrust{},
+		TrustAll: true,
+		Lists:    geminiLists(geminiSystem, geminiSystemDefaults, true),
+	}
+}
+
+// Gemini CLI's administrator files, per OS, and the variables that move them.
+var (
+	geminiSystem = &SystemFile{Env: "GEMINI_CLI_SYSTEM_SETTINGS_PATH", RootOwned: true,
+		Darwin:  "/Library/Application Support/GeminiCli/settings.json",
+		Windows: `%ProgramData%\gemini-cli\settings.json`,
+		Other:   "/etc/gemini-cli/settings.json",
+	}
+	geminiSystemDefaults = &SystemFile{Env: "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", RootOwned: true,
+		Darwin:  "/Library/Application Support/GeminiCli/system-defaults.json",
+		Windows: `%ProgramData%\gemini-cli\system-defaults.json`,
+		Other:   "/etc/gemini-cli/system-defaults.json",
+	}
+	// geminiEnablement is where `gemini mcp disable` records a server off.
+	geminiEnablement = &Dest{Env: "GEMINI_CLI_HOME", EnvDir: []string{".gemini"}, Base: Home, Dir: []string{".gemini"},
+		Files: []string{"mcp-server-enablement.json"}}
+)
+
+// geminiLists are the mcp.excluded and mcp.allowed lists of Gemini CLI's settings
+// files (system, system defaults, the user's and the workspace's), and, with
+// enablement, mcp-server-enablement.json.
+func geminiLists(system, defaults *SystemFile, enablement bool) []NameList {
+	var out []NameList
+	for _, at := range []At{{System: system}, {System: defaults}, {Scope: User}, {Scope: Project}} {
+		out = append(out,
+			NameList{At: at, Path: []string{"mcp", "excluded"}, Fold: enablement, Glob: !enablement},
+			NameList{At: at, Path: []string{"mcp", "allowed"}, Allow: true, Fold: enablement, Glob: !enablement})
+	}
+	if enablement {
+		out = append(out, NameList{At: At{Dest: geminiEnablement}, Path: nil, Map: true, Fold: true})
+	}
+	return out
+}
+
+// geminiTrust: GEMINI_CLI_TRUST_WORKSPACE (true or false) and GEMINI_RESTRICTED_MODE
+// decide first; then, unless a settings file sets security.folderTrust.enabled to
+// false, trustedFolders.json (beside the user settings, or where
+// GEMINI_CLI_TRUSTED_FOLDERS_PATH says): the longest folder holding the start
+// directory decides (TRUST_PARENT names its folder's parent); none: Gemini asks.
+type geminiTrust struct{}
+
+// Gemini CLI's trusted folders file, and the variables of its trust.
+const (
+	geminiTrustFileEnv      = "GEMINI_CLI_TRUSTED_FOLDERS_PATH"
+	geminiTrustWorkspaceEnv = "GEMINI_CLI_TRUST_WORKSPACE"
+	geminiRestricted        = "GEMINI_RESTRICTED_MODE"
+)
+
+func (geminiTrust) Trusted(f Files, w Where) (bool, Rule) {
+	getenv := w.Env.env()
+	switch {
+	case getenv(geminiRestricted) == "true" || getenv(geminiTrustWorkspaceEnv) == "false":
+		return false, Rule{Text: "Gemini CLI trusts no folder here (" + geminiRestricted + " or " + geminiTrustWorkspaceEnv + "), and starts no MCP server"}
+	case getenv(geminiTrustWorkspaceEnv) == "true":
+		return true, Rule{Text: geminiTrustWorkspaceEnv + " is true"}
+	}
+	for _, at := range []At{{System: geminiSystem}, {Scope: Project}, {Scope: User}, {System: geminiSystemDefaults}} {
+		for _, file := range f.Resolve(at) {
+			raw, ok := f.Member(file, "security", "folderTrust", "enabled")
+			var on bool
+			if ok && json.Unmarshal(raw, &on) == nil {
+				if !on {
+					return true, Rule{Text: "folder trust is off", File: file, Path: []string{"security", "folderTrust", "enabled"}}
+				}
+				goto files
+			}
+		}
+	}
+files:
+	file := geminiTrustPath(f, w)
+	var rules map[string]string
+	if raw, ok := f.Member(file); ok {
+		_ = json.Unmarshal(raw, &rules)
+	}
+	best, level := "", ""
+	for path, l := range rules {
+		dir := path
+		if l == "TRUST_PARENT" {
+			dir = filepath.Dir(path)
+		}
+		if within(dir, w.Start) && len(path) > len(best) {
+			best, level = path, l
+		}
+	}
+	switch level {
+	case "TRUST_FOLDER", "TRUST_PARENT":
+		return true, Rule{Text: "Gemini CLI trusts " + w.Start, File: file, Path: []string{best}}
+	case "DO_NOT_TRUST":
+		return false, Rule{Text: "Gemini CLI does not trust " + w.Start + ", and starts no MCP server there, the user's included", File: file, Path: []string{best}}
+	}
+	return false, Rule{Text: "Gemini CLI has not been trusted in " + w.Start + " yet: it asks when it starts there, and until then starts no MCP server, the user's included (" + geminiTrustFile + ")", File: file}
+}
+
+// geminiTrustPath is Gemini CLI's trusted folders file.
+func geminiTrustPath(f Files, w Where) string {
+	if v := w.Env.env()(geminiTrustFileEnv); v != "" {
+		return v
+	}
+	if d, err := geminiCLI().User.Directory(w.Env); err == nil {
+		return filepath.Join(d, geminiTrustFile)
+	}
+	return ""
+}
+
+// geminiCLI is Gemini CLI's entry.
+func geminiCLI() *Provider {
+	p, _ := lookup("gemini-cli")
+	return p
+}
+
+// geminiCliAdmin is where an administrator's policy for the client is, and what it says (G3).
+var geminiCliAdmin = &AdminPolicy{
+	Style: AdminNameLists,
+	Paths: AdminPaths{
+		Darwin:  "/Library/Application Support/GeminiCli/settings.json",
+		Linux:   "/etc/gemini-cli/settings.json",
+		Windows: `C:\ProgramData\gemini-cli\settings.json`,
+	},
+	Env: "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+	Sources: []string{
+		"@google/gemini-cli 0.61.0: getSystemSettingsPath (GEMINI_CLI_SYSTEM_SETTINGS_PATH, then the path per OS); mcp.allowed and mcp.excluded match server names",
+	},
+}

@@ -20,6 +20,20 @@ var kiloClient = &Provider{
 	Sources: []string{"@kilocode/cli 7.7.7 embedded Kilo CLI Configuration Reference (bin/kilo)", "kilo.ai/docs/cli",
 		"cloud.tencent.com/document/product/1823/130074 (Windows: ~/.config/kilo)", "kilo 7.7.7 tested (observe/OBSERVED.md)"},
 	Conformance: true,
+	Live:        kiloLive,
 }
 
 func init() { register(kiloClient) }
+
+func kiloLive() *Live {
+	return &Live{
+		Root: RootGit,
+		Sources: []Source{
+			{At: At{Scope: Project}, Walk: WalkGit},
+			{At: At{Scope: Project, Of: "opencode", Dest: &Dest{Base: ProjectDir, Files: []string{"opencode.json"}}}, Walk: WalkGit, Label: "opencode.json"},
+			{At: At{Scope: User}},
+		},
+		Merge:         true,
+		DropsBadFiles: true,
+	}
+}

@@ -17,6 +17,9 @@ var lmStudioClient = &Provider{
 	Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone,
 	Sources: []string{"lmstudio-ai/docs 0_app/2_mcp/index.mdx", "lmstudio.ai/blog/lmstudio-v0.3.17 (mcp.json in ~/.lmstudio, %USERPROFILE%\\.lmstudio)",
 		"lmstudio-ai/lmstudio-js packages/lms-common-server/src/findLMStudioHome.ts", "lmstudio-ai/lmstudio-bug-tracker#1371", "lmstudio-ai/lmstudio-bug-tracker#2410"},
+	Live: lmStudioLive,
 }
 
 func init() { register(lmStudioClient) }
+
+func lmStudioLive() *Live { return &Live{Launch: LaunchDesktop} }

@@ -27,6 +27,7 @@ var opencodeClient = &Provider{
 	Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: denyOpencode, Allow: allowOpencode, Binary: "opencode", Ephemeral: true, StandaloneEnv: "OPENCODE_CONFIG",
 	Sources:     []string{"anomalyco/opencode packages/web/src/content/docs/mcp-servers.mdx", "anomalyco/opencode packages/web/src/content/docs/config.mdx"},
 	Conformance: true,
+	Live:        opencodeLive,
 }
 
 func init() { register(opencodeClient) }
@@ -396,3 +397,21 @@ const allowOpencode AllowStyle = "tools map SERVER_*: false then SERVER_TOOL: tr
 
 // refBraceEnv is how the client spells a reference to a variable (V4).
 var refBraceEnv = policy.Spelling{Style: "{env:VAR}", Open: "{env:", Close: "}"}
+
+// opencode's and Kilo's liveness (opencode 1.18.33 and kilo 7.7.7 tested,
+// docs/explain.md): the project's files, looked for from the start directory up to
+// the git work tree's top (or the filesystem's root outside one), are layered over
+// the user's, a server's entry merged member by member, the nearest winning
+// ("enabled" included); no trust or approval; an entry it cannot use makes it skip
+// the whole file. Kilo reads the project's opencode.json too, under its own kilo.json.
+func opencodeLive() *Live {
+	return &Live{
+		Root: RootGit,
+		Sources: []Source{
+			{At: At{Scope: Project}, Walk: WalkGit},
+			{At: At{Scope: User}},
+		},
+		Merge:         true,
+		DropsBadFiles: true,
+	}
+}

@@ -145,6 +145,13 @@ type Provider struct {
 	// entries, never merged); nil when the client documents none. status says which
 	// entry is used (H11).
 	Precedence []Scope
+	// Live returns what decides whether the client starts a server it has an entry
+	// for, when it starts in a directory (E1, explain), built on each call (nothing at
+	// start-up); nil: what Liveness assumes.
+	Live func() *Live
+	// admin is where an administrator's policy for the client is, and what it says
+	// (G3, Admin); nil when it reads none mcpwire writes.
+	admin *AdminPolicy
 }
 
 // Forms are the forms the client resolves in its values (T1), as policy names them:

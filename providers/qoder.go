@@ -20,6 +20,7 @@ var qoderClient = &Provider{
 	Sources: []string{"@qoder-ai/qodercli 1.1.52 bundle qodercli.js (config directory, settings files, MCP schema)",
 		"qodercli 1.1.52 tested (observe/OBSERVED.md)"},
 	Conformance: true,
+	Live:        qoderLive,
 }
 
 func init() { register(qoderClient) }
@@ -48,4 +49,10 @@ func (d qoder) Read(entry json.RawMessage) (*Imported, error) {
 		return nil, err
 	}
 	return r.done(s, nil)
+}
+
+func qoderLive() *Live {
+	l := inOrder(Project, Local, User)
+	l.Root, l.Merge = RootStart, true
+	return l
 }

@@ -1,6 +1,10 @@
 package providers
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/policy"
 )
@@ -21,6 +25,7 @@ var qwenCodeClient = &Provider{
 		"@qwen-code/qwen-code 0.24.4 bundle (Storage.getGlobalQwenDir, createTransport, loadAndMigrate)",
 		"qwen 0.24.4 tested (observe/OBSERVED.md)"},
 	Conformance: true,
+	Live:        qwenLive,
 }
 
 func init() { register(qwenCodeClient) }
@@ -60,4 +65,86 @@ func (d qwen) EditFile(doc format.Document, es format.Entries, st *FileState) er
 // Launch adds the standalone file's servers to a run.
 func (d qwen) Launch(out, _ string) (Launch, bool) {
 	return Launch{Binary: d.p.Binary, Args: []string{qwenMCPConfig, out}}, true
+}
+
+// Qwen Code's liveness (@qwen-code/qwen-code 0.24.4's config/mcpServers.ts,
+// mcpApprovals.ts; tested, docs/explain.md): the system and workspace settings over
+// the project's .mcp.json over the user's settings, whole entries; a server of the
+// workspace settings or of .mcp.json waits for `qwen mcp approve`, which binds the
+// approval to the entry as it is, and keeps its name while it waits; mcp.excluded
+// and mcp.allowed take * and ? wildcards.
+func qwenLive() *Live {
+	return &Live{
+		Root: RootStart,
+		Sources: []Source{
+			{At: At{Scope: User, System: qwenSystem}, Label: "system"},
+			{At: At{Scope: Project}, Approve: true, Hold: true},
+			{At: At{Scope: Project, Dest: &Dest{Base: ProjectDir, Files: []string{".mcp.json"}}}, Approve: true, Hold: true, Label: ".mcp.json"},
+			{At: At{Scope: User}},
+			{At: At{Scope: User, System: qwenSystemDefaults}, Label: "system defaults"},
+		},
+		Approval: qwenApproval{},
+		Lists:    geminiLists(qwenSystem, qwenSystemDefaults, false),
+	}
+}
+
+// Qwen Code's administrator files.
+var (
+	qwenSystem = &SystemFile{Env: "QWEN_CODE_SYSTEM_SETTINGS_PATH",
+		Darwin:  "/Library/Application Support/QwenCode/settings.json",
+		Windows: `%ProgramData%\qwen-code\settings.json`,
+		Other:   "/etc/qwen-code/settings.json",
+	}
+	qwenSystemDefaults = &SystemFile{Env: "QWEN_CODE_SYSTEM_DEFAULTS_PATH",
+		Darwin:  "/Library/Application Support/QwenCode/system-defaults.json",
+		Windows: `%ProgramData%\qwen-code\system-defaults.json`,
+		Other:   "/etc/qwen-code/system-defaults.json",
+	}
+	qwenApprovals = &Dest{Env: "QWEN_CODE_MCP_APPROVALS_PATH", EnvFile: true, Base: Home, Dir: []string{".qwen"}, Files: []string{"mcpApprovals.json"}}
+)
+
+// qwenApproval: mcpApprovals.json["<start directory>"]["<name>"] = {hash, status}: the
+// server starts when its status is "approved" and the hash is that of the entry as
+// it is now (sha256 of its JSON with sorted keys, without scope, extensionName and
+// description).
+type qwenApproval struct{}
+
+func (qwenApproval) Approved(f Files, w Where, _ Source, name string, entry json.RawMessage) (bool, Rule) {
+	files := f.Resolve(At{Dest: qwenApprovals})
+	pending := Rule{Text: "waiting for approval in Qwen Code: qwen mcp approve " + name}
+	if len(files) == 0 {
+		return false, pending
+	}
+	var rec struct {
+		Hash   string `json:"hash"`
+		Status string `json:"status"`
+	}
+	raw, ok := f.Member(files[0], w.Start, name)
+	if !ok || json.Unmarshal(raw, &rec) != nil {
+		return false, pending
+	}
+	r := Rule{File: files[0], Path: []string{w.Start, name}}
+	switch {
+	case rec.Hash != qwenHash(entry):
+		r.Text = "approved in Qwen Code for the entry as it was, not as it is now: qwen mcp approve " + name
+		return false, r
+	case rec.Status != "approved":
+		r.Text = "rejected in Qwen Code (" + rec.Status + ")"
+		return false, r
+	}
+	r.Text = "approved in Qwen Code"
+	return true, r
+}
+
+// qwenHash is Qwen Code's hash of an entry (hashMcpServerConfig).
+func qwenHash(entry json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(entry, &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"scope", "extensionName", "description"} {
+		delete(m, k)
+	}
+	sum := sha256.Sum256(sortedJSON(m))
+	return hex.EncodeToString(sum[:])
 }

@@ -28,6 +28,7 @@ var vscodeClient = &Provider{
 	Sources: []string{"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md",
 		"microsoft/vscode-docs docs/agents/reference/mcp-configuration.md (2026-11-25: portable mcpServers in .mcp.json and ~/.copilot/mcp-config.json (COPILOT_HOME) for the Copilot harness)",
 		vscodeUserData},
+	Live: editorLive,
 }
 
 func init() { register(vscodeClient) }

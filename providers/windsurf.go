@@ -13,6 +13,7 @@ var windsurfClient = &Provider{
 	Format:  format.JSON, ServersKey: "mcpServers", Switch: "disabled", URLKey: "serverUrl", Refs: refDollarEnv,
 	Remote: RemoteHTTPAndSSE, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true,
 	Sources: []string{"docs.windsurf.com/windsurf/cascade/mcp", "dyoshikawa/rulesync src/features/mcp/windsurf-mcp.ts"},
+	Live:    editorLive,
 }
 
 func init() { register(windsurfClient) }

@@ -18,6 +18,7 @@ var zedClient = &Provider{
 	Format: format.JSONC, ServersKey: "context_servers", Switch: "enabled", Refs: refNone,
 	Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone,
 	Sources: []string{"zed-industries/zed crates/paths/src/paths.rs", "zed-industries/zed crates/settings_content (ContextServerSettingsContent)", "zed.dev/docs/ai/mcp"},
+	Live:    editorLive,
 }
 
 func init() { register(zedClient) }

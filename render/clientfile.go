@@ -134,6 +134,19 @@ func OpenClientFile(f fsys.FS, p *providers.Provider, scope providers.Scope, env
 type ClientReader struct {
 	f     fsys.FS
 	files map[string]*readFile
+	// only, when set, are the entries read back (and digested): the others are listed
+	// by name alone (explain SERVER)
+	only map[string]bool
+}
+
+// Only makes the reader read back and digest only the entries of these names; the
+// others are listed by name alone (ClientEntry.Read and Err nil).
+func (r *ClientReader) Only(names ...string) *ClientReader {
+	r.only = map[string]bool{}
+	for _, n := range names {
+		r.only[n] = true
+	}
+	return r
 }
 
 // readFile is a file as the reader read it: its parse (or why it has none) and its
@@ -164,6 +177,13 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 	if err != nil || !exists {
 		return nil, err
 	}
+	return r.OpenAt(p, scope, path, env, layerDir)
+}
+
+// OpenAt reads the file at path as provider p's file of a scope, wherever it is (a
+// project file found in a parent directory, an administrator's file: explain); nil
+// when the file holds no servers of the project in a file shared by every project.
+func (r *ClientReader) OpenAt(p *providers.Provider, scope providers.Scope, path string, env providers.PathEnv, layerDir string) (*ClientFile, error) {
 	rf := r.read(p.Format, path)
 	if rf.err != nil {
 		return nil, rf.err
@@ -186,7 +206,7 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 	if c.local.Scope != "" && !present(c.doc, container.Path) {
 		return nil, nil // no servers of this project in the file shared by every project
 	}
-	re := rf.list(container)
+	re := rf.list(container, r.only)
 	if re.err != nil {
 		return nil, re.err
 	}
@@ -221,7 +241,9 @@ func readBackAll(t providers.Target, d providers.Dialect, list []ClientEntry) []
 		for i := from; i < to; i++ {
 			e := &list[i]
 			out[i] = ClientEntry{Name: e.Name, Digest: e.Digest, Framed: e.Framed}
-			out[i].Read, out[i].Err = providers.ReadBack(t, d, e.json)
+			if e.json != nil { // nil: listed by name alone (ClientReader.Only)
+				out[i].Read, out[i].Err = providers.ReadBack(t, d, e.json)
+			}
 		}
 	})
 	return out
@@ -267,11 +289,15 @@ func (r *ClientReader) read(f format.Format, path string) *readFile {
 }
 
 // list lists the entries of a container of the file once: names, digests, frames and
-// each entry as standard JSON.
-func (rf *readFile) list(c format.Container) *readEntries {
+// each entry as standard JSON (only, when set: of those names alone, the others by
+// name).
+func (rf *readFile) list(c format.Container, only map[string]bool) *readEntries {
 	key := strings.Join(c.Path, "\x00") + "\x01" + c.NameKey
 	if c.Frame != nil {
 		key += "\x01" + c.Frame.Start + "\x01" + c.Frame.End
+	}
+	if only != nil {
+		key += "\x01" + strings.Join(slices.Sorted(maps.Keys(only)), "\x00")
 	}
 	if re, ok := rf.entries[key]; ok {
 		return re
@@ -284,6 +310,10 @@ func (rf *readFile) list(c format.Container) *readEntries {
 	names := re.es.Names()
 	re.list = make([]ClientEntry, len(names))
 	for i, n := range names { // one at a time: a document builds its indexes as it is read
+		if only != nil && !only[n] {
+			re.list[i] = ClientEntry{Name: n}
+			continue
+		}
 		e, _ := re.es.Get(n)
 		js, digest := format.JSONAndDigest(e)
 		re.list[i] = ClientEntry{Name: n, Digest: digest, Framed: e.Framed(), json: js}

@@ -41,6 +41,12 @@ func (c *SecretChecks) Unresolved(s *registry.Server) []string {
 }
 
 // LaunchVariable reports whether a variable is one mcpwire sets where the client
-// starts (providers.SecretVariable): status does not look for it in its own
-// environment, it checks the references instead.
+// starts (providers.SecretVariable): status and explain do not look for it in their
+// own environment; status checks the references instead.
 func LaunchVariable(v string) bool { return strings.HasPrefix(v, "MCPWIRE_SECRET_") }
+
+// UnresolvedSecrets are the secret references of s that do not resolve with check (S4:
+// explain), as "FIELD: ERROR"; nil with no check.
+func UnresolvedSecrets(check SecretCheck, s *registry.Server) []string {
+	return NewSecretChecks(check).Unresolved(s)
+}

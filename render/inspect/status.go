@@ -3,7 +3,6 @@ package inspect
 import (
 	"encoding/json"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -46,6 +45,9 @@ type StatusEntry struct {
 	OriginalKept bool `json:"originalKept,omitempty"`
 	// Blockers are what keeps it from starting.
 	Blockers []string `json:"blockers,omitempty"`
+	// Denied is the server policy's rule that denies the entry and its file (G2),
+	// whoever wrote the entry; "" when the policy lets it pass.
+	Denied string `json:"denied,omitempty"`
 	// UsedInstead is the entry of the same name the client uses instead of this one,
 	// from a scope that takes precedence (H11); nil when this one is used.
 	UsedInstead *UsedEntry `json:"usedInstead,omitempty"`
@@ -177,6 +179,9 @@ func (r StatusRequest) fileStatus(c *render.ClientFile, read *docCache) StatusFi
 			se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
 		} else {
 			se.Off = providers.Disabled(e.Read.Server)
+			if d := r.Registry.Denied(e.Name, e.Read.Server); d != nil {
+				se.Denied = d.Rule + " in " + d.File
+			}
 			se.Blockers = append(se.Blockers, r.blockers(e.Read.Server)...)
 			se.Blockers = append(se.Blockers, r.secretBlockers(e.Name, e.Read.Server)...)
 			se.Blockers = append(se.Blockers, unresolvedBlockers(c.Provider, e.Read.Unresolved)...)
@@ -277,7 +282,7 @@ func unresolvedBlockers(p *providers.Provider, us []providers.Unresolved) []stri
 func (r StatusRequest) commandBlocker(cmd string) string {
 	b, ok := r.notFound[cmd]
 	if !ok {
-		if !strings.Contains(cmd, "${") && !onPath(cmd, r.Getenv, r.Env.GOOS) {
+		if !strings.Contains(cmd, "${") && !render.OnPath(cmd, r.Getenv, r.Env.GOOS) {
 			b = "command " + termtext.Quote(policy.RedactText(cmd)) + " not found on PATH"
 		}
 		if r.notFound != nil {
@@ -285,37 +290,6 @@ func (r StatusRequest) commandBlocker(cmd string) string {
 		}
 	}
 	return b
-}
-
-// onPath reports whether a command can be started: a path that exists, or a name
-// found in a directory of PATH (with an extension of PATHEXT on Windows; where PATHEXT
-// is unset, .com, .exe, .bat and .cmd, as Go's exec.LookPath and cmd.exe take them).
-func onPath(cmd string, getenv func(string) string, goos string) bool {
-	exts := []string{""}
-	if goos == "windows" {
-		pathext := getenv("PATHEXT")
-		if pathext == "" {
-			pathext = ".com;.exe;.bat;.cmd"
-		}
-		exts = append(exts, strings.Split(strings.ToLower(pathext), ";")...)
-	}
-	exists := func(p string) bool {
-		for _, e := range exts {
-			if fi, err := fsys.NewOS().Stat(p + e); err == nil && !fi.IsDir() {
-				return true
-			}
-		}
-		return false
-	}
-	if strings.ContainsAny(cmd, `/\`) {
-		return exists(cmd)
-	}
-	for _, dir := range filepath.SplitList(getenv("PATH")) {
-		if dir != "" && exists(filepath.Join(dir, cmd)) {
-			return true
-		}
-	}
-	return false
 }
 
 // docCache reads and parses JSON files once for the start checks; the client files
@@ -354,14 +328,15 @@ func (d *docCache) member(file string, path ...string) (json.RawMessage, bool) {
 }
 
 // Unstartable reports whether anything in the status needs attention (status
-// --check): an entry drifted, stale, missing or with a blocker, or a file unread.
+// --check): an entry drifted, stale, missing, with a blocker or denied by the server
+// policy, or a file unread.
 func Unstartable(files []StatusFile) bool {
 	for _, f := range files {
 		if f.Error != "" {
 			return true
 		}
 		if slices.ContainsFunc(f.Entries, func(e StatusEntry) bool {
-			return e.State == Drifted || e.State == Stale || e.State == Missing || len(e.Blockers) > 0
+			return e.State == Drifted || e.State == Stale || e.State == Missing || len(e.Blockers) > 0 || e.Denied != ""
 		}) {
 			return true
 		}
