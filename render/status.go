@@ -44,6 +44,9 @@ type StatusEntry struct {
 	OriginalKept bool `json:"originalKept,omitempty"`
 	// Blockers are what keeps it from starting.
 	Blockers []string `json:"blockers,omitempty"`
+	// Denied is the server policy's rule that denies the entry and its file (G2),
+	// whoever wrote the entry; "" when the policy lets it pass.
+	Denied string `json:"denied,omitempty"`
 	// UsedInstead is the entry of the same name the client uses instead of this one,
 	// from a scope that takes precedence (H11); nil when this one is used.
 	UsedInstead *UsedEntry `json:"usedInstead,omitempty"`
@@ -178,6 +181,9 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 			se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
 		} else {
 			se.Off = dialect.Disabled(e.Read.Server)
+			if d := r.Registry.Denied(e.Name, e.Read.Server); d != nil {
+				se.Denied = d.Rule + " in " + d.File
+			}
 			se.Blockers = append(se.Blockers, r.blockers(e.Read.Server)...)
 			se.Blockers = append(se.Blockers, r.secretBlockers(e.Name, e.Read.Server)...)
 			se.Blockers = append(se.Blockers, unresolvedBlockers(c.Provider, e.Read.Unresolved)...)
@@ -336,14 +342,15 @@ func (d *docCache) member(file string, path ...string) (json.RawMessage, bool) {
 }
 
 // Unstartable reports whether anything in the status needs attention (status
-// --check): an entry drifted, stale, missing or with a blocker, or a file unread.
+// --check): an entry drifted, stale, missing, with a blocker or denied by the server
+// policy, or a file unread.
 func Unstartable(files []StatusFile) bool {
 	for _, f := range files {
 		if f.Error != "" {
 			return true
 		}
 		if slices.ContainsFunc(f.Entries, func(e StatusEntry) bool {
-			return e.State == Drifted || e.State == Stale || e.State == Missing || len(e.Blockers) > 0
+			return e.State == Drifted || e.State == Stale || e.State == Missing || len(e.Blockers) > 0 || e.Denied != ""
 		}) {
 			return true
 		}

@@ -84,6 +84,7 @@ func newApp(env *Env, st *runState) *cli.App {
 			serverCommand(env),
 			profileCommand(env),
 			policyCommand(env),
+			serverPolicyCommand(env),
 			layersCommand(env),
 			injectCommand(env),
 			uninjectCommand(env),

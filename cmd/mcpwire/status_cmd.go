@@ -128,6 +128,9 @@ func printStatus(env *Env, files []render.StatusFile) {
 			}
 			row := []string{termtext.Quote(e.Name), state}
 			notes := e.Blockers
+			if e.Denied != "" {
+				notes = append([]string{"denied by the server policy: " + e.Denied}, notes...)
+			}
 			if n := render.PrecedenceNote(f, e); n != "" {
 				notes = append([]string{n}, notes...)
 			}
