@@ -229,23 +229,6 @@ func TestNameListHolds(t *testing.T) {
 	}
 }
 
-func TestWildcard(t *testing.T) {
-	for _, c := range []struct {
-		pattern, s string
-		want       bool
-	}{
-		{"https://*.example.com/*", "https://mcp.example.com/a/b", true},
-		{"*", "", true},
-		{"a*b*c", "axxbyyc", true},
-		{"a*b", "ab/c", false},
-		{"https://x/", "https://x/y", false},
-	} {
-		if got := Wildcard(c.pattern, c.s); got != c.want {
-			t.Errorf("Wildcard(%q, %q) = %v, want %v", c.pattern, c.s, got, c.want)
-		}
-	}
-}
-
 // spec: E1 — an administrator's file on each system, and the variable that moves it.
 func TestSystemFilePath(t *testing.T) {
 	for _, c := range []struct {
