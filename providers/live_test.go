@@ -3,6 +3,7 @@ package providers
 import (
 	"encoding/json"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -39,6 +40,7 @@ func (f fakeFiles) Resolve(at At, dirs ...string) []string {
 	}
 	var out []string
 	for _, p := range paths {
+		p = filepath.ToSlash(p) // the files' names are written the Unix way (and Windows' runs)
 		if _, ok := f.files[p]; ok && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
@@ -47,7 +49,7 @@ func (f fakeFiles) Resolve(at At, dirs ...string) []string {
 }
 
 func (f fakeFiles) Member(file string, path ...string) (json.RawMessage, bool) {
-	text, ok := f.files[file]
+	text, ok := f.files[filepath.ToSlash(file)]
 	if !ok {
 		return nil, false
 	}
@@ -86,6 +88,10 @@ func where(vars map[string]string) (Where, PathEnv) {
 
 // spec: E1 — trust, per client, where each records it.
 func TestTrusted(t *testing.T) {
+	moved := "/c" // absolute on the system the test runs on
+	if runtime.GOOS == "windows" {
+		moved = "C:/c"
+	}
 	for _, c := range []struct {
 		name  string
 		rule  Truster
@@ -97,8 +103,8 @@ func TestTrusted(t *testing.T) {
 		{"claude trusted", claudeTrust{}, map[string]string{"/h/.claude.json": `{"projects": {"/p": {"hasTrustDialogAccepted": true}}}`}, nil, true, "/h/.claude.json"},
 		{"claude parent only", claudeTrust{}, map[string]string{"/h/.claude.json": `{"projects": {"/": {"hasTrustDialogAccepted": true}}}`}, nil, false, "/h/.claude.json"},
 		{"claude no state", claudeTrust{}, nil, nil, false, ""},
-		{"claude moved", claudeTrust{}, map[string]string{"/c/.claude.json": `{"projects": {"/p": {"hasTrustDialogAccepted": true}}}`},
-			map[string]string{"CLAUDE_CONFIG_DIR": "/c"}, true, "/c/.claude.json"},
+		{"claude moved", claudeTrust{}, map[string]string{moved + "/.claude.json": `{"projects": {"/p": {"hasTrustDialogAccepted": true}}}`},
+			map[string]string{"CLAUDE_CONFIG_DIR": moved}, true, moved + "/.claude.json"},
 		{"gemini folder", geminiTrust{}, map[string]string{"/h/.gemini/trustedFolders.json": `{"/p": "TRUST_FOLDER"}`}, nil, true, "/h/.gemini/trustedFolders.json"},
 		{"gemini parent rule", geminiTrust{}, map[string]string{"/h/.gemini/trustedFolders.json": `{"/p/x": "TRUST_PARENT"}`}, nil, true, "/h/.gemini/trustedFolders.json"},
 		{"gemini longest wins", geminiTrust{}, map[string]string{"/h/.gemini/trustedFolders.json": `{"/": "TRUST_FOLDER", "/p": "DO_NOT_TRUST"}`}, nil, false, "/h/.gemini/trustedFolders.json"},
@@ -118,7 +124,7 @@ func TestTrusted(t *testing.T) {
 			w, in := where(c.vars)
 			w.Env, in.Home = in, "/h"
 			ok, r := c.rule.Trusted(fakeFiles{c.files, in, clientOf(c.rule)}, w)
-			if ok != c.want || r.File != c.file || r.Text == "" {
+			if ok != c.want || filepath.ToSlash(r.File) != c.file || r.Text == "" {
 				t.Errorf("Trusted = %v, %+v; want %v in %q", ok, r, c.want, c.file)
 			}
 		})
@@ -195,7 +201,7 @@ func TestClaudePolicy(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			w, in := where(c.expands)
 			off, r := claudePolicy{}.Judge(fakeFiles{c.files, in, "claude-code"}, w, c.s)
-			if off != c.off || r.File != c.inFile {
+			if off != c.off || filepath.ToSlash(r.File) != c.inFile {
 				t.Errorf("Judge = %v, %+v; want %v in %q", off, r, c.off, c.inFile)
 			}
 		})
