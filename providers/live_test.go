@@ -40,7 +40,8 @@ func (f fakeFiles) Resolve(at At, dirs ...string) []string {
 	}
 	var out []string
 	for _, p := range paths {
-		p = filepath.ToSlash(p) // the files' names are written the Unix way (and Windows' runs)
+		// the cases model Linux; on Windows the host's Join gives back slashes
+		p = filepath.ToSlash(p)
 		if _, ok := f.files[p]; ok && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
