@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/policy"
 )
 
 // Claude Code's liveness (code.claude.com/docs/en/mcp "Scope hierarchy and
@@ -258,7 +260,7 @@ func (m claudeMatch) matchesURL(s PolicyServer, getenv func(string) string) bool
 	if m.URL == "" || s.URL == "" {
 		return false
 	}
-	return Wildcard(hostLower(expandRefs(m.URL, getenv)), hostLower(expandRefs(s.URL, getenv)))
+	return policy.Wildcard(hostLower(expandRefs(m.URL, getenv)), hostLower(expandRefs(s.URL, getenv)))
 }
 
 // hostLower lower-cases the scheme and host of a URL, leaving its path as it is.
@@ -273,32 +275,6 @@ func hostLower(u string) string {
 		out += "/" + path
 	}
 	return out
-}
-
-// Wildcard reports whether s matches pattern, in which * stands for any text ("/"
-// included) and every other character for itself.
-func Wildcard(pattern, s string) bool {
-	star, mark := -1, 0
-	i, j := 0, 0
-	for j < len(s) {
-		switch {
-		case i < len(pattern) && pattern[i] == '*':
-			star, mark = i, j
-			i++
-		case i < len(pattern) && pattern[i] == s[j]:
-			i++
-			j++
-		case star >= 0:
-			i, mark = star+1, mark+1
-			j = mark
-		default:
-			return false
-		}
-	}
-	for i < len(pattern) && pattern[i] == '*' {
-		i++
-	}
-	return i == len(pattern)
 }
 
 // expandRefs replaces ${VAR} and ${VAR:-default} in s.
