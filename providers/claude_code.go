@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 )
 
@@ -523,7 +524,7 @@ func (m claudeMatch) matchesURL(s PolicyServer, getenv func(string) string) bool
 	if m.URL == "" || s.URL == "" {
 		return false
 	}
-	return Wildcard(hostLower(expandRefs(m.URL, getenv)), hostLower(expandRefs(s.URL, getenv)))
+	return policy.Wildcard(hostLower(expandRefs(m.URL, getenv)), hostLower(expandRefs(s.URL, getenv)))
 }
 
 // claudeCodeAdmin is where an administrator's policy for the client is, and what it says (G3).

@@ -31,32 +31,6 @@ func hostLower(u string) string {
 	return out
 }
 
-// Wildcard reports whether s matches pattern, in which * stands for any text ("/"
-// included) and every other character for itself.
-func Wildcard(pattern, s string) bool {
-	star, mark := -1, 0
-	i, j := 0, 0
-	for j < len(s) {
-		switch {
-		case i < len(pattern) && pattern[i] == '*':
-			star, mark = i, j
-			i++
-		case i < len(pattern) && pattern[i] == s[j]:
-			i++
-			j++
-		case star >= 0:
-			i, mark = star+1, mark+1
-			j = mark
-		default:
-			return false
-		}
-	}
-	for i < len(pattern) && pattern[i] == '*' {
-		i++
-	}
-	return i == len(pattern)
-}
-
 // expandRefs replaces ${VAR} and ${VAR:-default} in s.
 func expandRefs(s string, getenv func(string) string) string {
 	var b strings.Builder
