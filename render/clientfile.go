@@ -13,7 +13,6 @@ import (
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // ClientFile is one client's file as it is on disk, its server entries read back
@@ -39,12 +38,12 @@ type ClientFile struct {
 
 	doc    format.Document
 	es     format.Entries
-	target dialect.Target
-	d      dialect.Dialect
+	target providers.Target
+	d      providers.Dialect
 	env    providers.PathEnv
 	// local is set for a project's own servers in a file shared by every project
 	// (Claude Code's local scope): their record is their own.
-	local localRecord
+	local LocalRecord
 	// refused: the file has no byte in it, which inject refuses in its format (K9)
 	refused bool
 }
@@ -58,7 +57,7 @@ type ClientEntry struct {
 	Framed bool
 	// Read is the entry read back; nil when it cannot be, and Err says why (the
 	// member and the reason, never a value).
-	Read *dialect.Imported
+	Read *providers.Imported
 	Err  error
 
 	json []byte // the entry as standard JSON (ClientReader)
@@ -100,7 +99,7 @@ func ClientPath(f fsys.FS, p *providers.Provider, scope providers.Scope, env pro
 	if d == nil {
 		return "", false, nil
 	}
-	path, err = choosePath(f, d, env)
+	path, err = ChoosePath(f, d, env)
 	var elsewhere *providers.OnlyError
 	if errors.As(err, &elsewhere) {
 		return "", false, nil // a file of a client that does not run on this system
@@ -108,7 +107,7 @@ func ClientPath(f fsys.FS, p *providers.Provider, scope providers.Scope, env pro
 	if err != nil {
 		return "", false, err
 	}
-	if scope == providers.Project && checkNotUserFile(p, path, env) != nil {
+	if scope == providers.Project && CheckNotUserFile(p, path, env) != nil {
 		return "", false, nil
 	}
 	if _, err := f.Lstat(path); err != nil {
@@ -192,18 +191,18 @@ func (r *ClientReader) OpenAt(p *providers.Provider, scope providers.Scope, path
 	// the file as inject would edit it: the provider as it spells entries there (a file
 	// several clients read, V10), where the servers sit (a project's own in a file
 	// shared by every project, V11)
-	edit, _ := (&Request{Provider: p, Project: env.Project, Env: env}).newEdit(scope, path)
-	d := edit.d
+	lay := NewLayout(p, scope, path, env.Project, env)
+	d := lay.View.Dialect()
 	c := &ClientFile{Provider: p, Scope: scope, Path: path, Mode: rf.mode, d: d, env: env, doc: rf.doc,
-		target: dialect.Target{P: edit.p, Scope: scope, Project: env.Project, Home: env.Home, Exec: env.Exec, GOOS: env.GOOS}}
+		target: providers.Target{P: lay.View, Scope: scope, Project: env.Project, Home: env.Home, Exec: env.Exec, GOOS: env.GOOS}}
 	if scope != providers.User {
 		c.Project = env.Project
 	}
 	c.refused = rf.empty && refusesEmpty(p.Format, true, nil)
 	if p.Dest(scope).Nested() {
-		c.local = localRecord{Scope: scope, Project: env.Project, Container: edit.servers}
+		c.local = LocalRecord{Scope: scope, Project: env.Project, Container: lay.Servers}
 	}
-	container := edit.container(c.doc)
+	container := lay.Container(c.doc)
 	if c.local.Scope != "" && !present(c.doc, container.Path) {
 		return nil, nil // no servers of this project in the file shared by every project
 	}
@@ -213,12 +212,11 @@ func (r *ClientReader) OpenAt(p *providers.Provider, scope providers.Scope, path
 	}
 	c.es = re.es
 	c.Entries = readBackAll(c.target, d, re.list)
-	if pr, ok := d.(dialect.Prompter); ok {
+	if decls := d.ReadInputs(c.Lookup); decls != nil {
 		// the inputs the entries ask for are declared beside them (T3)
-		decls := pr.ReadInputs(c.Lookup)
 		for _, e := range c.Entries {
 			if e.Read != nil {
-				dialect.AttachInputs(e.Read.Server, decls)
+				providers.AttachInputs(e.Read.Server, decls)
 			}
 		}
 	}
@@ -237,14 +235,14 @@ const parallelFrom = 4096
 
 // readBackAll reads every entry of list back with dialect d, on every processor for a
 // long list.
-func readBackAll(t dialect.Target, d dialect.Dialect, list []ClientEntry) []ClientEntry {
+func readBackAll(t providers.Target, d providers.Dialect, list []ClientEntry) []ClientEntry {
 	out := make([]ClientEntry, len(list))
 	inParallel(len(list), func(from, to int) {
 		for i := from; i < to; i++ {
 			e := &list[i]
 			out[i] = ClientEntry{Name: e.Name, Digest: e.Digest, Framed: e.Framed}
 			if e.json != nil { // nil: listed by name alone (ClientReader.Only)
-				out[i].Read, out[i].Err = dialect.ReadBack(t, d, e.json)
+				out[i].Read, out[i].Err = providers.ReadBack(t, d, e.json)
 			}
 		}
 	})
@@ -339,17 +337,17 @@ func present(doc format.Document, path []string) bool {
 // readRecord reads the file's ownership record, when there is one, settled against
 // the file when an interrupted run left a staged record beside it (staging.go).
 func (c *ClientFile) readRecord(f fsys.FS, layerDir string) error {
-	own, err := newOwnState(f, layerDir, c.Path, c.Provider.Name, c.local)
+	own, err := NewOwnState(f, layerDir, c.Path, c.Provider.Name, c.local)
 	if err != nil {
 		return err
 	}
-	c.RecordPath = own.path
-	if !own.exists && !own.staged {
+	c.RecordPath = own.Path
+	if !own.Exists && !own.Staged {
 		return nil
 	}
-	rec := own.rec
-	if own.stage != nil {
-		rec, _ = own.stage.settle(own.rec, entryDigest(c.d, c.doc, c.es))
+	rec := own.Rec
+	if own.Stage != nil {
+		rec, _ = own.Stage.Settle(own.Rec, EntryDigest(c.d, c.doc, c.es))
 	}
 	c.Record = rec.Entries
 	c.TakenOver = slices.Sorted(maps.Keys(rec.Originals))
@@ -406,3 +404,14 @@ func (c *ClientFile) EntryJSON(name string) (json.RawMessage, bool) {
 	}
 	return e.JSON(), true
 }
+
+// Dialect is the dialect the file's entries are spelled in: its client's, as it
+// writes that file (Layout).
+func (c *ClientFile) Dialect() providers.Dialect { return c.d }
+
+// Document is the file as parsed.
+func (c *ClientFile) Document() format.Document { return c.doc }
+
+// Refused reports whether the file holds no byte, which inject refuses in its format
+// (K9).
+func (c *ClientFile) Refused() bool { return c.refused }

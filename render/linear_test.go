@@ -10,6 +10,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/inspect"
 )
 
 // clientFileOf writes a client file of n entries in one of the formats: the project's
@@ -83,11 +84,11 @@ func TestReadSideIsLinear(t *testing.T) {
 			}
 			entries := 0
 			counts[k], sizes[k] = allocsOf(func() {
-				files := render.Status(fsys.NewOS(), render.StatusRequest{Registry: reg, Providers: ps, Env: env, Getenv: env.Getenv})
+				files := inspect.Status(fsys.NewOS(), inspect.StatusRequest{Registry: reg, Providers: ps, Env: env, Getenv: env.Getenv})
 				for _, f := range files {
 					entries += len(f.Entries)
 				}
-				render.Audit(fsys.NewOS(), render.AuditRequest{Registry: reg, Providers: ps, Env: env, GOOS: env.GOOS})
+				inspect.Audit(fsys.NewOS(), inspect.AuditRequest{Registry: reg, Providers: ps, Env: env, GOOS: env.GOOS})
 				files2, _ := render.ClientFiles(fsys.NewOS(), ps, env, w.layer)
 				for _, f := range files2 {
 					entries += len(f.Entries)
