@@ -42,6 +42,10 @@ type AdminPolicy struct {
 	// URL entry: an allow rule by name then admits no stdio (remote) server (Claude
 	// Code).
 	KindBinds bool
+	// NamesFoldCase is set when the client compares names with its lists without
+	// case (Gemini CLI's mcp commands), so a server whose name differs from an allowed
+	// one in case only passes.
+	NamesFoldCase bool
 	// OnlyManaged is the member that keeps users' own settings from widening the
 	// allow list ("" when the client has none).
 	OnlyManaged string

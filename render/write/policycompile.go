@@ -108,7 +108,7 @@ func compileFor(p *providers.Provider, a *providers.AdminPolicy, m *policy.Serve
 	case providers.AdminServerLists:
 		return serverLists(p, a, m, reg)
 	case providers.AdminNameLists:
-		return nameLists(p, m, ps, reg)
+		return nameLists(p, a, m, ps, reg)
 	case providers.AdminIdentities:
 		return identities(p, m, ps, reg)
 	}
@@ -219,7 +219,7 @@ func registryNames(reg *registry.Registry, keep func(policy.Candidate) bool) []s
 
 // nameLists writes Gemini CLI's system settings: names only. URL and command rules
 // become the names of the registry's servers they match, with a warning.
-func nameLists(p *providers.Provider, m *policy.ServerPolicy, ps policy.ServerPolicies, reg *registry.Registry) ([]byte, []string) {
+func nameLists(p *providers.Provider, a *providers.AdminPolicy, m *policy.ServerPolicy, ps policy.ServerPolicies, reg *registry.Registry) ([]byte, []string) {
 	var warns []string
 	var excluded []string
 	for _, r := range m.Deny {
@@ -236,6 +236,9 @@ func nameLists(p *providers.Provider, m *policy.ServerPolicy, ps policy.ServerPo
 		allowed, ws := allowedNames(p, m, ps, reg)
 		warns = append(warns, ws...)
 		mcp["allowed"] = nonNilStrings(allowed)
+		if a.NamesFoldCase && len(allowed) > 0 {
+			warns = append(warns, fmt.Sprintf("%s: compares names with its lists without case in some of its commands: a server named as an allowed one in other capitals (%s) passes there", p.Display, strings.ToUpper(allowed[0])))
+		}
 	}
 	if len(excluded) == 0 && m.AllowUnlisted {
 		return nil, warns
