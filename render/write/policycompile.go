@@ -284,8 +284,12 @@ func identities(p *providers.Provider, m *policy.ServerPolicy, ps policy.ServerP
 		warns = append(warns, fmt.Sprintf("%s: matches a stdio server's program exactly: spelt with a wrapper (cmd /c PROGRAM …) or another path to the program, a server is refused (%s)", p.Display, list(exact)))
 	}
 	for _, r := range m.Allow {
-		if len(registryNames(reg, r.Matches)) == 0 {
-			warns = append(warns, fmt.Sprintf("%s: matches a name and an identity together, taken from the registry: allow rule %s matches no registry server, so Codex admits nothing for it", p.Display, r))
+		names := registryNames(reg, func(c policy.Candidate) bool { return r.Matches(c) && ps.Decide(c) == nil })
+		switch {
+		case len(registryNames(reg, r.Matches)) == 0:
+			warns = append(warns, fmt.Sprintf("%s: matches a name and an identity together, taken from the registry: allow rule %s matches no registry server, so the client admits nothing for it", p.Display, r))
+		case r.Name == "":
+			warns = append(warns, fmt.Sprintf("%s: matches a name and an identity together: allow rule %s is written as the registry's servers it admits (%s); the same server under another name is refused", p.Display, r, list(names)))
 		}
 	}
 	return []byte(b.String()), warns

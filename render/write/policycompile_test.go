@@ -61,7 +61,8 @@ func TestCompileFilesPerPolicy(t *testing.T) {
 		{"exact argv", `"allowUnlisted": false, "allow": [{"command": ["npx", "-y", "docs@1"]}], "deny": [{"command": ["bad"]}]}`,
 			[]string{"linux/etc/github-copilot/managed-settings.json"}, nil,
 			[]string{`^Claude Code: allow rule .* admits that exact argv only`, `^GitHub Copilot CLI: deny rule .* matches that exact argv only`,
-				`^Codex CLI: matches a stdio server's program exactly: .* \(docs\)$`}},
+				`^Codex CLI: matches a stdio server's program exactly: .* \(docs\)$`,
+				`^Codex CLI: matches a name and an identity together: allow rule \{"command":\["npx","-y","docs@1"\]\} is written as the registry's servers it admits \(docs\); the same server under another name is refused$`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files, warns, err := CompilePolicy(compileReg(t, policyHead+tc.policy))
