@@ -54,7 +54,7 @@ func CompilePolicy(reg *registry.Registry) ([]CompiledFile, []string, error) {
 		}
 		switch a.Style {
 		case providers.AdminAccess:
-			fs, ws := accessPolicy(p, a, m, ps, reg)
+			fs, ws := accessPolicy(p, a, m)
 			out, warns = append(out, fs...), append(warns, ws...)
 			continue
 		case providers.AdminNameAllow:
