@@ -46,22 +46,6 @@ func inittrace(t *testing.T) []byte {
 	return out
 }
 
-// TestNoMarkdownAtStart: no Markdown library starts with mcpwire (issue 31).
-// urfave/cli v2 links go-md2man, and with it blackfriday, whose init built a table of
-// 2,200 HTML entities at every start (210 KB, 0.4–0.8 ms); go.mod replaces go-md2man
-// with a stub (docs/terminal.md), since mcpwire writes its man page itself.
-func TestNoMarkdownAtStart(t *testing.T) {
-	out := inittrace(t)
-	if !bytes.Contains(out, []byte("init github.com/urfave/cli/v2 ")) {
-		t.Fatalf("inittrace printed no urfave/cli line:\n%s", out)
-	}
-	for _, pkg := range []string{"github.com/russross/blackfriday", "github.com/cpuguy83/go-md2man"} {
-		if bytes.Contains(out, []byte("init "+pkg)) {
-			t.Errorf("%s is initialised at every start", pkg)
-		}
-	}
-}
-
 // TestVersionWork: `mcpwire --version` builds the command tree and prints a line:
 // at most 1,500 objects and 120 KB in process (735 and 60 KB measured, December
 // 2026), so that no command's work moves to the start of every command.
