@@ -164,6 +164,7 @@ func TestRedactText(t *testing.T) {
 		"auth failed: password=hunter2pass user=bob":             "auth failed: password=REDACTED user=bob",
 		`{"GITHUB_TOKEN": "ghp_PATSECRET1", "LOG": "x"}`:         `{"GITHUB_TOKEN": "REDACTED", "LOG": "x"}`,
 		"run --api-key XAPIKEY77 --verbose":                      "run --api-key REDACTED --verbose",
+		"--api-key\tXAPIKEY77":                                   "--api-key\tREDACTED",
 		"token: ${TOKEN} and maxTokens: 4096, token_file=/run/t": "token: ${TOKEN} and maxTokens: 4096, token_file=/run/t",
 		"nothing to see here":                                    "nothing to see here",
 		// a credential name before an object or array is a key, not a value

@@ -43,36 +43,11 @@ func (s *Server) HasSecrets() bool {
 // the field and key, never the reference (a credential may have been pasted where its
 // reference belongs).
 func (s *Server) validateSecrets() error {
-	for _, k := range slices.Sorted(maps.Keys(s.EnvSecret)) {
-		if !ValidVarName(k) {
-			return fmt.Errorf("envSecret: a key is not a valid variable name")
-		}
-		if _, err := secretref.Parse(s.EnvSecret[k]); err != nil {
-			return fmt.Errorf("envSecret.%s: %w", k, err)
-		}
-		_, lit := s.Env[k]
-		_, ref := s.EnvFrom[k]
-		if _, in := s.EnvInput[k]; lit || ref || in {
-			return fmt.Errorf("envSecret.%s: the key has a value in env, envFrom or envInput already", k)
-		}
+	if err := s.firstProblem(s.EnvSecret, (*Server).envSecretProblem); err != nil {
+		return err
 	}
-	for _, h := range slices.Sorted(maps.Keys(s.HeaderSecret)) {
-		if !validHeaderName(h) {
-			return fmt.Errorf("headerSecret: a key is not a valid header name")
-		}
-		if _, err := secretref.Parse(s.HeaderSecret[h]); err != nil {
-			return fmt.Errorf("headerSecret.%s: %w", h, err)
-		}
-		for _, m := range []map[string]string{s.Headers, s.HeaderEnv, s.HeaderInput} {
-			for k := range m {
-				if strings.EqualFold(k, h) {
-					return fmt.Errorf("headerSecret.%s: the header has a value in headers, headerEnv or headerInput already", h)
-				}
-			}
-		}
-		if strings.EqualFold(h, "Authorization") && (s.BearerEnv != "" || s.BearerInput != "" || s.BearerSecret != "") {
-			return fmt.Errorf("headerSecret.%s: the bearer token gives the Authorization header already", h)
-		}
+	if err := s.firstProblem(s.HeaderSecret, (*Server).headerSecretProblem); err != nil {
+		return err
 	}
 	if s.BearerSecret != "" {
 		if _, err := secretref.Parse(s.BearerSecret); err != nil {
@@ -86,6 +61,58 @@ func (s *Server) validateSecrets() error {
 				return fmt.Errorf("bearerSecret: the Authorization header has a value in headers already")
 			}
 		}
+	}
+	return nil
+}
+
+// firstProblem is check's error for the first key of m, in sorted order, that has
+// one. The keys are sorted only when one has a problem, so that the error names the
+// same key every run: loading 10,000 servers sorts no keys (issue 31).
+func (s *Server) firstProblem(m map[string]string, check func(*Server, string) error) error {
+	for k := range m {
+		if check(s, k) == nil {
+			continue
+		}
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if err := check(s, k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Server) envSecretProblem(k string) error {
+	if !ValidVarName(k) {
+		return fmt.Errorf("envSecret: a key is not a valid variable name")
+	}
+	if _, err := secretref.Parse(s.EnvSecret[k]); err != nil {
+		return fmt.Errorf("envSecret.%s: %w", k, err)
+	}
+	_, lit := s.Env[k]
+	_, ref := s.EnvFrom[k]
+	if _, in := s.EnvInput[k]; lit || ref || in {
+		return fmt.Errorf("envSecret.%s: the key has a value in env, envFrom or envInput already", k)
+	}
+	return nil
+}
+
+func (s *Server) headerSecretProblem(h string) error {
+	if !validHeaderName(h) {
+		return fmt.Errorf("headerSecret: a key is not a valid header name")
+	}
+	if _, err := secretref.Parse(s.HeaderSecret[h]); err != nil {
+		return fmt.Errorf("headerSecret.%s: %w", h, err)
+	}
+	for _, m := range []map[string]string{s.Headers, s.HeaderEnv, s.HeaderInput} {
+		for k := range m {
+			if strings.EqualFold(k, h) {
+				return fmt.Errorf("headerSecret.%s: the header has a value in headers, headerEnv or headerInput already", h)
+			}
+		}
+	}
+	if strings.EqualFold(h, "Authorization") && (s.BearerEnv != "" || s.BearerInput != "" || s.BearerSecret != "") {
+		return fmt.Errorf("headerSecret.%s: the bearer token gives the Authorization header already", h)
 	}
 	return nil
 }

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 // TestNoWorkInInit: mcpwire's own packages do next to nothing when the process starts
@@ -15,12 +20,7 @@ import (
 // with GODEBUG=inittrace=1 on this test binary, which links every package of the
 // command.
 func TestNoWorkInInit(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	out := inittrace(t)
 	line := regexp.MustCompile(`(?m)^init (github\.com/mcpwire/mcpwire/\S*) @\S+ ms, \S+ ms clock, (\d+) bytes`)
 	found := line.FindAllSubmatch(out, -1)
 	if len(found) < 5 {
@@ -30,5 +30,49 @@ func TestNoWorkInInit(t *testing.T) {
 		if n, _ := strconv.Atoi(string(m[2])); n > 8<<10 {
 			t.Errorf("init of %s allocates %d bytes, want at most 8 KB: build what it needs on first use", m[1], n)
 		}
+	}
+}
+
+// inittrace runs this test binary, which links every package of the command, with
+// GODEBUG=inittrace=1 and returns what the package initialisations printed.
+func inittrace(t *testing.T) []byte {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return out
+}
+
+// TestVersionWork: `mcpwire --version` builds the command tree and prints a line:
+// at most 1,500 objects and 120 KB in process (735 and 60 KB measured, December
+// 2026), so that no command's work moves to the start of every command.
+// bench/startup.sh times the whole process beside a Go "hello world".
+//
+// spec: H14
+func TestVersionWork(t *testing.T) {
+	objects, size := ^uint64(0), ^uint64(0)
+	for range 3 {
+		var stdout, stderr bytes.Buffer
+		env := &Env{
+			Getenv: func(string) string { return "" },
+			Stdin:  strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
+			FS: fsys.NewOS(), Home: t.TempDir(), Cwd: t.TempDir(),
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		code := Main([]string{"--version"}, env)
+		runtime.ReadMemStats(&after)
+		if code != 0 || !strings.HasPrefix(stdout.String(), "mcpwire ") {
+			t.Fatalf("--version: exit %d, %q, %s", code, stdout.String(), stderr.String())
+		}
+		objects = min(objects, after.Mallocs-before.Mallocs)
+		size = min(size, after.TotalAlloc-before.TotalAlloc)
+	}
+	t.Logf("--version: %d objects, %d bytes", objects, size)
+	if objects > 1500 || size > 120<<10 {
+		t.Errorf("--version allocated %d objects and %d bytes, want at most 1,500 and 120 KB", objects, size)
 	}
 }

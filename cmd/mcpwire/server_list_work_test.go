@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/mcpwire/mcpwire/internal/benchgen"
+	"github.com/mcpwire/mcpwire/internal/fsys"
+)
+
+// TestServerListWork: `server list` on a tenth of the benchmark's registry (1,000
+// servers and 100 profiles across 16 layers, benchgen) allocates under a bound per
+// server, so that the list stays at the work of loading the registry (issue 31: it
+// had grown by five objects a server, two key sorts of every server's validation).
+// Measured on the development machine (December 2026): 14.7 objects and 2,700
+// bytes a server (21.3 objects before issue 31). bench/server-list.sh times the whole process at full size.
+//
+// spec: Q4 H14
+func TestServerListWork(t *testing.T) {
+	root := t.TempDir()
+	spec := benchgen.Full.Scale(0.1)
+	dirs, err := benchgen.Write(root, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layersVar := strings.Join(dirs, string(filepath.ListSeparator))
+	objects, bytesAlloc := ^uint64(0), ^uint64(0)
+	for range 3 {
+		var stderr bytes.Buffer
+		env := &Env{
+			Getenv: func(k string) string {
+				if k == "AIWG_CONFIG_LAYERS" {
+					return layersVar
+				}
+				return ""
+			},
+			Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr,
+			FS: fsys.NewOS(), Home: root, Cwd: root,
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		code := Main([]string{"server", "list"}, env)
+		runtime.ReadMemStats(&after)
+		if code != 0 {
+			t.Fatalf("server list: exit %d: %s", code, stderr.String())
+		}
+		objects = min(objects, after.Mallocs-before.Mallocs)
+		bytesAlloc = min(bytesAlloc, after.TotalAlloc-before.TotalAlloc)
+	}
+	n := uint64(spec.Servers)
+	t.Logf("server list of %d servers: %d objects (%.1f a server), %d bytes (%d a server)",
+		n, objects, float64(objects)/float64(n), bytesAlloc, bytesAlloc/n)
+	if objects > 17*n {
+		t.Errorf("server list of %d servers allocated %d objects, more than 17 a server", n, objects)
+	}
+}
