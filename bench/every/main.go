@@ -7,9 +7,12 @@
 // directories fsynced) and the start of a process that does nothing (/bin/true), so
 // that mcpwire's own share can be read off on any machine, and the page faults of the
 // mcpwire runs (median; its `git` child included), which a virtual machine may charge
-// more for than for the work itself. Run by bench/every.sh.
+// more for than for the work itself. Each ratio is printed beside its yardstick,
+// both medians of the same alternating runs. With BEFORE (another mcpwire binary,
+// an earlier build), its fresh and up-to-date runs alternate with MCPWIRE's in the
+// same loop, so that before and after meet the same load. Run by bench/every.sh.
 //
-// Usage: every MCPWIRE DIR RUNS
+// Usage: every MCPWIRE DIR RUNS [BEFORE]
 package main
 
 import (
@@ -24,8 +27,8 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: every MCPWIRE DIR RUNS")
+	if len(os.Args) != 4 && len(os.Args) != 5 {
+		fmt.Fprintln(os.Stderr, "usage: every MCPWIRE DIR RUNS [BEFORE]")
 		os.Exit(2)
 	}
 	bin, dir := os.Args[1], os.Args[2]
@@ -35,11 +38,22 @@ func main() {
 	}
 	args, err := providerArgs(bin)
 	fail(err)
-	var fresh, upToDate, floor, start []time.Duration
+	before := ""
+	if len(os.Args) == 5 {
+		before = os.Args[4]
+	}
+	var fresh, upToDate, floor, start, bFresh, bUp []time.Duration
 	var freshFaults, upFaults []int64
 	files := 0
 	for range runs {
 		w := filepath.Join(dir, "world")
+		if before != "" {
+			fail(setup(w))
+			d, _ := timed(inject(before, w, args))
+			bFresh = append(bFresh, d)
+			d, _ = timed(inject(before, w, args))
+			bUp = append(bUp, d)
+		}
 		fail(setup(w))
 		d, f := timed(inject(bin, w, args))
 		fresh, freshFaults = append(fresh, d), append(freshFaults, f)
@@ -65,6 +79,23 @@ func main() {
 	show("mcpwire inject, everything up to date", upToDate, upFaults)
 	show(fmt.Sprintf("floor: %d files written durably, fresh", files), floor, nil)
 	show("starting /bin/true", start, nil)
+	if before != "" {
+		show("before: mcpwire inject, fresh write", bFresh, nil)
+		show("before: mcpwire inject, everything up to date", bUp, nil)
+	}
+	fl := median(floor)
+	fmt.Printf("ratio: fresh write / floor                   %5.2f× (goal ≤ 1.5×)\n", ms(median(fresh))/ms(fl))
+	fmt.Printf("ratio: up to date / floor                    %5.2f×  (up to date %.1f ms, goal ≤ 20 ms)\n", ms(median(upToDate))/ms(fl), ms(median(upToDate)))
+	if before != "" {
+		fmt.Printf("ratio: before, fresh write / floor           %5.2f×\n", ms(median(bFresh))/ms(fl))
+		fmt.Printf("ratio: before, up to date / floor            %5.2f×\n", ms(median(bUp))/ms(fl))
+	}
+}
+
+// median is the middle of ds (sorted in place).
+func median(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
