@@ -70,6 +70,9 @@ func lockFile(path string, stop func() error) (unlock func() error, err error) {
 		_ = f.Chmod(0o600) // beat the umask; fails harmlessly on another user's file
 		if err := flockWait(f, path, deadline, stop); errors.Is(err, errLockMoved) {
 			_ = f.Close() // its holder released it meanwhile; start over
+			if time.Now().After(deadline) {
+				return nil, timedOut(path)
+			}
 			continue
 		} else if err != nil {
 			_ = f.Close()
@@ -78,7 +81,7 @@ func lockFile(path string, stop func() error) (unlock func() error, err error) {
 		if !sameFile(f, path) {
 			_ = f.Close() // the holder before us removed the file; start over
 			if time.Now().After(deadline) {
-				return nil, fmt.Errorf("lock %s: timed out after %v waiting for another mcpwire process", path, lockTimeout)
+				return nil, timedOut(path)
 			}
 			continue
 		}
@@ -162,6 +165,11 @@ func (in *lockInode) release(path string) func() error {
 		unErr := syscall.Flock(int(in.f.Fd()), syscall.LOCK_UN)
 		return errors.Join(rmErr, unErr, in.f.Close())
 	}
+}
+
+// timedOut is the error of a lock not taken by its deadline.
+func timedOut(path string) error {
+	return fmt.Errorf("lock %s: timed out after %v waiting for another mcpwire process", path, lockTimeout)
 }
 
 // links is the number of names f's inode has (1 when unknown).
