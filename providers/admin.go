@@ -17,6 +17,15 @@ const (
 	// requirements file, each server matched on its name and its identity (command or
 	// url) together; no deny list (Codex).
 	AdminIdentities
+	// AdminAccess: one switch for all of MCP in the client's own enterprise policy
+	// (VS Code's ChatMCP, the setting chat.mcp.access: "none", "registry" or "all");
+	// the per-server lists it enforces are another client's file (GitHub Copilot's
+	// managed-settings.json).
+	AdminAccess
+	// AdminNameAllow: an allow list of server names, [{"id": NAME}], in an
+	// organisation's remote configuration rather than a file on the machine; no deny
+	// list, and an empty list restricts nothing (Cline's allowedMCPServers).
+	AdminNameAllow
 )
 
 // AdminPolicy is where and how a client reads its organisation's MCP server policy:
@@ -33,9 +42,25 @@ type AdminPolicy struct {
 	// URL entry: an allow rule by name then admits no stdio (remote) server (Claude
 	// Code).
 	KindBinds bool
+	// NamesFoldCase is set when the client compares names with its lists without
+	// case (Gemini CLI's mcp commands), so a server whose name differs from an allowed
+	// one in case only passes.
+	NamesFoldCase bool
 	// OnlyManaged is the member that keeps users' own settings from widening the
 	// allow list ("" when the client has none).
 	OnlyManaged string
+	// Servers, when set, are the files per system where the administrator's own
+	// server list goes; the client then reads no other server (Claude Code's
+	// managed-mcp.json). compile writes it when the policy pins its servers: every
+	// allow rule names a registry server and nothing unlisted passes.
+	Servers AdminPaths
+	// Policy is the name of the client's enterprise policy (AdminAccess), and
+	// PolicyKey the registry key (Windows) and PolicyDomain the preference domain of
+	// a configuration profile (macOS) it is read from, where Paths has no file.
+	Policy, PolicyKey, PolicyDomain string
+	// Remote, when set, says where the file goes when it is no file on the machine
+	// (Cline's remote configuration).
+	Remote string
 	// Sources say where these facts come from.
 	Sources []string
 }

@@ -535,6 +535,11 @@ var claudeCodeAdmin = &AdminPolicy{
 		Linux:   "/etc/claude-code/managed-settings.json",
 		Windows: `C:\Program Files\ClaudeCode\managed-settings.json`,
 	},
+	Servers: AdminPaths{
+		Darwin:  "/Library/Application Support/ClaudeCode/managed-mcp.json",
+		Linux:   "/etc/claude-code/managed-mcp.json",
+		Windows: `C:\Program Files\ClaudeCode\managed-mcp.json`,
+	},
 	KindBinds:   true,
 	OnlyManaged: "allowManagedMcpServersOnly",
 	Sources: []string{

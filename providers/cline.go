@@ -19,9 +19,22 @@ var clineClient = &Provider{
 		"cline/cline apps/vscode/src/services/mcp/schemas.ts", "cline/cline apps/vscode/src/sdk/SdkController.ts",
 		"cline 3.0.65 tested (conformance/cline_test.go)"},
 	Conformance: true,
+	admin:       clineAdmin,
 }
 
 func init() { register(clineClient) }
+
+// clineAdmin is Cline's organisation policy (G3): allowedMCPServers in the
+// organisation's remote configuration, each {"id": NAME} matching the server's name in
+// the user's mcpServers; an empty or absent list restricts nothing, and
+// mcpMarketplaceEnabled false blocks every local server.
+var clineAdmin = &AdminPolicy{
+	Style:  AdminNameAllow,
+	Remote: "paste into the organisation's Cline remote configuration, in its admin console: not a file on the machine",
+	Sources: []string{
+		"https://docs.cline.bot/enterprise-solutions/configuration/infrastructure-configuration/control-other-cline-features/mcp-server-controls",
+	},
+}
 
 // cline is the plain shape, for a client whose user file a variable names outright
 // (CLINE_MCP_SETTINGS_PATH): a standalone file works (C5). Cline also reads a nested

@@ -355,8 +355,10 @@ var geminiCliAdmin = &AdminPolicy{
 		Linux:   "/etc/gemini-cli/settings.json",
 		Windows: `C:\ProgramData\gemini-cli\settings.json`,
 	},
-	Env: "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+	Env:           "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+	NamesFoldCase: true,
 	Sources: []string{
 		"@google/gemini-cli 0.61.0: getSystemSettingsPath (GEMINI_CLI_SYSTEM_SETTINGS_PATH, then the path per OS); mcp.allowed and mcp.excluded match server names",
+		"@google/gemini-cli 0.61.0: canLoadServer (gemini mcp list, enable) compares names lower-cased and trimmed (normalizeServerId); McpClientManager.isBlockedBySettings compares exactly (conformance/policy_test.go)",
 	},
 }

@@ -28,10 +28,27 @@ var vscodeClient = &Provider{
 	Sources: []string{"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md",
 		"microsoft/vscode-docs docs/agents/reference/mcp-configuration.md (2026-11-25: portable mcpServers in .mcp.json and ~/.copilot/mcp-config.json (COPILOT_HOME) for the Copilot harness)",
 		vscodeUserData},
-	Live: editorLive,
+	Live:  editorLive,
+	admin: vscodeAdmin,
 }
 
 func init() { register(vscodeClient) }
+
+// vscodeAdmin is VS Code's own enterprise policy for MCP (G3): ChatMCP, the policy of
+// the setting chat.mcp.access, switches all of MCP. Its per-server lists are GitHub
+// Copilot's managed-settings.json, which VS Code reads too.
+var vscodeAdmin = &AdminPolicy{
+	Style:        AdminAccess,
+	Paths:        AdminPaths{Linux: "/etc/vscode/policy.json"},
+	Policy:       "ChatMCP",
+	PolicyKey:    `HKEY_LOCAL_MACHINE\SOFTWARE\Policies\Microsoft\VSCode`,
+	PolicyDomain: "com.microsoft.VSCode",
+	Sources: []string{
+		"https://code.visualstudio.com/docs/enterprise/policies (Windows registry Software\\Policies\\Microsoft\\VSCode, macOS configuration profiles, Linux /etc/vscode/policy.json)",
+		"https://code.visualstudio.com/docs/enterprise/ai-settings (ChatMCP: chat.mcp.access none, registry or all; Copilot managed settings)",
+		"microsoft/vscode .github/skills/add-policy (FilePolicyService reads /etc/vscode/policy.json; NativePolicyService watches Software\\Policies\\Microsoft\\{productName})",
+	},
+}
 
 // vscode is VS Code's "servers" entry: "type" on every entry (stdio, http, sse), then
 // command, args, env, cwd or url, headers. It has no tool filters in the file.

@@ -13,9 +13,11 @@ func serverPolicyCommand(env *Env) *cli.Command {
 		Subcommands: []*cli.Command{{
 			Name:  "compile",
 			Usage: "render the server policy into each client's own admin files, laid out under DIR as the system paths per OS",
-			Description: "Writes DIR/<os>/<system path> for Claude Code (managed-settings.json), GitHub Copilot\n" +
-				"(managed-settings.json), Gemini CLI (system settings.json) and Codex (requirements.toml), and\n" +
-				"warns where a client's matching differs from the policy's (docs/policy.md).",
+			Description: "Writes DIR/<os>/<system path> of each client's admin file (managed settings, the\n" +
+				"server list of a policy that pins its servers, system settings, requirements), a registry\n" +
+				"file or configuration profile where a system reads no file, and a remote configuration\n" +
+				"where a client reads none from the machine; warns where a client's matching differs from\n" +
+				"the policy's (docs/policy.md).",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "out", Usage: "directory to write the files under", Required: true},
 				jsonFlag,
@@ -49,7 +51,14 @@ func runPolicyCompile(env *Env, c *cli.Context) error {
 		}{nonNil(files)})
 	}
 	for _, f := range files {
-		printf(env.Stdout, "%s (%s): %s (install as %s)\n", f.Provider, f.GOOS, termtext.Quote(f.Rel), termtext.Quote(f.System))
+		goos, install := f.GOOS, f.Install
+		if goos == "" {
+			goos = "any system"
+		}
+		if f.System != "" {
+			install = "install as " + termtext.Quote(f.System)
+		}
+		printf(env.Stdout, "%s (%s): %s (%s)\n", f.Provider, goos, termtext.Quote(f.Rel), install)
 	}
 	return nil
 }

@@ -18,9 +18,16 @@ import (
 // CompiledFile is one client's admin file for one operating system (G3).
 type CompiledFile struct {
 	Provider string `json:"provider"`
-	GOOS     string `json:"goos"`
-	// System is where the client reads the file on that system.
-	System string `json:"system"`
+	// GOOS is the system the file is for; "" when it is no file on a machine (a
+	// client's remote configuration).
+	GOOS string `json:"goos"`
+	// System is where the client reads the file on that system; "" when it is not a
+	// file there (Install says where it goes).
+	System string `json:"system,omitempty"`
+	// Install says how the file is installed when System is not where it is copied:
+	// a registry key to import it into, a configuration profile, a remote
+	// configuration.
+	Install string `json:"install,omitempty"`
 	// Rel is the file under the output directory: GOOS, then System without its
 	// volume, with forward slashes.
 	Rel  string `json:"path"`
@@ -45,21 +52,46 @@ func CompilePolicy(reg *registry.Registry) ([]CompiledFile, []string, error) {
 		if a == nil {
 			continue
 		}
+		switch a.Style {
+		case providers.AdminAccess:
+			fs, ws := accessPolicy(p, a, m)
+			out, warns = append(out, fs...), append(warns, ws...)
+			continue
+		case providers.AdminNameAllow:
+			data, ws := nameAllow(p, m, ps, reg)
+			warns = append(warns, ws...)
+			if data != nil {
+				out = append(out, CompiledFile{Provider: p.Name, Install: a.Remote, Rel: p.Name + "/remote-config.json", Data: data})
+			}
+			continue
+		}
 		data, ws := compileFor(p, a, m, ps, reg)
 		warns = append(warns, ws...)
 		if data == nil {
 			continue
 		}
-		for _, goos := range adminSystems {
-			sys := a.Paths.Path(goos)
-			if sys == "" {
-				warns = append(warns, fmt.Sprintf("%s: no documented path for its admin file on %s: none written", p.Display, goos))
-				continue
-			}
-			out = append(out, CompiledFile{Provider: p.Name, GOOS: goos, System: sys, Rel: goos + "/" + relSystem(sys), Data: data})
+		out = append(out, perSystem(p, a.Paths, data, &warns)...)
+		if servers, ws := pinnedServers(p, a, m, ps, reg); servers != nil {
+			warns = append(warns, ws...)
+			out = append(out, perSystem(p, a.Servers, servers, &warns)...)
 		}
 	}
 	return out, warns, nil
+}
+
+// perSystem is one file at its path on every system that documents one, and a
+// warning for each that does not.
+func perSystem(p *providers.Provider, paths providers.AdminPaths, data []byte, warns *[]string) []CompiledFile {
+	var out []CompiledFile
+	for _, goos := range adminSystems {
+		sys := paths.Path(goos)
+		if sys == "" {
+			*warns = append(*warns, fmt.Sprintf("%s: no documented path for its admin file on %s: none written", p.Display, goos))
+			continue
+		}
+		out = append(out, CompiledFile{Provider: p.Name, GOOS: goos, System: sys, Rel: goos + "/" + relSystem(sys), Data: data})
+	}
+	return out
 }
 
 // relSystem is a system path without its volume or leading separator, with forward
@@ -76,7 +108,7 @@ func compileFor(p *providers.Provider, a *providers.AdminPolicy, m *policy.Serve
 	case providers.AdminServerLists:
 		return serverLists(p, a, m, reg)
 	case providers.AdminNameLists:
-		return nameLists(p, m, ps, reg)
+		return nameLists(p, a, m, ps, reg)
 	case providers.AdminIdentities:
 		return identities(p, m, ps, reg)
 	}
@@ -110,7 +142,9 @@ func serverLists(p *providers.Provider, a *providers.AdminPolicy, m *policy.Serv
 					out = append(out, listEntry{ServerCommand: append([]string{"cmd", "/c"}, c...)})
 				}
 				if deny {
-					warns = append(warns, fmt.Sprintf("%s: deny rule %s matches that exact argv only: the same package at another version, another flag spelling or another path to the program is another command and passes", p.Display, r))
+					warns = append(warns, fmt.Sprintf("%s: deny rule %s matches that exact argv only (and its cmd /c twin): the same package at another version, another flag spelling, another path to the program or another wrapper (cmd.exe /d /s /c) is another command and passes", p.Display, r))
+				} else {
+					warns = append(warns, fmt.Sprintf("%s: allow rule %s admits that exact argv only (and its cmd /c twin): the same server at another version, another flag spelling, another path to the program or another wrapper (cmd.exe /d /s /c) is refused", p.Display, r))
 				}
 			}
 		}
@@ -185,7 +219,7 @@ func registryNames(reg *registry.Registry, keep func(policy.Candidate) bool) []s
 
 // nameLists writes Gemini CLI's system settings: names only. URL and command rules
 // become the names of the registry's servers they match, with a warning.
-func nameLists(p *providers.Provider, m *policy.ServerPolicy, ps policy.ServerPolicies, reg *registry.Registry) ([]byte, []string) {
+func nameLists(p *providers.Provider, a *providers.AdminPolicy, m *policy.ServerPolicy, ps policy.ServerPolicies, reg *registry.Registry) ([]byte, []string) {
 	var warns []string
 	var excluded []string
 	for _, r := range m.Deny {
@@ -199,17 +233,12 @@ func nameLists(p *providers.Provider, m *policy.ServerPolicy, ps policy.ServerPo
 	}
 	mcp := map[string]any{"excluded": nonNilStrings(excluded)}
 	if !m.AllowUnlisted {
-		var allowed []string
-		for _, r := range m.Allow {
-			if r.Name != "" {
-				allowed = providers.AppendNew(allowed, []string{r.Name})
-				continue
-			}
-			names := registryNames(reg, func(c policy.Candidate) bool { return r.Matches(c) && ps.Decide(c) == nil })
-			allowed = providers.AppendNew(allowed, names)
-			warns = append(warns, fmt.Sprintf("%s: matches server names only: allow rule %s is written as the registry's servers it admits (%s); another server under one of these names passes", p.Display, r, list(names)))
-		}
+		allowed, ws := allowedNames(p, m, ps, reg)
+		warns = append(warns, ws...)
 		mcp["allowed"] = nonNilStrings(allowed)
+		if a.NamesFoldCase && len(allowed) > 0 {
+			warns = append(warns, fmt.Sprintf("%s: compares names with its lists without case in some of its commands: a server named as an allowed one in other capitals (%s) passes there", p.Display, strings.ToUpper(allowed[0])))
+		}
 	}
 	if len(excluded) == 0 && m.AllowUnlisted {
 		return nil, warns
@@ -227,7 +256,7 @@ func identities(p *providers.Provider, m *policy.ServerPolicy, ps policy.ServerP
 		}
 		return nil, []string{fmt.Sprintf("%s: requirements.toml has no deny list: with allowUnlisted true its deny rules cannot be written there (none written)", p.Display)}
 	}
-	var warns []string
+	var warns, exact []string
 	var b strings.Builder
 	b.WriteString("# mcpwire policy compile: the servers this organisation allows, each by name and identity\n")
 	for _, n := range reg.ServerNames() {
@@ -245,10 +274,22 @@ func identities(p *providers.Provider, m *policy.ServerPolicy, ps policy.ServerP
 		if len(s.Args) > 0 {
 			warns = append(warns, fmt.Sprintf("%s: matches the program of a stdio server, not its arguments: server %q is admitted as command %q with any arguments", p.Display, n, s.Command))
 		}
+		if c := policy.Canonical(append([]string{s.Command}, s.Args...)); c[0] != s.Command {
+			warns = append(warns, fmt.Sprintf("%s: matches the program exactly: server %q is admitted as command %q, and spelt %q elsewhere it is refused", p.Display, n, s.Command, c[0]))
+		} else {
+			exact = append(exact, n)
+		}
+	}
+	if len(exact) > 0 {
+		warns = append(warns, fmt.Sprintf("%s: matches a stdio server's program exactly: spelt with a wrapper (cmd /c PROGRAM …) or another path to the program, a server is refused (%s)", p.Display, list(exact)))
 	}
 	for _, r := range m.Allow {
-		if len(registryNames(reg, r.Matches)) == 0 {
-			warns = append(warns, fmt.Sprintf("%s: matches a name and an identity together, taken from the registry: allow rule %s matches no registry server, so Codex admits nothing for it", p.Display, r))
+		names := registryNames(reg, func(c policy.Candidate) bool { return r.Matches(c) && ps.Decide(c) == nil })
+		switch {
+		case len(registryNames(reg, r.Matches)) == 0:
+			warns = append(warns, fmt.Sprintf("%s: matches a name and an identity together, taken from the registry: allow rule %s matches no registry server, so the client admits nothing for it", p.Display, r))
+		case r.Name == "":
+			warns = append(warns, fmt.Sprintf("%s: matches a name and an identity together: allow rule %s is written as the registry's servers it admits (%s); the same server under another name is refused", p.Display, r, list(names)))
 		}
 	}
 	return []byte(b.String()), warns
