@@ -7,9 +7,12 @@
 // directories fsynced) and the start of a process that does nothing (/bin/true), so
 // that mcpwire's own share can be read off on any machine, and the page faults of the
 // mcpwire runs (median; its `git` child included), which a virtual machine may charge
-// more for than for the work itself. Run by bench/every.sh.
+// more for than for the work itself. Each ratio is printed beside its yardstick,
+// both medians of the same alternating runs. With BEFORE (another mcpwire binary,
+// an earlier build), its fresh and up-to-date runs alternate with MCPWIRE's in the
+// same loop, so that before and after meet the same load. Run by bench/every.sh.
 //
-// Usage: every MCPWIRE DIR RUNS
+// Usage: every MCPWIRE DIR RUNS [BEFORE]
 package main
 
 import (
@@ -24,8 +27,8 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: every MCPWIRE DIR RUNS")
+	if len(os.Args) != 4 && len(os.Args) != 5 {
+		fmt.Fprintln(os.Stderr, "usage: every MCPWIRE DIR RUNS [BEFORE]")
 		os.Exit(2)
 	}
 	bin, dir := os.Args[1], os.Args[2]
@@ -35,20 +38,32 @@ func main() {
 	}
 	args, err := providerArgs(bin)
 	fail(err)
-	var fresh, upToDate, floor, start []time.Duration
+	before := ""
+	if len(os.Args) == 5 {
+		before = os.Args[4]
+	}
+	var fresh, upToDate, floor, start, bFresh, bUp []time.Duration
+	var cpuFresh, cpuUp, bCPUFresh, bCPUUp []time.Duration
 	var freshFaults, upFaults []int64
 	files := 0
 	for range runs {
 		w := filepath.Join(dir, "world")
+		if before != "" {
+			fail(setup(w))
+			d, _, c := timed(inject(before, w, args))
+			bFresh, bCPUFresh = append(bFresh, d), append(bCPUFresh, c)
+			d, _, c = timed(inject(before, w, args))
+			bUp, bCPUUp = append(bUp, d), append(bCPUUp, c)
+		}
 		fail(setup(w))
-		d, f := timed(inject(bin, w, args))
-		fresh, freshFaults = append(fresh, d), append(freshFaults, f)
-		d, f = timed(inject(bin, w, args))
-		upToDate, upFaults = append(upToDate, d), append(upFaults, f)
+		d, f, c := timed(inject(bin, w, args))
+		fresh, freshFaults, cpuFresh = append(fresh, d), append(freshFaults, f), append(cpuFresh, c)
+		d, f, c = timed(inject(bin, w, args))
+		upToDate, upFaults, cpuUp = append(upToDate, d), append(upFaults, f), append(cpuUp, c)
 		n, d, err := floorRun(filepath.Join(dir, "floor"), w)
 		fail(err)
 		files, floor = n, append(floor, d)
-		d, _ = timed(exec.Command("/bin/true"))
+		d, _, _ = timed(exec.Command("/bin/true"))
 		start = append(start, d)
 	}
 	fmt.Printf("%d providers × 20 servers, %d runs in %s\n", len(args)/2, runs, dir)
@@ -65,6 +80,28 @@ func main() {
 	show("mcpwire inject, everything up to date", upToDate, upFaults)
 	show(fmt.Sprintf("floor: %d files written durably, fresh", files), floor, nil)
 	show("starting /bin/true", start, nil)
+	if before != "" {
+		show("before: mcpwire inject, fresh write", bFresh, nil)
+		show("before: mcpwire inject, everything up to date", bUp, nil)
+	}
+	fmt.Printf("CPU time (user + system), median: fresh %.1f ms, up to date %.1f ms", ms(median(cpuFresh)), ms(median(cpuUp)))
+	if before != "" {
+		fmt.Printf("; before: fresh %.1f ms, up to date %.1f ms", ms(median(bCPUFresh)), ms(median(bCPUUp)))
+	}
+	fmt.Println()
+	fl := median(floor)
+	fmt.Printf("ratio: fresh write / floor                   %5.2f× (goal ≤ 1.5×)\n", ms(median(fresh))/ms(fl))
+	fmt.Printf("ratio: up to date / floor                    %5.2f×  (up to date %.1f ms, goal ≤ 20 ms)\n", ms(median(upToDate))/ms(fl), ms(median(upToDate)))
+	if before != "" {
+		fmt.Printf("ratio: before, fresh write / floor           %5.2f×\n", ms(median(bFresh))/ms(fl))
+		fmt.Printf("ratio: before, up to date / floor            %5.2f×\n", ms(median(bUp))/ms(fl))
+	}
+}
+
+// median is the middle of ds (sorted in place).
+func median(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -76,17 +113,18 @@ func fail(err error) {
 	}
 }
 
-// timed runs cmd and returns its wall time and the minor page faults of the process
-// and its children (a fresh process's pages cost more than its work on some virtual
+// timed runs cmd and returns its wall time, the minor page faults of the process
+// and its children, and the CPU time (user and system) they used, which another
+// program's load changes less than the wall time (a fresh process's pages cost more than its work on some virtual
 // machines: docs/performance.md); a failure ends the program.
-func timed(cmd *exec.Cmd) (time.Duration, int64) {
+func timed(cmd *exec.Cmd) (time.Duration, int64, time.Duration) {
 	t0 := time.Now()
 	out, err := cmd.CombinedOutput()
 	d := time.Since(t0)
 	if err != nil {
 		fail(fmt.Errorf("%s: %v\n%s", cmd, err, out))
 	}
-	return d, minorFaults(cmd.ProcessState)
+	return d, minorFaults(cmd.ProcessState), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 // providerArgs returns --provider NAME for every provider with a destination.

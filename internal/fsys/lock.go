@@ -16,7 +16,9 @@ var lockTimeout = 30 * time.Second
 // Lock takes the advisory lock <name>.mcpwire.lock (0600) that serialises mcpwire
 // processes writing name (W8), waiting up to 30 seconds for another holder (an
 // [Interrupt] stops the wait). The lock file needs name's directory to exist. Release
-// removes the lock file, so none is left behind. Once it holds the lock, Lock removes
+// removes the lock file, so none is left behind. On Unix the locks a process holds at
+// once on one filesystem are names of one lock file (hard links, see lockFile in
+// lock_unix.go): one file created per transaction, not one per file (issue 31). Once it holds the lock, Lock removes
 // the temporary files of name that interrupted runs left (see CleanStale).
 func (o OS) Lock(name string) (release func() error, err error) {
 	release, err = o.LockOnly(name)

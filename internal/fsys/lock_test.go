@@ -165,21 +165,27 @@ func startLockHelper(t *testing.T, p string) (*exec.Cmd, io.Closer) {
 	return cmd, stdin
 }
 
-// TestLockHelperProcess holds the lock named by MCPWIRE_LOCK_HELPER until stdin
-// closes; it is run by TestLockAcrossProcesses and TestLockDiesWithProcess.
+// TestLockHelperProcess holds the locks named by MCPWIRE_LOCK_HELPER (a path list)
+// until stdin closes; it is run by TestLockAcrossProcesses and TestLockDiesWithProcess.
 func TestLockHelperProcess(t *testing.T) {
-	p := os.Getenv("MCPWIRE_LOCK_HELPER")
-	if p == "" {
+	env := os.Getenv("MCPWIRE_LOCK_HELPER")
+	if env == "" {
 		t.Skip("helper process only")
 	}
-	release, err := (OS{}).Lock(p)
-	if err != nil {
-		t.Fatal(err)
+	var releases []func() error
+	for _, p := range filepath.SplitList(env) { // several: the locks of one transaction
+		release, err := (OS{}).Lock(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		releases = append(releases, release)
 	}
 	os.Stdout.WriteString("locked\n")
 	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
-	if err := release(); err != nil {
-		t.Fatal(err)
+	for _, release := range releases {
+		if err := release(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

@@ -37,7 +37,7 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 		if receipts && !slices.ContainsFunc(preps, (*Prepared).forgets) {
 			// no receipt to forget: the staged records are done with once the records
 			// are written, and go under the locks the transaction holds (staging.go)
-			unstageWritten(f, stages, results)
+			unstageWritten(f, stages, results, pre)
 		}
 	})
 	if err != nil {

@@ -128,19 +128,24 @@ func unstage(f fsys.FS, list []*staged, warn func(string)) {
 }
 
 // unstageWritten removes, while the transaction still holds their locks, the staged
-// records it wrote (results): no other mcpwire process can have changed them since.
+// records it wrote (results), and with pre those the command's pre-staging wrote
+// (preStage) whose record the transaction wrote, under the record's lock, which
+// guards its staged record too: no other mcpwire process can have changed them since.
 // Those it found and kept (an interrupted run's, settled) are not locked, and go with
-// unstage; so does one that cannot be removed now.
-func unstageWritten(f fsys.FS, list []*staged, results []fsys.Result) {
-	written := map[string]bool{}
+// unstage; so does one that cannot be removed now. (Before issue 31, a pre-staged
+// record went with unstage, which took the records' locks a third time.)
+func unstageWritten(f fsys.FS, list []*staged, results []fsys.Result, pre bool) {
+	written, changed := map[string]bool{}, map[string]bool{}
 	for _, r := range results {
 		written[filepath.Clean(r.Path)] = r.Changed && !r.Removed
+		changed[filepath.Clean(r.Path)] = r.Changed
 	}
 	var done []*staged
 	var paths []string
 	var want [][]byte
 	for _, st := range list {
-		if st.ok && written[filepath.Clean(st.path)] {
+		path := filepath.Clean(st.path)
+		if st.ok && (written[path] || pre && changed[strings.TrimSuffix(path, render.StagedSuffix)]) {
 			done, paths, want = append(done, st), append(paths, st.path), append(want, st.data)
 		}
 	}
