@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/providers"
@@ -80,25 +79,33 @@ func (claude) Owns(rule, server string) bool {
 // servers named: mcp__SERVER is a whole-server deny, mcp__SERVER__TOOL a tool's. A
 // rule belongs to the server with the longest prefix it matches; others are left.
 func (claude) ReadRules(rules, servers []string) map[string]*ServerFilters {
-	byLen := slices.Clone(servers)
-	sort.Slice(byLen, func(i, j int) bool { return len(rulePrefix(byLen[i])) > len(rulePrefix(byLen[j])) })
+	byPrefix := make(map[string]string, len(servers)) // the first server of each prefix
+	for _, s := range servers {
+		if p := rulePrefix(s); byPrefix[p] == "" {
+			byPrefix[p] = s
+		}
+	}
 	out := map[string]*ServerFilters{}
 	for _, rule := range rules {
-		for _, s := range byLen {
-			prefix := rulePrefix(s)
-			tool, isTool := strings.CutPrefix(rule, prefix+"__")
-			if rule != prefix && (!isTool || tool == "") {
-				continue
+		// the longest server prefix the rule is, or starts with before "__TOOL": the
+		// rule whole, then up to each "__" from the last (K7: every rule looked up,
+		// not compared with every server)
+		s, tool := byPrefix[rule], ""
+		for k := len(rule) - 3; s == "" && k > 0; k-- {
+			if rule[k] == '_' && rule[k+1] == '_' {
+				s, tool = byPrefix[rule[:k]], rule[k+2:]
 			}
-			if out[s] == nil {
-				out[s] = &ServerFilters{}
-			}
-			if rule == prefix || tool == "*" {
-				out[s].DenyAll = true
-			} else {
-				out[s].Deny = AppendNew(out[s].Deny, []string{tool})
-			}
-			break
+		}
+		if s == "" {
+			continue
+		}
+		if out[s] == nil {
+			out[s] = &ServerFilters{}
+		}
+		if tool == "" || tool == "*" {
+			out[s].DenyAll = true
+		} else {
+			out[s].Deny = AppendNew(out[s].Deny, []string{tool})
 		}
 	}
 	return out
