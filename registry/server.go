@@ -94,19 +94,6 @@ func (s *Server) Qualified() bool {
 	return true
 }
 
-// Clone returns a deep copy.
-func (s *Server) Clone() *Server {
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic(err)
-	}
-	var c Server
-	if err := json.Unmarshal(b, &c); err != nil {
-		panic(err)
-	}
-	return &c
-}
-
 // withoutBookkeeping returns the JSON of s without the fields that do not count as a
 // change (L4).
 func (s *Server) withoutBookkeeping() []byte {

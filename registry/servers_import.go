@@ -16,11 +16,13 @@ import (
 // (import --adopt: the entries it adopted).
 func (r *Registry) AddServers(servers []*Server, profile *Profile, receipts map[string][]string) error {
 	now := r.now()
-	d := layers.Delta{Kind: layers.Servers, Set: map[string]json.RawMessage{}, Expect: map[string]json.RawMessage{}}
-	var names []string
-	added := map[string]bool{}
+	d := layers.Delta{Kind: layers.Servers, Set: make(map[string]json.RawMessage, len(servers)), Expect: make(map[string]json.RawMessage, len(servers))}
+	names := make([]string, 0, len(servers))
+	added := make(map[string]bool, len(servers))
 	for _, in := range servers {
-		s := in.Clone()
+		// a copy of the fields stamped below; the rest is only read, and encoded
+		c := *in
+		s := &c
 		if err := checkNew(s); err != nil {
 			return err
 		}
