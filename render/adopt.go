@@ -35,7 +35,7 @@ func (r *ImportRequest) adoption(res *ImportResult, cands map[string]*candidate)
 				continue
 			}
 			res.Files[i].Servers = append(res.Files[i].Servers, e.Name)
-			if !r.Adopt || c.Record[e.Name] == e.Digest {
+			if !r.Adopt || c.Record[e.Name] == e.Digest() {
 				continue // mcpwire's already, as it is: nothing new to record
 			}
 			if c.Renders(e.Name, cand.s, e.Read.Filters) {
@@ -74,7 +74,7 @@ func (c *ClientFile) Renders(name string, s *registry.Server, sf *dialect.Server
 		return false
 	}
 	rule := owners[c.Provider.Owner]
-	if rule.standing("", e.Digest, e.Framed, dg) == identical {
+	if rule.standing("", e.Digest(), e.Framed, dg) == identical {
 		return true
 	}
 	return !(rule.framed && !e.Framed) && c.sameMeaning(name, entry)
@@ -146,7 +146,7 @@ func (fa *fileAdoption) recordTarget(f fsys.FS, layer string) (fsys.Target, erro
 	digests := map[string]string{}
 	for _, n := range fa.names {
 		e, _ := c.Entry(n)
-		digests[n] = e.Digest
+		digests[n] = e.Digest()
 	}
 	return fsys.Target{
 		Path:     path,

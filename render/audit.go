@@ -75,7 +75,7 @@ type AuditRequest struct {
 // looks like a credential) is not a finding. The errors returned are entries mcpwire
 // cannot read as servers: each was checked for credentials all the same.
 func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
-	files, openErrs := ClientFiles(f, r.Providers, r.Env, "")
+	files, openErrs := NewClientReader(f).Distinct(r.Providers, r.Env, "")
 	var out []Finding
 	var errs []error
 	seen := map[string]bool{} // a file several clients read (V10) is audited once
@@ -110,8 +110,7 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 				continue
 			}
 			var entry any
-			raw, _ := c.EntryJSON(e.Name)
-			if err := json.Unmarshal(raw, &entry); err != nil {
+			if err := json.Unmarshal(e.src.json, &entry); err != nil {
 				out = append(out, c.finding(FindingUnchecked, e.Name, "", "not checked: the entry cannot be read: "+err.Error()))
 				continue
 			}

@@ -47,13 +47,14 @@ type ClientFile struct {
 	local localRecord
 	// refused: the file has no byte in it, which inject refuses in its format (K9)
 	refused bool
+	// index finds an entry of indexed by name (Entry), built on first use
+	index   map[string]int
+	indexed []ClientEntry
 }
 
 // ClientEntry is one server entry of a client file.
 type ClientEntry struct {
 	Name string
-	// Digest is the ownership digest of the entry as it is (C6).
-	Digest string
 	// Framed: the entry sits inside mcpwire's frame lines (Grok Build).
 	Framed bool
 	// Read is the entry read back; nil when it cannot be, and Err says why (the
@@ -61,7 +62,35 @@ type ClientEntry struct {
 	Read *dialect.Imported
 	Err  error
 
-	json []byte // the entry as standard JSON (ClientReader)
+	src *listed // the entry as the reader listed it, shared by every client reading it
+}
+
+// Digest is the ownership digest of the entry as it is (C6), worked out on first use:
+// status needs those of the recorded entries only, audit none (K7).
+func (e *ClientEntry) Digest() string { return e.src.digest() }
+
+// listed is an entry as a ClientReader lists it, once for every client reading its
+// file: its name, whether it sits in its frame, its standard JSON, and its digest once
+// asked for.
+type listed struct {
+	name   string
+	framed bool
+	json   []byte
+	entry  format.Entry // for a digest not of its JSON (TOML)
+	once   sync.Once
+	sum    string
+}
+
+func (l *listed) digest() string {
+	l.once.Do(func() {
+		if l.entry != nil {
+			l.sum = l.entry.Digest()
+		} else {
+			l.sum = format.Digest(l.json)
+		}
+		l.entry = nil
+	})
+	return l.sum
 }
 
 // Key identifies the entries the file holds: its path, and where in it they sit (a
@@ -80,15 +109,43 @@ func (c *ClientFile) Lookup(path ...string) (json.RawMessage, bool) {
 	return v.JSON(), true
 }
 
-// Entry returns the entry of a name.
+// Entry returns the entry of a name (the first, should the file hold two).
 func (c *ClientFile) Entry(name string) (*ClientEntry, bool) {
-	for i := range c.Entries {
-		if c.Entries[i].Name == name {
-			return &c.Entries[i], true
+	if len(c.Entries) < indexEntriesFrom {
+		for i := range c.Entries {
+			countEntryStep()
+			if c.Entries[i].Name == name {
+				return &c.Entries[i], true
+			}
 		}
+		return nil, false
+	}
+	if len(c.indexed) != len(c.Entries) || &c.indexed[0] != &c.Entries[0] { // built for these entries
+		c.index, c.indexed = make(map[string]int, len(c.Entries)), c.Entries
+		for i := len(c.Entries) - 1; i >= 0; i-- {
+			countEntryStep()
+			c.index[c.Entries[i].Name] = i
+		}
+	}
+	countEntryStep()
+	if i, ok := c.index[name]; ok {
+		return &c.Entries[i], true
 	}
 	return nil, false
 }
+
+// entrySteps counts the entries Entry looks at, when a test sets it (K7).
+var entrySteps *int
+
+func countEntryStep() {
+	if entrySteps != nil {
+		*entrySteps++
+	}
+}
+
+// indexEntriesFrom is the number of entries from which Entry finds them by an index:
+// import --adopt and --as-profile look up every entry of the file (K7).
+const indexEntriesFrom = 64
 
 // ClientPath returns the file a provider uses for a scope here, as inject chooses it
 // (a packaged build's copy first, then the first existing candidate), and whether it
@@ -135,6 +192,9 @@ func OpenClientFile(f fsys.FS, p *providers.Provider, scope providers.Scope, env
 type ClientReader struct {
 	f     fsys.FS
 	files map[string]*readFile
+	// opened are the files opened (ClientFile.Key) when each is opened once
+	// (Distinct); nil otherwise
+	opened map[string]bool
 }
 
 // readFile is a file as the reader read it: its parse (or why it has none) and its
@@ -150,7 +210,7 @@ type readFile struct {
 // readEntries are the entries of one container of a read file.
 type readEntries struct {
 	es   format.Entries
-	list []ClientEntry // Name, Digest, Framed and json set
+	list []*listed
 	err  error
 }
 
@@ -187,6 +247,12 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 	if c.local.Scope != "" && !present(c.doc, container.Path) {
 		return nil, nil // no servers of this project in the file shared by every project
 	}
+	if r.opened != nil {
+		if r.opened[c.Key()] {
+			return nil, nil // another client's opening of it has its entries (Distinct)
+		}
+		r.opened[c.Key()] = true
+	}
 	re := rf.list(container)
 	if re.err != nil {
 		return nil, re.err
@@ -217,13 +283,13 @@ const parallelFrom = 4096
 
 // readBackAll reads every entry of list back with dialect d, on every processor for a
 // long list.
-func readBackAll(t dialect.Target, d dialect.Dialect, list []ClientEntry) []ClientEntry {
+func readBackAll(t dialect.Target, d dialect.Dialect, list []*listed) []ClientEntry {
 	out := make([]ClientEntry, len(list))
 	inParallel(len(list), func(from, to int) {
 		for i := from; i < to; i++ {
-			e := &list[i]
-			out[i] = ClientEntry{Name: e.Name, Digest: e.Digest, Framed: e.Framed}
-			out[i].Read, out[i].Err = dialect.ReadBack(t, d, e.json)
+			l := list[i]
+			out[i] = ClientEntry{Name: l.name, Framed: l.framed, src: l}
+			out[i].Read, out[i].Err = dialect.ReadBack(t, d, l.json)
 		}
 	})
 	return out
@@ -268,8 +334,8 @@ func (r *ClientReader) read(f providers.Format, path string) *readFile {
 	return rf
 }
 
-// list lists the entries of a container of the file once: names, digests, frames and
-// each entry as standard JSON.
+// list lists the entries of a container of the file once: names, frames and each
+// entry as standard JSON (its digest when asked for).
 func (rf *readFile) list(c format.Container) *readEntries {
 	key := strings.Join(c.Path, "\x00") + "\x01" + c.NameKey
 	if c.Frame != nil {
@@ -284,11 +350,14 @@ func (rf *readFile) list(c format.Container) *readEntries {
 		return re
 	}
 	names := re.es.Names()
-	re.list = make([]ClientEntry, len(names))
+	re.list = make([]*listed, len(names))
 	for i, n := range names { // one at a time: a document builds its indexes as it is read
 		e, _ := re.es.Get(n)
-		js, digest := format.JSONAndDigest(e)
-		re.list[i] = ClientEntry{Name: n, Digest: digest, Framed: e.Framed(), json: js}
+		l := &listed{name: n, framed: e.Framed(), json: e.JSON()}
+		if !format.DigestOfJSON(e) {
+			l.entry = e
+		}
+		re.list[i] = l
 	}
 	return re
 }
@@ -353,6 +422,17 @@ func (r *ClientReader) All(ps []*providers.Provider, env providers.PathEnv, laye
 		}
 	}
 	return files, errs
+}
+
+// Distinct opens the file of every provider of ps in every scope that has one here,
+// as All does, each file once: a file several clients read (V10) is read back by the
+// first of them only (audit checks it once; K7: the project's .mcp.json of 200,000
+// entries is not read back three times). A file that cannot be read is an error for
+// every client that reads it.
+func (r *ClientReader) Distinct(ps []*providers.Provider, env providers.PathEnv, layerDir string) (files []*ClientFile, errs []error) {
+	r.opened = map[string]bool{}
+	defer func() { r.opened = nil }()
+	return r.All(ps, env, layerDir)
 }
 
 // FileError is a client file that could not be read or parsed: which client's, in

@@ -193,7 +193,7 @@ func (r StatusRequest) state(c *ClientFile, e ClientEntry) EntryState {
 		return Foreign
 	}
 	s, defined := r.Registry.Server(e.Name)
-	if owners[c.Provider.Owner].standing(rec, e.Digest, e.Framed, "") != owned && !(defined && c.meansServer(e, s)) {
+	if owners[c.Provider.Owner].standing(rec, e.Digest(), e.Framed, "") != owned && !(defined && c.meansServer(e, s)) {
 		return Drifted
 	}
 	if !defined {

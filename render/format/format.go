@@ -113,16 +113,14 @@ type Entry interface {
 	Text() []byte
 }
 
-// JSONAndDigest returns an entry as standard JSON and its ownership digest, encoding
-// it once where the digest is that of its JSON (JSON and YAML entries; a TOML entry's
-// digest is predicted from its text).
-func JSONAndDigest(e Entry) ([]byte, string) {
-	js := e.JSON()
+// DigestOfJSON reports whether an entry's digest is Digest of its JSON (JSON and YAML
+// entries; a TOML entry's is not).
+func DigestOfJSON(e Entry) bool {
 	switch e.(type) {
 	case jsonEntry, yamlEntry:
-		return js, Digest(js)
+		return true
 	}
-	return js, e.Digest()
+	return false
 }
 
 // Strings decodes an array whose every element is a string. (Decoding straight into
