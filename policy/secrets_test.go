@@ -198,3 +198,36 @@ func TestSecretName(t *testing.T) {
 		}
 	}
 }
+
+// The quick test of SecretName (mayBeSecret) turns away no name its comparisons
+// accept: every word they look for holds one of its pairs, and any name does that
+// they accept (K7).
+func TestMayBeSecretKeepsEveryCredentialName(t *testing.T) {
+	var terms []string
+	terms = append(terms, secretWords...)
+	for _, m := range []map[string]bool{secretWhole, secretLast} {
+		for w := range m {
+			terms = append(terms, w)
+		}
+	}
+	for _, w := range terms {
+		if !mayBeSecret(w) {
+			t.Errorf("%q: turned away", w)
+		}
+	}
+	if mayBeSecret("/home/dev/src/project-000123") || mayBeSecret("lastduration") {
+		t.Errorf("a name with no credential word is looked at")
+	}
+}
+
+func FuzzMayBeSecret(f *testing.F) {
+	for _, s := range []string{"token", "DB_PASS", "--api-key", "x-pw", "GITHUB_PAT", "Signing.Key", "tokenUrl", "/p/q"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		raw := strings.TrimLeft(name, "-")
+		if n := NormName(raw); n != "" && !mayBeSecret(n) && secretNorm(raw, n) {
+			t.Fatalf("%q: a credential name turned away", name)
+		}
+	})
+}
