@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 	"github.com/mcpwire/mcpwire/render/tomledit"
 	"github.com/mcpwire/mcpwire/render/yamledit"
 )
@@ -51,11 +50,7 @@ func (r *Redactor) File(path string, data []byte) {
 func (r *Redactor) Change(path string, old, new []byte) {
 	defer collectSooner(len(old) + len(new))()
 	if ext := strings.ToLower(filepath.Ext(path)); ext != ".toml" && ext != ".yaml" && ext != ".yml" {
-		o, oerr := jsonc.Parse(withoutBOM(old))
-		n, nerr := jsonc.Parse(withoutBOM(new))
-		if oerr == nil && nerr == nil {
-			learn[jsonc.Value](r, jsonReader{}, o.Root(), false, false, nil)
-			learn[pair](r, pairReader{}, pair{o.Root(), n.Root()}, false, false, pair.same)
+		if _, ok := r.change(path, old, new); ok { // stream.go
 			return
 		}
 	}
@@ -84,12 +79,7 @@ func collectSooner(size int) func() {
 // userinfo, Bearer tokens) is left to line time, where only the printed lines are
 // searched: a JSON string never spans lines.
 func (r *Redactor) json(data []byte) bool {
-	doc, err := jsonc.Parse(withoutBOM(data))
-	if err != nil {
-		return false
-	}
-	learn[jsonc.Value](r, jsonReader{}, doc.Root(), false, false, nil)
-	return true
+	return newStream(r, withoutBOM(data)).walk() // stream.go
 }
 
 // withoutBOM drops a UTF-8 byte order mark, which clients keep in front of JSON.
@@ -125,9 +115,18 @@ const maxNames = 4096
 
 // nameKind is what a member name says about the values under it.
 type nameKind struct {
-	name string // as written
-	norm string // policy.NormName
-	cred bool   // a credential map or a credential name: every string below is one
+	name    string // as written
+	norm    string // policy.NormName
+	cred    bool   // a credential map or a credential name: every string below is one
+	launch  bool   // an argument list or a command line (launchKeys)
+	servers bool   // a member holding servers (New)
+}
+
+// classify is what a member name says.
+func (r *Redactor) classify(name string) nameKind {
+	k := nameKind{name: name, norm: policy.NormName(name), cred: policy.CredentialMap(name) || policy.SecretName(name)}
+	k.launch, k.servers = launchKeys[k.norm], r.servers[k.norm]
+	return k
 }
 
 // learner records the credentials of one document as policy.Walk reads it: every
@@ -193,7 +192,7 @@ func (l *learner[V]) path(names []string) (cred bool, key string) {
 	for _, name := range names[n:] {
 		k, ok := l.r.names[name]
 		if !ok {
-			k = nameKind{name: name, norm: policy.NormName(name), cred: policy.CredentialMap(name) || policy.SecretName(name)}
+			k = l.r.classify(name)
 			if len(l.r.names) < maxNames {
 				l.r.names[name] = k
 			}
@@ -211,75 +210,4 @@ func (l *learner[V]) path(names []string) (cred bool, key string) {
 		key = l.names[len(l.names)-1].norm
 	}
 	return cred, key
-}
-
-// jsonReader reads render/jsonc values for policy.Walk, in place.
-type jsonReader struct{}
-
-func (jsonReader) Kind(v jsonc.Value) policy.Kind {
-	switch v.Kind() {
-	case jsonc.String:
-		return policy.KindString
-	case jsonc.Array:
-		return policy.KindList
-	case jsonc.Object:
-		return policy.KindMap
-	}
-	return policy.KindOther
-}
-
-func (jsonReader) Children(v jsonc.Value, fn func(string, jsonc.Value)) {
-	if v.Kind() == jsonc.Array {
-		for e := range v.Elements() {
-			fn("", e)
-		}
-		return
-	}
-	for name, e := range v.Members() {
-		fn(name, e)
-	}
-}
-
-func (jsonReader) Text(v jsonc.Value) string { return v.String() }
-
-// pair is a value of a new version of a document with the value at the same place
-// in the old version (the zero Value when there is none).
-type pair struct{ old, new jsonc.Value }
-
-// same reports that the value is written the same in both versions.
-func (p pair) same() bool { return p.old.Kind() != jsonc.Invalid && p.old.Equal(p.new) }
-
-// pairReader reads the new version of a document in step with the old one: a
-// member with the old member of the same name, an element with the old element at
-// the same index.
-type pairReader struct{}
-
-func (pairReader) Kind(p pair) policy.Kind { return jsonReader{}.Kind(p.new) }
-
-func (pairReader) Text(p pair) string { return p.new.String() }
-
-func (pairReader) Children(p pair, fn func(string, pair)) {
-	if p.new.Kind() == jsonc.Array {
-		var olds []jsonc.Value
-		for e := range p.old.Elements() {
-			olds = append(olds, e)
-		}
-		i := 0
-		for e := range p.new.Elements() {
-			var o jsonc.Value
-			if i < len(olds) {
-				o = olds[i]
-			}
-			fn("", pair{o, e})
-			i++
-		}
-		return
-	}
-	olds := map[string]jsonc.Value{}
-	for name, e := range p.old.Members() {
-		olds[name] = e
-	}
-	for name, e := range p.new.Members() {
-		fn(name, pair{olds[name], e})
-	}
 }
