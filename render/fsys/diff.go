@@ -31,9 +31,39 @@ func writeHunks(emit func(string), a, b []byte) {
 }
 
 // emitHunks emits the hunks turning the lines al into bl; skipped is the number of
-// lines before them.
+// lines before them. At most maxDiffLines lines of a file are shown (see
+// maxDiffLines); a note says how many more there are.
 func emitHunks(emit func(string), al, bl [][]byte, skipped int) {
 	ops := lineOps(al, bl)
+	hunks := hunkRanges(ops)
+	budget := maxDiffLines
+	for k, h := range hunks {
+		n := h[1] - h[0]
+		if n > budget {
+			rest := n - budget
+			for _, h := range hunks[k+1:] {
+				rest += h[1] - h[0]
+			}
+			emitHunk(emit, ops[h[0]:h[1]], al, bl, skipped, budget)
+			emit(fmt.Sprintf(`\ %d more lines of this diff not shown (a dry run shows a file's first %d)`, rest, maxDiffLines))
+			return
+		}
+		emitHunk(emit, ops[h[0]:h[1]], al, bl, skipped, n)
+		budget -= n
+	}
+}
+
+// maxDiffLines is how many lines of a file's diff a dry run shows (K7): enough for any
+// edit a person reads line by line, and the first servers of an import of 200,000,
+// whose diff of a million lines nobody reads, and which would cost seconds to hide
+// the credentials of.
+const maxDiffLines = 1000
+
+// hunkRanges are the hunks of an edit script: ranges of ops, each a change with up to
+// diffContext lines of context on either side, changes less than 2*diffContext lines
+// apart in one hunk.
+func hunkRanges(ops []op) [][2]int {
+	var out [][2]int
 	for start := 0; start < len(ops); {
 		// Find the next change.
 		first := start
@@ -41,7 +71,7 @@ func emitHunks(emit func(string), al, bl [][]byte, skipped int) {
 			first++
 		}
 		if first == len(ops) {
-			return
+			break
 		}
 		// Extend the hunk while the next change is at most 2*context lines away.
 		last := first
@@ -54,9 +84,10 @@ func emitHunks(emit func(string), al, bl [][]byte, skipped int) {
 		}
 		lo := max(first-diffContext, start, 0)
 		hi := min(last+diffContext+1, len(ops))
-		emitHunk(emit, ops[lo:hi], al, bl, skipped)
+		out = append(out, [2]int{lo, hi})
 		start = hi
 	}
+	return out
 }
 
 // window returns the part of a and b the hunks are made of, a[lo:aHi] and b[lo:bHi]:
@@ -113,9 +144,10 @@ type op struct {
 	a, b int
 }
 
-// emitHunk emits one hunk; skipped is the number of lines before al and bl. A line
-// longer than longLine is shown shortened to what changed in it (longline.go).
-func emitHunk(emit func(string), ops []op, al, bl [][]byte, skipped int) {
+// emitHunk emits one hunk, its first show lines; skipped is the number of lines
+// before al and bl. A line longer than longLine is shown shortened to what changed in
+// it (longline.go).
+func emitHunk(emit func(string), ops []op, al, bl [][]byte, skipped, show int) {
 	var na, nb int
 	for _, o := range ops {
 		if o.kind != '+' {
@@ -127,7 +159,7 @@ func emitHunk(emit func(string), ops []op, al, bl [][]byte, skipped int) {
 	}
 	emit(fmt.Sprintf("@@ -%s +%s @@", hunkRange(skipped+ops[0].a, na), hunkRange(skipped+ops[0].b, nb)))
 	shown := shortened(ops, al, bl)
-	for i, o := range ops {
+	for i, o := range ops[:show] {
 		var line []byte
 		switch o.kind {
 		case ' ', '-':

@@ -121,8 +121,11 @@ func commonPrefix(a, b []byte) int {
 
 // excerptOf is line shortened to start (a cut between tokens, see cutBefore) up to
 // what changed, which ends at to, with context, cut between tokens after it; a line
-// shown alone (start and to 0) to its first shortContext bytes or so.
+// shown alone (start and to 0) to its first shortContext bytes or so. A change longer
+// than longLine is shown to its first longLine bytes or so (K7: an import of 200,000
+// servers into a layer file written on one line adds 30 MB to it).
 func excerptOf(line []byte, start, to int) excerpt {
+	to = min(to, start+longLine)
 	end := cutAfter(line, start, min(len(line), to+shortContext))
 	text := string(line[start:end])
 	if start > 0 {

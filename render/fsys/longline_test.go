@@ -139,3 +139,63 @@ func TestLongLinesPaired(t *testing.T) {
 		t.Errorf("%s", got)
 	}
 }
+
+// spec: K7
+// TestLongChangeShownShortened: a change of a long line longer than longLine (an
+// import of thousands of servers into a layer file written on one line) is shown to
+// its first longLine bytes or so, cut between tokens, and the note says which.
+func TestLongChangeShownShortened(t *testing.T) {
+	var added strings.Builder
+	for i := 0; added.Len() < 100<<10; i++ {
+		fmt.Fprintf(&added, `,"s%d":{"command":"x","args":["-y","say \"a, b\""]}`, i)
+	}
+	a := minified(8<<10, "")
+	b := minified(8<<10, added.String())
+	var out []string
+	writeHunks(func(l string) { out = append(out, l) }, []byte(a), []byte(b))
+	if len(out) != 7 {
+		t.Fatalf("%d lines:\n%.2000s", len(out), strings.Join(out, "\n"))
+	}
+	from := strings.Index(b, `"mcpServers"`)
+	shown := strings.TrimSuffix(strings.TrimPrefix(out[4], "+…"), "…")
+	if !strings.HasPrefix(b[from:], shown) || len(shown) < longLine || len(shown) > longLine+shortContext+80 {
+		t.Errorf("shown %d bytes of the change: %.200s", len(shown), shown)
+	}
+	if end := from + len(shown); b[end] != ',' && b[end] != '}' && b[end] != ']' {
+		t.Errorf("cut inside a token, before %.20q", b[end:])
+	}
+	if want := fmt.Sprintf(`\ line of %d bytes, shown from byte %d to %d`, len(b), from+1, from+len(shown)); out[5] != want {
+		t.Errorf("note %q, want %q", out[5], want)
+	}
+}
+
+// spec: K7
+// TestDiffShowsFirstLines: a dry run shows the first maxDiffLines lines of a file's
+// diff and says how many more there are: an import of 200,000 servers into a layer
+// file adds a million lines, which nobody reads and whose credentials would take
+// seconds to hide.
+func TestDiffShowsFirstLines(t *testing.T) {
+	var a, b strings.Builder
+	a.WriteString("{\n")
+	b.WriteString("{\n")
+	for i := range 3 * maxDiffLines {
+		fmt.Fprintf(&b, "  \"s%d\": 1,\n", i)
+	}
+	a.WriteString("}\n")
+	b.WriteString("}\n")
+	var out []string
+	writeHunks(func(l string) { out = append(out, l) }, []byte(a.String()), []byte(b.String()))
+	if len(out) != 1+maxDiffLines+1 {
+		t.Fatalf("%d lines", len(out))
+	}
+	if out[0] != fmt.Sprintf("@@ -1,2 +1,%d @@", 3*maxDiffLines+2) || out[1] != " {" || out[maxDiffLines] != fmt.Sprintf(`+  "s%d": 1,`, maxDiffLines-2) {
+		t.Errorf("first lines %q, last shown %q", out[:2], out[maxDiffLines])
+	}
+	if want := fmt.Sprintf(`\ %d more lines of this diff not shown (a dry run shows a file's first %d)`, 3*maxDiffLines+2-maxDiffLines, maxDiffLines); out[len(out)-1] != want {
+		t.Errorf("note %q, want %q", out[len(out)-1], want)
+	}
+	// a diff within the bound is shown whole
+	if got := hunks("a\nb\n", "a\nc\n"); got != "@@ -1,2 +1,2 @@\n a\n-b\n+c\n" {
+		t.Errorf("a small diff: %q", got)
+	}
+}
