@@ -16,8 +16,8 @@ var launchKeys = map[string]bool{"args": true, "command": true, "cmd": true}
 
 // File learns the credentials of one version of a client file: JSON or JSONC, or
 // TOML (by extension, then by content). A file that parses as neither is read line
-// by line. A JSON file is read in place (render/jsonc): a 50 MB ~/.claude.json is
-// not decoded, and only the strings that are credentials are.
+// by line. A JSON file is read in one pass over its tokens (stream.go): a 50 MB
+// ~/.claude.json is not decoded, and only the strings that are credentials are.
 func (r *Redactor) File(path string, data []byte) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return
@@ -44,9 +44,10 @@ func (r *Redactor) File(path string, data []byte) {
 }
 
 // Change learns the credentials of two versions of a client file, before and after
-// a write. A JSON file's new version is read only where it differs from the old one:
-// a member written the same in both says the same in both, so a 50 MB
-// ~/.claude.json with one entry added is read once, not twice.
+// a write. Of a JSON file's new version, only the value that holds every byte that
+// differs is read (stream.go): what is written the same in both, under the same
+// names, says the same in both, so a 50 MB ~/.claude.json with one entry added is
+// read once, not twice.
 func (r *Redactor) Change(path string, old, new []byte) {
 	defer collectSooner(len(old) + len(new))()
 	if ext := strings.ToLower(filepath.Ext(path)); ext != ".toml" && ext != ".yaml" && ext != ".yml" {
@@ -93,7 +94,7 @@ func (r *Redactor) toml(data []byte) bool {
 	if err != nil {
 		return false
 	}
-	learn[any](r, policy.Decoded{}, v, true, false, nil)
+	learn[any](r, policy.Decoded{}, v, true, false)
 	return true
 }
 
@@ -104,7 +105,7 @@ func (r *Redactor) yaml(data []byte) bool {
 		return false
 	}
 	v, _ := doc.Lookup()
-	learn[any](r, policy.Decoded{}, v, true, false, nil)
+	learn[any](r, policy.Decoded{}, v, true, false)
 	return true
 }
 
@@ -140,19 +141,15 @@ type learner[V any] struct {
 	rd    policy.Reader[V]
 	text  bool         // search every other string (see Redactor.toml)
 	cred  bool         // the whole document is credentials (a server's auth)
-	known func(V) bool // reports a value learnt already, skipped with what is inside it
 	names []nameKind   // what each name of the path to the current value says
 }
 
-func learn[V any](r *Redactor, rd policy.Reader[V], root V, text, cred bool, known func(V) bool) {
-	l := &learner[V]{r: r, rd: rd, text: text, cred: cred, known: known}
+func learn[V any](r *Redactor, rd policy.Reader[V], root V, text, cred bool) {
+	l := &learner[V]{r: r, rd: rd, text: text, cred: cred}
 	policy.Walk(rd, root, l.visit)
 }
 
 func (l *learner[V]) visit(names []string, inList bool, v V) bool {
-	if l.known != nil && l.known(v) {
-		return false
-	}
 	cred, key := l.path(names)
 	switch l.rd.Kind(v) {
 	case policy.KindList:

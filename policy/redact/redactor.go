@@ -97,7 +97,7 @@ func (r *Redactor) Server(f policy.Fields) {
 	r.addCommand(f.Command)
 	r.addArgs(f.Args)
 	for _, m := range []map[string]any{f.Auth, f.OAuth} {
-		learn[any](r, policy.Decoded{}, m, true, true, nil)
+		learn[any](r, policy.Decoded{}, m, true, true)
 	}
 }
 

@@ -48,7 +48,7 @@ func byValues(servers []string, docs ...[]byte) (*Redactor, bool) {
 		if err != nil {
 			return nil, false
 		}
-		learn[jsonc.Value](r, jsonReader{}, doc.Root(), false, false, nil)
+		learn[jsonc.Value](r, jsonReader{}, doc.Root(), false, false)
 	}
 	return r, true
 }
