@@ -3,7 +3,9 @@
 # .mcp.json (three clients read it), status of a 1.5 MB Goose config, inject and its
 # --dry-run and --check into a minified 50 MB ~/.claude.json, and the refusal of an
 # alias bomb and of 100,000 levels of nesting. Prints wall time, CPU time (user +
-# system: the machine may be shared) and peak RSS of each run, the best of RUNS.
+# system: the machine may be shared) and peak RSS of each run, the best of RUNS (by
+# CPU time). The Goose file is also parsed by go.yaml.in/yaml/v3 alone (yamlfloor),
+# the floor of reading it.
 # BASE=path/to/another/mcpwire runs that binary too, for a before/after.
 # Usage: bench/hostile.sh [ENTRIES] [RUNS]
 set -euo pipefail
@@ -15,6 +17,7 @@ trap 'rm -rf "$work"' EXIT
 go build -o "$work/mcpwire" ./cmd/mcpwire
 go build -o "$work/gen" ./bench/hostilegen
 go build -o "$work/genclaude" ./bench/genclaude
+go build -o "$work/yamlfloor" ./bench/yamlfloor
 
 # world NAME: a HOME and a project of their own
 world() {
@@ -56,15 +59,18 @@ rm "$c/home/big.json"
 h=$(world hostile)
 "$work/gen" bomb 12 "$h/proj/.continue/mcpServers/mcpwire.yaml"
 "$work/gen" nest 100000 "$h/home/.config/goose/config.yaml"
+cp "$w/home/.aiwg/mcp-servers.json" "$work/registry.json"
 
+echo "-- go.yaml.in/yaml/v3's parse of the 1.5 MB Goose config.yaml alone (the floor of reading it)"
+timed "$work/yamlfloor" "$g" "$g/home/.config/goose/config.yaml"
 for bin in "${bins[@]}"; do
   echo "== $bin"
   echo "-- $entries entries in .mcp.json ($(stat -c %s "$w/proj/.mcp.json") bytes)"
   timed "$bin" "$w" status
   timed "$bin" "$w" audit
   timed "$bin" "$w" import --from claude-code --dry-run
-  cp "$w/home/.aiwg/mcp-servers.json" "$work/registry.json"
   PRE="cp $work/registry.json $w/home/.aiwg/mcp-servers.json" timed "$bin" "$w" import --from claude-code
+  cp "$work/registry.json" "$w/home/.aiwg/mcp-servers.json" # as it was, for the next binary
   echo "-- a 1.5 MB Goose config.yaml"
   timed "$bin" "$g" status --provider goose
   echo "-- a minified ~/.claude.json ($(stat -c %s "$c/home/min.json") bytes)"
