@@ -242,11 +242,11 @@ func (s *stream) Scalar(start, end int) {
 // old one whole, and of the new one the value that holds every byte that differs,
 // learnt from where it starts with what leads to it, which the bytes before it (the
 // same in both) say. The value is the innermost object or array of the old version
-// open where the versions start to differ that ends where what follows is the same
-// in both; a list whose strings are arguments is learnt whole. false when old is
-// not JSONC; a new version that is not, or whose difference no value holds (the
-// whole document changed), is learnt whole (File). read is the part of the new
-// version (without a byte order mark) it read.
+// open where the versions start to differ that, in the new version too, ends where
+// what follows is the same in both (else the next one out); a list whose strings are
+// arguments is learnt whole. false when old is not JSONC; a new version that is not,
+// or whose difference no value holds, is learnt whole (File). read is the part of
+// the new version (without a byte order mark) it read.
 func (r *Redactor) change(path string, oldFile, newFile []byte) (read [2]int, ok bool) {
 	old, new := withoutBOM(oldFile), withoutBOM(newFile)
 	lo, m := commonEnds(old, new)
@@ -260,32 +260,35 @@ func (r *Redactor) change(path string, oldFile, newFile []byte) (read [2]int, ok
 	}
 	whole := [2]int{0, len(new)}
 	sp := so.snap
-	d := len(sp.frames) - 1
-	for d >= 0 && sp.ends[d] < len(old)-m {
-		d-- // does not hold the whole difference
+	for d := len(sp.frames) - 1; d >= 0; d-- {
+		if sp.ends[d] < len(old)-m {
+			break // nor does any outer one end in the common tail
+		}
+		if d > 0 && sp.frames[d-1].collect != nil {
+			continue // an element of a list of arguments: the list
+		}
+		// in the new version, the value ends as far from the end (quick to check first)
+		tail := len(old) - sp.ends[d]
+		if at := len(new) - tail - 1; at < lo || new[at] != old[sp.ends[d]-1] {
+			continue
+		}
+		f := sp.frames[d]
+		sn := newStream(r, new)
+		sn.names, sn.cred = sp.names[:f.base:f.base], sp.cred[:f.base:f.base]
+		if d > 0 {
+			parent := sp.frames[d-1]
+			parent.collect = nil
+			sn.frames = []frame{parent}
+		}
+		end, err := jsonc.WalkValue(new, f.start, sn)
+		if err == nil && len(new)-end == tail {
+			sn.apply()
+			return [2]int{f.start, end}, true
+		}
+		// not a value there, or its change reaches beyond it: the next one out
 	}
-	for d > 0 && sp.frames[d-1].collect != nil {
-		d-- // an element of a list of arguments: the list
-	}
-	if d < 0 {
-		r.File(path, newFile)
-		return whole, true
-	}
-	f := sp.frames[d]
-	sn := newStream(r, new)
-	sn.names, sn.cred = sp.names[:f.base:f.base], sp.cred[:f.base:f.base]
-	if d > 0 {
-		parent := sp.frames[d-1]
-		parent.collect = nil
-		sn.frames = []frame{parent}
-	}
-	end, err := jsonc.WalkValue(new, f.start, sn)
-	if err != nil || len(new)-end != len(old)-sp.ends[d] {
-		r.File(path, newFile) // the value is not one there, or its change reaches beyond it
-		return whole, true
-	}
-	sn.apply()
-	return [2]int{f.start, end}, true
+	r.File(path, newFile)
+	return whole, true
 }
 
 // commonEnds returns the lengths of the common prefix and suffix of a and b, not

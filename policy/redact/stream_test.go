@@ -161,4 +161,14 @@ func TestChangeReadsTheChangedValue(t *testing.T) {
 			t.Errorf("%s not learnt", v)
 		}
 	}
+	// a change that reaches beyond the innermost value (a member added after it too):
+	// the next value out, once
+	grown := strings.Replace(new, `}}}}`, `}}}, "apiKey": "TOPSECRET"}`, 1)
+	r = New("mcpServers")
+	if read, ok := r.change("/h/.claude.json", []byte(old), []byte(grown)); !ok || read != [2]int{0, len(grown)} {
+		t.Errorf("read %v of the new version (%v), want the root [0 %d]", read, ok, len(grown))
+	}
+	if r.exact["TOPSECRET"] != policy.Redacted || r.exact["NEWSECRET"] != policy.Redacted {
+		t.Errorf("not learnt: %v", r.exact)
+	}
 }
