@@ -31,7 +31,7 @@ func (r *ImportRequest) adoption(res *ImportResult, cands map[string]*candidate)
 		var foreign []string
 		for _, e := range c.Entries {
 			cand, ok := cands[e.Name]
-			if !ok || cand.entry[c] == nil {
+			if !ok || !slices.Contains(cand.from, c) {
 				continue
 			}
 			res.Files[i].Servers = append(res.Files[i].Servers, e.Name)

@@ -72,11 +72,11 @@ type ImportFile struct {
 	Adopted, Foreign []string
 }
 
-// candidate is one entry on its way into the registry.
+// candidate is one entry on its way into the registry: the server, and the files
+// that hold it as it is (the first is where it comes from).
 type candidate struct {
-	s     *registry.Server
-	from  []*ClientFile
-	entry map[*ClientFile]*ClientEntry
+	s    *registry.Server
+	from []*ClientFile
 }
 
 // Import reads the request's files into the registry: every check first, then one
@@ -150,12 +150,19 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 	cands := map[string]*candidate{}
 	var order, dropped []string
 	seen := map[string]bool{}
+	var only map[string]bool // --servers, as a set
+	if r.Servers != nil {
+		only = make(map[string]bool, len(r.Servers))
+		for _, n := range r.Servers {
+			only[n] = true
+		}
+	}
 	for _, c := range r.Files {
 		res.Files = append(res.Files, ImportFile{Provider: c.Provider.Name, Scope: string(c.Scope), Path: c.Path})
 		var own, unresolved []string
 		for i := range c.Entries {
 			e := &c.Entries[i]
-			if r.Servers != nil && !slices.Contains(r.Servers, e.Name) {
+			if only != nil && !only[e.Name] {
 				continue
 			}
 			seen[e.Name] = true
@@ -179,11 +186,10 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 			prev, dup := cands[e.Name]
 			switch {
 			case !dup:
-				cands[e.Name] = &candidate{s: s, from: []*ClientFile{c}, entry: map[*ClientFile]*ClientEntry{c: e}}
+				cands[e.Name] = &candidate{s: s, from: []*ClientFile{c}}
 				order = append(order, e.Name)
 			case sameServer(prev.s, s):
 				prev.from = append(prev.from, c)
-				prev.entry[c] = e
 			default:
 				r.warn(fmt.Sprintf("%s: %s defines it differently from %s; imported as %s defines it", e.Name, c.Path, prev.from[0].Path, prev.from[0].Provider.Name))
 			}
