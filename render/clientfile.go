@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/mcpwire/mcpwire/render/format"
 	"github.com/mcpwire/mcpwire/render/fsys"
@@ -50,6 +51,10 @@ type ClientFile struct {
 	// index finds an entry of indexed by name (Entry), built on first use
 	index   map[string]int
 	indexed []ClientEntry
+	// inputs are the input declarations beside the entries (a Prompter's), nil for none
+	inputs *[]registry.Input
+	// unread: the entries are read back in parts (eachPart), not when opened
+	unread bool
 }
 
 // ClientEntry is one server entry of a client file.
@@ -195,6 +200,9 @@ type ClientReader struct {
 	// opened are the files opened (ClientFile.Key) when each is opened once
 	// (Distinct); nil otherwise
 	opened map[string]bool
+	// inParts: the entries are read back in parts as they are used (eachPart), not
+	// when the file is opened
+	inParts bool
 }
 
 // readFile is a file as the reader read it: its parse (or why it has none) and its
@@ -258,15 +266,19 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 		return nil, re.err
 	}
 	c.es = re.es
-	c.Entries = readBackAll(c.target, d, re.list)
+	c.Entries = make([]ClientEntry, len(re.list))
+	for i, l := range re.list {
+		c.Entries[i] = ClientEntry{Name: l.name, Framed: l.framed, src: l}
+	}
 	if pr, ok := d.(dialect.Prompter); ok {
 		// the inputs the entries ask for are declared beside them (T3)
 		decls := pr.ReadInputs(c.Lookup)
-		for _, e := range c.Entries {
-			if e.Read != nil {
-				dialect.AttachInputs(e.Read.Server, decls)
-			}
-		}
+		c.inputs = &decls
+	}
+	if r.inParts {
+		c.unread = true
+	} else {
+		c.readBack(c.Entries)
 	}
 	if layerDir != "" {
 		if err := c.readRecord(r.f, layerDir); err != nil {
@@ -281,19 +293,41 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 // second of processor time per client reading it (K7).
 const parallelFrom = 4096
 
-// readBackAll reads every entry of list back with dialect d, on every processor for a
-// long list.
-func readBackAll(t dialect.Target, d dialect.Dialect, list []*listed) []ClientEntry {
-	out := make([]ClientEntry, len(list))
-	inParallel(len(list), func(from, to int) {
+// readBack reads entries of the file back with its dialect, on every processor for a
+// long list, with the declarations of the inputs they ask for.
+func (c *ClientFile) readBack(entries []ClientEntry) {
+	inParallel(len(entries), func(from, to int) {
 		for i := from; i < to; i++ {
-			l := list[i]
-			out[i] = ClientEntry{Name: l.name, Framed: l.framed, src: l}
-			out[i].Read, out[i].Err = dialect.ReadBack(t, d, l.json)
+			e := &entries[i]
+			e.Read, e.Err = dialect.ReadBack(c.target, c.d, e.src.json)
+			if e.Read != nil && c.inputs != nil {
+				dialect.AttachInputs(e.Read.Server, *c.inputs)
+			}
 		}
 	})
-	return out
 }
+
+// eachPart calls fn with the entries of a file opened by a reader that reads in parts,
+// readPart of them at a time, each part read back first and let go after (K7: status
+// of 200,000 entries holds one part's servers at a time, not 200,000). The entries of
+// any other file are one part.
+func (c *ClientFile) eachPart(fn func([]ClientEntry)) {
+	if !c.unread {
+		fn(c.Entries)
+		return
+	}
+	for from := 0; from < len(c.Entries); from += readPart {
+		part := c.Entries[from:min(from+readPart, len(c.Entries))]
+		c.readBack(part)
+		fn(part)
+		for i := range part {
+			part[i].Read, part[i].Err = nil, nil
+		}
+	}
+}
+
+// readPart is how many entries eachPart reads back at a time.
+const readPart = 8192
 
 // inParallel calls work over [0, n) split into ranges, one per processor when n is
 // at least parallelFrom, and returns when all are done.

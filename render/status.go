@@ -84,6 +84,7 @@ func Status(f fsys.FS, r StatusRequest) []StatusFile {
 	read := newDocCache(f)
 	r.notFound = map[string]string{}
 	cr := NewClientReader(f)
+	cr.inParts = true
 	var out []StatusFile
 	for _, p := range r.Providers {
 		files, errs := cr.All([]*providers.Provider{p}, r.Env, layer)
@@ -161,18 +162,20 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 		clientBlockers = sc.StartBlockers(&dialect.StartState{Scope: c.Scope, Project: r.Env.Project, Path: c.Path,
 			Names: names, Read: read.member, Env: r.Env})
 	}
-	for _, e := range c.Entries {
-		se := StatusEntry{Name: e.Name, State: r.state(c, e), OriginalKept: slices.Contains(c.TakenOver, e.Name)}
-		if e.Err != nil {
-			se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
-		} else {
-			se.Off = dialect.Disabled(e.Read.Server)
-			se.Blockers = append(se.Blockers, r.blockers(e.Read.Server)...)
-			se.Blockers = append(se.Blockers, unresolvedBlockers(c.Provider, e.Read.Unresolved)...)
+	c.eachPart(func(part []ClientEntry) {
+		for _, e := range part {
+			se := StatusEntry{Name: e.Name, State: r.state(c, e), OriginalKept: slices.Contains(c.TakenOver, e.Name)}
+			if e.Err != nil {
+				se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
+			} else {
+				se.Off = dialect.Disabled(e.Read.Server)
+				se.Blockers = append(se.Blockers, r.blockers(e.Read.Server)...)
+				se.Blockers = append(se.Blockers, unresolvedBlockers(c.Provider, e.Read.Unresolved)...)
+			}
+			se.Blockers = append(se.Blockers, clientBlockers[e.Name]...)
+			sf.Entries = append(sf.Entries, se)
 		}
-		se.Blockers = append(se.Blockers, clientBlockers[e.Name]...)
-		sf.Entries = append(sf.Entries, se)
-	}
+	})
 	for _, n := range slices.Sorted(maps.Keys(c.Record)) {
 		if _, _, member := dialect.RecordedMember(c.d, n); member {
 			continue

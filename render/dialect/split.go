@@ -25,7 +25,7 @@ type member struct {
 type members struct {
 	list  []member
 	index map[string]int // by name, once list is long
-	buf   [6]member
+	buf   [4]member
 }
 
 // indexFrom is the number of members from which they are indexed by name.
