@@ -148,9 +148,16 @@ func entryCredentials(name string, fields *policy.Fields, entry any, committed b
 		}
 		// a credential where a variable's name belongs is one in any file (T4)
 		vs = append(vs, policy.CheckNames(*fields)...)
-		examined = fieldStrings(*fields)
+		if entry != nil {
+			examined = fieldStrings(*fields)
+		}
 	}
-	vs = append(vs, policy.CheckEntry(name, entry, examined, forms)...)
+	if entry != nil {
+		vs = append(vs, policy.CheckEntry(name, entry, examined, forms)...)
+	}
+	if len(vs) < 2 {
+		return vs
+	}
 	seen := map[string]bool{}
 	out := vs[:0]
 	for _, v := range vs {
