@@ -115,8 +115,9 @@ func redact(text string) string {
 }
 
 func shortCmd(cmd string) string {
-	prefix := filepath.Join(cl.dir, "node_modules", ".bin") + string(filepath.Separator)
-	return strings.TrimPrefix(cmd, prefix)
+	modules := filepath.Join(cl.dir, "node_modules") + string(filepath.Separator)
+	cmd = strings.TrimPrefix(cmd, modules+".bin"+string(filepath.Separator))
+	return strings.ReplaceAll(cmd, modules, "")
 }
 
 // sentHeaders checks that the client resolved the header references of tickets and

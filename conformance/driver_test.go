@@ -65,7 +65,7 @@ func (w wantServer) target() string {
 func (s *scenario) confServers() []wantServer {
 	s.serverDir()
 	return []wantServer{
-		{name: "everything", transport: "stdio", command: "node", args: []string{cl.everything, "stdio"},
+		{name: "everything", transport: "stdio", command: "node", args: []string{s.everythingScript(), "stdio"},
 			env:   map[string]ref{"CONF_STDIO_TOKEN": {"", "CONF_STDIO_TOKEN"}},
 			allow: []string{"get-sum", "get-env"}, deny: []string{"echo"}},
 		{name: "tickets", transport: "http", url: s.url("tickets"),
@@ -73,7 +73,7 @@ func (s *scenario) confServers() []wantServer {
 		{name: "notes", transport: "http", url: s.url("notes"),
 			headers: map[string]ref{"Authorization": {"Bearer ", "CONF_NOTES_TOKEN"}}, allow: []string{"search"}},
 		{name: "wd", transport: "stdio", command: "node", args: []string{"everything.js", "stdio"}, cwd: s.srv},
-		{name: "legacy", transport: "sse", url: sseURL},
+		{name: "legacy", transport: "sse", url: s.sseURL()},
 	}
 }
 
@@ -184,6 +184,7 @@ type clientCase struct {
 	byHand           writeConfig                    // the shapes the real client was seen to read
 	driver           func(s *scenario, want []wantServer) []step
 	connects         bool   // the driver connects: the HTTP servers must have received the references' values
+	traced           bool   // the servers report who reached them (s.traced, trace_test.go)
 	hide, off        string // negative check: a server left out, one disabled ("": the client cannot show it)
 }
 
@@ -193,6 +194,7 @@ func (cc clientCase) run(t *testing.T) {
 	for _, scope := range cc.scopes {
 		t.Run(scope, func(t *testing.T) {
 			s := newScenario(t, cc.provider, cc.client, scope)
+			s.traced = cc.traced
 			want := cc.servers(s)
 			s.files = cc.files(s)
 			cc.write(s, want)
@@ -208,7 +210,7 @@ func (cc clientCase) run(t *testing.T) {
 	}
 	t.Run("negative", func(t *testing.T) {
 		s := newScenario(t, cc.provider, cc.client, "negative")
-		s.scope = cc.scopes[0]
+		s.scope, s.traced = cc.scopes[0], cc.traced
 		want := cc.servers(s)
 		s.files = cc.files(s)
 		written := without(want, cc.hide)

@@ -81,7 +81,16 @@ func testMain(m *testing.M) int {
 		return fail(err)
 	}
 	defer stop()
-	return m.Run()
+	stopModel, err := startModelServer()
+	if err != nil {
+		return fail(err)
+	}
+	defer stopModel()
+	code := m.Run()
+	if err := writeSummary(cl); err != nil {
+		return fail(err)
+	}
+	return code
 }
 
 // ---- processes ----
@@ -166,8 +175,9 @@ func runProcess(dir string, env []string, timeout time.Duration, name string, ar
 
 // ---- the HTTP MCP server behind a header-recording proxy ----
 
-// headerProxy forwards /<scenario>/<server>/mcp to server-everything's /mcp and keeps
-// the headers of every request, so a test can see what each client really sent.
+// headerProxy forwards /<scenario>/<server>/mcp to server-everything's /mcp (and
+// /<scenario>/<server>/sse to its SSE transport) and keeps the headers of every request,
+// so a test can see what each client really sent.
 type headerProxy struct {
 	base string // http://127.0.0.1:PORT
 	mu   sync.Mutex
@@ -180,9 +190,35 @@ func (p *headerProxy) headers(scenario, server string) []http.Header {
 	return slices.Clone(p.seen[scenario+"/"+server])
 }
 
+// at is the headers of every request to url, an address behind the proxy
+// (/<scenario>/<server>/mcp or …/sse); nil for any other.
+func (p *headerProxy) at(url string) []http.Header {
+	path, ok := strings.CutPrefix(url, p.base+"/")
+	if !ok {
+		return nil
+	}
+	parts := strings.Split(path, "/")
+	if len(parts) != 3 {
+		return nil
+	}
+	return p.headers(parts[0], parts[1])
+}
+
+// forget drops what the servers of one scenario received.
+func (p *headerProxy) forget(scenario string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k := range p.seen {
+		if strings.HasPrefix(k, scenario+"/") {
+			delete(p.seen, k)
+		}
+	}
+}
+
 // startHTTPServer starts server-everything twice, with its streamable HTTP transport
-// (behind the header-recording proxy) and with its SSE transport (reached directly: its
-// endpoint event names an absolute path).
+// (behind the header-recording proxy) and with its SSE transport (reached directly, or
+// in a traced scenario through the proxy, which also forwards the /message path its
+// endpoint event names).
 func startHTTPServer(work string) (stop func(), err error) {
 	upstream, stopHTTP, err := startEverything(work, "streamableHttp")
 	if err != nil {
@@ -196,26 +232,40 @@ func startHTTPServer(work string) (stop func(), err error) {
 	sseURL = "http://" + sse + "/sse"
 
 	relay = &headerProxy{seen: map[string][]http.Header{}}
-	target := &url.URL{Scheme: "http", Host: upstream}
-	rp := &httputil.ReverseProxy{
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(target)
-			pr.Out.URL.Path = "/mcp"
-			pr.Out.URL.RawPath = ""
-			pr.Out.Host = upstream
-		},
-		FlushInterval: -1,
+	// to forwards to one of the two servers, at path (the request's own when "")
+	to := func(host, path string) *httputil.ReverseProxy {
+		return &httputil.ReverseProxy{
+			Rewrite: func(pr *httputil.ProxyRequest) {
+				pr.SetURL(&url.URL{Scheme: "http", Host: host})
+				if path != "" {
+					pr.Out.URL.Path, pr.Out.URL.RawPath = path, ""
+				}
+				pr.Out.Host = host
+			},
+			FlushInterval: -1,
+		}
 	}
+	toHTTP, toSSE, toMessages := to(upstream, "/mcp"), to(sse, "/sse"), to(sse, "")
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// the SSE server's endpoint event names /message?sessionId=…, an absolute path:
+		// a client reached through /<scenario>/<server>/sse posts there (trace_test.go)
+		if r.URL.Path == "/message" {
+			toMessages.ServeHTTP(w, r)
+			return
+		}
 		parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
-		if len(parts) != 3 || parts[2] != "mcp" {
+		if len(parts) != 3 || (parts[2] != "mcp" && parts[2] != "sse") {
 			http.NotFound(w, r)
 			return
 		}
 		relay.mu.Lock()
 		relay.seen[parts[0]+"/"+parts[1]] = append(relay.seen[parts[0]+"/"+parts[1]], r.Header.Clone())
 		relay.mu.Unlock()
-		rp.ServeHTTP(w, r)
+		if parts[2] == "sse" {
+			toSSE.ServeHTTP(w, r)
+			return
+		}
+		toHTTP.ServeHTTP(w, r)
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -301,6 +351,9 @@ type scenario struct {
 	srv      string   // the working directory of server wd
 	env      []string // extra variables for mcpwire and the client (relocations)
 	files    []string // the files mcpwire writes, shown on failure
+	// traced: the servers report who reached them (trace_test.go): the stdio servers
+	// record their start, and the SSE server is reached through the proxy
+	traced bool
 }
 
 // newScenario makes a scratch HOME and project. variant is "project", "user", or
@@ -309,6 +362,12 @@ type scenario struct {
 // the client alike (spec: V1).
 func newScenario(t *testing.T, provider, client, variant string) *scenario {
 	t.Helper()
+	if provider != "" {
+		cl.need(t, provider)
+		// registered before TempDir's: cleanups run last first, and this one must see
+		// the verdict of every other
+		t.Cleanup(func() { results.record(provider, scenarioLabel(provider, client, variant), t.Failed()) })
+	}
 	root, err := filepath.EvalSymlinks(t.TempDir()) // clients key projects by real path
 	if err != nil {
 		t.Fatal(err)
@@ -400,6 +459,19 @@ func (c *clients) quietEnv() []string {
 		"KILO_DISABLE_SESSION_INGEST=1",
 		"KILO_DISABLE_SHARE=1",
 		"KILO_TELEMETRY_LEVEL=off",
+		// Factory droid: no self-update, no keyring
+		"FACTORY_DROID_AUTO_UPDATE_ENABLED=false",
+		"FACTORY_DISABLE_KEYRING=1",
+		// Grok Build, run as its npm launcher runs it
+		"GROK_MANAGED_BY_NPM=1",
+		"GROK_DISABLE_AUTOUPDATER=1",
+		"GROK_TELEMETRY_ENABLED=false",
+		// Continue CLI: no telemetry; and never `npm i -g` itself (headless cn does not
+		// check, this makes sure)
+		"CONTINUE_CLI_ENABLE_TELEMETRY=0",
+		"CONTINUE_CLI_AUTO_UPDATED=true",
+		// Cline
+		"CLINE_NO_AUTO_UPDATE=1",
 	}
 }
 
@@ -425,8 +497,9 @@ func (s *scenario) url(server string) string {
 }
 
 // serverDir makes s.srv, the working directory of server wd: a folder holding
-// everything.js, a symlink to server-everything, so that `node everything.js stdio`
-// starts only where the client honours cwd.
+// everything.js, a symlink to server-everything (traced: a script that records the
+// start, then runs it), so that `node everything.js stdio` starts only where the client
+// honours cwd.
 func (s *scenario) serverDir() {
 	if s.srv != "" {
 		return
@@ -434,6 +507,10 @@ func (s *scenario) serverDir() {
 	s.srv = filepath.Join(s.root, "srv")
 	if err := os.MkdirAll(s.srv, 0o755); err != nil {
 		s.t.Fatal(err)
+	}
+	if s.traced {
+		s.recorder("wd", filepath.Join(s.srv, "everything.js"))
+		return
 	}
 	if err := os.Symlink(cl.everything, filepath.Join(s.srv, "everything.js")); err != nil {
 		s.t.Fatal(err)
@@ -458,7 +535,7 @@ func (s *scenario) serverDir() {
 //	                    working directory and ignores "cwd")
 func (s *scenario) define() {
 	s.serverDir()
-	s.mcpwire("server", "add", "everything", "--command", "node", "--arg", cl.everything, "--arg", "stdio",
+	s.mcpwire("server", "add", "everything", "--command", "node", "--arg", s.everythingScript(), "--arg", "stdio",
 		"--env-from", "CONF_STDIO_TOKEN=CONF_STDIO_TOKEN")
 	s.mcpwire("server", "add", "tickets", "--type", "http", "--url", s.url("tickets"),
 		"--header-env", "Authorization=CONF_TICKETS_TOKEN")
@@ -468,7 +545,7 @@ func (s *scenario) define() {
 		"--tool-deny", "everything__echo,tickets__delete_ticket",
 		"--tool-allow", "everything__get-sum,everything__get-env,notes__search")
 	s.mcpwire("profile", "edit", "conf", "--provider", "codex", "--tool-deny", "tickets__*")
-	s.mcpwire("server", "add", "legacy", "--type", "sse", "--url", sseURL)
+	s.mcpwire("server", "add", "legacy", "--type", "sse", "--url", s.sseURL())
 	s.mcpwire("profile", "add", "conf-sse", "--extends", "conf", "--servers", "legacy")
 	s.mcpwire("profile", "add", "conf-claude", "--servers", "everything,tickets,notes,legacy",
 		"--tool-deny", "everything__echo,everything__toggle-*,tickets__delete_ticket,notes__*")

@@ -10,11 +10,11 @@ import (
 // directory must not appear in the working directory.
 func TestResolveConfigDirExpandsHome(t *testing.T) {
 	for _, explicit := range []string{"~/x", "~"} {
-		cfg, err := Resolve(env(nil), explicit, "/h", "")
+		cfg, err := Resolve(env(nil), explicit, osPath(t, "/h"), "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := "/h" + strings.TrimPrefix(explicit, "~")
+		want := osPath(t, "/h"+strings.TrimPrefix(explicit, "~"))
 		if len(cfg.Dirs) != 1 || cfg.Dirs[0] != want || cfg.Layered {
 			t.Errorf("--config-dir %s: %+v, want [%s]", explicit, cfg, want)
 		}
@@ -23,8 +23,8 @@ func TestResolveConfigDirExpandsHome(t *testing.T) {
 		t.Errorf("--config-dir ~/x without a home: err = %v, want a home directory error", err)
 	}
 	// only a leading ~/ is special
-	cfg, err := Resolve(env(nil), "/a/~b", "/h", "")
-	if err != nil || cfg.Dirs[0] != "/a/~b" {
+	cfg, err := Resolve(env(nil), "/a/~b", osPath(t, "/h"), "")
+	if err != nil || cfg.Dirs[0] != osPath(t, "/a/~b") {
 		t.Errorf("/a/~b: %+v %v", cfg, err)
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
-	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 )
 
 // Kind identifies one of the two registry files of a layer.

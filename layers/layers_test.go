@@ -7,17 +7,36 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/winetest"
 )
 
 func env(vars map[string]string) func(string) string {
 	return func(k string) string { return vars[k] }
 }
+
+// osPath spells a test's slash path the system's way: on Windows, an absolute one
+// ("/h") is on the drive of the working directory, as filepath.Abs makes it.
+func osPath(t *testing.T, p string) string {
+	t.Helper()
+	if runtime.GOOS == "windows" && strings.HasPrefix(p, "/") {
+		cwd, err := os.Getwd()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = filepath.VolumeName(cwd) + p
+	}
+	return filepath.FromSlash(p)
+}
+
+// osList spells a test's ":"-separated list with the system's separator (";" on Windows).
+func osList(l string) string { return strings.ReplaceAll(l, ":", string(os.PathListSeparator)) }
 
 // spec: L1 L2
 func TestResolve(t *testing.T) {
@@ -61,7 +80,18 @@ func TestResolve(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := Resolve(env(tt.vars), tt.explicit, tt.home, "")
+			vars := map[string]string{}
+			for k, v := range tt.vars {
+				vars[k] = v
+				if k == EnvLayers {
+					vars[k] = osList(v)
+				}
+			}
+			home := tt.home
+			if home != "" {
+				home = osPath(t, home)
+			}
+			cfg, err := Resolve(env(vars), tt.explicit, home, "")
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -71,8 +101,12 @@ func TestResolve(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(cfg.Dirs, tt.want) || cfg.Layered != tt.layered {
-				t.Fatalf("got %q layered=%v, want %q layered=%v", cfg.Dirs, cfg.Layered, tt.want, tt.layered)
+			var want []string
+			for _, w := range tt.want {
+				want = append(want, osPath(t, w))
+			}
+			if !slices.Equal(cfg.Dirs, want) || cfg.Layered != tt.layered {
+				t.Fatalf("got %q layered=%v, want %q layered=%v", cfg.Dirs, cfg.Layered, want, tt.layered)
 			}
 		})
 	}
@@ -238,6 +272,7 @@ func TestLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 		link := filepath.Join(root, "me", "mcp-servers.json")
+		winetest.Skip(t, winetest.Symlinks)
 		if err := os.Symlink(filepath.Join(root, "real", "mcp-servers.json"), link); err != nil {
 			t.Fatal(err)
 		}
@@ -249,6 +284,7 @@ func TestLoad(t *testing.T) {
 	t.Run("L9 a symlinked layer directory and ancestor are fine", func(t *testing.T) {
 		root := t.TempDir()
 		fixtures.WriteFiles(t, root, map[string]string{"dotfiles/aiwg/mcp-servers.json": `{"servers": {"a": {"command": "x"}}}`})
+		winetest.Skip(t, winetest.Symlinks)
 		if err := os.Symlink(filepath.Join(root, "dotfiles"), filepath.Join(root, "linked")); err != nil {
 			t.Fatal(err)
 		}
@@ -335,26 +371,29 @@ func (f readsFS) Lstat(name string) (fs.FileInfo, error) { *f.reads++; return f.
 func TestLoadMissingLowerLayer(t *testing.T) {
 	root := t.TempDir()
 	fixtures.WriteFiles(t, root, map[string]string{"org/mcp-servers.json": `{"credentialPolicy": "references"}`, "file": "x"})
+	in := func(p string) string { return filepath.Join(root, p) }
+	list := func(dirs ...string) string { return strings.Join(dirs, string(os.PathListSeparator)) }
+	typo := osPath(t, "/typo/org")
 	tests := []struct {
 		name   string
 		layers string
 		fs     func(fsys.FS) fsys.FS
 		want   []string
 	}{
-		{name: "missing", layers: "/typo/org:" + root + "/me",
-			want: []string{`configuration layer 1 of 2 "/typo/org" (resolved: /typo/org): does not exist`}},
-		{name: "relative, shown as given and resolved", layers: "org2:" + root + "/me",
-			want: []string{`configuration layer 1 of 2 "org2" (resolved: ` + root + `/org2): does not exist`}},
-		{name: "a file", layers: root + "/file:" + root + "/me",
-			want: []string{`"` + root + `/file" (resolved: ` + root + `/file): is not a directory`}},
-		{name: "unreadable", layers: root + "/org:" + root + "/me",
-			fs:   func(f fsys.FS) fsys.FS { return statFS{f, root + "/org", syscall.EACCES} },
-			want: []string{`configuration layer 1 of 2 "` + root + `/org" (resolved: ` + root + `/org): cannot be read: permission denied`}},
-		{name: "mode 000: stats, but cannot be listed", layers: root + "/org:" + root + "/me",
-			fs:   func(f fsys.FS) fsys.FS { return lockedDirFS{f, root + "/org"} },
-			want: []string{`configuration layer 1 of 2 "` + root + `/org" (resolved: ` + root + `/org): cannot be read: permission denied`}},
-		{name: "every bad layer at once", layers: "/typo/a:" + root + "/org:/typo/b:" + root + "/me",
-			want: []string{"2 configuration layers cannot be read:", `layer 1 of 4 "/typo/a"`, `layer 3 of 4 "/typo/b"`}},
+		{name: "missing", layers: list(typo, in("me")),
+			want: []string{`configuration layer 1 of 2 "` + typo + `" (resolved: ` + typo + `): does not exist`}},
+		{name: "relative, shown as given and resolved", layers: list("org2", in("me")),
+			want: []string{`configuration layer 1 of 2 "org2" (resolved: ` + in("org2") + `): does not exist`}},
+		{name: "a file", layers: list(in("file"), in("me")),
+			want: []string{`"` + in("file") + `" (resolved: ` + in("file") + `): is not a directory`}},
+		{name: "unreadable", layers: list(in("org"), in("me")),
+			fs:   func(f fsys.FS) fsys.FS { return statFS{f, in("org"), syscall.EACCES} },
+			want: []string{`configuration layer 1 of 2 "` + in("org") + `" (resolved: ` + in("org") + `): cannot be read: permission denied`}},
+		{name: "mode 000: stats, but cannot be listed", layers: list(in("org"), in("me")),
+			fs:   func(f fsys.FS) fsys.FS { return lockedDirFS{f, in("org")} },
+			want: []string{`configuration layer 1 of 2 "` + in("org") + `" (resolved: ` + in("org") + `): cannot be read: permission denied`}},
+		{name: "every bad layer at once", layers: list(osPath(t, "/typo/a"), in("org"), osPath(t, "/typo/b"), in("me")),
+			want: []string{"2 configuration layers cannot be read:", `layer 1 of 4 "` + osPath(t, "/typo/a") + `"`, `layer 3 of 4 "` + osPath(t, "/typo/b") + `"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

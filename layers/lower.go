@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
+	"strconv"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/sysmsg"
+	"github.com/mcpwire/mcpwire/internal/termtext"
 )
 
 // LowerLayerError names every lower layer (every layer but the write layer) whose
@@ -78,17 +82,26 @@ func checkLower(f fsys.FS, cfg Config) error {
 // describe names layer i as given and as resolved: "../org" (/home/me/org).
 func describe(cfg Config, i int) string {
 	dir := cfg.Dirs[i]
-	if i < len(cfg.Given) && cfg.Given[i] != "" && cfg.Given[i] != dir {
-		return fmt.Sprintf("%q (resolved: %s)", cfg.Given[i], dir)
+	if i < len(cfg.Given) && cfg.Given[i] != "" && filepath.FromSlash(cfg.Given[i]) != dir { // C:/org is C:\org on Windows
+		return fmt.Sprintf("%s (resolved: %s)", quote(cfg.Given[i]), dir)
 	}
-	return fmt.Sprintf("%q (resolved: %s)", dir, dir)
+	return fmt.Sprintf("%s (resolved: %s)", quote(dir), dir)
+}
+
+// quote puts a layer as given in double quotes: as it is when it prints as itself
+// ("C:\Users\me" would misspell a Windows path), else as a Go string literal.
+func quote(s string) string {
+	if termtext.Plain(s) {
+		return `"` + s + `"`
+	}
+	return strconv.Quote(s)
 }
 
 // reason is the system's reason of a path error, without the path (already named).
 func reason(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return pe.Err.Error()
+		return sysmsg.Text(pe.Err)
 	}
-	return err.Error()
+	return sysmsg.Text(err)
 }

@@ -9,8 +9,8 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
-	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 )
 
 // Delta is a change to one registry file of the write layer.

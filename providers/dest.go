@@ -379,10 +379,17 @@ func (d *Dest) base(in PathEnv, getenv func(string) string) (dir, from string, e
 }
 
 func xdgConfig(in PathEnv, getenv func(string) string) (dir, from string) {
-	if v := getenv("XDG_CONFIG_HOME"); v != "" && filepath.IsAbs(v) {
+	if v := getenv("XDG_CONFIG_HOME"); v != "" && isAbs(in.GOOS, v) {
 		return v, "XDG_CONFIG_HOME"
 	}
 	return filepath.Join(in.Home, ".config"), ""
+}
+
+// isAbs reports whether p is absolute on the system goos: "/x" is on a Unix system,
+// even as the tables are resolved for it on Windows (where filepath.IsAbs wants a
+// drive letter).
+func isAbs(goos, p string) bool {
+	return filepath.IsAbs(p) || goos != "windows" && path.IsAbs(p)
 }
 
 // MovedBy names the variable of Variables that decides the destination's directory

@@ -1,6 +1,9 @@
 package providers
 
-import "github.com/mcpwire/mcpwire/policy"
+import (
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/policy"
+)
 
 // Provider is one client's table entry.
 type Provider struct {
@@ -20,7 +23,7 @@ type Provider struct {
 	// Settings are Claude Code's settings files, where deny rules go (C2).
 	Settings map[Scope]*Dest
 	// Format is the file format.
-	Format Format
+	Format format.Format
 	// ServersKey is the member (or TOML table) holding the servers.
 	ServersKey string
 	// EntryName, when set, says the servers are a list (TOML [[mcp_servers]], a YAML
@@ -103,7 +106,8 @@ type Provider struct {
 	// when nothing more.
 	Install *Install
 	// Sources are where the entry's facts come from: documentation addresses and
-	// repository paths (V8; reference/providers.md has the detail).
+	// repository paths (V8; docs/clients.md and docs/installable-clients.md have the
+	// decisions taken from them).
 	Sources []string
 	// Conformance: the conformance suite installs the client and checks what mcpwire
 	// writes with the client's own commands (Q3, Q5).
@@ -226,17 +230,6 @@ func (p *Provider) Scopes() []Scope {
 	}
 	return out
 }
-
-// Format is a file format.
-type Format string
-
-// Formats.
-const (
-	JSON  Format = "json"
-	JSONC Format = "jsonc"
-	TOML  Format = "toml"
-	YAML  Format = "yaml"
-)
 
 // Shape names the dialect of one server entry.
 type Shape string

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/internal/format"
 )
 
 // spec: V1 V2 V3 V6 (table invariants)
@@ -47,16 +49,16 @@ func TestTableInvariants(t *testing.T) {
 				t.Errorf("%s %s: a project file keyed by the project", p.Name, s)
 			}
 		}
-		if (p.Format == TOML) != (p.Shape == ShapeCodex || p.Shape == ShapeGrok || p.Shape == ShapeVibe) {
+		if (p.Format == format.TOML) != (p.Shape == ShapeCodex || p.Shape == ShapeGrok || p.Shape == ShapeVibe) {
 			t.Errorf("%s: format %s with shape %s", p.Name, p.Format, p.Shape)
 		}
-		if (p.Format == YAML) != (p.Shape == ShapeGoose || p.Shape == ShapeContinue) {
+		if (p.Format == format.YAML) != (p.Shape == ShapeGoose || p.Shape == ShapeContinue) {
 			t.Errorf("%s: format %s with shape %s", p.Name, p.Format, p.Shape)
 		}
 		if p.NoEphemeral != "" && p.Ephemeral {
 			t.Errorf("%s: a reason why standalone files do not work, and Ephemeral", p.Name)
 		}
-		if p.EntryName != "" && p.Format != TOML && p.Format != YAML {
+		if p.EntryName != "" && p.Format != format.TOML && p.Format != format.YAML {
 			t.Errorf("%s: a list of servers in a %s file", p.Name, p.Format)
 		}
 		if p.Deny == DenyClaudeSettings && (p.Settings[Project] == nil || p.Settings[User] == nil) {

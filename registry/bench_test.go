@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/benchgen"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // BenchmarkLoadResolve loads a layered registry and resolves every profile (SPEC Q4):

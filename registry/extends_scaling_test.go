@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/layers"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // chainRegistry loads a one-layer registry holding a chain of depth profiles:

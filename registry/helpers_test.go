@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/layers"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // fixture is a set of layer directories under a temporary root.

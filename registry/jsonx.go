@@ -3,7 +3,7 @@ package registry
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"sort"
 )
 

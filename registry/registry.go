@@ -3,13 +3,14 @@ package registry
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/mcpwire/mcpwire/render/jsonc"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/policy"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // Registry is the merged view of every layer: each server and profile comes whole
@@ -323,7 +324,7 @@ func listNames(names []string) string { return strings.Join(names, ", ") }
 
 // givenIfDifferent is the directory as given, when it is not written as resolved.
 func givenIfDifferent(given, dir string) string {
-	if given == dir {
+	if filepath.FromSlash(given) == dir { // C:/org is C:\org on Windows
 		return ""
 	}
 	return given

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/benchgen"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // maxGrowth bounds how much the allocations of a load and resolve may grow when the

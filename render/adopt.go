@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // fileAdoption is the entries of one client file an import records as mcpwire's

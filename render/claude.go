@@ -10,11 +10,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/fsys"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // PermissionsDir is the write-layer directory of Claude deny-rule ownership records (C3).
@@ -246,7 +245,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	if e.f != nil {
-		if err := checkNotEmpty(e.f, providers.JSON, e.path, cur); err != nil {
+		if err := checkNotEmpty(e.f, format.JSON, e.path, cur); err != nil {
 			return nil, false, err
 		}
 	}

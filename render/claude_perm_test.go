@@ -8,10 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
+	"github.com/mcpwire/mcpwire/internal/winetest"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/tailscale/hujson"
 )
 
@@ -45,7 +47,7 @@ func TestClaudeSettingsShapesRefused(t *testing.T) {
 					w.place(settings, []byte(sh.content))
 					root := filepath.Dir(w.home)
 					before := treeState(t, root)
-					f := &fsys.Faulty{}
+					f := &fsystest.Faulty{}
 					req := w.request("claude-code", scope, profile, "notes")
 					if profile == "" {
 						req.Servers = []string{"notes"}
@@ -189,7 +191,7 @@ func TestClaudeDenyOwnership(t *testing.T) {
 	if got := read(t, settings); strings.Contains(string(got), "mcpServers") || !strings.Contains(string(got), "// mine") {
 		t.Errorf("settings file:\n%s", got)
 	}
-	if fi, _ := os.Stat(settings); fi.Mode().Perm() != 0o640 {
+	if fi, _ := os.Stat(settings); fi.Mode().Perm() != fsys.EffectiveMode(0o640) {
 		t.Errorf("settings mode %v, want the existing 0640", fi.Mode().Perm())
 	}
 	if records() != 1 {
@@ -228,8 +230,8 @@ func TestClaudeSettingsModes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if fi.Mode().Perm() != tc.want {
-				t.Errorf("%s: mode %v, want %v", settings, fi.Mode().Perm(), tc.want)
+			if want := fsys.EffectiveMode(tc.want); fi.Mode().Perm() != want {
+				t.Errorf("%s: mode %v, want %v", settings, fi.Mode().Perm(), want)
 			}
 			if len(denyOf(t, settings)) == 0 {
 				t.Errorf("no deny rules in %s", settings)
@@ -257,6 +259,7 @@ func TestClaudeRecordSharedThroughSymlinks(t *testing.T) {
 	t.Run("project root", func(t *testing.T) {
 		w := denyWorld(t)
 		link := filepath.Join(filepath.Dir(w.project), "repo-link")
+		winetest.Skip(t, winetest.Symlinks)
 		if err := os.Symlink(w.project, link); err != nil {
 			t.Fatal(err)
 		}
@@ -283,6 +286,7 @@ func TestClaudeRecordSharedThroughSymlinks(t *testing.T) {
 		if err := os.MkdirAll(real, 0o700); err != nil {
 			t.Fatal(err)
 		}
+		winetest.Skip(t, winetest.Symlinks)
 		if err := os.Symlink(real, filepath.Join(w.home, ".claude")); err != nil {
 			t.Fatal(err)
 		}

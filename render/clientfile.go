@@ -10,11 +10,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // ClientFile is one client's file as it is on disk, its server entries read back
@@ -345,7 +345,7 @@ func inParallel(n int, work func(from, to int)) {
 }
 
 // read reads and parses a file once.
-func (r *ClientReader) read(f providers.Format, path string) *readFile {
+func (r *ClientReader) read(f format.Format, path string) *readFile {
 	key := string(f) + "\x00" + path
 	if rf, ok := r.files[key]; ok {
 		return rf

@@ -6,9 +6,9 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // Commit writes every prepared injection as one transaction (W7): every target is

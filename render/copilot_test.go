@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // TestCopilotProjectStrict: GitHub Copilot CLI ignores a whole project file that holds
@@ -50,7 +50,7 @@ func TestCopilotProjectStrict(t *testing.T) {
 	if _, err := render.Inject(fsys.NewOS(), w.request("copilot-cli", "", "", "fetch")); err != nil {
 		t.Fatal(err)
 	}
-	if fi, err := os.Stat(user); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(user); err != nil || fi.Mode().Perm() != fsys.EffectiveMode(0o600) {
 		t.Errorf("new file: %v, mode %v; want 0600", err, fi.Mode().Perm())
 	}
 }

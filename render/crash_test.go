@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // crashScenario is one command run on a world (prepared by setup): run runs it on f.
@@ -97,7 +97,7 @@ func TestCrashConvergence(t *testing.T) {
 				return w
 			}
 			w := fresh()
-			full := fixtures.NewCrashFS(fsys.NewOS(), -1)
+			full := fixtures.NewCrashFS(fsys.OS{}, -1)
 			if err := sc.run(w, full); err != nil {
 				t.Fatalf("uninterrupted: %v", err)
 			}
@@ -105,7 +105,7 @@ func TestCrashConvergence(t *testing.T) {
 			kills := 0
 			for n := 0; n < full.Changes(); n++ {
 				w := fresh()
-				c := fixtures.NewCrashFS(fsys.NewOS(), n)
+				c := fixtures.NewCrashFS(fsys.OS{}, n)
 				if err := sc.run(w, c); !c.Crashed() {
 					t.Fatalf("no crash after %d changes: %v", n, err)
 				}
@@ -137,7 +137,7 @@ func TestUninjectAfterCrashedInject(t *testing.T) {
 	for n := 1; ; n++ {
 		w = worldAt(t, root)
 		claudeProject(t, w)
-		c := fixtures.NewCrashFS(fsys.NewOS(), n)
+		c := fixtures.NewCrashFS(fsys.OS{}, n)
 		_, err := render.Inject(c, w.request("claude-code", "", "dev"))
 		if !c.Crashed() {
 			t.Fatal("the client file was never written")

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // ScopeError is an explicit scope the provider has no destination for (V6).

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // serversOf decodes a strict-JSON client file's servers map.
@@ -28,6 +28,34 @@ func serversOf(t *testing.T, path, key string) map[string]map[string]any {
 	return out
 }
 
+// shellWord is a word of a POSIX shell line as the launch lines spell it: as it is, or
+// in single quotes when it holds a backslash (a Windows path; the temporary paths of
+// the tests hold nothing else a shell would take).
+func shellWord(s string) string {
+	if strings.Contains(s, `\`) {
+		return "'" + s + "'"
+	}
+	return s
+}
+
+// launchWith is the launch line template with OUT replaced by the path out, each word
+// (or variable's value) holding it spelled by shellWord.
+func launchWith(template, out string) string {
+	words := strings.Fields(template)
+	for i, w := range words {
+		if !strings.Contains(w, "OUT") {
+			continue
+		}
+		name, value, isVar := strings.Cut(w, "=")
+		if isVar {
+			words[i] = name + "=" + shellWord(strings.ReplaceAll(value, "OUT", out))
+		} else {
+			words[i] = shellWord(strings.ReplaceAll(w, "OUT", out))
+		}
+	}
+	return strings.Join(words, " ")
+}
+
 // TestClineEphemeral: Cline's CLI reads its MCP settings from the file
 // CLINE_MCP_SETTINGS_PATH names, so a standalone file works: it is strict JSON (0600)
 // in Cline's flat typed shape, and the launch line sets the variable.
@@ -40,10 +68,10 @@ func TestClineEphemeral(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := res.LaunchLine(), "CLINE_MCP_SETTINGS_PATH="+out+" cline"; got != want {
+	if got, want := res.LaunchLine(), launchWith("CLINE_MCP_SETTINGS_PATH=OUT cline", out); got != want {
 		t.Errorf("launch %q, want %q", got, want)
 	}
-	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(out); err != nil || fi.Mode().Perm() != fsys.EffectiveMode(0o600) {
 		t.Fatalf("%s: %v", out, err)
 	}
 	servers := serversOf(t, out, "mcpServers")

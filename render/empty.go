@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 // emptyWaits are the pauses between the re-reads of a client file that has no byte at
@@ -17,11 +17,11 @@ var emptyWaits = []time.Duration{2 * time.Millisecond, 4 * time.Millisecond, 8 *
 // empty document, edited as one (K9): a TOML file is empty until its first table, and
 // Codex, Mistral Vibe and Grok Build start with none. A JSON or YAML client file is
 // never empty once its program wrote it, so an empty one is refused (checkNotEmpty).
-var emptyValid = map[providers.Format]bool{providers.TOML: true}
+var emptyValid = map[format.Format]bool{format.TOML: true}
 
 // refusesEmpty reports whether an existing file of format with no byte in it is
 // refused (checkNotEmpty), not edited as an empty document.
-func refusesEmpty(format providers.Format, exists bool, data []byte) bool {
+func refusesEmpty(format format.Format, exists bool, data []byte) bool {
 	return exists && len(data) == 0 && !emptyValid[format]
 }
 
@@ -33,7 +33,7 @@ func refusesEmpty(format providers.Format, exists bool, data []byte) bool {
 // again a few times; when it fills up (or goes away) the edit starts over on what is
 // there now (fsys.ErrChanged), and when it stays empty the edit is refused, naming it.
 // A missing file is still created.
-func checkNotEmpty(f fsys.FS, format providers.Format, path string, cur fsys.Snapshot) error {
+func checkNotEmpty(f fsys.FS, format format.Format, path string, cur fsys.Snapshot) error {
 	if !refusesEmpty(format, cur.Exists, cur.Data) {
 		return nil
 	}

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // TestEmptyClientFile (decision, issue 11): a client file with no byte in it is what a

@@ -7,8 +7,8 @@ import (
 	"github.com/mcpwire/mcpwire/internal/hint"
 	"io/fs"
 
-	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 // outRecord marks an ephemeral output mcpwire wrote at an explicit --out path (C5):

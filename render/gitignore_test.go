@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/hint"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // TestGitIgnoredRefusals: a client that reads its project file only when git ignores
@@ -24,6 +24,8 @@ import (
 //
 // spec: I1 W7 §0
 func TestGitIgnoredRefusals(t *testing.T) {
+	// paths as the system spells them; the line for .gitignore is git's, with a slash
+	gitignore, userFile := filepath.Join("PROJECT", ".gitignore"), filepath.Join("HOME", ".wld", "mcp.json")
 	for _, tc := range []struct {
 		st    render.IgnoreState
 		err   error
@@ -31,10 +33,10 @@ func TestGitIgnoredRefusals(t *testing.T) {
 		hints []string
 	}{
 		{render.GitTracks, nil, "is tracked by git; RunWield only reads an untracked, ignored project file", []string{"untrack it (the file stays): git -C PROJECT rm --cached .wld/mcp.json"}},
-		{render.GitWouldCommit, nil, "would not be ignored by git; RunWield only reads a project file git ignores", []string{"add this line to PROJECT/.gitignore: .wld/mcp.json"}},
-		{render.NotCheckout, nil, "is not inside a git checkout; RunWield only reads a project file of a git checkout that ignores it", []string{"use --scope user (HOME/.wld/mcp.json)", "git init the project and add this line to PROJECT/.gitignore: .wld/mcp.json"}},
-		{render.NoGit, nil, "git is not installed; RunWield only reads a project file git ignores", []string{"use --scope user (HOME/.wld/mcp.json)"}},
-		{render.GitFailed, errors.New("exit status 128"), "is ignored: exit status 128; RunWield only reads an ignored project file of a git checkout", []string{"use --scope user (HOME/.wld/mcp.json)"}},
+		{render.GitWouldCommit, nil, "would not be ignored by git; RunWield only reads a project file git ignores", []string{"add this line to " + gitignore + ": .wld/mcp.json"}},
+		{render.NotCheckout, nil, "is not inside a git checkout; RunWield only reads a project file of a git checkout that ignores it", []string{"use --scope user (" + userFile + ")", "git init the project and add this line to " + gitignore + ": .wld/mcp.json"}},
+		{render.NoGit, nil, "git is not installed; RunWield only reads a project file git ignores", []string{"use --scope user (" + userFile + ")"}},
+		{render.GitFailed, errors.New("exit status 128"), "is ignored: exit status 128; RunWield only reads an ignored project file of a git checkout", []string{"use --scope user (" + userFile + ")"}},
 	} {
 		w := newWorld(t)
 		r := w.request("runwield", providers.Project, "", "fetch")

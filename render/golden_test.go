@@ -12,11 +12,12 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // go test ./render -run Golden -update (or MCPWIRE_UPDATE=1) rewrites the goldens.
@@ -165,6 +166,24 @@ func (w *world) normalize(b []byte) []byte {
 	return b
 }
 
+// slashAfterMark spells the paths under projectMark of a warning with forward
+// slashes, as the golden files hold them: "@PROJECT@\.kiro\settings\mcp.json" on
+// Windows is "@PROJECT@/.kiro/settings/mcp.json" there.
+func slashAfterMark(b []byte) []byte {
+	if filepath.Separator == '/' {
+		return b
+	}
+	parts := bytes.Split(b, []byte(projectMark))
+	for i := 1; i < len(parts); i++ {
+		end := bytes.IndexAny(parts[i], " \t\n,;:()\"'")
+		if end < 0 {
+			end = len(parts[i])
+		}
+		copy(parts[i][:end], bytes.ReplaceAll(parts[i][:end], []byte{filepath.Separator}, []byte{'/'}))
+	}
+	return bytes.Join(parts, []byte(projectMark))
+}
+
 func read(t *testing.T, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -276,13 +295,13 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 	}
 	got := read(t, path)
 	golden(t, gc.fixture, w.normalize(got))
-	golden(t, gc.fixture+".warnings", w.normalize([]byte(strings.Join(w.warns, "\n")+"\n")))
+	golden(t, gc.fixture+".warnings", slashAfterMark(w.normalize([]byte(strings.Join(w.warns, "\n")+"\n"))))
 
 	// W1: nothing outside mcpwire's entries changed
 	switch {
-	case p.Format == providers.YAML || p.EntryName != "":
+	case p.Format == format.YAML || p.EntryName != "":
 		checkEntriesPreserved(t, gc.fixture, p, orig, got, res.Written)
-	case p.Format == providers.TOML:
+	case p.Format == format.TOML:
 		checkTOMLPreserved(t, gc.fixture, orig, got, p.ServersKey, res.Written)
 	default:
 		var affected [][]string
@@ -294,7 +313,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 			affected = append(affected, []string{"tools", k})
 		}
 		checkJSONPreserved(t, gc.fixture, orig, got, affected)
-		if p.Format == providers.JSON && !json.Valid(got) {
+		if p.Format == format.JSON && !json.Valid(got) {
 			t.Errorf("%s: %s takes strict JSON, and the result is not", gc.fixture, p.Display)
 		}
 	}

@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // layeredRegistry opens an organisation layer (with the given credentialPolicy, "" for
@@ -171,7 +172,7 @@ func TestSymlinkedDestinationRefused(t *testing.T) {
 				path := w.dest(p, scope)
 				target := filepath.Join(filepath.Dir(w.home), "elsewhere")
 				orig := []byte("{}\n")
-				if p.Format == providers.TOML {
+				if p.Format == format.TOML {
 					orig = []byte("# elsewhere\n")
 				}
 				w.place(target, orig)

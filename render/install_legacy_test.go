@@ -12,11 +12,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
+	"github.com/mcpwire/mcpwire/internal/winetest"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // legacySettings is a project's .claude/settings.local.json as older AIWG left it: the
@@ -112,7 +114,7 @@ func TestInstallLegacyTransaction(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			w := newWorld(t)
 			req, order := sc.setup(t, w)
-			ok := &fsys.Faulty{}
+			ok := &fsystest.Faulty{}
 			if _, err := render.Inject(ok, req); err != nil {
 				t.Fatalf("without faults: %v", err)
 			}
@@ -128,15 +130,15 @@ func TestInstallLegacyTransaction(t *testing.T) {
 				t.Errorf("destination has no aiwg entry:\n%s", dest)
 			}
 			for n := 1; n <= len(order); n++ {
-				for _, stage := range []string{fsys.StageWrite, fsys.StageRename} {
+				for _, stage := range []string{fsystest.StageWrite, fsystest.StageRename} {
 					t.Run(fmt.Sprintf("write %d (%s) %s", n, filepath.Base(order[n-1]), stage), func(t *testing.T) {
 						w := newWorld(t)
 						req, _ := sc.setup(t, w)
 						root := filepath.Dir(w.home)
 						before := treeState(t, root)
-						f := &fsys.Faulty{FailWrite: n, WriteStage: stage}
+						f := &fsystest.Faulty{FailWrite: n, WriteStage: stage}
 						_, err := render.Inject(f, req)
-						if !errors.Is(err, fsys.ErrInjected) {
+						if !errors.Is(err, fsystest.ErrInjected) {
 							t.Fatalf("error %v, want the injected fault", err)
 						}
 						if d := notRolledBack(before, treeState(t, root), f.Calls()); len(d) > 0 {
@@ -172,6 +174,7 @@ func TestInstallLegacyRefusedBeforeWriting(t *testing.T) {
 			if err := os.MkdirAll(filepath.Dir(legacy), 0o755); err != nil {
 				t.Fatal(err)
 			}
+			winetest.Skip(t, winetest.Symlinks)
 			if err := os.Symlink(real, legacy); err != nil {
 				t.Fatal(err)
 			}
@@ -179,6 +182,7 @@ func TestInstallLegacyRefusedBeforeWriting(t *testing.T) {
 		{"symlinked .claude", func(t *testing.T, w *world, legacy string) {
 			real := filepath.Join(w.project, "elsewhere")
 			w.place(filepath.Join(real, "settings.local.json"), []byte(`{"mcpServers": {"aiwg": {"command": "aiwg", "args": ["mcp", "serve"]}}}`))
+			winetest.Skip(t, winetest.Symlinks)
 			if err := os.Symlink(real, filepath.Dir(legacy)); err != nil {
 				t.Fatal(err)
 			}
@@ -192,7 +196,7 @@ func TestInstallLegacyRefusedBeforeWriting(t *testing.T) {
 				c.setup(t, w, req.Install.Legacy)
 				root := filepath.Dir(w.home)
 				before := treeState(t, root)
-				f := &fsys.Faulty{}
+				f := &fsystest.Faulty{}
 				_, err := render.Inject(f, req)
 				if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), filepath.Join(w.project, ".claude")) {
 					t.Fatalf("error %v, want a refusal naming the legacy file: %s", err, c.want)

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // refused injects and wants an error holding every part, with the file unchanged.
@@ -168,7 +168,7 @@ func TestEphemeralInstallableClients(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := res.LaunchLine(), strings.ReplaceAll(c.launch, "OUT", out); got != want {
+			if got, want := res.LaunchLine(), launchWith(c.launch, out); got != want {
 				t.Errorf("launch %q, want %q", got, want)
 			}
 			var doc map[string]map[string]any

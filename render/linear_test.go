@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -32,7 +32,7 @@ func clientFileOf(w *world, format string, n int) string {
 		}
 		b.WriteString("\n}}\n")
 	case "yaml":
-		path = filepath.Join(w.home, ".config", "goose", "config.yaml")
+		path = w.dest(w.provider("goose"), providers.User) // ~/.config/goose, %APPDATA%\Block\goose\config
 		b.WriteString("# goose\nGOOSE_MODE: auto\nextensions:\n")
 		for i := range n {
 			fmt.Fprintf(&b, "  s%d:\n    type: stdio\n    name: s%d\n    enabled: true\n    cmd: x\n    args: [\"-y\", \"p%d\"]\n    envs: {}\n", i, i, i)
@@ -69,7 +69,7 @@ func allocsOf(fn func()) (count, bytes uint64) {
 // 8 times the entries allocate at most 9 times as much, in every format (a YAML
 // mapping of n entries cost goccy/go-yaml n² copies; a quadratic step anywhere shows
 // here as it grows). The CPU side of it (the look-ups of each entry) is counted in
-// render/jsonc's TestLookupsAndInsertionsAreLinear; bench/hostile.sh times 200,000
+// internal/jsonc's TestLookupsAndInsertionsAreLinear; bench/hostile.sh times 200,000
 // entries.
 func TestReadSideIsLinear(t *testing.T) {
 	for _, format := range []string{"json", "yaml", "yaml list", "toml"} {

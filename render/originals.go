@@ -7,7 +7,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/mcpwire/mcpwire/render/format"
+	"github.com/mcpwire/mcpwire/internal/format"
 )
 
 // H1: --force never destroys a person's entry. The entry it replaces is kept in the

@@ -11,17 +11,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/tailscale/hujson"
 )
 
 // handWritten is a client file holding one entry named notes that mcpwire did not
 // write, in the provider's format, after an unrelated member the person keeps.
 func handWritten(p *providers.Provider) []byte {
-	if p.Format == providers.TOML {
+	if p.Format == format.TOML {
 		return []byte("# mine\nmodel = \"m\"\n\n[" + p.ServersKey + ".notes]\ncommand = \"my-notes\"\nargs = [\"--mine\"]\n")
 	}
 	entry := `{ "command": "my-notes", "args": ["--mine"] }`
@@ -101,7 +103,7 @@ func TestInjectOverHandWrittenEntry(t *testing.T) {
 				t.Fatalf("--force did not replace the entry:\n%s", got)
 			}
 			other := `"theme": "dark"`
-			if p.Format == providers.TOML {
+			if p.Format == format.TOML {
 				other = "# mine\nmodel = \"m\"\n"
 			}
 			if !bytes.Contains(got, []byte(other)) {
@@ -315,7 +317,7 @@ func TestCorruptOwnershipRecord(t *testing.T) {
 				before := treeState(t, root)
 				for _, op := range []string{"inject", "uninject"} {
 					var err error
-					f := &fsys.Faulty{}
+					f := &fsystest.Faulty{}
 					if op == "inject" {
 						_, err = render.Inject(f, w.request("claude-code", "", "local"))
 					} else {

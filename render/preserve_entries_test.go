@@ -3,9 +3,10 @@ package render_test
 import (
 	"bytes"
 
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/tomledit"
+	"github.com/mcpwire/mcpwire/internal/yamledit"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/tomledit"
-	"github.com/mcpwire/mcpwire/render/yamledit"
 )
 
 // withoutEntries removes the named server entries from a YAML file, or from a TOML
@@ -13,7 +14,7 @@ import (
 // entry's lines).
 func withoutEntries(t reporter, what string, p *providers.Provider, data []byte, names []string) []byte {
 	t.Helper()
-	if p.Format == providers.YAML {
+	if p.Format == format.YAML {
 		doc, err := yamledit.Parse(data)
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)

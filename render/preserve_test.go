@@ -1,7 +1,7 @@
 package render_test
 
 // Checks that an injection changed nothing outside mcpwire's entries (SPEC W1). They
-// are written independently of render/jsonc and render/tomledit, so that a bug in an
+// are written independently of internal/jsonc and internal/tomledit, so that a bug in an
 // editor cannot hide itself: a small JSONC scanner of its own finds the members
 // mcpwire may change, a line scanner finds the [mcp_servers.NAME] tables, and a line
 // diff of the original and the result must show changes only on those lines (plus a

@@ -9,9 +9,9 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 var recordDirs = []string{render.OwnershipDir, render.PermissionsDir}

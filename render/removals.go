@@ -3,8 +3,8 @@ package render
 import (
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // reconcileRemovals removes the entries of removals that mcpwire owns, and keeps the

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // A file read by more than one client (V10) — the project's .mcp.json is Claude

@@ -3,7 +3,7 @@ package render
 import (
 	"testing"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 // spec: V10 Q4

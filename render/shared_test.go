@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // ownRecord is an ownership record as the tests read it.
@@ -136,7 +136,8 @@ func TestSharedMembersKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := serversOf(t, path, "mcpServers")
-	if want["github"]["tools"] == nil || want["notes"]["cwd"] != w.project {
+	// ${project}: the project directory (with forward slashes on Windows)
+	if want["github"]["tools"] == nil || want["notes"]["cwd"] != filepath.ToSlash(w.project) {
 		t.Fatalf("copilot entries %v", want)
 	}
 	req := w.request("claude-code", providers.Project, "", "notes", "github")

@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // Snippet is a server entry pasted from a client's documentation, read back (B3).
@@ -52,7 +52,7 @@ func (e *SnippetError) Hints() []string {
 // JSON, too); the first that knows every member reads it, references in any client's
 // spelling becoming reference fields.
 //
-// The snippet is read as the project reads every JSON file (render/jsonc): comments
+// The snippet is read as the project reads every JSON file (internal/jsonc): comments
 // and trailing commas, which READMEs often show, are fine, and a syntax error is
 // worded as in any file, after "server NAME: the pasted entry".
 func ReadSnippet(name string, raw []byte) (*Snippet, error) {

@@ -8,12 +8,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // EntryState is how an entry of a client file stands with mcpwire (B4).
@@ -274,11 +274,16 @@ func (r StatusRequest) commandBlocker(cmd string) string {
 }
 
 // onPath reports whether a command can be started: a path that exists, or a name
-// found in a directory of PATH (with an extension of PATHEXT on Windows).
+// found in a directory of PATH (with an extension of PATHEXT on Windows; where PATHEXT
+// is unset, .com, .exe, .bat and .cmd, as Go's exec.LookPath and cmd.exe take them).
 func onPath(cmd string, getenv func(string) string, goos string) bool {
 	exts := []string{""}
 	if goos == "windows" {
-		exts = append(exts, strings.Split(strings.ToLower(getenv("PATHEXT")), ";")...)
+		pathext := getenv("PATHEXT")
+		if pathext == "" {
+			pathext = ".com;.exe;.bat;.cmd"
+		}
+		exts = append(exts, strings.Split(strings.ToLower(pathext), ";")...)
 	}
 	exists := func(p string) bool {
 		for _, e := range exts {
@@ -317,7 +322,7 @@ func (d *docCache) member(file string, path ...string) (json.RawMessage, bool) {
 	if !ok {
 		data, err := d.f.ReadFile(file)
 		if err == nil {
-			doc, err = format.Parse(providers.JSONC, file, data, true)
+			doc, err = format.Parse(format.JSONC, file, data, true)
 		}
 		if err != nil {
 			doc = nil

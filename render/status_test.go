@@ -11,10 +11,11 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/winetest"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // status runs render.Status for the world, with the given variables.
@@ -134,6 +135,7 @@ func TestStatusClaudeDesktopMSIX(t *testing.T) {
 //
 // spec: B4 H14
 func TestStatusSpeed(t *testing.T) {
+	winetest.Skip(t, winetest.Speed)
 	w := newWorld(t)
 	names := everyClientFile(w)
 	var files []render.StatusFile

@@ -11,11 +11,11 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/fsys"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
 )
@@ -324,7 +324,7 @@ func decoded(t *testing.T, p *providers.Provider, w *world, path string) any {
 	b := w.normalize(read(t, path))
 	var v any
 	switch p.Format {
-	case providers.JSON, providers.JSONC:
+	case format.JSON, format.JSONC:
 		std, err := hujson.Standardize(b)
 		if err != nil {
 			t.Fatal(err)
@@ -332,7 +332,7 @@ func decoded(t *testing.T, p *providers.Provider, w *world, path string) any {
 		if err := json.Unmarshal(std, &v); err != nil {
 			t.Fatal(err)
 		}
-	case providers.TOML:
+	case format.TOML:
 		if err := toml.Unmarshal(b, &v); err != nil {
 			t.Fatal(err)
 		}

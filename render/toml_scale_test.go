@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpwire/mcpwire/render/tomledit"
+	"github.com/mcpwire/mcpwire/internal/tomledit"
+	"github.com/mcpwire/mcpwire/internal/winetest"
 )
 
 // codexConfig returns a ~/.codex/config.toml with n servers, each a [mcp_servers.sN] table
@@ -49,6 +50,7 @@ func parseCost(t *testing.T, src []byte) (bytes, objects uint64) {
 // test used to bound failed 3 runs in 16 on a loaded 2-core machine (issue 24, H14).
 // BenchmarkInjectCodexTOML keeps the time.
 func TestCodexTOMLScalesLinearly(t *testing.T) {
+	winetest.Skip(t, winetest.Speed)
 	small, large := codexConfig(2000), codexConfig(16000)
 	parseCost(t, large) // warm up: the parser pool's arena reaches its size
 	// the shortest of three: a pooled parser may or may not be at hand

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // injectTogether prepares the requests and writes them as one transaction, as inject
@@ -45,7 +46,7 @@ func TestBatchedInjectOrder(t *testing.T) {
 		return w, []render.Request{w.request("claude-code", "", "dev"), w.request("cursor", "", "dev")}, order
 	}
 	_, reqs, order := setup(t)
-	ok := &fsys.Faulty{}
+	ok := &fsystest.Faulty{}
 	if err := injectTogether(ok, reqs...); err != nil {
 		t.Fatal(err)
 	}
@@ -58,13 +59,13 @@ func TestBatchedInjectOrder(t *testing.T) {
 		}
 	}
 	for n := 1; n <= len(order); n++ {
-		for _, stage := range []string{fsys.StageOpen, fsys.StageSync, fsys.StageRename} {
+		for _, stage := range []string{fsystest.StageOpen, fsystest.StageSync, fsystest.StageRename} {
 			t.Run(fmt.Sprintf("write %d (%s) %s", n, filepath.Base(order[n-1]), stage), func(t *testing.T) {
 				w, reqs, _ := setup(t)
 				root := filepath.Dir(w.home)
 				before := treeState(t, root)
-				f := &fsys.Faulty{FailWrite: n, WriteStage: stage}
-				if err := injectTogether(f, reqs...); !errors.Is(err, fsys.ErrInjected) {
+				f := &fsystest.Faulty{FailWrite: n, WriteStage: stage}
+				if err := injectTogether(f, reqs...); !errors.Is(err, fsystest.ErrInjected) {
 					t.Fatalf("error %v, want the injected fault", err)
 				}
 				if d := notRolledBack(before, treeState(t, root), f.Calls()); len(d) > 0 {
@@ -90,7 +91,7 @@ func TestStagedRecordsGoUnderTheLocks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f := &fsys.Faulty{}
+	f := &fsystest.Faulty{}
 	if err := injectTogether(f, w.request("claude-code", "", "dev"), w.request("cursor", "", "dev")); err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestStagedRecordsGoUnderTheLocks(t *testing.T) {
 // spec: H7 K10 W7
 func TestPreStageBeforeDirectories(t *testing.T) {
 	w := newWorld(t)
-	f := &fsys.Faulty{}
+	f := &fsystest.Faulty{}
 	if err := injectTogether(f, w.request("claude-code", "", "dev"), w.request("cursor", "", "dev")); err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestPreStageBeforeDirectories(t *testing.T) {
 	w.place(w.dest(w.provider("cursor"), providers.Project), []byte(`{"mcpServers": {"notes": {"command": "mine"}}}`))
 	root := filepath.Dir(w.home)
 	before := treeState(t, root)
-	f = &fsys.Faulty{}
+	f = &fsystest.Faulty{}
 	if err := injectTogether(f, w.request("claude-code", "", "dev"), w.request("cursor", "", "dev")); err == nil || !strings.Contains(err.Error(), "did not write") {
 		t.Fatalf("error %v, want the foreign entry refused", err)
 	}

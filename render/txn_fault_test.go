@@ -14,9 +14,11 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
+	"github.com/mcpwire/mcpwire/internal/winetest"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // treeState describes every path under root (see fixtures.TreeState).
@@ -217,13 +219,14 @@ func TestFaultRollback(t *testing.T) {
 			// the files written, in order, by a run without faults
 			w := newWorld(t)
 			run, order := sc.setup(t, w)
-			ok := &fsys.Faulty{}
+			ok := &fsystest.Faulty{}
 			if err := run(ok); err != nil {
 				t.Fatalf("without faults: %v", err)
 			}
 			got := writtenPaths(ok.Calls())
 			if order == nil { // paths known only after the run: the MCP file, then the sidecar
-				if len(got) != 2 || !strings.HasSuffix(got[0], "/dev-claude-code.json") || !strings.HasSuffix(got[1], "/dev-claude-code.settings.json") {
+				sep := string(filepath.Separator)
+				if len(got) != 2 || !strings.HasSuffix(got[0], sep+"dev-claude-code.json") || !strings.HasSuffix(got[1], sep+"dev-claude-code.settings.json") {
 					t.Fatalf("writes without faults: %q", got)
 				}
 				order = got
@@ -232,15 +235,15 @@ func TestFaultRollback(t *testing.T) {
 				t.Fatalf("writes without faults:\n%s\nwant, in this order:\n%s", strings.Join(got, "\n"), strings.Join(order, "\n"))
 			}
 			for n := 1; n <= len(order); n++ {
-				for _, stage := range []string{fsys.StageWrite, fsys.StageRename} {
+				for _, stage := range []string{fsystest.StageWrite, fsystest.StageRename} {
 					t.Run(fmt.Sprintf("write %d (%s) %s", n, filepath.Base(order[n-1]), stage), func(t *testing.T) {
 						w := newWorld(t)
 						run, _ := sc.setup(t, w)
 						root := filepath.Dir(w.home)
 						before := treeState(t, root)
-						f := &fsys.Faulty{FailWrite: n, WriteStage: stage}
+						f := &fsystest.Faulty{FailWrite: n, WriteStage: stage}
 						err := run(f)
-						if !errors.Is(err, fsys.ErrInjected) {
+						if !errors.Is(err, fsystest.ErrInjected) {
 							t.Fatalf("error %v, want the injected fault", err)
 						}
 						if d := notRolledBack(before, treeState(t, root), f.Calls()); len(d) > 0 {
@@ -274,13 +277,14 @@ func TestRecordDirRefusedBeforeWriting(t *testing.T) {
 					if err := os.Mkdir(real, 0o700); err != nil {
 						t.Fatal(err)
 					}
+					winetest.Skip(t, winetest.Symlinks)
 					if err := os.Symlink(real, dir); err != nil {
 						t.Fatal(err)
 					}
 				}
 				root := filepath.Dir(w.home)
 				before := treeState(t, root)
-				f := &fsys.Faulty{}
+				f := &fsystest.Faulty{}
 				_, err := render.Inject(f, w.request("claude-code", "", "dev"))
 				if err == nil || !strings.Contains(err.Error(), dir) {
 					t.Fatalf("error %v, want a refusal naming %s", err, dir)

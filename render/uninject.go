@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render/dialect"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // UninjectResult says what an uninjection did.

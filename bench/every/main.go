@@ -78,7 +78,7 @@ func fail(err error) {
 
 // timed runs cmd and returns its wall time and the minor page faults of the process
 // and its children (a fresh process's pages cost more than its work on some virtual
-// machines: docs/architecture.md); a failure ends the program.
+// machines: docs/performance.md); a failure ends the program.
 func timed(cmd *exec.Cmd) (time.Duration, int64) {
 	t0 := time.Now()
 	out, err := cmd.CombinedOutput()

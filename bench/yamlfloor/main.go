@@ -1,5 +1,5 @@
 // Command yamlfloor parses a YAML file with go.yaml.in/yaml/v3 into its node tree, as
-// mcpwire's render/yamledit does before anything else: the floor of any command that
+// mcpwire's internal/yamledit does before anything else: the floor of any command that
 // reads the file (bench/hostile.sh, SPEC K7).
 //
 //	yamlfloor FILE

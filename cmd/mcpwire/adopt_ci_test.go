@@ -51,7 +51,7 @@ func TestAdoptCIExample(t *testing.T) {
 		words := strings.Fields(line)
 		for len(words) > 0 && words[0] != "mcpwire" {
 			k, v, _ := strings.Cut(words[0], "=")
-			vars[k] = expand(v)
+			vars[k] = expand(systemList(k, v))
 			words = words[1:]
 		}
 		if len(words) == 0 {
@@ -81,7 +81,7 @@ func TestAdoptCIExample(t *testing.T) {
 		line = strings.TrimSpace(line)
 		if v, ok := strings.CutPrefix(line, "export "); ok {
 			k, val, _ := strings.Cut(v, "=")
-			vars[k] = expand(val)
+			vars[k] = expand(systemList(k, val))
 		}
 		if strings.HasPrefix(line, "mcpwire ") {
 			check = line

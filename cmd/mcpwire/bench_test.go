@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/benchgen"
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 // BenchmarkServerList runs `mcpwire server list` (text and --json) in process on 10,000

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 // convergeWorld is one command of TestCrashConvergesThroughCLI: setup builds its world
@@ -106,7 +106,7 @@ func TestCrashConvergesThroughCLI(t *testing.T) {
 				return dir
 			}
 			dir := fresh()
-			full := fixtures.NewCrashFS(fsys.NewOS(), -1)
+			full := fixtures.NewCrashFS(fsys.OS{}, -1)
 			if code, stderr := runMain(root, dir, full, w.args); code != 0 {
 				t.Fatalf("uninterrupted: exit %d\n%s", code, stderr)
 			}
@@ -114,7 +114,7 @@ func TestCrashConvergesThroughCLI(t *testing.T) {
 			converged := 0
 			for n := 0; n < full.Changes(); n++ {
 				dir := fresh()
-				c := fixtures.NewCrashFS(fsys.NewOS(), n)
+				c := fixtures.NewCrashFS(fsys.OS{}, n)
 				if runMain(root, dir, c, w.args); !c.Crashed() {
 					t.Fatalf("no crash after %d changes", n)
 				}

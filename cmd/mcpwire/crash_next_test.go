@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // nextWorld is a world of TestCrashThenAnyCommand: the files a person has before
@@ -215,7 +215,7 @@ func newNextMatrix(t *testing.T, w nextWorld, c nextCrash) *nextMatrix {
 	m.dir = w.setup(t, m.root)
 	m.runAll(t, c.before(w))
 	m.old = snapshotDir(t, m.root)
-	full := fixtures.NewCrashFS(fsys.NewOS(), -1)
+	full := fixtures.NewCrashFS(fsys.OS{}, -1)
 	m.runAll(t, c.crashed(w), full)
 	m.changes = full.Changes()
 	m.new = snapshotDir(t, m.root)
@@ -268,7 +268,7 @@ func (m *nextMatrix) check(t *testing.T) {
 	}
 	for n := 0; n < m.changes; n += stride {
 		m.old.restore(t, m.root)
-		c := fixtures.NewCrashFS(fsys.NewOS(), n)
+		c := fixtures.NewCrashFS(fsys.OS{}, n)
 		for _, args := range m.c.crashed(m.w) {
 			runMain(m.root, m.dir, c, args)
 		}

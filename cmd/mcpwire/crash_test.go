@@ -17,7 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/winetest"
 )
 
 // assertConvergence switches on the check that a rerun after a crash converges to
@@ -202,12 +203,17 @@ func (r crashRun) killed() bool {
 // runIn runs mcpwire with args in dir (HOME root/home) and extra environment.
 func runIn(t *testing.T, root, dir string, args []string, extra ...string) crashRun {
 	t.Helper()
-	cmd := exec.Command(mcpwireBin(t), args...)
-	cmd.Env, cmd.Dir = append(procEnv(filepath.Join(root, "home")), extra...), dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	err := cmd.Run()
-	return crashRun{err: err, stderr: stderr.String()}
+	for try := 1; ; try++ {
+		cmd := exec.Command(mcpwireBin(t), args...)
+		cmd.Env, cmd.Dir = append(procEnv(filepath.Join(root, "home")), extra...), dir
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		if try < 3 && winetest.StartFailed(err) {
+			continue
+		}
+		return crashRun{err: err, stderr: stderr.String()}
+	}
 }
 
 // crashCheck holds what every crash of one world is compared with.

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// spec: §0 (docs) — every repository path the documentation cites (`render/fsys/…_test.go`,
+// spec: §0 (docs) — every repository path the documentation cites (`internal/fsys/…_test.go`,
 // `cmd/mcpwire/…`) exists: a renamed file must not leave a dangling reference.
 func TestDocsCiteExistingFiles(t *testing.T) {
 	docs, _ := filepath.Glob("../../docs/*.md")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/mcpwire/mcpwire/internal/hint"
+	"github.com/mcpwire/mcpwire/internal/sysmsg"
 	"github.com/mcpwire/mcpwire/internal/termtext"
 	"slices"
 	"strconv"
@@ -46,8 +47,9 @@ func report(s *stream, err error) int {
 		return ec.code
 	}
 	// each line of the message escaped (K4): an error that lists problems keeps its
-	// lines, and a value from a file quoted in one cannot drive the terminal
-	lines := strings.Split(strings.TrimRight(err.Error(), "\n"), "\n")
+	// lines, and a value from a file quoted in one cannot drive the terminal. The
+	// system's own messages lose Windows' final period (§0: "File not found.").
+	lines := strings.Split(strings.TrimRight(sysmsg.Text(err), "\n"), "\n")
 	for i, line := range lines {
 		lines[i] = termtext.Line(line)
 	}
@@ -67,7 +69,7 @@ func report(s *stream, err error) int {
 }
 
 // secretFlags may hold credentials: an error never quotes their values (R8).
-var secretFlags = map[string]bool{"env": true, "env-plain": true, "env-from": true, "header": true, "header-env": true, "bearer-env": true, "arg": true}
+var secretFlags = map[string]bool{"env": true, "env-plain": true, "env-from": true, "header": true, "header-env": true, "bearer-env": true, "arg": true, "value": true, "value-from": true}
 
 // usageError turns a flag-parsing error of the standard flag package into mcpwire's
 // wording (exit 2): flags are named as typed ("-v", not "--v"), and a bad value is

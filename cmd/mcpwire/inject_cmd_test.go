@@ -214,7 +214,9 @@ func TestProvidersJSON(t *testing.T) {
 	if !slices.Equal(names, providers.Names()) {
 		t.Errorf("providers %v, want %v", names, providers.Names())
 	}
-	if !regexp.MustCompile(`"settings": \{\n(\s+"local": \[\n\s+".*/repo/.claude/settings.local.json"\n\s+\],\n)?\s+"project": \[\n\s+".*/repo/.claude/settings.local.json"`).Match(stdout.Bytes()) {
+	// "/", or "\\" (a Windows separator in JSON)
+	settings := strings.ReplaceAll(`"settings": \{\n(\s+"local": \[\n\s+".*/repo/\.claude/settings\.local\.json"\n\s+\],\n)?\s+"project": \[\n\s+".*/repo/\.claude/settings\.local\.json"`, "/", `(/|\\\\)`)
+	if !regexp.MustCompile(settings).Match(stdout.Bytes()) {
 		t.Errorf("claude-code's settings files are not listed")
 	}
 }

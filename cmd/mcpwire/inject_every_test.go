@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // everyWorld is a scratch HOME, XDG_CONFIG_HOME, write layer and git project with a
@@ -82,20 +82,26 @@ func (w *everyWorld) reset(tb testing.TB) {
 // run runs one inject in process and returns its wall time.
 func (w *everyWorld) run(tb testing.TB, extra ...string) time.Duration {
 	tb.Helper()
-	var stderr bytes.Buffer
-	vars := map[string]string{"HOME": w.home, "XDG_CONFIG_HOME": w.xdg, "AIWG_CONFIG_LAYERS": w.layer}
-	env := &Env{
-		Getenv: func(k string) string { return vars[k] },
-		Stdin:  strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr,
-		FS: fsys.NewOS(), Home: w.home, Cwd: w.proj,
-	}
 	var mu sync.Mutex
-	env.FS = fsys.NewOSWith(fsys.OSOptions{AfterStep: func(stage, name string) {
+	f := fsys.NewOSWith(fsys.OSOptions{AfterStep: func(stage, name string) {
 		mu.Lock()
 		w.steps = append(w.steps, stage)
 		mu.Unlock()
 	}})
 	w.steps = w.steps[:0]
+	return w.runOn(tb, f, extra...)
+}
+
+// runOn runs one inject in process on the filesystem f and returns its wall time.
+func (w *everyWorld) runOn(tb testing.TB, f fsys.FS, extra ...string) time.Duration {
+	tb.Helper()
+	var stderr bytes.Buffer
+	vars := map[string]string{"HOME": w.home, "XDG_CONFIG_HOME": w.xdg, "AIWG_CONFIG_LAYERS": w.layer}
+	env := &Env{
+		Getenv: func(k string) string { return vars[k] },
+		Stdin:  strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr,
+		FS: f, Home: w.home, Cwd: w.proj,
+	}
 	start := time.Now()
 	if code := Main(append(append([]string(nil), w.args...), extra...), env); code != 0 {
 		tb.Fatalf("exit %d: %s", code, stderr.String())

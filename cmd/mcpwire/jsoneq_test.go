@@ -17,22 +17,29 @@ import (
 const seedRepoPath = "/absolute/path/to/your/repo"
 
 // cmdJSONEq compares two JSON (or JSONC) files field for field: objects as unordered
-// maps, arrays in order, every value with its JSON type. "jsoneq [-repo DIR] GOT WANT";
-// with -repo, the by-hand placeholder /absolute/path/to/your/repo in WANT stands for
-// DIR, so a product document's example can be kept verbatim. On a mismatch it names
-// every differing field.
+// maps, arrays in order, every value with its JSON type. "jsoneq [-repo DIR] [-drop
+// K1,K2] GOT WANT"; with -repo, the by-hand placeholder /absolute/path/to/your/repo in
+// WANT stands for DIR, so a product document's example can be kept verbatim; with
+// -drop, the members K1, K2 of GOT's objects (at any depth) are left out, as
+// timestamps are. On a mismatch it names every differing field.
 func cmdJSONEq(ts *testscript.TestScript, neg bool, args []string) {
-	repo := ""
-	if len(args) > 0 && args[0] == "-repo" {
-		if len(args) < 2 {
-			ts.Fatalf("usage: jsoneq [-repo DIR] GOT WANT")
+	const usage = "usage: jsoneq [-repo DIR] [-drop K1,K2] GOT WANT"
+	repo, drop := "", []string(nil)
+	for len(args) > 2 && strings.HasPrefix(args[0], "-") {
+		switch args[0] {
+		case "-repo":
+			repo = args[1]
+		case "-drop":
+			drop = strings.Split(args[1], ",")
+		default:
+			ts.Fatalf(usage)
 		}
-		repo, args = args[1], args[2:]
+		args = args[2:]
 	}
 	if len(args) != 2 {
-		ts.Fatalf("usage: jsoneq [-repo DIR] GOT WANT")
+		ts.Fatalf(usage)
 	}
-	got := readJSONValue(ts, args[0], "")
+	got := dropMembers(readJSONValue(ts, args[0], ""), drop)
 	want := readJSONValue(ts, args[1], repo)
 	diff := jsonDiff("", got, want)
 	if (len(diff) == 0) == neg {
@@ -41,6 +48,24 @@ func cmdJSONEq(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		ts.Fatalf("%s differs from %s:\n%s", args[0], args[1], strings.Join(diff, "\n"))
 	}
+}
+
+// dropMembers removes the members named drop from every object in v.
+func dropMembers(v any, drop []string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range drop {
+			delete(x, k)
+		}
+		for k, e := range x {
+			x[k] = dropMembers(e, drop)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = dropMembers(e, drop)
+		}
+	}
+	return v
 }
 
 func readJSONValue(ts *testscript.TestScript, name, repo string) any {

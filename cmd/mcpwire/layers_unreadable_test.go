@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 // unlistableFS is a layer directory of mode 000 as a user other than root sees it

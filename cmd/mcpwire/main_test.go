@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,12 +10,14 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/winetest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"mcpwire": func() { os.Exit(Main(os.Args[1:], NewOSEnv())) },
+		"mcpwire": func() { os.Exit(scriptMain()) },
 		"mcptest": mcptestMain,
 	})
 }
@@ -33,21 +36,31 @@ func scriptParams(dir string) testscript.Params {
 		UpdateScripts:       os.Getenv("MCPWIRE_UPDATE") != "",
 		Setup:               setupScript,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"mode":   cmdMode,
-			"snap":   cmdSnap,
-			"inode":  cmdInode,
-			"jsoneq": cmdJSONEq,
-			"count":  cmdCount,
+			"mode":     cmdMode,
+			"snap":     cmdSnap,
+			"inode":    cmdInode,
+			"jsoneq":   cmdJSONEq,
+			"count":    cmdCount,
+			"glob":     cmdGlob,
+			"hardlink": cmdHardlink,
+			"replace":  cmdReplace,
+			"template": cmdTemplate,
+			// "winetest.Skip Symlinks": the scripts' winetest.Skip (internal/winetest)
+			"winetest.Skip": cmdWineSkip,
 			// hostile input (K1, K2, K8): hostile_cmds_test.go
 			"crlf":    cmdCRLF,
 			"hostile": cmdHostile,
 			"mkfifo":  cmdMkfifo,
+			// manifests (M3): mkmcpb_test.go
+			"mkmcpb": cmdMkmcpb,
 		},
 	}
 }
 
 // setupScript puts HOME and the other per-user locations inside the work directory.
 func setupScript(e *testscript.Env) error {
+	e.Values[scriptT{}] = e.T()
+	setupScriptPaths(e)
 	home := filepath.Join(e.WorkDir, "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
@@ -55,7 +68,9 @@ func setupScript(e *testscript.Env) error {
 	e.Setenv("HOME", home)
 	e.Setenv("USERPROFILE", home)
 	e.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	e.Setenv("APPDATA", filepath.Join(home, "AppData", "Roaming"))
+	// %APPDATA% is XDG_CONFIG_HOME: Claude Desktop's file, at $APPDATA/Claude on Windows
+	// and $XDG_CONFIG_HOME/Claude on Linux, is at the same place for the scripts
+	e.Setenv("APPDATA", filepath.Join(home, ".config"))
 	e.Setenv("CODEX_HOME", filepath.Join(home, ".codex"))
 	e.Setenv("TMPDIR", filepath.Join(e.WorkDir, "tmp"))
 	for _, k := range []string{"AIWG_CONFIG", "AIWG_CONFIG_LAYERS", "AIWG_MCP_CREDENTIAL_POLICY", "AIWG_ROOT",
@@ -68,23 +83,51 @@ func setupScript(e *testscript.Env) error {
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(bin, "aiwg"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(bin, "aiwg"+scriptExt), []byte(scriptBody), 0o755); err != nil {
 		return err
 	}
 	e.Setenv("PATH", bin+string(os.PathListSeparator)+e.Getenv("PATH"))
 	return os.MkdirAll(filepath.Join(e.WorkDir, "tmp"), 0o755)
 }
 
-// cmdMode asserts a file's permission bits: mode 0600 FILE...
+// cmdWineSkip is winetest.Skip for a script: "winetest.Skip Symlinks".
+func cmdWineSkip(ts *testscript.TestScript, neg bool, args []string) {
+	limitations := map[string]winetest.Limitation{"Symlinks": winetest.Symlinks, "Speed": winetest.Speed}
+	l, ok := limitations[strings.Join(args, " ")]
+	if neg || !ok {
+		ts.Fatalf("usage: winetest.Skip Symlinks|Speed")
+	}
+	winetest.Skip(ts.Value(scriptT{}).(testscript.T), l)
+}
+
+// scriptT is the key of the script's testscript.T among its values (setupScript).
+type scriptT struct{}
+
+// cmdMode asserts a file's permission bits: mode 0600 FILE... The bits are those the
+// system gives a file or directory written with PERM (fsys.EffectiveMode: on Windows,
+// 0666 for 0600, 0777 for a 0700 directory). A FILE may be a pattern (filepath.Glob)
+// that matches at least one file.
 func cmdMode(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 {
 		ts.Fatalf("usage: mode PERM FILE...")
 	}
-	want, err := strconv.ParseUint(args[0], 8, 32)
+	perm, err := strconv.ParseUint(args[0], 8, 32)
 	ts.Check(err)
+	var files []string
 	for _, f := range args[1:] {
+		if m, _ := filepath.Glob(ts.MkAbs(f)); len(m) > 0 && strings.ContainsAny(f, "*?[") {
+			files = append(files, m...)
+		} else {
+			files = append(files, f)
+		}
+	}
+	for _, f := range files {
 		fi, err := os.Lstat(ts.MkAbs(f))
 		ts.Check(err)
+		want := uint64(fsys.EffectiveMode(fs.FileMode(perm)))
+		if fi.IsDir() {
+			want = uint64(fsys.EffectiveDirMode(fs.FileMode(perm)))
+		}
 		got := uint64(fi.Mode().Perm())
 		if (got == want) == neg {
 			ts.Fatalf("%s: mode %04o, want %s%04o", f, got, map[bool]string{true: "not ", false: ""}[neg], want)

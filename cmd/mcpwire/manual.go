@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -44,14 +43,15 @@ func printManual(env *Env, p *providers.Provider, req render.Request) error {
 }
 
 // quoteList spells arguments as a person types them into a connector's argument
-// field: bare, as the product documents do, and quoted only when an argument is
-// empty or holds blanks or quotes.
+// field: bare, as the product documents do, and in double quotes only when an
+// argument is empty or holds blanks or quotes (a quote in it written \"). A
+// backslash stays as it is: C:\Tools\srv.exe is typed so, not doubled.
 func quoteList(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
 		q[i] = a
-		if a == "" || strings.ContainsAny(a, " \t\n\"'\\") {
-			q[i] = fmt.Sprintf("%q", a)
+		if a == "" || strings.ContainsAny(a, " \t\n\"'") {
+			q[i] = `"` + strings.ReplaceAll(a, `"`, `\"`) + `"`
 		}
 	}
 	return strings.Join(q, " ")

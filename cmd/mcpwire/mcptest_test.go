@@ -60,7 +60,9 @@ func mcptestMain() {
 	}
 	if *hang {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
-		select {}
+		for { // not select {}: with no signal goroutine (Windows), Go calls that a deadlock
+			time.Sleep(time.Hour)
+		}
 	}
 	for _, kv := range requireEnv {
 		if os.Getenv(kv[0]) != kv[1] {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
 // writeJSON prints one JSON document (indented, HTML characters unescaped). DEL and

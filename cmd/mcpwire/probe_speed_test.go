@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpwire/mcpwire/internal/winetest"
 )
 
 // slowServers returns a registry of n stdio test servers s01, s02, … that each wait
@@ -36,10 +38,15 @@ func slowServers(command string, n int, delay time.Duration, extra ...string) (s
 }
 
 // leanServer builds testdata/leanmcp (a stdio MCP server on the standard library
-// alone, cheap to start) once per test binary and returns its path.
+// alone, cheap to start) once per test binary and returns its path. Where there is no
+// go command (the Windows tests .ci/run runs under wine), MCPWIRE_LEANMCP names one
+// built beforehand.
 func leanServer(tb testing.TB) string {
 	tb.Helper()
 	leanOnce.Do(func() {
+		if leanPath = os.Getenv("MCPWIRE_LEANMCP"); leanPath != "" {
+			return
+		}
 		dir, err := os.MkdirTemp("", "mcpwire-leanmcp-")
 		if err != nil {
 			leanErr = err
@@ -89,12 +96,16 @@ func timedProbe(tb testing.TB, command string, n int, delay time.Duration, args 
 // overlap does not. Not named "Concurrent": .ci/run runs those under -race.
 func TestProbeStartsServersAtOnce(t *testing.T) {
 	lean := leanServer(t)
+	wait := 200 * time.Millisecond
+	if winetest.Running() {
+		wait = 2 * time.Second // wine starts twenty processes in more than 200 ms
+	}
 	for _, tc := range []struct {
 		jobs []string
 		want int
 	}{{nil, 20}, {[]string{"--jobs", "4"}, 4}} {
 		marks := t.TempDir()
-		servers, profiles, want := slowServers(lean, 20, 200*time.Millisecond, "-mark", marks)
+		servers, profiles, want := slowServers(lean, 20, wait, "-mark", marks)
 		code, out, errOut := probeRun(t, servers, profiles, nil, append([]string{"--profile", "big"}, tc.jobs...)...)
 		if code != 0 || out != want || errOut != "" {
 			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)

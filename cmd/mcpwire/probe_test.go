@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/fsys"
 )
 
 // probeRun runs `mcpwire probe` in process against a registry directory holding

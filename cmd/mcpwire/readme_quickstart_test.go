@@ -49,6 +49,7 @@ func TestReadmeQuickStartInOrder(t *testing.T) {
 		words := strings.Fields(line)
 		for len(words) > 0 && strings.Contains(words[0], "=") && words[0] != "mcpwire" {
 			k, v, _ := strings.Cut(words[0], "=")
+			v = systemList(k, v)
 			v = strings.ReplaceAll(v, "$HOME/src/mcpwire", clone) // where the Install section clones it
 			v = strings.ReplaceAll(v, "$HOME", home)
 			vars[k] = v
@@ -74,6 +75,16 @@ func TestReadmeQuickStartInOrder(t *testing.T) {
 			t.Errorf("the organisation example does not show %s: the personal layer shadows examples/org:\n%s", s, last)
 		}
 	}
+}
+
+// systemList spells the value of a POSIX shell line's variable k for this system: the
+// directories of AIWG_CONFIG_LAYERS are separated by ":" in the docs' lines and by ";"
+// on Windows (L2), where such a line is typed in Git Bash, PowerShell or cmd.
+func systemList(k, v string) string {
+	if k != "AIWG_CONFIG_LAYERS" {
+		return v
+	}
+	return strings.ReplaceAll(v, ":", string(os.PathListSeparator))
 }
 
 // shellSetup runs a quick-start line that is not mcpwire's: "mkdir -p D && cd D &&

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/internal/limits"
+	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
@@ -21,7 +21,7 @@ func serverCommand(env *Env) *cli.Command {
 		Usage: "define, change and list MCP servers",
 		Subcommands: []*cli.Command{
 			{
-				Name: "add", Usage: "define a server", ArgsUsage: "NAME [-- COMMAND ARG…]", Flags: serverFlags(),
+				Name: "add", Usage: "define a server", ArgsUsage: "NAME [-- COMMAND ARG…] | [NAME] --from FILE|-|URL", Flags: append(serverFlags(), manifestFlags()...),
 				Action: func(c *cli.Context) error { return serverAdd(env, c) },
 			},
 			{
@@ -32,7 +32,7 @@ func serverCommand(env *Env) *cli.Command {
 				Action: func(c *cli.Context) error { return serverAddJSON(env, c) },
 			},
 			{
-				Name: "update", Usage: "change the given fields of a server", ArgsUsage: "NAME [-- COMMAND ARG…]", Flags: append(serverFlags(), updateFlags()...),
+				Name: "update", Usage: "change the given fields of a server", ArgsUsage: "NAME [-- COMMAND ARG…] | NAME --from FILE|-|URL", Flags: slices.Concat(serverFlags(), updateFlags(), manifestFlags()),
 				Action: func(c *cli.Context) error { return serverUpdate(env, c) },
 			},
 			{
@@ -44,7 +44,10 @@ func serverCommand(env *Env) *cli.Command {
 				Action: func(c *cli.Context) error { return serverList(env, c) },
 			},
 			{
-				Name: "show", Usage: "show one server and the layer file it comes from", ArgsUsage: "NAME", Flags: []cli.Flag{jsonFlag},
+				Name: "show", Usage: "show one server and the layer file it comes from", ArgsUsage: "NAME", Flags: []cli.Flag{jsonFlag,
+					&cli.BoolFlag{Name: "manifest", Usage: "print the server as a server.json (the MCP Registry's format)"},
+					&cli.StringFlag{Name: "namespace", Value: "local", Usage: "with --manifest: the namespace of a server that has no manifest name (NAMESPACE/NAME)"},
+				},
 				Action: func(c *cli.Context) error { return serverShow(env, c) },
 			},
 		},
@@ -52,6 +55,12 @@ func serverCommand(env *Env) *cli.Command {
 }
 
 func serverAdd(env *Env, c *cli.Context) error {
+	if err := checkFromFlags(env, c); err != nil {
+		return err
+	}
+	if c.IsSet("from") {
+		return serverAddFrom(env, c)
+	}
 	reg, err := env.registryFor(c, 1, "a server NAME")
 	if err != nil {
 		return err
@@ -115,6 +124,12 @@ func serverAddJSON(env *Env, c *cli.Context) error {
 }
 
 func serverUpdate(env *Env, c *cli.Context) error {
+	if err := checkFromFlags(env, c); err != nil {
+		return err
+	}
+	if c.IsSet("from") {
+		return serverUpdateFrom(env, c)
+	}
 	reg, err := env.registryFor(c, 1, "a server NAME")
 	if err != nil {
 		return err
@@ -166,6 +181,9 @@ func serverRemove(env *Env, c *cli.Context) error {
 		return err
 	}
 	printf(env.Stdout, "removed server %q from %s\n", name, reg.Set().Write().Servers.Path)
+	if err := pruneBundles(env, reg); err != nil {
+		return err
+	}
 	if s, ok := reg.Server(name); ok {
 		printf(env.Stdout, "server %q is now supplied by %s\n", s.Name, reg.ServerOrigin(name))
 	} else if users := profilesListing(reg, name); len(users) > 0 {
@@ -249,6 +267,15 @@ func serverShow(env *Env, c *cli.Context) error {
 	s, ok := reg.Server(name)
 	if !ok {
 		return reg.NoServer(name)
+	}
+	if c.Bool("manifest") {
+		if c.Bool("json") {
+			return usagef("--manifest prints JSON already; drop --json")
+		}
+		return showManifest(env, c, s)
+	}
+	if c.IsSet("namespace") {
+		return usagef("--namespace goes with --manifest")
 	}
 	v := viewServer(s, reg.ServerOrigin(name))
 	if c.Bool("json") {

@@ -115,7 +115,7 @@ func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool)
 func checkVarFlags(env *Env, c *cli.Context) error {
 	type given struct{ flag, key, value string }
 	var all []given
-	for _, f := range []string{"env-from", "header-env"} {
+	for _, f := range []string{"env-from", "header-env", "value-from"} {
 		m, _ := pairs(c, f)
 		for _, k := range slices.Sorted(maps.Keys(m)) {
 			all = append(all, given{f, k, m[k]})

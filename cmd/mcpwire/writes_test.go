@@ -21,7 +21,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpwire/mcpwire/render/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
 )
 
 // childCoverDir is the GOCOVERDIR setting of a child that may run as another user:
@@ -202,7 +203,7 @@ func TestConcurrentInjects(t *testing.T) {
 	}
 	// reverts are reads where the writer did not find its own previous value. Its
 	// write landing between an mcpwire process's compare and rename is swapped back
-	// at once (render/fsys replace, tested on its own); the writer can only see
+	// at once (internal/fsys replace, tested on its own); the writer can only see
 	// mcpwire's file during that instant (docs/writes.md), so this is logged, not
 	// asserted.
 	t.Logf("foreign writer: %d writes, %d reverted\n%s", last, reverts, wout.String())
@@ -402,7 +403,7 @@ func TestInjectFaultsThroughCLI(t *testing.T) {
 		before := fixtures.Tree(t, root)
 		code, stderr := runMain(root, project, f, []string{"inject", "--provider", "claude", "--profile", "p"})
 		after := fixtures.Tree(t, root)
-		for _, c := range f.(*fsys.Faulty).Calls() {
+		for _, c := range f.(*fsystest.Faulty).Calls() {
 			if d, ok := strings.CutPrefix(c, "mkdir "); ok {
 				delete(after, d[:strings.LastIndexByte(d, ' ')]) // a rollback keeps directories (fsys.Apply)
 			}
@@ -413,7 +414,7 @@ func TestInjectFaultsThroughCLI(t *testing.T) {
 		}
 		return stderr, code, diff
 	}
-	ok := &fsys.Faulty{}
+	ok := &fsystest.Faulty{}
 	if _, code, _ := run(t, ok); code != 0 {
 		t.Fatalf("without faults: exit %d", code)
 	}
@@ -432,10 +433,10 @@ func TestInjectFaultsThroughCLI(t *testing.T) {
 		t.Fatalf("without faults: calls %q, want 2 staged records, 4 files, the registry", ok.Calls())
 	}
 	for n := 1; n <= 6; n++ {
-		for _, stage := range []string{fsys.StageWrite, fsys.StageRename} {
+		for _, stage := range []string{fsystest.StageWrite, fsystest.StageRename} {
 			t.Run(fmt.Sprintf("write %d %s", n, stage), func(t *testing.T) {
-				stderr, code, diff := run(t, &fsys.Faulty{FailWrite: n, WriteStage: stage})
-				if code != 1 || !strings.HasPrefix(stderr, "mcpwire: error: ") || !strings.Contains(stderr, fsys.ErrInjected.Error()) {
+				stderr, code, diff := run(t, &fsystest.Faulty{FailWrite: n, WriteStage: stage})
+				if code != 1 || !strings.HasPrefix(stderr, "mcpwire: error: ") || !strings.Contains(stderr, fsystest.ErrInjected.Error()) {
 					t.Errorf("exit %d, stderr %q", code, stderr)
 				}
 				if diff != "" {

@@ -1,7 +1,8 @@
 // Package clientsites counts the places in mcpwire's source that branch on a client:
-// a comparison or switch on one of the provider table's enum constants (Shape, Format,
+// a comparison or switch on one of the provider table's enum constants (Shape,
 // DenyStyle, AllowStyle, OwnerMode, RefStyle, RemoteSupport), or on a client's name or
-// alias spelled as a string literal. Per-client knowledge belongs in one dialect file
+// alias spelled as a string literal. (A file's format, format.Format, is a syntax that
+// clients share, not a client.) Per-client knowledge belongs in one dialect file
 // per entry shape (render/dialect); this package lets a test keep it there.
 //
 // It reads source text only (go/parser, no type checking): the enum constants and the
@@ -22,7 +23,7 @@ import (
 
 // enumTypes are the provider table's enum types.
 var enumTypes = map[string]bool{
-	"Shape": true, "Format": true, "DenyStyle": true, "AllowStyle": true,
+	"Shape": true, "DenyStyle": true, "AllowStyle": true,
 	"OwnerMode": true, "RefStyle": true, "RemoteSupport": true,
 }
 

@@ -6,9 +6,9 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/tomledit"
+	"github.com/mcpwire/mcpwire/internal/yamledit"
 	"github.com/mcpwire/mcpwire/policy"
-	"github.com/mcpwire/mcpwire/render/tomledit"
-	"github.com/mcpwire/mcpwire/render/yamledit"
 )
 
 // launchKeys hold argument lists or a command line.
@@ -139,9 +139,9 @@ func (r *Redactor) classify(name string) nameKind {
 type learner[V any] struct {
 	r     *Redactor
 	rd    policy.Reader[V]
-	text  bool         // search every other string (see Redactor.toml)
-	cred  bool         // the whole document is credentials (a server's auth)
-	names []nameKind   // what each name of the path to the current value says
+	text  bool       // search every other string (see Redactor.toml)
+	cred  bool       // the whole document is credentials (a server's auth)
+	names []nameKind // what each name of the path to the current value says
 }
 
 func learn[V any](r *Redactor, rd policy.Reader[V], root V, text, cred bool) {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpwire/mcpwire/internal/tomledit"
 	"github.com/mcpwire/mcpwire/policy"
-	"github.com/mcpwire/mcpwire/render/tomledit"
 	"github.com/pelletier/go-toml/v2"
 )
 

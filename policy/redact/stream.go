@@ -3,13 +3,13 @@ package redact
 import (
 	"bytes"
 
-	"github.com/mcpwire/mcpwire/render/jsonc"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 )
 
 // This file learns the credentials of a JSON or JSONC file from its tokens as
 // jsonc.Walk validates it: what learn does over the file's values (learner: the same
 // names, the same rules, in the same order), in one pass over its bytes that
-// allocates only what it learns. A walk of render/jsonc values scans each container
+// allocates only what it learns. A walk of internal/jsonc values scans each container
 // again for each level it is nested in: 0.3 s for a minified 52 MB ~/.claude.json,
 // three times the inject whose dry run it serves (K7).
 

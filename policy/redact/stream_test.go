@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/policy"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
-// jsonReader reads render/jsonc values for policy.Walk, in place: the walk of a JSON
+// jsonReader reads internal/jsonc values for policy.Walk, in place: the walk of a JSON
 // file's values the stream (stream.go) is checked against.
 type jsonReader struct{}
 

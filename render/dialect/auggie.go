@@ -6,9 +6,9 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // auggie is auggie's (Augment's CLI) mcpServers entry: "type" on every entry, then

@@ -3,9 +3,9 @@ package dialect
 import (
 	"encoding/json"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // codex is Codex CLI's [mcp_servers.NAME] table (TOML). References go by variable

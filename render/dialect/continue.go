@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // continueDev is Continue's mcpServers entry (a YAML list named by "name", in

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // copilot is GitHub Copilot CLI's mcpServers entry: Claude Code's spelling — {command,

@@ -11,7 +11,7 @@
 // Where the next clients go: a new entry shape is a file here with a constructor in
 // shapes; a client that shares a shape is only a table entry. Container shapes (a
 // list keyed by name, a flat dotted key, a nested key) are format.Container values,
-// and formats are render/format adapters, so neither needs a dialect. The reverse
+// and formats are internal/format adapters, so neither needs a dialect. The reverse
 // direction (issue 14: a client entry back to a registry server, and the state of an
 // entry for status) belongs in the same files, as methods beside Entry that read the
 // same member names.
@@ -21,9 +21,9 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // Dialect is one client entry shape.

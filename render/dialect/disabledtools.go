@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/format"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // disabledTools is the filter style of Windsurf, Factory and Antigravity

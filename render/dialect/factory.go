@@ -3,9 +3,9 @@ package dialect
 import (
 	"encoding/json"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // factory is Factory Droid's mcpServers entry: "type" on every entry and "disabled"

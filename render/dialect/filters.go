@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // ServerFilters are the tool filters of one injected server for one provider.

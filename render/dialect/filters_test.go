@@ -3,9 +3,9 @@ package dialect
 import (
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // TestCarryReplacesDefaults: under KeepFilters, a rewritten entry keeps the filter
@@ -16,7 +16,7 @@ import (
 // spec: F3 F4
 func TestCarryReplacesDefaults(t *testing.T) {
 	spec := FilterSpec{Allow: true, Members: []string{"tools", "other"}, Defaults: map[string]any{"tools": []string{"*"}}}
-	doc, err := format.Parse(providers.JSON, "/f", []byte(`{"s": {"command": "x", "tools": ["a", "b"], "other": [1]}}`), true)
+	doc, err := format.Parse(format.JSON, "/f", []byte(`{"s": {"command": "x", "tools": ["a", "b"], "other": [1]}}`), true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // gemini is Gemini CLI's mcpServers entry: httpUrl for streamable HTTP, type "sse"

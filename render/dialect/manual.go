@@ -1,9 +1,9 @@
 package dialect
 
 import (
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // manual is a client configured by hand (ChatGPT Desktop's connectors): no file, only

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/render/format"
+	"github.com/mcpwire/mcpwire/internal/format"
 )
 
 // SameMeaning reports whether two entries of one client's file mean the same (T6):

@@ -3,9 +3,9 @@ package dialect
 import (
 	"encoding/json"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // omp is oh-my-pi's mcpServers entry: Claude Code's shape, plus the registry

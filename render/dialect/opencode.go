@@ -9,11 +9,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/hint"
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
-	"github.com/mcpwire/mcpwire/render/jsonc"
 )
 
 // opencode is opencode's "mcp" map (JSONC): {type:"local", command:[cmd, …args],

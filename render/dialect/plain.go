@@ -3,9 +3,9 @@ package dialect
 import (
 	"encoding/json"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // plain is the common mcpServers entry: {command, args, env} and {url, headers}, the

@@ -3,9 +3,9 @@ package dialect
 import (
 	"encoding/json"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // qoder is Qoder CLI's mcpServers entry, in its settings files and in the project's

@@ -1,8 +1,8 @@
 package dialect
 
 import (
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // qwen is Qwen Code's mcpServers entry. Qwen Code is a Gemini CLI fork and reads the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -540,10 +541,14 @@ func unresolved(p *providers.Provider, d Dialect, s *registry.Server) []Unresolv
 
 // unsubst writes the project directory as ${project} again in a stdio server's
 // command, arguments, working directory and env values (R10): the client's workspace
-// variable, or the absolute directory where the path continues or ends.
+// variable, or the absolute directory where the path continues or ends (on Windows,
+// spelled with forward slashes or backslashes).
 func unsubst(pv string, s *registry.Server) {
 	if pv == "" || s.Remote() {
 		return
+	}
+	if native := filepath.FromSlash(pv); native != pv {
+		defer unsubst(native, s) // then the backslash spelling
 	}
 	back := func(v string) string {
 		if !strings.Contains(v, pv) {

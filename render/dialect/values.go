@@ -3,14 +3,15 @@ package dialect
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/format"
 )
 
 // ProjectVar is the placeholder for the project directory in args, env values and cwd
@@ -63,12 +64,15 @@ type Target struct {
 }
 
 // ProjectValue is what ${project} becomes for this target (R10): the client's
-// workspace variable in its project file, else the absolute project directory.
+// workspace variable in its project file, else the absolute project directory, with
+// forward slashes on Windows (C:/Users/me/repo): the registry's values continue it
+// with "/" (${project}/docs), which a backslash before would make a mixed spelling,
+// and every Windows program takes forward slashes.
 func (t Target) ProjectValue() string {
 	if t.Scope == providers.Project && !t.Ephemeral && t.P.WorkspaceVar != "" {
 		return t.P.WorkspaceVar
 	}
-	return t.Project
+	return filepath.ToSlash(t.Project)
 }
 
 // workspaceValue is what ${workspaceFolder} (the folder the client has open) becomes:

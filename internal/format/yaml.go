@@ -1,0 +1,226 @@
+package format
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/mcpwire/mcpwire/internal/yamledit"
+)
+
+// yamlDoc is a YAML file, edited in place by internal/yamledit. Edits wait and are made
+// by one yamledit Apply in Bytes, which parses the result strictly and compares its
+// data with the intended data once. Members set on the document go before the
+// entries' edits, so that in a new file they come first (Continue's block header
+// above its mcpServers).
+type yamlDoc struct {
+	path    string
+	doc     *yamledit.Doc
+	docOps  []yamledit.Op
+	entries []yamledit.Op
+}
+
+// parseYAML opens a YAML file; a missing or blank file is an empty mapping. The top
+// level must be a mapping, and the file one document.
+func parseYAML(path string, data []byte, exists bool) (Document, error) {
+	if !exists {
+		data = nil
+	}
+	doc, err := yamledit.Parse(data)
+	if err != nil {
+		return nil, &ParseError{Path: path, Format: "YAML", Err: err}
+	}
+	return &yamlDoc{path: path, doc: doc}, nil
+}
+
+func (d *yamlDoc) Lookup(path ...string) (Value, bool) {
+	v, ok := d.doc.Lookup(path...)
+	if !ok {
+		return nil, false
+	}
+	return decoded{v, true}, true
+}
+
+func (d *yamlDoc) Set(path []string, v any) error {
+	if len(path) == 0 {
+		return fmt.Errorf("%s: mcpwire does not replace a whole YAML document", d.path)
+	}
+	d.docOps = append(d.docOps, yamledit.Op{Path: path[:len(path)-1], Name: path[len(path)-1], Value: yamlValueOf(v)})
+	return nil
+}
+
+func (d *yamlDoc) Delete(path []string) (bool, error) {
+	if len(path) == 0 {
+		return false, fmt.Errorf("%s: mcpwire does not remove a whole YAML document", d.path)
+	}
+	_, ok := d.doc.Lookup(path...)
+	d.docOps = append(d.docOps, yamledit.Op{Path: path[:len(path)-1], Name: path[len(path)-1], Delete: true})
+	return ok, nil
+}
+
+func (d *yamlDoc) Bytes() ([]byte, error) {
+	if ops := append(slices.Clip(d.docOps), d.entries...); len(ops) > 0 {
+		if err := d.doc.Apply(ops); err != nil {
+			return nil, fmt.Errorf("%s: %w", d.path, err)
+		}
+		d.docOps, d.entries = nil, nil
+	}
+	return d.doc.Bytes(), nil
+}
+
+// Entries returns the entries of container c: a mapping keyed by name (Goose's
+// extensions), or a list of mappings named by their NameKey member (Continue's
+// mcpServers).
+func (d *yamlDoc) Entries(c Container) (Entries, error) {
+	if c.Frame != nil || len(c.Path) == 0 {
+		return nil, fmt.Errorf("%s: mcpwire cannot edit this kind of server list in a YAML file", d.path)
+	}
+	if err := d.doc.Check(c.Path, c.NameKey); err != nil {
+		return nil, fmt.Errorf("%s: %w", d.path, err)
+	}
+	return &yamlEntries{d: d, path: c.Path, item: c.NameKey, pending: map[string]*yamlEntry{}}, nil
+}
+
+// yamlEntries are the entries of one container. Edits wait in the document's ops;
+// pending is what they make the entries (nil: removed).
+type yamlEntries struct {
+	d       *yamlDoc
+	path    []string
+	item    string
+	pending map[string]*yamlEntry
+	added   []string
+}
+
+func (y *yamlEntries) Names() []string {
+	var out []string
+	for _, n := range append(y.d.doc.Names(y.path, y.item), y.added...) {
+		if e, edited := y.pending[n]; !edited || e != nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (y *yamlEntries) Get(name string) (Entry, bool) {
+	if e, edited := y.pending[name]; edited {
+		if e == nil {
+			return nil, false
+		}
+		return *e, true
+	}
+	v, ok := y.d.doc.Get(y.path, y.item, name)
+	if !ok {
+		return nil, false
+	}
+	doc := y.d.doc
+	return yamlEntry{decoded{v, true}, func() []byte {
+		text, _ := doc.Text(y.path, y.item, name)
+		return []byte(text)
+	}}, true
+}
+
+// written is the entry as the file will hold it: a list entry with its name member
+// first.
+func (y *yamlEntries) written(name string, e Object) Object {
+	if y.item == "" {
+		return e
+	}
+	return append(Object{{Key: y.item, Value: name}}, e.Without(y.item)...)
+}
+
+func (y *yamlEntries) Digest(name string, e Object) (string, error) {
+	raw, err := Marshal(y.written(name, e))
+	if err != nil {
+		return "", err
+	}
+	return Digest(raw), nil
+}
+
+func (y *yamlEntries) Set(name string, e Object) (string, error) {
+	raw, err := Marshal(y.written(name, e))
+	if err != nil {
+		return "", err
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "", err
+	}
+	if _, edited := y.pending[name]; !edited {
+		if _, ok := y.d.doc.Get(y.path, y.item, name); !ok {
+			y.added = append(y.added, name)
+		}
+	}
+	y.d.entries = append(y.d.entries, yamledit.Op{Path: y.path, Item: y.item, Name: name, Value: yamlValueOf(e)})
+	y.pending[name] = &yamlEntry{decoded{v, true}, nil}
+	return Digest(raw), nil
+}
+
+// Restore writes the entry's lines back as they were when they still read as its
+// value where it is now (tried on the file alone first, so that one that no longer
+// fits cannot fail the other edits), else renders its value.
+func (y *yamlEntries) Restore(name string, text, value []byte) (string, error) {
+	o, err := ObjectOf(value)
+	if err != nil {
+		return "", fmt.Errorf("%s: %s: %w", y.d.path, name, err)
+	}
+	if y.item != "" {
+		o = o.Without(y.item)
+	}
+	if _, err := y.Set(name, o); err != nil {
+		return "", err
+	}
+	op := &y.d.entries[len(y.d.entries)-1]
+	if trial, err := yamledit.Parse(y.d.doc.Bytes()); err == nil {
+		try := *op
+		try.Text = string(text)
+		if trial.Apply([]yamledit.Op{try}) == nil {
+			op.Text = try.Text
+		}
+	}
+	var v any
+	if err := json.Unmarshal(value, &v); err != nil {
+		return "", err
+	}
+	y.pending[name] = &yamlEntry{decoded{v, true}, nil}
+	return Digest(value), nil
+}
+
+func (y *yamlEntries) SetMember(name, key string, v any) error {
+	return fmt.Errorf("%s: mcpwire does not edit single members of a YAML server entry", y.d.path)
+}
+
+func (y *yamlEntries) Delete(name string) error {
+	y.d.entries = append(y.d.entries, yamledit.Op{Path: y.path, Item: y.item, Name: name, Delete: true})
+	y.pending[name] = nil
+	return nil
+}
+
+// yamlValueOf turns an Object (nested or not) into a yamledit.Map, keeping its order.
+func yamlValueOf(v any) any {
+	o, ok := v.(Object)
+	if !ok {
+		return v
+	}
+	m := make(yamledit.Map, len(o))
+	for i, kv := range o {
+		m[i] = yamledit.KV{Key: kv.Key, Value: yamlValueOf(kv.Value)}
+	}
+	return m
+}
+
+// yamlEntry is a server entry of a YAML document; text reads its lines (nil for one
+// not written yet).
+type yamlEntry struct {
+	decoded
+	text func() []byte
+}
+
+func (e yamlEntry) Digest() string { return Digest(e.JSON()) }
+func (e yamlEntry) Framed() bool   { return false }
+
+func (e yamlEntry) Text() []byte {
+	if e.text == nil {
+		return nil
+	}
+	return e.text()
+}

@@ -1,0 +1,6 @@
+//go:build !windows
+
+package winetest
+
+// running: wine runs Windows programs only.
+const running = false

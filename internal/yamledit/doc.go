@@ -1,0 +1,319 @@
+// Package yamledit edits a YAML document in its source text (SPEC W1, W2, V9): the
+// entries of a container (a mapping keyed by name, or a sequence of mappings named by
+// one of their members) are replaced, added or removed, and every other byte of the
+// file stays as it was — comments, key order, quoting, blank lines, line endings and a
+// byte order mark.
+//
+// go.yaml.in/yaml/v3 (the YAML organisation's yaml.v3, a port of libyaml, as Goose's
+// serde_yaml is) parses the document into a tree that gives each node its line and
+// column; its encoder, though, re-spaces the whole file on output, so the edits here
+// are splices of whole lines of the source, the same approach as internal/jsonc and
+// internal/tomledit. An entry of a block container owns the lines from its key (or its
+// "-") to its last line of content; comment and blank lines after that, and before the
+// next entry, are not its own.
+//
+// Every batch of edits is checked before it is kept: the result is parsed again
+// strictly (one document, no duplicate keys, a mapping at the top) and its data must
+// equal the original data with exactly the intended changes. A layout the line splices
+// cannot edit (a non-empty flow container, anchors, aliases or merge keys in a
+// container, an entry sharing its line with another) is refused, never guessed.
+//
+// What a document may cost is bounded (SPEC K1): nesting at most limits.Depth levels,
+// and aliases adding at most limits.AliasNodes nodes when expanded, both counted on
+// the parsed tree before its data is built (convert.go).
+//
+// A Doc knows nothing of MCP: which container and which entries are the caller's.
+package yamledit
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/limits"
+	"go.yaml.in/yaml/v3"
+)
+
+// utf8BOM is kept in front of the document when it is written back.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// Doc is a parsed YAML document. Its methods never leave it in an invalid state.
+type Doc struct {
+	bom  bool
+	src  []byte // without the byte order mark
+	nl   string
+	root *yaml.Node // the top-level mapping; nil for an empty document
+	data map[string]any
+	ls   lineTable
+
+	// items indexes the named entries of a sequence container by name, for Get: a
+	// look-up of each of n entries then costs n, not n² (K7). Built on first use; a
+	// Doc's data never changes (Apply makes a new one).
+	items map[string]map[string]int
+}
+
+// Parse validates src strictly and returns its document. It refuses a stream of
+// several documents, a top level that is not a mapping, duplicate keys, anything the
+// YAML parser refuses, and a document past mcpwire's limits (a *limits.Error);
+// errors give the line.
+func Parse(src []byte) (*Doc, error) {
+	d := &Doc{}
+	if bytes.HasPrefix(src, utf8BOM) {
+		d.bom, src = true, src[len(utf8BOM):]
+	}
+	if err := d.load(src); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// load parses src into d.
+func (d *Doc) load(src []byte) error {
+	root, err := parseTree(src)
+	if err != nil {
+		return err
+	}
+	data := map[string]any{}
+	if root != nil {
+		if err := checkTree(root, limits.AliasNodes, limits.Depth); err != nil {
+			return err
+		}
+		if data, err = mapping(root); err != nil {
+			return err
+		}
+	}
+	d.src, d.root, d.data = src, root, data
+	d.ls = newLineTable(src)
+	d.nl = "\n"
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+		d.nl = "\r\n"
+	}
+	return nil
+}
+
+// parseTree parses src as one YAML document whose top level is a mapping, and
+// returns that mapping (nil for an empty document, or one that is only comments or
+// null).
+func parseTree(src []byte) (root *yaml.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil { // the parser's own failures are errors, never a crash
+			root, err = nil, fmt.Errorf("the YAML parser failed: %v", r)
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	var doc yaml.Node
+	switch err := dec.Decode(&doc); {
+	case err == io.EOF:
+		return nil, nil
+	case err != nil:
+		return nil, parseError(err)
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return nil, errors.New("holds several YAML documents (---); mcpwire edits a file of one document")
+	case err != io.EOF:
+		return nil, parseError(err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	body := doc.Content[0]
+	switch {
+	case isNull(body) && body.Anchor == "":
+		return nil, nil
+	case body.Kind == yaml.AliasNode || !isMapping(body):
+		return nil, fmt.Errorf("the top level must be a mapping, not %s", describeNode(body))
+	}
+	return body, nil
+}
+
+// parseError keeps the first line of the parser's message, without its "yaml: "
+// prefix (a message never shows the source).
+func parseError(err error) error {
+	msg := strings.TrimPrefix(firstLine(err.Error()), "yaml: ")
+	if strings.Contains(msg, "exceeded max depth") { // the parser's own limit (10,000 levels), past mcpwire's
+		l := 0
+		fmt.Sscanf(msg, "line %d:", &l)
+		return limits.Nesting(l)
+	}
+	return errors.New(msg)
+}
+
+// firstLine is the first line of a message.
+func firstLine(msg string) string {
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return strings.TrimSpace(msg)
+}
+
+// Bytes returns the document's source text.
+func (d *Doc) Bytes() []byte {
+	if !d.bom {
+		return bytes.Clone(d.src)
+	}
+	return append(bytes.Clone(utf8BOM), d.src...)
+}
+
+// Newline reports the document's line ending: "\r\n" when its first line ends with
+// CRLF, else "\n".
+func (d *Doc) Newline() string { return d.nl }
+
+// Lookup returns a copy of the decoded value at a path of member names from the top
+// level (the top level itself for an empty path).
+func (d *Doc) Lookup(path ...string) (any, bool) {
+	v, ok := d.at(path)
+	if !ok {
+		return nil, false
+	}
+	return clone(v), true
+}
+
+// at returns the decoded value at path itself, not a copy.
+func (d *Doc) at(path []string) (any, bool) {
+	var v any = d.data
+	for _, k := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[k]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// Check verifies that the container at path is absent, null, or (item empty) a
+// mapping, or (item set) a sequence whose entries are mappings with distinct string
+// members item (entries without one, such as Continue's `uses:` blocks, are kept but
+// cannot be named). The error names the path and its line.
+func (d *Doc) Check(path []string, item string) error {
+	n := d.node(path)
+	if n == nil {
+		return d.checkParents(path)
+	}
+	switch {
+	case isNull(n):
+		return nil
+	case isMapping(n):
+		if item == "" {
+			return nil
+		}
+	case isSequence(n):
+		if item == "" {
+			break
+		}
+		seen := map[string]bool{}
+		for i, e := range n.Content {
+			if !isMapping(e) {
+				return fmt.Errorf("line %d: entry %d of %s must be a mapping, not %s", line(e), i+1, formatPath(path), describeNode(e))
+			}
+			name, ok := memberString(e, item)
+			if !ok {
+				continue
+			}
+			if seen[name] {
+				return fmt.Errorf("line %d: %s has two entries named %q", line(e), formatPath(path), name)
+			}
+			seen[name] = true
+		}
+		return nil
+	}
+	want := "a mapping"
+	if item != "" {
+		want = "a list"
+	}
+	return fmt.Errorf("line %d: %s must be %s, not %s", line(n), formatPath(path), want, describeNode(n))
+}
+
+// checkParents refuses a path whose missing container would go under a value that is
+// not a mapping.
+func (d *Doc) checkParents(path []string) error {
+	for i := len(path) - 1; i > 0; i-- {
+		if n := d.node(path[:i]); n != nil {
+			if isMapping(n) || isNull(n) {
+				return nil
+			}
+			return fmt.Errorf("line %d: %s must be a mapping, not %s", line(n), formatPath(path[:i]), describeNode(n))
+		}
+	}
+	return nil
+}
+
+// Names returns the names of the container's entries in document order: the keys of
+// a mapping, or the item members of a sequence's mappings.
+func (d *Doc) Names(path []string, item string) []string {
+	var out []string
+	for _, e := range d.entries(path, item) {
+		out = append(out, e.name)
+	}
+	return out
+}
+
+// Get returns a copy of the decoded value of a container's entry (only the entry is
+// copied: a lookup of every entry of a container stays linear).
+func (d *Doc) Get(path []string, item, name string) (any, bool) {
+	v, ok := d.at(path)
+	if !ok {
+		return nil, false
+	}
+	if item == "" {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		e, ok := m[name]
+		return clone(e), ok
+	}
+	list, _ := v.([]any)
+	key := strings.Join(path, "\x00") + "\x01" + item
+	index, ok := d.items[key]
+	if !ok {
+		index = map[string]int{}
+		for i := len(list) - 1; i >= 0; i-- { // the first of a name wins
+			countStep()
+			if m, ok := list[i].(map[string]any); ok {
+				if n, ok := m[item].(string); ok {
+					index[n] = i
+				}
+			}
+		}
+		if d.items == nil {
+			d.items = map[string]map[string]int{}
+		}
+		d.items[key] = index
+	}
+	if i, ok := index[name]; ok {
+		return clone(list[i]), true
+	}
+	return nil, false
+}
+
+// steps counts the list entries Get looks at, when a test sets it (K7).
+var steps *int
+
+func countStep() {
+	if steps != nil {
+		*steps++
+	}
+}
+
+// formatPath shows a path of member names.
+func formatPath(path []string) string {
+	if len(path) == 0 {
+		return "the top level"
+	}
+	parts := make([]string, len(path))
+	for i, p := range path {
+		if plainKey(p) {
+			parts[i] = p
+		} else {
+			parts[i] = quote(p)
+		}
+	}
+	return strings.Join(parts, ".")
+}

@@ -1,9 +1,0 @@
-//go:build !windows
-
-package fsys
-
-import "io/fs"
-
-// effectiveMode is the mode a file gets: perm itself where files have permission
-// bits (see mode_windows.go for Windows).
-func effectiveMode(perm fs.FileMode) fs.FileMode { return perm }
