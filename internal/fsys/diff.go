@@ -97,11 +97,8 @@ func hunkRanges(ops []op) [][2]int {
 // of the whole files.
 func window(a, b []byte) (lo, aHi, bHi int) {
 	n := commonPrefix(a, b)
-	pre := bytes.LastIndexByte(a[:n], '\n') + 1 // the start of the first line that differs
-	m := 0
-	for m < len(a)-pre && m < len(b)-pre && a[len(a)-1-m] == b[len(b)-1-m] {
-		m++
-	}
+	pre := lastLineBreak(a[:n]) + 1 // the start of the first line that differs
+	m := commonSuffix(a[pre:], b[pre:])
 	// The common suffix counts from a line start on both sides: else from the line
 	// after its first newline.
 	if sa, sb := len(a)-m, len(b)-m; !lineStart(a, sa, pre) || !lineStart(b, sb, pre) {
@@ -120,7 +117,7 @@ func lineStart(x []byte, i, from int) bool { return i == from || x[i-1] == '\n' 
 // linesBack returns the start of the line k lines before the line that starts at i.
 func linesBack(x []byte, i, k int) int {
 	for ; k > 0 && i > 0; k-- {
-		i = bytes.LastIndexByte(x[:i-1], '\n') + 1
+		i = lastLineBreak(x[:i-1]) + 1
 	}
 	return i
 }
@@ -135,6 +132,20 @@ func linesOn(x []byte, i, k int) int {
 		i += j + 1
 	}
 	return i
+}
+
+// lastLineBreak returns the offset of the last '\n' in x, or -1. bytes.LastIndexByte
+// reads a byte at a time, 20 ms for the one line of a minified 50 MB file (K7);
+// bytes.IndexByte, which reads many at once, tells which block holds one.
+func lastLineBreak(x []byte) int {
+	const block = 4096
+	for end := len(x); end > 0; end -= block {
+		from := max(0, end-block)
+		if bytes.IndexByte(x[from:end], '\n') >= 0 {
+			return from + bytes.LastIndexByte(x[from:end], '\n')
+		}
+	}
+	return -1
 }
 
 // op is one line of an edit script: ' ' keeps a[a] (= b[b]), '-' deletes a[a],

@@ -1,6 +1,7 @@
 package fsys
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -197,5 +198,53 @@ func TestDiffShowsFirstLines(t *testing.T) {
 	// a diff within the bound is shown whole
 	if got := hunks("a\nb\n", "a\nc\n"); got != "@@ -1,2 +1,2 @@\n a\n-b\n+c\n" {
 		t.Errorf("a small diff: %q", got)
+	}
+}
+
+// TestLastLineBreak: the last '\n' found a block at a time is the one
+// bytes.LastIndexByte finds, wherever it sits against the blocks.
+func TestLastLineBreak(t *testing.T) {
+	for _, n := range []int{0, 1, 4095, 4096, 4097, 8192, 3*4096 + 7} {
+		for _, at := range []int{-1, 0, 1, 4095, 4096, 4097, n / 2, n - 1} {
+			x := []byte(strings.Repeat("a", n))
+			if at >= 0 && at < n {
+				x[at] = '\n'
+				if at > 3 {
+					x[at-3] = '\n' // an earlier one too
+				}
+			}
+			if got, want := lastLineBreak(x), bytes.LastIndexByte(x, '\n'); got != want {
+				t.Errorf("%d bytes, a line break at %d: %d, want %d", n, at, got, want)
+			}
+		}
+	}
+}
+
+// TestIndexQuoteOrEscape: eight bytes at a time finds the first '"' or '\\' as a
+// byte at a time does, at every offset and alignment.
+func TestIndexQuoteOrEscape(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte("ab\"\\'\x00\xff\x22\x5c,")
+	for range 2000 {
+		line := make([]byte, rng.IntN(40))
+		for i := range line {
+			if rng.IntN(6) == 0 {
+				line[i] = alphabet[rng.IntN(len(alphabet))]
+			} else {
+				line[i] = byte(rng.IntN(256))
+			}
+		}
+		for from := 0; from <= len(line); from++ {
+			want := -1
+			for i := from; i < len(line); i++ {
+				if line[i] == '"' || line[i] == '\\' {
+					want = i
+					break
+				}
+			}
+			if got := indexQuoteOrEscape(line, from); got != want {
+				t.Fatalf("indexQuoteOrEscape(%q, %d) = %d, want %d", line, from, got, want)
+			}
+		}
 	}
 }
