@@ -125,7 +125,8 @@ type nameKind struct {
 
 // classify is what a member name says.
 func (r *Redactor) classify(name string) nameKind {
-	k := nameKind{name: name, norm: policy.NormName(name), cred: policy.CredentialMap(name) || policy.SecretName(name)}
+	k := nameKind{name: name, norm: policy.NormName(name)}
+	k.cred = policy.CredentialMap(name) || policy.SecretNamed(name, k.norm)
 	k.launch, k.servers = launchKeys[k.norm], r.servers[k.norm]
 	return k
 }

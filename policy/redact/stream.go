@@ -18,9 +18,9 @@ type stream struct {
 	r    *Redactor
 	data []byte
 	// names are what the names of the members leading to the current value say,
-	// and cred[i] whether one of names[:i+1] holds credentials
-	names []nameKind
-	cred  []bool
+	// one byte each (what a name says is looked up once per key, and 1,250,000 keys
+	// of a 50 MB file are pushed here: K7)
+	names []says
 	// frames are the open objects and arrays, innermost last
 	frames []frame
 	// acts are what was learnt, applied once the whole document is known valid (a
@@ -31,7 +31,42 @@ type stream struct {
 	lo   int
 	snap *snapshot
 	// recent are names looked up lately (name)
-	recent [512]nameKind
+	recent [512]recentName
+}
+
+// says is what the name of a member leading to a value says, and what the names
+// before it do.
+type says uint8
+
+const (
+	saysCred    says = 1 << iota // it or a name before it holds credentials
+	saysLaunch                   // a launch member (launchKeys)
+	saysServers                  // a member holding servers
+	saysType                     // "type", whose value is no credential
+)
+
+// saysOf is what a name says by itself.
+func saysOf(k nameKind) says {
+	var x says
+	if k.cred {
+		x |= saysCred
+	}
+	if k.launch {
+		x |= saysLaunch
+	}
+	if k.servers {
+		x |= saysServers
+	}
+	if k.norm == "type" {
+		x |= saysType
+	}
+	return x
+}
+
+// recentName is a name looked up lately and what it says.
+type recentName struct {
+	name string
+	says says
 }
 
 // frame is an open object or array.
@@ -74,8 +109,7 @@ func (a action) apply(r *Redactor) {
 type snapshot struct {
 	frames []frame
 	ends   []int // where frames[i] ends, once it does
-	names  []nameKind
-	cred   []bool
+	names  []says
 }
 
 func newStream(r *Redactor, data []byte) *stream {
@@ -106,21 +140,21 @@ func (s *stream) at(end int) {
 	}
 	s.snap.frames = append([]frame{}, s.frames...)
 	s.snap.ends = make([]int, len(s.frames))
-	s.snap.names = append([]nameKind{}, s.names...)
-	s.snap.cred = append([]bool{}, s.cred...)
+	s.snap.names = append([]says{}, s.names...)
 }
 
 // value is where the value starting now stands: under a member that holds
-// credentials, under a launch member (launchKeys) and the normalised name of its
-// member, an element of a list.
-func (s *stream) value() (cred, launch bool, key string, inList bool) {
+// credentials, under a launch member (launchKeys), under a member named "type"
+// (normalised), an element of a list.
+func (s *stream) value() (cred, launch, typ, inList bool) {
 	if n := len(s.names); n > 0 {
-		cred, launch, key = s.cred[n-1], s.names[n-1].launch, s.names[n-1].norm
+		x := s.names[n-1]
+		cred, launch, typ = x&saysCred != 0, x&saysLaunch != 0, x&saysType != 0
 	}
 	if n := len(s.frames); n > 0 {
 		inList = s.frames[n-1].array
 	}
-	return cred, launch, key, inList
+	return cred, launch, typ, inList
 }
 
 // learnt records an action, inside the innermost list that collects actions, if any.
@@ -138,54 +172,53 @@ func (s *stream) learnt(a action) {
 func (s *stream) Key(start, end int) {
 	s.at(end)
 	f := &s.frames[len(s.frames)-1]
-	s.names, s.cred = s.names[:f.base], s.cred[:f.base]
+	s.names = s.names[:f.base]
 	k := s.name(start, end)
-	cred := k.cred
 	if n := len(s.names); n > 0 {
-		if s.names[n-1].servers {
-			cred = false // a server's name
+		if s.names[n-1]&saysServers != 0 {
+			k &^= saysCred // a server's name
 		}
-		cred = cred || s.cred[n-1]
+		k |= s.names[n-1] & saysCred
 	}
-	s.names, s.cred = append(s.names, k), append(s.cred, cred)
+	s.names = append(s.names, k)
 }
 
 // name is what the key token data[start:end] says. A file's keys are mostly the
 // same few names again (command, args, env, and the members of each of 30,000
 // projects): a small table by length and end bytes finds them before the map.
-func (s *stream) name(start, end int) nameKind {
+func (s *stream) name(start, end int) says {
 	tok := s.data[start+1 : end-1]
-	escaped := bytes.IndexByte(tok, '\\') >= 0
 	h := len(tok)
 	if h > 0 {
 		h = h*31 + int(tok[0])*7 + int(tok[h-1])
 	}
 	slot := &s.recent[h%len(s.recent)]
-	if !escaped && len(tok) > 0 && slot.name == string(tok) {
-		return *slot
+	if len(tok) > 0 && slot.name == string(tok) { // a slot holds no escaped name
+		return slot.says
 	}
-	var name string
+	escaped := bytes.IndexByte(tok, '\\') >= 0
+	var k nameKind
+	var ok bool
 	if escaped {
-		name = jsonc.Unquote(s.data[start:end])
-	}
-	k, ok := s.r.names[name]
-	if !escaped {
+		k, ok = s.r.names[jsonc.Unquote(s.data[start:end])]
+	} else {
 		k, ok = s.r.names[string(tok)] // no string made for the look-up
-		name = k.name
 	}
 	if !ok {
-		if !escaped {
-			name = string(tok)
+		name := string(tok)
+		if escaped {
+			name = jsonc.Unquote(s.data[start:end])
 		}
 		k = s.r.classify(name)
 		if len(s.r.names) < maxNames {
 			s.r.names[name] = k
 		}
 	}
+	x := saysOf(k)
 	if !escaped && len(tok) > 0 {
-		*slot = k
+		*slot = recentName{k.name, x}
 	}
-	return k
+	return x
 }
 
 // Open implements jsonc.Visitor.
@@ -208,7 +241,7 @@ func (s *stream) Close(end int) {
 		s.snap.ends[d] = end
 	}
 	s.frames = s.frames[:d]
-	s.names, s.cred = s.names[:f.base], s.cred[:f.base]
+	s.names = s.names[:f.base]
 	if c := f.collect; c != nil {
 		s.learnt(action{kind: 'a', args: c.args})
 		for _, a := range c.acts {
@@ -223,7 +256,7 @@ func (s *stream) Scalar(start, end int) {
 	if s.data[start] != '"' {
 		return
 	}
-	cred, launch, key, inList := s.value()
+	cred, launch, typ, inList := s.value()
 	if n := len(s.frames); n > 0 && s.frames[n-1].collect != nil {
 		// an element of a launch member's list: learnt with its list
 		c := s.frames[n-1].collect
@@ -231,7 +264,7 @@ func (s *stream) Scalar(start, end int) {
 		return
 	}
 	switch {
-	case cred && key != "type":
+	case cred && !typ:
 		s.learnt(action{kind: 'c', text: jsonc.Unquote(s.data[start:end])})
 	case launch && !inList:
 		s.learnt(action{kind: 'm', text: jsonc.Unquote(s.data[start:end])})
@@ -274,7 +307,7 @@ func (r *Redactor) change(path string, oldFile, newFile []byte) (read [2]int, ok
 		}
 		f := sp.frames[d]
 		sn := newStream(r, new)
-		sn.names, sn.cred = sp.names[:f.base:f.base], sp.cred[:f.base:f.base]
+		sn.names = sp.names[:f.base:f.base]
 		if d > 0 {
 			parent := sp.frames[d-1]
 			parent.collect = nil
