@@ -298,6 +298,9 @@ func (c *ClientFile) finding(kind, server, field, why string) Finding {
 // are taken as such, declared or not.
 func auditFields(name string, s *registry.Server) policy.Fields {
 	plain := func(m map[string]string) map[string]bool {
+		if len(m) == 0 {
+			return nil
+		}
 		out := map[string]bool{}
 		for k, v := range m {
 			if policy.PlainEnvProblem(k, v) == "" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
 	"go.yaml.in/yaml/v3"
 )
@@ -281,5 +282,22 @@ func TestStatusGooseAllocations(t *testing.T) {
 	t.Logf("status %d allocations, yaml.v3's parse %d: %.2f×", status, floor, float64(status)/float64(floor))
 	if float64(status) > 2*float64(floor) { // 2.4× when entries were encoded by reflection (K7)
 		t.Errorf("status of a Goose file: %d allocations, more than 2 × yaml.v3's parse (%d)", status, floor)
+	}
+}
+
+// spec: K7
+// TestLiteralCredentialsOfAPlainServer: import checks each server it added for
+// literal credentials (H4); a server of a command and arguments, as most of 200,000
+// imported are, is checked with a few allocations (30 when each empty map was
+// sorted and walked).
+func TestLiteralCredentialsOfAPlainServer(t *testing.T) {
+	s := &registry.Server{Name: "s1", Command: "npx", Args: []string{"-y", "@scope/server"}}
+	n := testing.AllocsPerRun(100, func() {
+		if vs := render.LiteralCredentials(s); len(vs) != 0 {
+			t.Fatalf("%v", vs)
+		}
+	})
+	if n > 10 {
+		t.Errorf("LiteralCredentials of a plain server: %v allocations, at most 10", n)
 	}
 }
