@@ -169,10 +169,14 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 				se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
 			} else {
 				se.Off = dialect.Disabled(e.Read.Server)
-				se.Blockers = append(se.Blockers, r.blockers(e.Read.Server)...)
+				se.Blockers = r.blockers(e.Read.Server) // a list of its own (K7: one, not three, per entry)
 				se.Blockers = append(se.Blockers, unresolvedBlockers(c.Provider, e.Read.Unresolved)...)
 			}
-			se.Blockers = append(se.Blockers, clientBlockers[e.Name]...)
+			if cb := clientBlockers[e.Name]; len(se.Blockers) == 0 {
+				se.Blockers = cb // the entry's own list
+			} else {
+				se.Blockers = append(se.Blockers, cb...)
+			}
 			sf.Entries = append(sf.Entries, se)
 		}
 	})

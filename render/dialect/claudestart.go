@@ -3,7 +3,6 @@ package dialect
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 
 	"github.com/mcpwire/mcpwire/providers"
 )
@@ -24,12 +23,18 @@ const (
 // server switched off for the project (disabledMcpServers, /mcp), and for .mcp.json
 // a server the person disabled (disabledMcpjsonServers) or has not approved yet
 // (enabledMcpjsonServers, enableAllProjectMcpServers), and a project not trusted yet.
+// Each list is read once, into a set (K7: 200,000 servers, and lists as long, are
+// not compared name by name).
 func (d claude) StartBlockers(st *StartState) map[string][]string {
 	out := map[string][]string{}
 	state := d.userFile(st)
-	for _, n := range st.Names {
-		if st.Project != "" && state != "" && slices.Contains(st.strings(state, claudeProjects, st.Project, claudeDisabledMCP), n) {
-			out[n] = append(out[n], fmt.Sprintf("switched off for %s in Claude Code (%s in %s)", st.Project, claudeDisabledMCP, state))
+	if st.Project != "" && state != "" {
+		off := st.set(state, claudeProjects, st.Project, claudeDisabledMCP)
+		why := fmt.Sprintf("switched off for %s in Claude Code (%s in %s)", st.Project, claudeDisabledMCP, state)
+		for _, n := range st.Names {
+			if off[n] {
+				out[n] = append(out[n], why)
+			}
 		}
 	}
 	if st.Scope != providers.Project || st.Project == "" {
@@ -37,38 +42,53 @@ func (d claude) StartBlockers(st *StartState) map[string][]string {
 	}
 	settings := d.settingsFiles(st)
 	enableAll := false
-	var enabled []string
+	enabled := map[string]bool{}
 	for _, f := range settings {
 		enableAll = enableAll || st.flag(f, claudeEnableAll)
-		enabled = append(enabled, st.strings(f, claudeEnabledJSON)...)
+		for _, n := range st.strings(f, claudeEnabledJSON) {
+			enabled[n] = true
+		}
 	}
 	if state != "" {
-		enabled = append(enabled, st.strings(state, claudeProjects, st.Project, claudeEnabledJSON)...)
+		for _, n := range st.strings(state, claudeProjects, st.Project, claudeEnabledJSON) {
+			enabled[n] = true
+		}
 	}
+	disabled := d.disabledIn(st, settings, state)
+	trusted := state != "" && st.flag(state, claudeProjects, st.Project, claudeTrusted)
 	for _, n := range st.Names {
-		if f := d.disabledIn(st, settings, state, n); f != "" {
-			out[n] = append(out[n], fmt.Sprintf("disabled for this project in Claude Code (%s in %s)", claudeDisabledJSON, f))
-		} else if !enableAll && !slices.Contains(enabled, n) {
+		if why, ok := disabled[n]; ok {
+			out[n] = append(out[n], why)
+		} else if !enableAll && !enabled[n] {
 			out[n] = append(out[n], "not approved in Claude Code yet: it asks when it starts ("+claudeEnabledJSON+")")
 		}
-		if state == "" || !st.flag(state, claudeProjects, st.Project, claudeTrusted) {
+		if !trusted {
 			out[n] = append(out[n], "project not trusted in Claude Code yet: it asks when it starts ("+claudeTrusted+")")
 		}
 	}
 	return out
 }
 
-// disabledIn returns the file whose disabledMcpjsonServers names the server, or "".
-func (claude) disabledIn(st *StartState, settings []string, state, name string) string {
-	for _, f := range settings {
-		if slices.Contains(st.strings(f, claudeDisabledJSON), name) {
-			return f
+// disabledIn says of each server a disabledMcpjsonServers names that it is disabled,
+// and in which file: the first that names it, the settings files in order, then the
+// project's state.
+func (claude) disabledIn(st *StartState, settings []string, state string) map[string]string {
+	out := map[string]string{}
+	add := func(f string, names []string) {
+		why := fmt.Sprintf("disabled for this project in Claude Code (%s in %s)", claudeDisabledJSON, f)
+		for _, n := range names {
+			if _, ok := out[n]; !ok {
+				out[n] = why
+			}
 		}
 	}
-	if state != "" && slices.Contains(st.strings(state, claudeProjects, st.Project, claudeDisabledJSON), name) {
-		return state
+	for _, f := range settings {
+		add(f, st.strings(f, claudeDisabledJSON))
 	}
-	return ""
+	if state != "" {
+		add(state, st.strings(state, claudeProjects, st.Project, claudeDisabledJSON))
+	}
+	return out
 }
 
 // userFile is the ~/.claude.json that exists, "" when none does.

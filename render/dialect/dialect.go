@@ -180,6 +180,19 @@ func (st *StartState) strings(file string, member ...string) []string {
 	return out
 }
 
+// set reads a list of strings of a file as a set; nil when it is not there.
+func (st *StartState) set(file string, member ...string) map[string]bool {
+	list := st.strings(file, member...)
+	if len(list) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(list))
+	for _, s := range list {
+		out[s] = true
+	}
+	return out
+}
+
 // flag reads a boolean member of a file; false when it is not there.
 func (st *StartState) flag(file string, member ...string) bool {
 	raw, ok := st.Read(file, member...)

@@ -105,13 +105,13 @@ func (d gemini) StartBlockers(st *StartState) map[string][]string {
 		}
 	}
 	for _, f := range files {
-		allowed := st.strings(f, geminiSettings, "allowed")
-		excluded := st.strings(f, geminiSettings, "excluded")
+		allowed := st.set(f, geminiSettings, "allowed") // sets: K7
+		excluded := st.set(f, geminiSettings, "excluded")
 		for _, n := range st.Names {
-			if len(allowed) > 0 && !slices.Contains(allowed, n) {
+			if len(allowed) > 0 && !allowed[n] {
 				out[n] = append(out[n], "not in mcp.allowed of "+f)
 			}
-			if slices.Contains(excluded, n) {
+			if excluded[n] {
 				out[n] = append(out[n], "named in mcp.excluded of "+f)
 			}
 		}
