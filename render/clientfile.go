@@ -383,10 +383,21 @@ func (rf *readFile) list(c format.Container) *readEntries {
 	if re.es, re.err = rf.doc.Entries(c); re.err != nil {
 		return re
 	}
-	names := re.es.Names()
+	var names []string
+	var all []format.Entry
+	if l, ok := re.es.(format.Lister); ok {
+		names, all = l.All() // in one pass, not a look-up per name (K7)
+	} else {
+		names = re.es.Names()
+	}
 	re.list = make([]*listed, len(names))
 	for i, n := range names { // one at a time: a document builds its indexes as it is read
-		e, _ := re.es.Get(n)
+		var e format.Entry
+		if all != nil {
+			e = all[i]
+		} else {
+			e, _ = re.es.Get(n)
+		}
 		l := &listed{name: n, framed: e.Framed(), json: e.JSON()}
 		if !format.DigestOfJSON(e) {
 			l.entry = e

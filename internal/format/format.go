@@ -84,6 +84,13 @@ type Entries interface {
 	Restore(name string, text []byte, value []byte) (string, error)
 }
 
+// Lister is Entries that list every entry at once: the names in document order,
+// as Names gives them, and for each the entry Get gives (the last of a name written
+// twice), without looking each up by name (K7: a file of 200,000 entries).
+type Lister interface {
+	All() ([]string, []Entry)
+}
+
 // Value is a read-only view of a value in a Document. A Value must not be used after
 // an edit of its Document.
 type Value interface {

@@ -125,6 +125,29 @@ func (m *jsonMap) Names() []string {
 	return v.Keys()
 }
 
+// All implements Lister: one pass over the container's members.
+func (m *jsonMap) All() ([]string, []Entry) {
+	v, ok := m.d.doc.Lookup(m.path...)
+	if !ok {
+		return nil, nil
+	}
+	var names []string
+	var vals []jsonc.Value
+	for name, e := range v.Members() {
+		names = append(names, name)
+		vals = append(vals, e)
+	}
+	last := make(map[string]int, len(names)) // Get gives the last member of a name
+	for i, n := range names {
+		last[n] = i
+	}
+	entries := make([]Entry, len(names))
+	for i, n := range names {
+		entries[i] = jsonEntry{jsonValue{vals[last[n]]}}
+	}
+	return names, entries
+}
+
 func (m *jsonMap) Get(name string) (Entry, bool) {
 	v, ok := m.d.doc.Lookup(m.at(name)...)
 	if !ok {

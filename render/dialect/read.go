@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
@@ -79,7 +80,8 @@ func newReading(p *providers.Provider, entry json.RawMessage) (*reading, error) 
 	if !json.Valid(entry) {
 		return nil, &EntryError{"entry", "not an object"}
 	}
-	r := &reading{types: p.Types}
+	r := readings.Get().(*reading)
+	*r = reading{types: p.Types}
 	r.used = r.usedBuf[:0]
 	if !splitObject(entry, &r.members) { // split.go
 		var m map[string]json.RawMessage
@@ -251,8 +253,14 @@ func (r *reading) done(s *registry.Server, sf *ServerFilters, own ...string) (*I
 	}
 	sort.Strings(im.Dropped)
 	sort.Strings(im.Unknown)
+	*r = reading{} // nothing of it is kept: im holds no part of it
+	readings.Put(r)
 	return im, nil
 }
+
+// readings are readings done with, for the next entry: status reads 600,000 entries
+// back (200,000 of a file three clients read), a reading each (K7).
+var readings = sync.Pool{New: func() any { return new(reading) }}
 
 // transport maps a client's spelling of a transport to the registry's: "" when it
 // has none.
