@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
@@ -111,6 +112,8 @@ func printStatus(env *Env, files []render.StatusFile) {
 			continue
 		}
 		rows := make([][]string, 0, len(f.Entries))
+		var lastNotes []string // and lastJoined: entries in a row mostly have the same notes (K7)
+		var lastJoined string
 		for _, e := range f.Entries {
 			state := string(e.State)
 			switch {
@@ -122,13 +125,16 @@ func printStatus(env *Env, files []render.StatusFile) {
 			if e.Off {
 				state += ", off"
 			}
-			row := []string{termtext.Quote(e.Name), state}
+			row := append(make([]string, 0, 3), termtext.Quote(e.Name), state)
 			notes := e.Blockers
 			if n := render.PrecedenceNote(f, e); n != "" {
 				notes = append([]string{n}, notes...)
 			}
 			if len(notes) > 0 {
-				row = append(row, strings.Join(notes, "; "))
+				if !slices.Equal(notes, lastNotes) {
+					lastNotes, lastJoined = notes, strings.Join(notes, "; ")
+				}
+				row = append(row, lastJoined)
 			}
 			rows = append(rows, row)
 		}
