@@ -157,11 +157,12 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 	for _, e := range c.Entries {
 		names = append(names, e.Name)
 	}
-	var clientBlockers map[string][]string
+	var clientBlockers [][]string // by position
 	if sc, ok := c.d.(dialect.StartChecker); ok {
 		clientBlockers = sc.StartBlockers(&dialect.StartState{Scope: c.Scope, Project: r.Env.Project, Path: c.Path,
 			Names: names, Read: read.member, Env: r.Env})
 	}
+	at := 0 // the position in the file of the entry
 	c.eachPart(func(part []ClientEntry) {
 		for _, e := range part {
 			se := StatusEntry{Name: e.Name, State: r.state(c, e), OriginalKept: slices.Contains(c.TakenOver, e.Name)}
@@ -172,8 +173,13 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 				se.Blockers = r.blockers(e.Read.Server) // a list of its own (K7: one, not three, per entry)
 				se.Blockers = append(se.Blockers, unresolvedBlockers(c.Provider, e.Read.Unresolved)...)
 			}
-			if cb := clientBlockers[e.Name]; len(se.Blockers) == 0 {
-				se.Blockers = cb // the entry's own list
+			var cb []string
+			if clientBlockers != nil {
+				cb = clientBlockers[at]
+			}
+			at++
+			if len(se.Blockers) == 0 {
+				se.Blockers = cb // shared by entries with the same (cut: an append copies it)
 			} else {
 				se.Blockers = append(se.Blockers, cb...)
 			}

@@ -289,3 +289,18 @@ func TestJSONAllIsNamesAndGet(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeated: a name written twice is found among many, and hashes alone (the same
+// hash for two names is possible) never make two names one.
+func TestRepeated(t *testing.T) {
+	var names []string
+	for i := range 5000 {
+		names = append(names, fmt.Sprintf("s%d", i))
+	}
+	if repeated(names) || repeated(nil) || repeated([]string{"a"}) {
+		t.Errorf("distinct names taken as repeated")
+	}
+	if !repeated(append(slices.Clone(names), "s4321")) || !repeated([]string{"", ""}) {
+		t.Errorf("a repeated name not found")
+	}
+}

@@ -25,19 +25,23 @@ const (
 // (enabledMcpjsonServers, enableAllProjectMcpServers), and a project not trusted yet.
 // Each list is read once, into a set (K7: 200,000 servers, and lists as long, are
 // not compared name by name).
-func (d claude) StartBlockers(st *StartState) map[string][]string {
-	out := map[string][]string{}
+func (d claude) StartBlockers(st *StartState) [][]string {
+	out := make([][]string, len(st.Names))
+	var lists blockerLists
+	var why []string // one entry's, made again for each
 	state := d.userFile(st)
+	var off map[string]bool
+	var offWhy string
 	if st.Project != "" && state != "" {
-		off := st.set(state, claudeProjects, st.Project, claudeDisabledMCP)
-		why := fmt.Sprintf("switched off for %s in Claude Code (%s in %s)", st.Project, claudeDisabledMCP, state)
-		for _, n := range st.Names {
-			if off[n] {
-				out[n] = append(out[n], why)
-			}
-		}
+		off = st.set(state, claudeProjects, st.Project, claudeDisabledMCP)
+		offWhy = fmt.Sprintf("switched off for %s in Claude Code (%s in %s)", st.Project, claudeDisabledMCP, state)
 	}
 	if st.Scope != providers.Project || st.Project == "" {
+		for i, n := range st.Names {
+			if off[n] {
+				out[i] = lists.of(offWhy)
+			}
+		}
 		return out
 	}
 	settings := d.settingsFiles(st)
@@ -56,15 +60,20 @@ func (d claude) StartBlockers(st *StartState) map[string][]string {
 	}
 	disabled := d.disabledIn(st, settings, state)
 	trusted := state != "" && st.flag(state, claudeProjects, st.Project, claudeTrusted)
-	for _, n := range st.Names {
-		if why, ok := disabled[n]; ok {
-			out[n] = append(out[n], why)
+	for i, n := range st.Names {
+		why = why[:0]
+		if off[n] {
+			why = append(why, offWhy)
+		}
+		if w, ok := disabled[n]; ok {
+			why = append(why, w)
 		} else if !enableAll && !enabled[n] {
-			out[n] = append(out[n], "not approved in Claude Code yet: it asks when it starts ("+claudeEnabledJSON+")")
+			why = append(why, "not approved in Claude Code yet: it asks when it starts ("+claudeEnabledJSON+")")
 		}
 		if !trusted {
-			out[n] = append(out[n], "project not trusted in Claude Code yet: it asks when it starts ("+claudeTrusted+")")
+			why = append(why, "project not trusted in Claude Code yet: it asks when it starts ("+claudeTrusted+")")
 		}
+		out[i] = lists.of(why...)
 	}
 	return out
 }

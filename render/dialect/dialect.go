@@ -19,6 +19,7 @@ package dialect
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/format"
@@ -95,9 +96,11 @@ type (
 	}
 	// StartChecker names what of the client's own state keeps servers of one of its
 	// files from starting (status, B4): Claude Code's project approval and trust,
-	// Gemini CLI's mcp.allowed/mcp.excluded and trusted folders.
+	// Gemini CLI's mcp.allowed/mcp.excluded and trusted folders. The blockers are
+	// those of st.Names[i] at i; entries with the same blockers may share one list
+	// (K7: 200,000 entries), which must not be changed.
 	StartChecker interface {
-		StartBlockers(st *StartState) map[string][]string
+		StartBlockers(st *StartState) [][]string
 	}
 	// NamedRefs is a client that takes references by variable name in members of
 	// their own (Codex env_vars, env_http_headers, bearer_token_env_var) instead of a
@@ -178,6 +181,33 @@ func (st *StartState) strings(file string, member ...string) []string {
 		return nil
 	}
 	return out
+}
+
+// blockerLists makes the blockers of many entries, most of which have the same: each
+// distinct list is made once and shared, its capacity cut so that an append copies it.
+type blockerLists struct {
+	lists map[string][]string
+	key   []byte
+}
+
+// of returns the shared list of blockers, nil for none.
+func (b *blockerLists) of(blockers ...string) []string {
+	if len(blockers) == 0 {
+		return nil
+	}
+	b.key = b.key[:0]
+	for _, s := range blockers {
+		b.key = append(append(b.key, s...), 0)
+	}
+	if l, ok := b.lists[string(b.key)]; ok {
+		return l
+	}
+	if b.lists == nil {
+		b.lists = map[string][]string{}
+	}
+	l := slices.Clip(slices.Clone(blockers))
+	b.lists[string(b.key)] = l
+	return l
 }
 
 // set reads a list of strings of a file as a set; nil when it is not there.

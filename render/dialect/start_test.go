@@ -61,8 +61,12 @@ func TestStartBlockersReadEachListOnce(t *testing.T) {
 	} {
 		p, _ := providers.Get(c.client)
 		reads = 0
-		out := For(p).(StartChecker).StartBlockers(&StartState{Scope: providers.Project, Project: env.Project,
+		byPos := For(p).(StartChecker).StartBlockers(&StartState{Scope: providers.Project, Project: env.Project,
 			Path: home + "/proj/settings.json", Names: names, Read: read, Env: env})
+		out := map[string][]string{}
+		for i, n := range names {
+			out[n] = byPos[i]
+		}
 		if reads > 20 {
 			t.Errorf("%s: %d reads of lists for %d servers, at most 20", c.client, reads, n)
 		}
