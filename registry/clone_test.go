@@ -2,6 +2,7 @@ package registry
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"testing"
 
@@ -24,7 +25,7 @@ func cloneCases() []*Server {
 			Inputs:  []Input{{ID: "i", Description: "<pw>", Password: true, Extra: map[string]json.RawMessage{"type": json.RawMessage(` "promptString" `)}}, {ID: "j"}},
 			Timeout: json.RawMessage(" {\"a\": [1, 2] , \"b\":\"<&>\"} "), WorkerQualification: json.RawMessage(`"x"`),
 			Auth:  map[string]any{"n": 1.5, "s": "<s>", "b": true, "z": nil, "l": []any{"a", 2.0, nil, map[string]any{}}, "m": map[string]any{"k": []any{}}},
-			OAuth: map[string]any{"nil map": map[string]any(nil), "nil list": []any(nil), "neg": -0.0},
+			OAuth: map[string]any{"nil map": map[string]any(nil), "nil list": []any(nil), "neg": math.Copysign(0, -1)},
 			Extra: map[string]json.RawMessage{"zz": json.RawMessage(" [1, {\"a\" : \"<b>\u2028\"}] "), "nul": json.RawMessage("null")}},
 		{Name: "null raw", Timeout: json.RawMessage("null"), WorkerQualification: json.RawMessage(" null ")},
 		// what only the JSON round trip gives (cloneFields steps aside)

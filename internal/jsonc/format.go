@@ -84,7 +84,7 @@ func (d *Doc) format(value []byte, indent string, multiline, spaced bool) []byte
 	value = bytes.TrimSpace(value)
 	if !multiline {
 		compact := value
-		if bytes.IndexAny(value, " \t\r\n") >= 0 { // else compact already (K7: 200,000 of them)
+		if bytes.ContainsAny(value, " \t\r\n") { // else compact already (K7: 200,000 of them)
 			_ = json.Compact(&buf, value) // value is valid
 			compact = buf.Bytes()
 		}
