@@ -248,3 +248,28 @@ func TestIndexQuoteOrEscape(t *testing.T) {
 		}
 	}
 }
+
+// spec: K7
+// TestLongLinesNotHashed: the diff of a minified file, one line on each side, does
+// not hash its lines (two lines of different lengths are not the same line); two of
+// one length are hashed once each, and lines still pair as they did.
+func TestLongLinesNotHashed(t *testing.T) {
+	n := 0
+	hashed = &n
+	defer func() { hashed = nil }()
+	a := minified(1<<20, "")
+	b := minified(1<<20, `,"new":{"command":"n"}`)
+	if got := hunks(a, b); !strings.Contains(got, `"new":{"command":"n"}`) {
+		t.Fatalf("the change is not shown:\n%.400s", got)
+	}
+	if n != 0 {
+		t.Errorf("the diff of two lines of different lengths hashed %d bytes", n)
+	}
+	n = 0
+	if got, want := hunks("x\nab\ncd\n", "ab\ncd\ny\n"), "@@ -1,3 +1,3 @@\n-x\n ab\n cd\n+y\n"; got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if want := 4*len("ab\n") + 2*len("x\n"); n != want { // every line shares its length with another
+		t.Errorf("the lines hashed %d bytes, want each once: %d", n, want)
+	}
+}
