@@ -6,7 +6,9 @@
 # system, to the millisecond: the machine may be shared), wall time and peak RSS of
 # RUNS runs of each (bench/cputime measures a run).
 # The floors are timed beside them: go.yaml.in/yaml/v3's parse of the Goose file
-# alone (yamlfloor, the floor of reading it) and a cp of each file.
+# alone (yamlfloor, the floor of reading it), one pass over the tokens of the 50 MB
+# file (jsonfloor, what a dry run's redaction adds at least to the inject), a cp of
+# each file, and for import one client's status and loading the registry it writes.
 # BASE=path/to/another/mcpwire runs that binary too, for a before/after: each
 # command's runs alternate between the binaries (and the floors), the order turned
 # round every time, so both see the same load.
@@ -22,6 +24,7 @@ go build -o "$work/gen" ./bench/hostilegen
 go build -o "$work/genclaude" ./bench/genclaude
 go build -o "$work/yamlfloor" ./bench/yamlfloor
 go build -o "$work/cputime" ./bench/cputime
+go build -o "$work/jsonfloor" ./bench/jsonfloor
 
 # world NAME: a HOME and a project of their own
 world() {
@@ -130,7 +133,7 @@ if [ -n "${BASE:-}" ]; then
     items+=("before ${flag:-inject}|$BASE inject --provider claude-code --scope user --servers bench1 $flag")
   done
 fi
-items+=("cp|cp $c/home/min.json $work/copy")
+items+=("cp|cp $c/home/min.json $work/copy" "jsonfloor|$work/jsonfloor $c/home/min.json")
 PRE=$reset compare "$c" "inject --provider claude-code --scope user --servers bench1 [--dry-run|--check]" "${items[@]}"
 
 echo "-- an alias bomb and 100,000 levels of nesting"
