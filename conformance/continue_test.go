@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// Continue CLI (cn) 1.5.47, user scope (~/.continue/config.yaml, the only file cn reads
+// Continue CLI (cn) 1.5.47, mcpwire's continue-cli (alias cn), user scope (~/.continue/config.yaml, the only file cn reads
 // servers from besides --config FILE and hub slugs; it does not read the IDE extension's
 // project blocks, <project>/.continue/mcpServers/*.yaml: seen, and its bundle has no
 // loader for them, issue 27). Entry shape: a list under mcpServers of {name, type:
@@ -32,7 +32,7 @@ func TestContinueCLI(t *testing.T) {
 }
 
 var continueCase = clientCase{
-	provider: "continue", client: "cn",
+	provider: "continue-cli", client: "cn",
 	scopes:   []string{"user"},
 	servers:  func(s *scenario) []wantServer { return withoutFilters(s.confServers()) },
 	files:    continueFiles,
@@ -141,8 +141,10 @@ func continueDriver(s *scenario, want []wantServer) []step {
 // spec: Q5
 func TestContinueCLIProjectBlocks(t *testing.T) {
 	t.Parallel()
-	s := newScenario(t, "continue", "cn", "project-unread")
-	s.scope, s.traced = "project", true
+	s := newScenario(t, "continue-cli", "cn", "project-unread")
+	// the IDE extension's block file: mcpwire's continue provider (continue-cli has no
+	// project scope, and says why)
+	s.provider, s.scope, s.traced = "continue", "project", true
 	want := withoutFilters(s.confServers())
 	s.files = append([]string{filepath.Join(s.proj, ".continue", "mcpServers", "mcpwire.yaml")}, continueFiles(s)...)
 	injected("conf-sse")(s, want)

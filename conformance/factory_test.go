@@ -13,10 +13,11 @@ import (
 // @factory/cli 0.225.1 pins platform packages the registry does not have), user scope
 // (~/.factory/mcp.json) and project scope (<project>/.factory/mcp.json, read without a
 // trust step). Entry shape: {type: stdio, command, args, env} | {type: http, url,
-// headers}, "disabled", "disabledTools" (a denylist; no allowlist); references ${VAR}.
-// mcpwire writes no SSE server (droid takes "type": "sse": seen connected, issue 27) and
-// no cwd (droid has none), so its servers are conf without wd and legacy, and without
-// the allowlists. droid writes cache, certs, logs and telemetry under ~/.factory on every
+// headers} | {type: sse, url, headers}, "disabled", "disabledTools" (a denylist; no
+// allowlist); references ${VAR}. mcpwire writes no cwd (droid has none), so its servers
+// are conf-sse without wd, and without the allowlists; the SSE server (legacy) is
+// listed as sse, connected, with its tools (issue 27: mcpwire refused SSE for Factory
+// before). droid writes cache, certs, logs and telemetry under ~/.factory on every
 // run (the scratch HOME holds them).
 //
 // What droid prints (stdout; "Connecting to configured MCP servers…" on stderr):
@@ -40,10 +41,10 @@ var factoryCase = clientCase{
 	provider: "factory", client: "droid",
 	scopes: []string{"user", "project"},
 	servers: func(s *scenario) []wantServer {
-		return withoutAllow(without(s.confServers(), "wd", "legacy"))
+		return withoutAllow(without(s.confServers(), "wd"))
 	},
 	files:    factoryFiles,
-	write:    injectedAfter("conf", dropWd),
+	write:    injectedAfter("conf-sse", dropWd),
 	byHand:   factoryByHand,
 	driver:   factoryDriver,
 	connects: true,
@@ -75,7 +76,7 @@ func withoutAllow(ws []wantServer) []wantServer {
 func factoryByHand(s *scenario, want []wantServer) {
 	servers := map[string]any{}
 	for _, w := range want {
-		e := map[string]any{"type": "http", "url": w.url}
+		e := map[string]any{"type": w.transport, "url": w.url}
 		if w.transport == "stdio" {
 			e = stdioEntry(w)
 			e["type"] = "stdio"

@@ -98,7 +98,7 @@ var clientBins = []clientBin{
 	{"qoder", "qoder", "@qoder-ai/qodercli", ".bin/qodercli", ""},
 	{"factory", "droid", factoryPkg, factoryPkg + "/bin/droid", ""},
 	{"grok-build", "grok", "@xai-official/grok", grokPkg + "/bin/grok", ""},
-	{"continue", "cn", "@continuedev/cli", ".bin/cn", ""},
+	{"continue-cli", "cn", "@continuedev/cli", ".bin/cn", ""},
 	{"cline", "cline", "cline", ".bin/cline", ""},
 	{"omp", "omp", "@oh-my-pi/pi-coding-agent", bunPkg + "/bin/bun", "@oh-my-pi/pi-coding-agent/dist/cli.js"},
 }

@@ -265,10 +265,11 @@ func TestSummaryLines(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"conformance: summary, newest clients (MCPWIRE_CONFORMANCE_LATEST=1):\n",
-		"codex        0.169.0  0.170.1  relocated pass, user FAIL\n",
-		"kilo         7.7.7    7.8.1    project pass\n",
-		"omp          18.2.3   18.3.4   not installed: npm install failed: 404 @oh-my-pi/omp-stats@18.3.4\n",
-		"claude-code           -        not run\n",
+		"codex         0.169.0  0.170.1  relocated pass, user FAIL\n",
+		"kilo          7.7.7    7.8.1    project pass\n",
+		"omp           18.2.3   18.3.4   not installed: npm install failed: 404 @oh-my-pi/omp-stats@18.3.4\n",
+		"claude-code            -        not run\n",
+		"continue-cli           -        not run\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the summary lacks %q:\n%s", want, out)

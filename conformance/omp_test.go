@@ -14,7 +14,8 @@ import (
 // scope (~/.omp/agent/mcp.json) and project scope (<project>/.omp/mcp.json, found from
 // the working directory: omp runs in the project folder here). Entry shape: {command,
 // args, env, cwd} | {type: http|sse, url, headers}, "enabled"; references ${VAR}; no tool
-// filter in 18.2.3 (mcpwire writes none).
+// filter in 18.2.3: mcpwire writes newer releases' enabledTools/disabledTools (issue 27),
+// which 18.2.3's loader ignores, keeping the server: every tool is offered, as want says.
 //
 // omp has no command that lists servers (its TUI has /mcp). The driver runs, under Bun,
 // a script that calls the package's own loader and connection manager, as omp does when

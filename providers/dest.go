@@ -78,6 +78,10 @@ type Dest struct {
 	// NoRefs: the client skips the whole file when it holds a reference to an
 	// environment variable (Kilo's project files), so none is written there.
 	NoRefs bool
+	// FromCwd: the client looks for this project file in the folder it starts in
+	// only, not up to the git root (oh-my-pi, Kimi Code, Qwen Code): inject says so
+	// when it runs in another folder.
+	FromCwd bool
 }
 
 // ProjectKey stands for the absolute project directory in a Dest's Servers path.

@@ -112,9 +112,13 @@ type Provider struct {
 	// Conformance: the conformance suite installs the client and checks what mcpwire
 	// writes with the client's own commands (Q3, Q5).
 	Conformance bool
-	// ProjectNote is said after a project-scope injection: what the client needs
-	// before it reads the file (Mistral Vibe: a trusted folder).
+	// ProjectNote is said after a project-scope injection, by providers and by status
+	// for the project's file: what the client needs before it reads the file (Mistral
+	// Vibe: a trusted folder), or who does not read it (Continue's blocks: not cn).
 	ProjectNote string
+	// Absent says, for a scope the client has no file of, why: said when that scope
+	// is asked for, and by providers (Continue CLI reads no project file).
+	Absent map[Scope]string
 	// Precedence is the order of the scopes whose entry the client uses when a server
 	// name is in several, the winner first (Claude Code: local, project, user; whole
 	// entries, never merged); nil when the client documents none. status says which
@@ -145,9 +149,19 @@ func (p *Provider) Forms() []string {
 }
 
 // TypeNames are a client's values of an entry's "type" member, per transport; ""
-// writes no type member for that transport.
+// writes no type member for that transport. Key, when set, is the member's name where
+// it is not "type" (Devin's "transport").
 type TypeNames struct {
+	Key              string
 	Stdio, HTTP, SSE string
+}
+
+// Member is the name of the member holding the transport: Key, else "type".
+func (t *TypeNames) Member() string {
+	if t == nil || t.Key == "" {
+		return "type"
+	}
+	return t.Key
 }
 
 // Of returns the value for a transport ("stdio", "http" or "sse").
@@ -366,6 +380,7 @@ const (
 	DenyGemini         DenyStyle = "excludeTools"
 	DenyVibe           DenyStyle = "disabled_tools (exact names); disabled = true for SERVER__*"
 	DenyKimi           DenyStyle = "disabledTools; enabled: false for SERVER__*"
+	DenyOMP            DenyStyle = "disabledTools (names or globs); enabled: false for SERVER__*"
 	DenyCrush          DenyStyle = "disabled_tools; disabled: true for SERVER__*"
 	DenyGoose          DenyStyle = "enabled: false for SERVER__* (no per-tool denylist in the config)"
 )
@@ -383,6 +398,7 @@ const (
 	AllowTools    AllowStyle = "tools (exact names; every tool without it)"
 	AllowGoose    AllowStyle = "available_tools (exact names; [] for all)"
 	AllowKimi     AllowStyle = "enabledTools (exact names)"
+	AllowOMP      AllowStyle = "enabledTools (names or globs)"
 	AllowCrush    AllowStyle = "enabled_tools (exact names; a server left with none is disabled)"
 )
 

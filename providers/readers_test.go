@@ -17,7 +17,8 @@ func names(ps []*Provider) []string {
 // Code's .mcp.json is Copilot CLI's and Qoder's project file and Qwen Code, Kimi Code
 // and Visual Studio read it too; Visual Studio also reads VS Code's and Cursor's
 // project files; Copilot's .github/mcp.json is its own; opencode's project file is read by Kilo;
-// ~/.claude.json has no other reader. The writers are the readers whose own file it is.
+// Grok Build reads Claude Code's and Cursor's files, ~/.claude.json included, and VS
+// Code's Copilot harness the portable .mcp.json and ~/.copilot/mcp-config.json (issue 27). The writers are the readers whose own file it is.
 //
 // spec: V10
 func TestReaders(t *testing.T) {
@@ -35,19 +36,20 @@ func TestReaders(t *testing.T) {
 		readers  []string
 		writers  []string
 	}{
-		{"claude-code", Project, ".mcp.json", []string{"copilot-cli", "qwen-code", "qoder", "kimi-code", "visual-studio"}, []string{"copilot-cli", "qoder"}},
-		{"copilot-cli", Project, ".mcp.json", []string{"claude-code", "qwen-code", "qoder", "kimi-code", "visual-studio"}, []string{"claude-code", "qoder"}},
-		{"qoder", Project, ".mcp.json", []string{"claude-code", "copilot-cli", "qwen-code", "kimi-code", "visual-studio"}, []string{"claude-code", "copilot-cli"}},
+		{"claude-code", Project, ".mcp.json", []string{"vscode", "grok-build", "copilot-cli", "qwen-code", "qoder", "kimi-code", "visual-studio"}, []string{"copilot-cli", "qoder"}},
+		{"copilot-cli", Project, ".mcp.json", []string{"claude-code", "vscode", "grok-build", "qwen-code", "qoder", "kimi-code", "visual-studio"}, []string{"claude-code", "qoder"}},
+		{"qoder", Project, ".mcp.json", []string{"claude-code", "vscode", "grok-build", "copilot-cli", "qwen-code", "kimi-code", "visual-studio"}, []string{"claude-code", "copilot-cli"}},
 		{"vscode", Project, "mcp.json", []string{"visual-studio"}, nil},
-		{"cursor", Project, "mcp.json", []string{"visual-studio"}, nil},
-		{"cursor", User, "mcp.json", nil, nil},
+		{"cursor", Project, "mcp.json", []string{"grok-build", "visual-studio"}, nil},
+		{"cursor", User, "mcp.json", []string{"grok-build"}, nil},
+		{"copilot-cli", User, "mcp-config.json", []string{"vscode"}, nil},
 		{"visual-studio", Local, "mcp.json", nil, nil},
 		{"kimi-code", Project, "mcp.json", nil, nil},
 		{"copilot-cli", Project, ".github/mcp.json", nil, nil},
 		{"opencode", Project, "opencode.json", []string{"kilo"}, nil},
 		{"opencode", Project, "opencode.jsonc", nil, nil},
-		{"claude-code", User, ".claude.json", nil, nil},
-		{"claude-code", Local, ".claude.json", nil, nil},
+		{"claude-code", User, ".claude.json", []string{"grok-build"}, nil},
+		{"claude-code", Local, ".claude.json", []string{"grok-build"}, nil},
 		{"qwen-code", Project, "settings.json", nil, nil},
 		{"qoder", Local, "settings.local.json", nil, nil},
 		{"auggie", Local, "settings.local.json", nil, nil},
@@ -63,7 +65,7 @@ func TestReaders(t *testing.T) {
 			t.Errorf("writers of %s %s %s: %v, want %v", c.provider, c.scope, c.file, got, c.writers)
 		}
 	}
-	if got := names(get("claude-code").Readers(Project)); !slices.Equal(got, []string{"copilot-cli", "qwen-code", "qoder", "kimi-code", "visual-studio"}) {
+	if got := names(get("claude-code").Readers(Project)); !slices.Equal(got, []string{"vscode", "grok-build", "copilot-cli", "qwen-code", "qoder", "kimi-code", "visual-studio"}) {
 		t.Errorf("Readers(project) of claude-code: %v", got)
 	}
 	if got := get("claude-code").ReadersOf(Project, "other.json"); got != nil {

@@ -79,7 +79,12 @@ var table = []*Provider{
 		User:    &Dest{Env: "VSCODE_APPDATA", EnvDir: []string{"Code", "User"}, Base: AppData, Dir: []string{"Code", "User"}, Files: []string{"mcp.json"}},
 		Format:  format.JSONC, ServersKey: "servers", Shape: ShapeVSCode, Refs: RefDollarEnv, Prompts: true,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}", HomeVar: "${userHome}",
+		// VS Code's Copilot harness (2026-11) also reads the portable mcpServers files:
+		// the workspace .mcp.json and Copilot's ~/.copilot/mcp-config.json (copilot-cli's
+		// files); its own mcp.json stays read, called a "Local configuration"
+		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}, {Env: "COPILOT_HOME", Base: Home, Dir: []string{".copilot"}, Files: []string{"mcp-config.json"}}},
 		Sources: []string{"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md",
+			"microsoft/vscode-docs docs/agents/reference/mcp-configuration.md (2026-11-25: portable mcpServers in .mcp.json and ~/.copilot/mcp-config.json (COPILOT_HOME) for the Copilot harness)",
 			vscodeUserData},
 	},
 	{
@@ -96,9 +101,9 @@ var table = []*Provider{
 		Project: &Dest{Base: ProjectDir, Dir: []string{".factory"}, Files: []string{"mcp.json"}},
 		User:    &Dest{Base: Home, Dir: []string{".factory"}, Files: []string{"mcp.json"}},
 		Format:  format.JSON, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapeFactory, Refs: RefDollar,
-		Remote: RemoteHTTP, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true, UnionDisabled: true, DisableWhole: true,
+		Remote: RemoteHTTPAndSSE, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true, UnionDisabled: true, DisableWhole: true,
 		Sources: []string{"Factory-AI/factory docs/cli/configuration/mcp.mdx", "docs.factory.ai/user-guides/factory-bridge/model-context-protocol",
-			"droid 0.225.2 tested (conformance/factory_test.go)"},
+			"droid 0.225.2 tested, SSE included (conformance/factory_test.go; droid mcp add --type sse)"},
 		Conformance: true,
 	},
 	{
@@ -119,21 +124,28 @@ var table = []*Provider{
 	},
 	{
 		Name: "omp", Display: "oh-my-pi", DefaultScope: Project,
-		Project: &Dest{Base: ProjectDir, Dir: []string{".omp"}, Files: []string{"mcp.json"}},
+		Project: &Dest{Base: ProjectDir, Dir: []string{".omp"}, Files: []string{"mcp.json"}, FromCwd: true},
 		User:    &Dest{Env: "PI_CODING_AGENT_DIR", Base: Home, Dir: []string{".omp", "agent"}, Files: []string{"mcp.json"}},
 		Format:  format.JSON, ServersKey: "mcpServers", Switch: "enabled", Shape: ShapeOMP, Refs: RefDollar,
-		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone, Owner: OwnerStrict,
-		Sources:     []string{"can1357/oh-my-pi docs/mcp-config.md", "@oh-my-pi/pi-coding-agent 18.2.3 loader tested (conformance/omp_test.go)"},
+		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyOMP, Allow: AllowOMP, DisableWhole: true, Owner: OwnerStrict,
+		Sources: []string{"can1357/oh-my-pi docs/mcp-config.md (enabledTools, disabledTools: names or globs)",
+			"@oh-my-pi/pi-coding-agent 18.2.3 loader tested (conformance/omp_test.go; no filters yet, unknown members ignored)"},
 		Conformance: true,
 	},
 	{
 		Name: "grok-build", Display: "Grok Build", DefaultScope: Project,
 		Project: &Dest{Base: ProjectDir, Dir: []string{".grok"}, Files: []string{"config.toml"}},
 		User:    &Dest{Env: "GROK_HOME", Base: Home, Dir: []string{".grok"}, Files: []string{"config.toml"}},
-		Format:  format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Shape: ShapeGrok, Refs: RefDollar,
+		// Grok Build also reads Claude Code's and Cursor's files (grok mcp doctor lists
+		// them as sources; its user guide 07-mcp-servers.md)
+		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}, {Env: "CLAUDE_CONFIG_DIR", Base: Home, Files: []string{".claude.json"}},
+			{Base: ProjectDir, Dir: []string{".cursor"}, Files: []string{"mcp.json"}}, {Base: Home, Dir: []string{".cursor"}, Files: []string{"mcp.json"}}},
+		Format: format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Shape: ShapeGrok, Refs: RefDollar,
 		Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone, Owner: OwnerMarkers,
+		ProjectNote: "Grok Build starts a project's servers only in a folder you trust (grok --trust, kept in ~/.grok/trusted_folders.toml)",
 		Sources: []string{"docs.x.ai/build/features/mcp-servers", "docs.x.ai/build/settings/reference",
-			"grok 1.0.41 tested (conformance/grok_test.go)"},
+			"grok 1.0.41 tested (conformance/grok_test.go)",
+			"@xai-official/grok 1.0.41 user-guide/07-mcp-servers.md (compat sources .mcp.json, ~/.claude.json, .cursor/mcp.json, ~/.cursor/mcp.json; trust) and 26-config-reference.md"},
 		Conformance: true,
 	},
 	{
@@ -171,7 +183,7 @@ var table = []*Provider{
 	},
 	{
 		Name: "qwen-code", Display: "Qwen Code", DefaultScope: User,
-		Project: &Dest{Base: ProjectDir, Dir: []string{".qwen"}, Files: []string{"settings.json"}, NoTrailingComma: true},
+		Project: &Dest{Base: ProjectDir, Dir: []string{".qwen"}, Files: []string{"settings.json"}, NoTrailingComma: true, FromCwd: true},
 		User:    &Dest{Env: "QWEN_HOME", Base: Home, Dir: []string{".qwen"}, Files: []string{"settings.json"}, NoTrailingComma: true},
 		// Qwen Code 0.21+ also reads the project's .mcp.json (without expanding references)
 		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}},
@@ -244,17 +256,31 @@ var table = []*Provider{
 	},
 	{
 		Name: "continue", Display: "Continue", DefaultScope: User,
-		// a block file of mcpwire's own in the workspace (Continue reads every *.yaml
-		// there); the user file is Continue's config.yaml, never created beside a
-		// config.json, which Continue reads while config.yaml is missing
+		// a block file of mcpwire's in the workspace (the IDE extension reads every
+		// *.yaml there; Continue CLI does not); the user file is Continue's config.yaml,
+		// shared with Continue CLI, never created beside a config.json, which Continue
+		// reads while config.yaml is missing
 		Project: &Dest{Base: ProjectDir, Dir: []string{".continue", "mcpServers"}, Files: []string{"mcpwire.yaml"}},
-		User:    &Dest{Env: "CONTINUE_GLOBAL_DIR", Base: Home, Dir: []string{".continue"}, Files: []string{"config.yaml"}, Yields: []string{"config.json"}},
+		User:    continueUser(),
 		Format:  format.YAML, ServersKey: "mcpServers", EntryName: "name", Shape: ShapeContinue, Refs: RefSecrets,
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone,
-		NoEphemeral: "cn --config FILE loads a file in place of Continue's whole configuration, models included, so a file holding only servers leaves cn without a model",
+		NoEphemeral: continueNoEphemeral,
+		ProjectNote: "the Continue IDE extension reads .continue/mcpServers/; Continue CLI (cn) does not: it reads servers from ~/.continue/config.yaml only (mcpwire inject --provider cn)",
 		Sources: []string{"continuedev/continue docs/customize/deep-dives/mcp.mdx", "continuedev/continue packages/config-yaml/src/schemas/mcp/index.ts",
 			"continuedev/continue core/util/paths.ts", "continuedev/continue core/config/yaml/LocalPlatformClient.ts",
-			"continuedev/continue docs/cli/configuration.mdx (cn --config)", "cn 1.5.47 tested: --config replaces the configuration (docs/inject.md)",
+			"cn 1.5.47 tested: project blocks not read (conformance/continue_test.go TestContinueCLIProjectBlocks)"},
+	},
+	{
+		// Continue's CLI, cn: the user file only (its src/configLoader.ts); it reads no
+		// server file in a project
+		Name: "continue-cli", Display: "Continue CLI", DefaultScope: User,
+		User:   continueUser(),
+		Absent: map[Scope]string{Project: "Continue CLI (cn) reads servers from ~/.continue/config.yaml (or cn --config FILE) only; the project's .continue/mcpServers/ blocks are read by Continue's IDE extension (--provider continue --scope project)"},
+		Format: format.YAML, ServersKey: "mcpServers", EntryName: "name", Shape: ShapeContinue, Refs: RefSecrets,
+		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyNone, Allow: AllowNone,
+		NoEphemeral: continueNoEphemeral,
+		Sources: []string{"continuedev/continue extensions/cli/src/configLoader.ts", "continuedev/continue docs/cli/configuration.mdx (cn --config)",
+			"cn 1.5.47 tested: --config replaces the configuration (docs/inject.md)",
 			"cn 1.5.47 tested: user scope; project blocks not read (conformance/continue_test.go)"},
 		Conformance: true,
 	},
@@ -280,7 +306,7 @@ var table = []*Provider{
 	},
 	{
 		Name: "kimi-code", Display: "Kimi Code", DefaultScope: User,
-		Project: &Dest{Base: ProjectDir, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}},
+		Project: &Dest{Base: ProjectDir, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}, FromCwd: true},
 		User:    &Dest{Env: "KIMI_CODE_HOME", Base: Home, Dir: []string{".kimi-code"}, Files: []string{"mcp.json"}},
 		// Kimi Code also reads <git root>/.mcp.json, between its user and project files
 		AlsoReads: []*Dest{{Base: ProjectDir, Files: []string{".mcp.json"}}},
@@ -388,6 +414,26 @@ var table = []*Provider{
 			"lmstudio-ai/lmstudio-js packages/lms-common-server/src/findLMStudioHome.ts", "lmstudio-ai/lmstudio-bug-tracker#1371", "lmstudio-ai/lmstudio-bug-tracker#2410"},
 	},
 	{
+		// Devin Local (its CLI and Desktop, which replaced Windsurf's Cascade): since
+		// v3000.3 its servers live in mcp_config.json files beside its config.json, whose
+		// mcpServers it moves there when it starts (docs/clients.md). The local file is
+		// the person's own, git-ignored; its own `devin mcp add` writes there by default.
+		Name: "devin", Display: "Devin Local", DefaultScope: Local,
+		Project: &Dest{Base: ProjectDir, Dir: []string{".devin"}, Files: []string{"mcp_config.json"}},
+		Local:   &Dest{Base: ProjectDir, Dir: []string{".devin"}, Files: []string{"mcp_config.local.json"}},
+		User: &Dest{Base: Home, Dir: []string{".config", "devin"}, Files: []string{"mcp_config.json"},
+			OS: map[string]*Dest{"windows": {Base: AppData, Dir: []string{"devin"}, Files: []string{"mcp_config.json"}}}},
+		Format: format.JSONC, ServersKey: "mcpServers", Shape: ShapePlain, Refs: RefDollarEnv, Reads: []string{policy.StyleDollar},
+		Types:  &TypeNames{Key: "transport", HTTP: "http", SSE: "sse"},
+		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone,
+		Sources: []string{"docs.devin.ai/cli/extensibility/mcp/configuration (url, transport http|sse, headers; devin mcp add -s local|project|user)",
+			"docs.devin.ai/cli/extensibility/configuration (~/.config/devin/config.json; %APPDATA%\\devin\\config.json on Windows; JSON with comments)",
+			"docs.devin.ai/cli/changelog/stable (CLI v3000.3.22: MCP servers in dedicated config files, config.json mcpServers migrated at start)",
+			"dyoshikawa/rulesync src/constants/devin-paths.ts, src/features/mcp/devin-mcp.ts (mcp_config.json, mcp_config.local.json)",
+			"upstash/context7#3090 (devin 3000.6.2 reads .devin/mcp_config.json {transport: http, url})",
+			"awslabs/aidlc-workflows#996 (devin 3000.6-3000.10: ${env:VAR} and ${VAR} resolved in headers)"},
+	},
+	{
 		Name: "chatgpt-desktop", Display: "ChatGPT Desktop", DefaultScope: User,
 		Shape: ShapeManual, Refs: RefNone, Remote: RemoteNone, Deny: DenyNone, Allow: AllowNone,
 		Sources: []string{"a server's setup guide: Settings → Connectors → Advanced → Developer mode (shared/seeds/001)"},
@@ -398,6 +444,16 @@ var table = []*Provider{
 // %APPDATA% (else %USERPROFILE%\AppData\Roaming) on Windows, ~/Library/Application
 // Support on macOS, $XDG_CONFIG_HOME (else ~/.config) on Linux, then the product name.
 const vscodeUserData = "microsoft/vscode src/vs/platform/environment/node/userDataPath.js (VSCODE_APPDATA, then the per-OS application-data directory)"
+
+// continueUser is Continue's user file, config.yaml, which its IDE extension and its
+// CLI read (V10), never created beside a config.json, which Continue reads while
+// config.yaml is missing.
+func continueUser() *Dest {
+	return &Dest{Env: "CONTINUE_GLOBAL_DIR", Base: Home, Dir: []string{".continue"}, Files: []string{"config.yaml"}, Yields: []string{"config.json"}}
+}
+
+// continueNoEphemeral says why Continue gets no standalone file.
+const continueNoEphemeral = "cn --config FILE loads a file in place of Continue's whole configuration, models included, so a file holding only servers leaves cn without a model"
 
 // rooSettings is Roo Code's settings directory under the VS Code user directory:
 // globalStorage/<extension id in lower case>/settings.

@@ -91,8 +91,8 @@ func TestTableInvariants(t *testing.T) {
 	}
 	// V2: the aliases the spec names
 	for a, n := range map[string]string{"claude": "claude-code", "openai": "codex", "agy": "antigravity", "oh-my-pi": "omp",
-		"factory-ai": "factory", "devin": "windsurf", "cascade": "windsurf", "code": "vscode", "copilot": "copilot-cli",
-		"cn": "continue", "vibe": "mistral-vibe", "mistral": "mistral-vibe",
+		"factory-ai": "factory", "cascade": "windsurf", "code": "vscode", "copilot": "copilot-cli",
+		"cn": "continue-cli", "vibe": "mistral-vibe", "mistral": "mistral-vibe",
 		"qwen": "qwen-code", "augment": "auggie", "kilocode": "kilo", "kilo-code": "kilo", "qodercli": "qoder", "qoder-cli": "qoder"} {
 		if p, ok := Get(a); !ok || p.Name != n {
 			t.Errorf("alias %s does not name %s", a, n)
@@ -120,9 +120,16 @@ func TestTableInvariants(t *testing.T) {
 			t.Errorf("%s: default scope %s, want user", n, p.DefaultScope)
 		}
 	}
-	// V6: Qoder's own `mcp add` writes its local file by default, and so does mcpwire
-	if p, _ := Get("qoder"); p.DefaultScope != Local {
-		t.Errorf("qoder: default scope %s, want local", p.DefaultScope)
+	// V6: Qoder's and Devin's own `mcp add` write their local file by default, and so
+	// does mcpwire
+	for _, n := range []string{"qoder", "devin"} {
+		if p, _ := Get(n); p.DefaultScope != Local {
+			t.Errorf("%s: default scope %s, want local", n, p.DefaultScope)
+		}
+	}
+	// issue 27: devin is Devin Local, its own client, no longer an alias of windsurf
+	if p, ok := Get("devin"); !ok || p.Name != "devin" {
+		t.Errorf("devin names %v, want the provider devin", p)
 	}
 }
 

@@ -76,7 +76,7 @@ func TestCopilotGithubFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Destination != mcp || strings.Join(res.Readers, ", ") != "Claude Code, Qwen Code, Qoder CLI, Kimi Code, Visual Studio" {
+	if res.Destination != mcp || strings.Join(res.Readers, ", ") != "Claude Code, VS Code, Grok Build, Qwen Code, Qoder CLI, Kimi Code, Visual Studio" {
 		t.Errorf("destination %s, readers %v", res.Destination, res.Readers)
 	}
 }

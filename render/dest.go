@@ -29,6 +29,15 @@ func (e *ScopeError) Error() string {
 	return fmt.Sprintf("%s has no %s-scope config file (it has: %s)", e.Provider.Name, e.Scope, strings.Join(have, ", "))
 }
 
+// Hints says why the client has no file of that scope, when the table says (the
+// provider's Absent).
+func (e *ScopeError) Hints() []string {
+	if why := e.Provider.Absent[e.Scope]; why != "" {
+		return []string{why}
+	}
+	return nil
+}
+
 // resolveScope returns the scope to write: the explicit one, or the provider's
 // default. An explicit scope without a destination is refused, never replaced (V6).
 func resolveScope(p *providers.Provider, s providers.Scope) (providers.Scope, error) {

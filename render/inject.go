@@ -147,6 +147,9 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	if scope == providers.Project && p.ProjectNote != "" {
 		prep.Result.Notes = append(prep.Result.Notes, p.ProjectNote)
 	}
+	if n := r.startNote(scope, path); n != "" {
+		prep.Result.Notes = append(prep.Result.Notes, n)
+	}
 	prep.projectWarn = append(r.projectWarnings(t, servers, written, path), r.hides(f, path)...)
 	edit.set, edit.remove, edit.filters = entries, prep.off, filters
 	edit.force, edit.keepFilters = r.Inject.Force, r.Inject.KeepFilters
@@ -341,4 +344,15 @@ func (r *Request) settingsTargets(f fsys.FS, scope providers.Scope, want []strin
 		mode:    func(cur fsys.Snapshot) fs.FileMode { return fileMode(scope, cur, false, true) },
 	}
 	return permTargets(f, r.Registry.Set().Write().Dir, path, want, ss)
+}
+
+// startNote says, for a project file the client finds only in the folder it starts in
+// (Dest.FromCwd), that it must start in the project when mcpwire ran elsewhere (a
+// folder below it, or another one named with --project).
+func (r *Request) startNote(scope providers.Scope, path string) string {
+	d := r.Provider.Dest(scope)
+	if scope != providers.Project || d == nil || !d.FromCwd || r.WorkDir == "" || samePath(r.WorkDir, r.Project) {
+		return ""
+	}
+	return fmt.Sprintf("%s reads %s only when it starts in %s, not in a folder below it (such as %s)", r.Provider.Display, path, r.Project, r.WorkDir)
 }

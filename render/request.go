@@ -21,6 +21,10 @@ type Request struct {
 	Scope providers.Scope
 	// Project is the absolute project directory.
 	Project string
+	// WorkDir is the directory mcpwire runs in: a client that looks for its project
+	// file in the folder it starts in only (Dest.FromCwd) is said to need starting in
+	// Project when WorkDir is another; "" says nothing.
+	WorkDir string
 	// Servers are the names to inject, in order.
 	Servers []string
 	// Filters are the profile's resolved tool filters (nil without a profile).

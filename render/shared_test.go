@@ -50,7 +50,7 @@ func TestSharedMCPJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(res.Readers, ", "); got != "GitHub Copilot CLI, Qwen Code, Qoder CLI, Kimi Code, Visual Studio" {
+	if got := strings.Join(res.Readers, ", "); got != "VS Code, Grok Build, GitHub Copilot CLI, Qwen Code, Qoder CLI, Kimi Code, Visual Studio" {
 		t.Errorf("readers %q", got)
 	}
 	first := read(t, path)

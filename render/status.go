@@ -58,6 +58,9 @@ type StatusFile struct {
 	Entries  []StatusEntry   `json:"entries"`
 	// Error is why the file could not be read; it then has no entries.
 	Error string `json:"error,omitempty"`
+	// Note is what the client needs before it reads a project's file, or who does
+	// not read it (the provider's ProjectNote).
+	Note string `json:"note,omitempty"`
 }
 
 // StatusRequest is what status looks at.
@@ -153,6 +156,9 @@ func (r StatusRequest) goneFiles(f fsys.FS, layer string, seen []StatusFile) []S
 // fileStatus is the status of one file's entries, those recorded but gone included.
 func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 	sf := StatusFile{Provider: c.Provider.Name, Scope: c.Scope, Path: c.Path, Entries: make([]StatusEntry, 0, len(c.Entries))}
+	if c.Scope == providers.Project {
+		sf.Note = c.Provider.ProjectNote
+	}
 	names := make([]string, 0, len(c.Entries))
 	for _, e := range c.Entries {
 		names = append(names, e.Name)

@@ -28,7 +28,7 @@ func (w *world) inject(provider string, scope providers.Scope, servers ...string
 // spec: V4 V9 W1 C6 H7
 func TestContinueBlockFile(t *testing.T) {
 	w := newWorld(t)
-	p := w.provider("cn")
+	p := w.provider("continue")
 	path := w.dest(p, providers.Project)
 	if _, err := w.inject("continue", providers.Project, "github", "docs"); err != nil {
 		t.Fatal(err)

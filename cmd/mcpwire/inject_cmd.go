@@ -103,7 +103,7 @@ func runInject(env *Env, c *cli.Context) error {
 	}
 	f, dr := env.writeFS(dry)
 	base := render.Request{
-		Registry: reg, Scope: scope, Project: proj, Policy: flagLevel,
+		Registry: reg, Scope: scope, Project: proj, WorkDir: env.Cwd, Policy: flagLevel,
 		PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(proj), Warn: env.warn, DryRun: dry,
 	}
 	reqs, err := injectRequests(env, c, f, base, ps, all)

@@ -54,7 +54,7 @@ func injectEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer) {
 func TestInjectProviderAliases(t *testing.T) {
 	for alias, name := range map[string]string{
 		"claude": "claude-code", "openai": "codex", "agy": "antigravity", "oh-my-pi": "omp",
-		"factory-ai": "factory", "devin": "windsurf", "cascade": "windsurf", "code": "vscode", "copilot": "copilot-cli",
+		"factory-ai": "factory", "cascade": "windsurf", "code": "vscode", "copilot": "copilot-cli",
 		"gemini": "gemini-cli", "grok": "grok-build",
 	} {
 		t.Run(alias, func(t *testing.T) {

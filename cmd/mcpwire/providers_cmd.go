@@ -57,6 +57,10 @@ type providerView struct {
 	// StrictJSON: the client rejects or ignores a file with comments or trailing
 	// commas, so mcpwire refuses to write into one (V9).
 	StrictJSON bool `json:"strictJSON,omitempty"`
+	// ProjectNote is what the client needs before it reads its project file, or who
+	// does not read it; Absent says, per scope the client has no file of, why.
+	ProjectNote string            `json:"projectNote,omitempty"`
+	Absent      map[string]string `json:"absent,omitempty"`
 	// Sources are where the entry's facts come from; Conformance says whether the
 	// conformance suite checks the client (V8).
 	Sources     []string `json:"sources"`
@@ -97,6 +101,13 @@ func providerViews(pe providers.PathEnv) []providerView {
 			Destinations: map[string][]string{}, Variables: map[string][]string{}, Format: string(p.Format), StrictJSON: p.StrictJSON, ServersKey: p.ServersKey,
 			Transports: string(p.Remote), References: string(p.Refs), ToolDeny: string(p.Deny),
 			ToolAllow: string(p.Allow), Ephemeral: p.Ephemeral, Sources: p.Sources, Conformance: p.Conformance,
+			ProjectNote: p.ProjectNote,
+		}
+		for s, why := range p.Absent {
+			if v.Absent == nil {
+				v.Absent = map[string]string{}
+			}
+			v.Absent[string(s)] = why
 		}
 		if v.Aliases == nil {
 			v.Aliases = []string{}
@@ -191,6 +202,9 @@ func printProvider(bw *bufio.Writer, v providerView) {
 	for _, sc := range providers.AllScopes {
 		s := string(sc)
 		if _, ok := v.Destinations[s]; !ok {
+			if why, ok := v.Absent[s]; ok {
+				printf(bw, "  %-8s none: %s\n", s+":", why)
+			}
 			continue
 		}
 		d := v.text[s]
@@ -218,6 +232,9 @@ func printProvider(bw *bufio.Writer, v providerView) {
 		}
 		if rs, ok := v.Readers[s]; ok {
 			printf(bw, "  %-8s also read by %s\n", "", strings.Join(rs, ", "))
+		}
+		if sc == providers.Project && v.ProjectNote != "" {
+			printf(bw, "  %-8s note: %s\n", "", v.ProjectNote)
 		}
 		if sx, ok := v.Syntax[s]; ok {
 			printf(bw, "  %-8s %s (the client drops the file otherwise)\n", "", strings.Join(sx, "; "))

@@ -107,6 +107,9 @@ func printStatus(env *Env, files []render.StatusFile) {
 			continue
 		}
 		printf(env.Stdout, "%s (%s) %s\n", f.Provider, f.Scope, termtext.Quote(f.Path))
+		if f.Note != "" {
+			printf(env.Stdout, "  note: %s\n", f.Note)
+		}
 		if len(f.Entries) == 0 {
 			printf(env.Stdout, "  no MCP servers\n")
 			continue

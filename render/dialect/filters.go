@@ -161,6 +161,10 @@ type FilterSpec struct {
 	// names where it keeps tool denials that mcpwire does not write (said in the
 	// warning about a toolDeny not applied).
 	DenyElsewhere string
+	// Since, when set, says which versions of the client apply the filter members
+	// (oh-my-pi's, newer than the one that installs): said in one warning when a
+	// filter is written.
+	Since string
 }
 
 // Warnings warns once per injection about the filters the client cannot express, or
@@ -192,6 +196,9 @@ func (spec FilterSpec) Warnings(display string, fs *FilterSet, injected []string
 		}
 	}
 	spec.exactness(display, fs, injected)
+	if spec.Since != "" && spec.Deny && (len(deny) > 0 || len(allow) > 0) {
+		fs.Warn("%s applies tool filters %s", display, spec.Since)
+	}
 }
 
 // denyWarning says that deny patterns were not applied, and why: the client has no

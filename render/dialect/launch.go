@@ -51,7 +51,7 @@ func typeMember(p *providers.Provider, s *registry.Server) format.Object {
 		transport = s.Type
 	}
 	if typ := p.Types.Of(transport); typ != "" {
-		return format.Object{{Key: memberType, Value: typ}}
+		return format.Object{{Key: p.Types.Member(), Value: typ}}
 	}
 	return nil
 }

@@ -28,11 +28,36 @@ func (d omp) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Obje
 		e.Set("oauth", s.OAuth)
 	}
 	switchOff(d.p, &e, s, sf)
+	if sf == nil {
+		return e
+	}
+	if sf.Allow != nil {
+		e.Set(ompEnabled, nonNil(sf.Allow))
+	}
+	if len(sf.Deny) > 0 {
+		e.Set(ompDisabled, sf.Deny)
+	}
 	return e
 }
 
+// oh-my-pi's per-server tool filters (can1357/oh-my-pi docs/mcp-config.md): tool
+// names or globs; disabledTools wins over enabledTools. 18.2.3, the newest release
+// that installs, has neither and ignores them (its loader keeps the server).
+const (
+	ompEnabled  = "enabledTools"
+	ompDisabled = "disabledTools"
+)
+
+// nonNil is tools, or an empty list for none (an allowlist that keeps no tool).
+func nonNil(tools []string) []string {
+	if tools == nil {
+		return []string{}
+	}
+	return tools
+}
+
 // ompOwn are oh-my-pi's members mcpwire does not write.
-var ompOwn = []string{"enabledTools", "disabledTools", "requestIdFormat"}
+var ompOwn = []string{"requestIdFormat"}
 
 // Read reads an entry back: Claude Code's members, and timeout, auth and oauth into
 // the registry's own fields.
@@ -47,7 +72,10 @@ func (d omp) Read(entry json.RawMessage) (*Imported, error) {
 	}
 	r.decode("auth", "an object", &s.Auth)
 	r.decode("oauth", "an object", &s.OAuth)
-	return r.done(s, nil, ompOwn...)
+	return r.done(s, r.filterLists(ompDisabled, ompEnabled), ompOwn...)
 }
 
-func (omp) Filters() FilterSpec { return FilterSpec{} }
+func (d omp) Filters() FilterSpec {
+	return FilterSpec{Deny: true, Allow: true, DenyAll: true, Members: []string{ompEnabled, ompDisabled}, Switch: d.p.Switch,
+		Since: "in releases after 18.2.3 (18.2.3 ignores them)"}
+}

@@ -65,7 +65,7 @@ func (d plain) Read(entry json.RawMessage) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	typ := r.readType(memberType)
+	typ := r.readType(d.p.Types.Member())
 	s := readLaunch(d.p, r, memberHeaders, urlKey(d.p), memberURL)
 	s.Type = typ
 	r.switchOff(d.p, s)
