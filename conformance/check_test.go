@@ -104,14 +104,15 @@ func (s *scenario) report(r result, c *checker) {
 		s.name, shortCmd(r.cmd), strings.Join(c.problems, "\n  - "), r.dir, r.status(), redact(r.stdout), redact(r.stderr), redact(s.filesDump()))
 }
 
-// redact replaces the value of every sentinel variable in text with "<$NAME>": some
+// redact replaces the value of every sentinel variable in text with "<$NAME>", and
+// every value of the suite's password store with "<store secret NAME>": some
 // clients print the values they resolved (qodercli mcp get, kilo debug config), and a
 // failure report never shows a credential's value (in the spirit of R8).
 func redact(text string) string {
 	for k, v := range sentinels {
 		text = strings.ReplaceAll(text, v, "<$"+k+">")
 	}
-	return text
+	return redactSecrets(text) // the password store's values (secrets_test.go)
 }
 
 func shortCmd(cmd string) string {

@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/secretref"
 )
 
 // Fields are the credential-bearing parts of one server as the checks see them.
@@ -86,8 +88,10 @@ func RedactURL(u string) string {
 // default is not a reference: the default is a literal that the client uses.
 func IsReference(v string) bool { return referenceRE().MatchString(strings.TrimSpace(v)) }
 
-// literal reports whether a value is a literal credential: non-empty and not a reference.
-func literal(v string) bool { return v != "" && !IsReference(v) }
+// literal reports whether a value is a literal credential: non-empty, not a reference
+// to a variable and not a reference to a secret store (S1: op://…, pass:…, keyring:…,
+// file:…, which name where a credential is kept).
+func literal(v string) bool { return v != "" && !IsReference(v) && !secretref.Is(v) }
 
 // Check returns every field of f that level refuses (P1). References passes
 // references and refuses literal env/header values, URL userinfo and credential

@@ -3,6 +3,8 @@ package policy
 import (
 	"sort"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/secretref"
 )
 
 // This file finds credential values inside strings: arguments, URLs and free text
@@ -141,7 +143,12 @@ func prefixFindings(s string, off int) []finding {
 // is a literal credential: not empty, not a reference, and not the name of a
 // variable (CLIENT_TOKEN: upper-case letters with an underscore, no digit), which
 // a tool reads itself.
+// A NAME=REF value (mcpwire exec's --env-secret K=REF) names a secret store's
+// reference, not a credential either.
 func literalArg(v string) bool {
+	if name, ref, ok := strings.Cut(v, "="); ok && envNameRE().MatchString(name) && secretref.Is(ref) {
+		return false
+	}
 	return literal(v) && !varNameShaped(v)
 }
 
@@ -168,7 +175,7 @@ func textFindings(s string) []finding {
 	if strings.ContainsAny(s, ":=") {
 		for _, m := range kvRE().FindAllStringSubmatchIndex(s, -1) {
 			name := s[m[2]:m[3]]
-			if !SecretName(name) {
+			if !SecretName(name) || refAt(s[m[2]:]) {
 				continue
 			}
 			if f, ok := textValue(s, m[1], name); ok {
@@ -184,6 +191,19 @@ func textFindings(s string) []finding {
 		}
 	}
 	return settle(out)
+}
+
+// refAt reports whether s starts with a secret store's reference (pass:NAME reads
+// like a credential's name and value).
+func refAt(s string) bool {
+	if _, ok := secretref.StoreOf(s); !ok {
+		return false
+	}
+	end := strings.IndexAny(s, " \t\r\n\"'<>,;&)}]")
+	if end < 0 {
+		end = len(s)
+	}
+	return secretref.Is(s[:end])
 }
 
 // textValue reads the value that starts at s[i] after "NAME:" or "NAME=": quoted or

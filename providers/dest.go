@@ -236,6 +236,9 @@ type PathEnv struct {
 	Home    string
 	Project string
 	Getenv  func(string) string
+	// Exec is the mcpwire binary that private files name where an entry starts mcpwire
+	// (exec, headers: S2), its absolute path; "" names it "mcpwire".
+	Exec string
 }
 
 // Candidates returns the absolute candidate paths of a destination, preferred first.

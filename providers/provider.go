@@ -92,6 +92,15 @@ type Provider struct {
 	// LiteralHeaders: the client sends header values as written, without expanding
 	// references, so a reference in a header is refused (auggie).
 	LiteralHeaders bool
+	// HeadersHelper: the client runs a command for a remote server's headers and
+	// sends what it prints (Claude Code's headersHelper), so headers from a secret
+	// store reach it through mcpwire headers (S2).
+	HeadersHelper bool
+	// SecretEnvArgs are the arguments the client is started with when mcpwire puts
+	// secrets in its environment (S3): Codex CLI writes its whole environment to
+	// ~/.codex/shell_snapshots/*.sh unless features.shell_snapshot is off (seen with
+	// codex 0.169.0 by the conformance suite's TestSecretsDelivered).
+	SecretEnvArgs []string
 	// StandaloneEnv is the variable that names a standalone file the client loads
 	// besides its own (opencode's OPENCODE_CONFIG, Kilo's KILO_CONFIG), for the
 	// dialects that launch the client that way.

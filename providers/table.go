@@ -19,7 +19,7 @@ var table = []*Provider{
 		User:   &Dest{Env: "CLAUDE_CONFIG_DIR", Base: Home, Files: []string{".claude.json"}},
 		Format: format.JSON, ServersKey: "mcpServers", Shape: ShapeClaude, Refs: RefDollar,
 		Remote: RemoteHTTPAndSSE, Deny: DenyClaudeSettings, Allow: AllowRefused,
-		Binary: "claude", Ephemeral: true, ReservedRefs: []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "NPM_TOKEN"},
+		Binary: "claude", Ephemeral: true, ReservedRefs: []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "NPM_TOKEN"}, HeadersHelper: true,
 		Settings: map[Scope]*Dest{
 			Project: {Base: ProjectDir, Dir: []string{".claude"}, Files: []string{"settings.local.json"}},
 			Local:   {Base: ProjectDir, Dir: []string{".claude"}, Files: []string{"settings.local.json"}},
@@ -55,8 +55,9 @@ var table = []*Provider{
 		User:   &Dest{Env: "CODEX_HOME", Base: Home, Dir: []string{".codex"}, Files: []string{"config.toml"}},
 		Format: format.TOML, ServersKey: "mcp_servers", Switch: "enabled", Shape: ShapeCodex, Refs: RefNames,
 		Remote: RemoteHTTP, CwdKey: "cwd", Deny: DenyCodex, Allow: AllowCodex, Binary: "codex", Ephemeral: true,
-		Sources:     []string{"openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex docs/config.md", "developers.openai.com/codex/config-reference"},
-		Conformance: true,
+		SecretEnvArgs: []string{"-c", "features.shell_snapshot=false"},
+		Sources:       []string{"openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex docs/config.md", "developers.openai.com/codex/config-reference"},
+		Conformance:   true,
 	},
 	{
 		Name: "cursor", Display: "Cursor", DefaultScope: Project,

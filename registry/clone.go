@@ -115,6 +115,7 @@ func (s *Server) cloneFields() (*Server, bool) {
 		PlainEnv: strs(s.PlainEnv), EnvFrom: strMap(s.EnvFrom), URL: str(s.URL), Headers: strMap(s.Headers),
 		PlainHeaders: strs(s.PlainHeaders), HeaderEnv: strMap(s.HeaderEnv), BearerEnv: str(s.BearerEnv),
 		EnvInput: strMap(s.EnvInput), HeaderInput: strMap(s.HeaderInput), BearerInput: str(s.BearerInput),
+		EnvSecret: strMap(s.EnvSecret), HeaderSecret: strMap(s.HeaderSecret), BearerSecret: str(s.BearerSecret),
 		Cwd: str(s.Cwd), Timeout: raw(s.Timeout), Auth: anyMap(s.Auth), OAuth: anyMap(s.OAuth),
 		WorkerQualification: raw(s.WorkerQualification), Description: str(s.Description),
 		InjectedProviders: strs(s.InjectedProviders), AddedAt: str(s.AddedAt), UpdatedAt: str(s.UpdatedAt),

@@ -19,8 +19,10 @@ func cloneCases() []*Server {
 		{Name: "empty", Args: []string{}, Env: map[string]string{}, Headers: map[string]string{}, Auth: map[string]any{},
 			Inputs: []Input{}, Extra: map[string]json.RawMessage{}, PlainEnv: []string{}},
 		{Name: "full", Type: HTTP, URL: "https://h/<mcp>?a&b", Headers: map[string]string{"X": "<y>"},
+			Command: "c", Args: []string{"<a>"}, Env: map[string]string{"E": "<v>"}, PlainEnv: []string{"E"},
 			PlainHeaders: []string{"X"}, HeaderEnv: map[string]string{"H": "V"}, BearerEnv: "T", EnvInput: map[string]string{"E": "i"},
 			HeaderInput: map[string]string{"H2": "j"}, BearerInput: "k", Cwd: "/w", Enabled: &on, Description: "d & e",
+			EnvSecret: map[string]string{"S": "op://v/i/f"}, HeaderSecret: map[string]string{"X-S": "pass:x"}, BearerSecret: "keyring:s/a",
 			InjectedProviders: []string{"cursor"}, AddedAt: "t1", UpdatedAt: "t2", EnvFrom: map[string]string{"K": "VAR"},
 			Inputs:  []Input{{ID: "i", Description: "<pw>", Password: true, Extra: map[string]json.RawMessage{"type": json.RawMessage(` "promptString" `)}}, {ID: "j"}},
 			Timeout: json.RawMessage(" {\"a\": [1, 2] , \"b\":\"<&>\"} "), WorkerQualification: json.RawMessage(`"x"`),
@@ -51,6 +53,17 @@ func TestCloneIsTheJSONRoundTrip(t *testing.T) {
 	}
 	if fast != 5 {
 		t.Errorf("%d of the servers cloned field by field, want 5", fast)
+	}
+}
+
+// The full case sets every field of a server, so that Clone is checked on a field
+// added later: cloneFields copies each by name, and one it does not name is lost.
+func TestCloneCasesSetEveryField(t *testing.T) {
+	full := reflect.ValueOf(*cloneCases()[3])
+	for i := range full.NumField() {
+		if full.Field(i).IsZero() {
+			t.Errorf("the full clone case leaves %s unset: set it, and copy it in cloneFields", full.Type().Field(i).Name)
+		}
 	}
 }
 

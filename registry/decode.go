@@ -145,6 +145,12 @@ func decodeServer(raw []byte, s *Server) error {
 			err = decodeStringMap(key, v, &s.HeaderInput)
 		case "bearerInput":
 			err = decodeString(key, v, &s.BearerInput)
+		case "envSecret":
+			err = decodeStringMap(key, v, &s.EnvSecret)
+		case "headerSecret":
+			err = decodeStringMap(key, v, &s.HeaderSecret)
+		case "bearerSecret":
+			err = decodeString(key, v, &s.BearerSecret)
 		case "inputs":
 			err = decodeInputs(key, v, &s.Inputs)
 		case "cwd":

@@ -36,10 +36,18 @@ type Server struct {
 	// EnvInput, HeaderInput and BearerInput take an env value, a header or the bearer
 	// token from an input the client asks for (T3), by its id; Inputs declares the
 	// inputs the server uses. mcpwire's extensions, which AIWG keeps as unknown members.
-	EnvInput            map[string]string `json:"envInput,omitempty"`
-	HeaderInput         map[string]string `json:"headerInput,omitempty"`
-	BearerInput         string            `json:"bearerInput,omitempty"`
-	Inputs              []Input           `json:"inputs,omitempty"`
+	EnvInput    map[string]string `json:"envInput,omitempty"`
+	HeaderInput map[string]string `json:"headerInput,omitempty"`
+	BearerInput string            `json:"bearerInput,omitempty"`
+	Inputs      []Input           `json:"inputs,omitempty"`
+	// EnvSecret, HeaderSecret and BearerSecret take an env value, a header or the
+	// bearer token from a secret store (S1): each maps a key to a reference
+	// (op://VAULT/ITEM/FIELD, pass:PATH, keyring:SERVICE/ACCOUNT, file:PATH), which is
+	// resolved when the server starts and never written anywhere (S2, S3). mcpwire's
+	// extensions, which AIWG keeps as unknown members.
+	EnvSecret           map[string]string `json:"envSecret,omitempty"`
+	HeaderSecret        map[string]string `json:"headerSecret,omitempty"`
+	BearerSecret        string            `json:"bearerSecret,omitempty"`
 	Cwd                 string            `json:"cwd,omitempty"`
 	Enabled             *bool             `json:"enabled,omitempty"`
 	Timeout             json.RawMessage   `json:"timeout,omitempty"`

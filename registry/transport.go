@@ -19,12 +19,15 @@ var transportFields = []struct {
 	{"env", false, func(s *Server) any { return s.Env }},
 	{"envFrom", false, func(s *Server) any { return s.EnvFrom }},
 	{"envInput", false, func(s *Server) any { return s.EnvInput }},
+	{"envSecret", false, func(s *Server) any { return s.EnvSecret }},
 	{"url", true, func(s *Server) any { return s.URL }},
 	{"headers", true, func(s *Server) any { return s.Headers }},
 	{"headerEnv", true, func(s *Server) any { return s.HeaderEnv }},
 	{"bearerEnv", true, func(s *Server) any { return s.BearerEnv }},
 	{"headerInput", true, func(s *Server) any { return s.HeaderInput }},
 	{"bearerInput", true, func(s *Server) any { return s.BearerInput }},
+	{"headerSecret", true, func(s *Server) any { return s.HeaderSecret }},
+	{"bearerSecret", true, func(s *Server) any { return s.BearerSecret }},
 }
 
 // checkTransport refuses fields the server's transport does not use, which a client

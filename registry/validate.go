@@ -169,7 +169,10 @@ func (s *Server) Validate() error {
 	if s.BearerEnv != "" && !s.Remote() {
 		return fmt.Errorf("bearerEnv: only http and sse servers send headers")
 	}
-	return s.validateInputs()
+	if err := s.validateInputs(); err != nil {
+		return err
+	}
+	return s.validateSecrets()
 }
 
 // checkURL requires an absolute http(s) URL. The URL itself is never quoted: it may

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
+	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // Finding kinds of audit (B6, K5, H4).
@@ -25,6 +26,9 @@ const (
 	// FindingUnchecked is a file, or an entry of one, that audit could not read:
 	// nothing in it was checked, so it is never taken as clean (K5, H4).
 	FindingUnchecked = "unchecked"
+	// FindingSecret is a reference to a secret store that does not resolve, or one
+	// left in a client's file where the client passes it as written (S4).
+	FindingSecret = "secret"
 )
 
 // LayerProvider and LayerScope stand in a finding of a configuration layer's own
@@ -57,6 +61,9 @@ type AuditRequest struct {
 	// git ignores is not committed. Without it, every layer file inside a git work
 	// tree counts as committed.
 	Ignored func(root string) IgnoreCheck
+	// CheckSecret checks that a reference to a secret store resolves (S4); nil checks
+	// none.
+	CheckSecret SecretCheck
 }
 
 // Audit reads every file of the request's providers that exists here, and the
@@ -76,6 +83,7 @@ type AuditRequest struct {
 // cannot read as servers: each was checked for credentials all the same.
 func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 	files, openErrs := NewClientReader(f).Distinct(r.Providers, r.Env, "")
+	checks := newSecretChecks(r.CheckSecret)
 	var out []Finding
 	var errs []error
 	seen := map[string]bool{} // a file several clients read (V10) is audited once
@@ -105,6 +113,8 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 			}
 			if e.Err != nil {
 				errs = append(errs, fmt.Errorf("%s: %s: %w (its strings were checked for credentials)", c.Path, e.Name, e.Err))
+			} else {
+				out = append(out, c.secretFindings(e, checks)...)
 			}
 			if !committed && !exposed {
 				continue
@@ -124,7 +134,45 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 			}
 		}
 	}
-	return append(out, r.layerFindings(f)...), errs
+	out = append(out, r.layerFindings(f)...)
+	return append(out, r.layerSecretFindings(checks)...), errs
+}
+
+// secretFindings are an entry's references that do not resolve, and the 1Password
+// references in it that its client passes as written (S4).
+func (c *ClientFile) secretFindings(e ClientEntry, checks *secretChecks) []Finding {
+	var out []Finding
+	for _, u := range e.Read.Unresolved {
+		if u.Style == dialect.StyleStoreRef {
+			out = append(out, c.finding(FindingSecret, e.Name, u.Field, u.Style+", which "+c.Provider.Display+
+				" passes to the server as written: the server never gets the secret (import the server, then inject it: mcpwire exec resolves it)"))
+		}
+	}
+	for _, b := range checks.unresolved(e.Read.Server) {
+		field, why, _ := strings.Cut(b, ": ")
+		out = append(out, c.finding(FindingSecret, e.Name, field, "does not resolve: "+why))
+	}
+	return out
+}
+
+// layerSecretFindings are the references of the registry's servers that do not
+// resolve (S4), each in the layer file that defines it.
+func (r AuditRequest) layerSecretFindings(checks *secretChecks) []Finding {
+	var out []Finding
+	for i, l := range r.Registry.Layers() {
+		for _, n := range l.Servers {
+			s, ok := r.Registry.LayerServer(i, n)
+			if !ok {
+				continue
+			}
+			for _, b := range checks.unresolved(s) {
+				field, why, _ := strings.Cut(b, ": ")
+				out = append(out, Finding{Kind: FindingSecret, Provider: LayerProvider, Scope: LayerScope,
+					Path: l.ServersFile, Server: n, Field: field, Why: "does not resolve: " + why})
+			}
+		}
+	}
+	return out
 }
 
 // entryCredentials are the literal credentials of one entry: P7's (committed) or

@@ -243,7 +243,7 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 	edit, _ := (&Request{Provider: p, Project: env.Project, Env: env}).newEdit(scope, path)
 	d := edit.d
 	c := &ClientFile{Provider: p, Scope: scope, Path: path, Mode: rf.mode, d: d, env: env, doc: rf.doc,
-		target: dialect.Target{P: edit.p, Scope: scope, Project: env.Project, Home: env.Home}}
+		target: dialect.Target{P: edit.p, Scope: scope, Project: env.Project, Home: env.Home, Exec: env.Exec, GOOS: env.GOOS}}
 	if scope != providers.User {
 		c.Project = env.Project
 	}

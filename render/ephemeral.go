@@ -29,6 +29,8 @@ type EphemeralResult struct {
 	Written []string
 	// InputVars are the variables standing for inputs the client cannot ask for (T3).
 	InputVars []string
+	// Secrets says how the servers written get their secrets (S2).
+	Secrets Secrets
 	// Launch starts the client on Out; nil when mcpwire knows no way to.
 	Launch *dialect.Launch
 }
@@ -96,7 +98,7 @@ func Ephemeral(f fsys.FS, r Request, out string) (*EphemeralResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &EphemeralResult{Provider: p.Name, Written: written, InputVars: inputVarsOf(entries)}
+	res := &EphemeralResult{Provider: p.Name, Written: written, InputVars: inputVarsOf(entries), Secrets: secretsOf(entries)}
 	d := dialect.For(p)
 	content, err := standaloneFile(p, d, entries, filters)
 	if err != nil {

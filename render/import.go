@@ -37,6 +37,11 @@ type ImportRequest struct {
 	// Environ is the environment (KEY=VALUE): an entry whose reference names a
 	// variable by its current value is skipped (T4); nil skips that check.
 	Environ []string
+	// MoveSecrets, when set, moves the literal credentials of the servers to add into
+	// a secret store and leaves references in them (import --secrets-to, S5), before
+	// the policy is checked and the registry written; its undo removes what it stored
+	// when the registry write fails.
+	MoveSecrets func(add []*registry.Server) (undo func() error, err error)
 }
 
 // ImportResult says what an import did (or would do, in a dry run).
@@ -104,8 +109,14 @@ func Import(f fsys.FS, r ImportRequest) (*ImportResult, error) {
 			delete(cands, n)
 		}
 	}
+	undo := func() error { return nil }
+	if r.MoveSecrets != nil && len(add) > 0 {
+		if undo, err = r.MoveSecrets(add); err != nil {
+			return nil, err
+		}
+	}
 	if err := CheckImportPolicy(r.Registry, r.PolicyEnv, add); err != nil {
-		return nil, err
+		return nil, Undone(err, undo)
 	}
 	adopted := r.adoption(res, cands)
 	var kept []string
@@ -116,7 +127,7 @@ func Import(f fsys.FS, r ImportRequest) (*ImportResult, error) {
 	}
 	profile, err := r.profile(f, res, cands, kept)
 	if err != nil {
-		return nil, err
+		return nil, Undone(err, undo)
 	}
 	receipts := map[string][]string{}
 	for _, fa := range adopted {
@@ -126,7 +137,7 @@ func Import(f fsys.FS, r ImportRequest) (*ImportResult, error) {
 	}
 	if len(add) > 0 || profile != nil {
 		if err := r.Registry.AddServers(add, profile, receipts); err != nil {
-			return nil, err
+			return nil, Undone(err, undo)
 		}
 		res.Changed = append(res.Changed, r.Registry.Set().Write().Servers.Path)
 		if profile != nil {
@@ -140,6 +151,15 @@ func Import(f fsys.FS, r ImportRequest) (*ImportResult, error) {
 	}
 	res.Changed = append(res.Changed, changed...)
 	return res, nil
+}
+
+// Undone is err after undo ran (a write that failed after secrets were stored for it,
+// S5): a failure of the undo is added to it.
+func Undone(err error, undo func() error) error {
+	if uerr := undo(); uerr != nil {
+		return fmt.Errorf("%w (and removing the secrets stored for it failed: %v)", err, uerr)
+	}
+	return err
 }
 
 // collect reads every entry of the files: one candidate per name, in order. Entries

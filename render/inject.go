@@ -144,6 +144,8 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	}
 	prep.Result.Written = written
 	prep.Result.InputVars = inputVarsOf(entries)
+	prep.Result.Secrets = secretsOf(entries)
+	prep.Result.Notes = append(prep.Result.Notes, secretNotes(p, path, prep.Result.Secrets)...)
 	if scope == providers.Project && p.ProjectNote != "" {
 		prep.Result.Notes = append(prep.Result.Notes, p.ProjectNote)
 	}

@@ -76,7 +76,7 @@ func groupProblems(probs []dialect.Problem) string {
 // warning for the client (H5).
 func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *dialect.FilterSet, []string, error) {
 	p := t.P
-	t.Home = r.Env.Home
+	t.Home, t.Exec, t.GOOS = r.Env.Home, r.Env.Exec, r.Env.GOOS
 	var names []string
 	for _, s := range servers {
 		names = append(names, s.Name)
@@ -122,7 +122,8 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *dia
 		if s.Cwd != "" && !s.Remote() && p.CwdKey == "" {
 			r.warn(fmt.Sprintf("%s: %s does not start servers in a working directory from its config; cwd of %s not written", p.Name, p.Display, s.Name))
 		}
-		entries = append(entries, namedEntry{name: s.Name, entry: t.d.Entry(s, &v, fs.Of(s.Name)), inputs: v.Inputs, inputVars: v.InputVars})
+		entries = append(entries, namedEntry{name: s.Name, entry: t.d.Entry(s, &v, fs.Of(s.Name)), inputs: v.Inputs, inputVars: v.InputVars,
+			secrets: Secrets{Vars: v.SecretVars, ExecByName: v.ExecByName}})
 		written = append(written, s.Name)
 	}
 	if len(probs) > 0 {
@@ -156,7 +157,9 @@ func (r *Request) standalone(ephemeral bool) (target, []*registry.Server, error)
 	if err := r.checkPolicy(servers, providers.User, ""); err != nil {
 		return target{}, nil, err
 	}
-	return newTarget(r.Provider, providers.User, r.Project, ephemeral), servers, nil
+	t := newTarget(r.Provider, providers.User, r.Project, ephemeral)
+	t.Home, t.Exec, t.GOOS = r.Env.Home, r.Env.Exec, r.Env.GOOS
+	return t, servers, nil
 }
 
 // checkNames refuses servers to write whose names the client cannot tell apart from

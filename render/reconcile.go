@@ -22,6 +22,8 @@ type namedEntry struct {
 	// inputVars the variables standing for inputs it cannot ask for.
 	inputs    []registry.Input
 	inputVars []string
+	// secrets says how the entry's server gets its secrets (S2).
+	secrets Secrets
 }
 
 // fileEdit is the change to one client file: entries to write or remove, with the

@@ -144,6 +144,8 @@ type Result struct {
 	// InputVars are the variables standing for inputs the client cannot ask for (T3),
 	// each as "VAR (input ID)".
 	InputVars []string
+	// Secrets says how the servers written get their secrets (S2).
+	Secrets Secrets
 	// TakenOver are the entries --force replaced, kept in the ownership record (H1);
 	// Restored those put back in place of mcpwire's entry of that name, removed.
 	TakenOver, Restored []string

@@ -40,6 +40,8 @@ type RuntimeResult struct {
 	Written []string
 	// InputVars are the variables standing for inputs the client cannot ask for (T3).
 	InputVars []string
+	// Secrets says how the servers written get their secrets (S2).
+	Secrets Secrets
 	// Launch starts the client in the runtime home.
 	Launch dialect.Launch
 	// Line is Launch as the person types it: the variable naming the home only.
@@ -84,7 +86,7 @@ func RuntimeHome(f fsys.FS, r Request, name string) (*RuntimeResult, error) {
 	roles := filepath.Join(clientHome, RuntimeDir)
 	home := filepath.Join(roles, name)
 	cfg := filepath.Join(home, p.User.Files[0])
-	res := &RuntimeResult{Home: home, Config: cfg, Written: written, InputVars: inputVarsOf(entries)}
+	res := &RuntimeResult{Home: home, Config: cfg, Written: written, InputVars: inputVarsOf(entries), Secrets: secretsOf(entries)}
 	res.Launch = dialect.Launch{Binary: p.Binary}
 	for _, k := range spec.Env {
 		res.Launch.Env = append(res.Launch.Env, k, home)

@@ -31,6 +31,8 @@ func sharedView(p *providers.Provider, writers []*providers.Provider) *providers
 		if w.Switch != v.Switch {
 			v.Switch = ""
 		}
+		// a headers helper only where every reader of the entry runs it (S2)
+		v.HeadersHelper = v.HeadersHelper && w.HeadersHelper
 		v.ReservedRefs = dialect.AppendNew(slices.Clip(v.ReservedRefs), w.ReservedRefs)
 	}
 	return &v

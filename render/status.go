@@ -73,11 +73,16 @@ type StatusRequest struct {
 	Getenv func(string) string
 	// Step is called once per provider looked at (progress); nil for none.
 	Step func()
+	// CheckSecret checks that a reference to a secret store resolves (S4); nil checks
+	// none.
+	CheckSecret SecretCheck
 
 	// notFound remembers, for each command looked up, the blocker of one not found on
 	// PATH ("" when it is found): thousands of entries name the same few commands, and
 	// each look-up stats every directory of PATH.
 	notFound map[string]string
+	// checks are the references checked.
+	checks *secretChecks
 }
 
 // Status lists every file of the request's providers that exists here, user files and
@@ -86,6 +91,7 @@ func Status(f fsys.FS, r StatusRequest) []StatusFile {
 	layer := r.Registry.Set().Write().Dir
 	read := newDocCache(f)
 	r.notFound = map[string]string{}
+	r.checks = newSecretChecks(r.CheckSecret)
 	cr := NewClientReader(f)
 	cr.inParts = true
 	var out []StatusFile
@@ -177,6 +183,7 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 			} else {
 				se.Off = dialect.Disabled(e.Read.Server)
 				se.Blockers = r.blockers(e.Read.Server) // a list of its own (K7: one, not three, per entry)
+				se.Blockers = append(se.Blockers, r.secretBlockers(e.Name, e.Read.Server)...)
 				se.Blockers = append(se.Blockers, unresolvedBlockers(c.Provider, e.Read.Unresolved)...)
 			}
 			var cb []string
@@ -250,7 +257,7 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 		vars = dialect.AppendNew(vars, []string{s.BearerEnv})
 	}
 	for _, v := range vars {
-		if r.Getenv(v) == "" {
+		if r.Getenv(v) == "" && !launchVariable(v) {
 			// a name that looks like a credential is not shown (T4)
 			out = append(out, "variable "+termtext.Quote(policy.ShowName(v))+" is not set")
 		}
@@ -260,6 +267,24 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 		if b := r.commandBlocker(cmd); b != "" {
 			out = append(out, b)
 		}
+	}
+	return out
+}
+
+// secretBlockers are the references of an entry that do not resolve (S4): those it
+// names itself (mcpwire exec, mcpwire headers), and for the variables mcpwire sets
+// where the client starts, the registry server's.
+func (r StatusRequest) secretBlockers(name string, s *registry.Server) []string {
+	out := r.checks.unresolved(s)
+	launched := launchVariable(s.BearerEnv)
+	for _, v := range s.HeaderEnv {
+		launched = launched || launchVariable(v)
+	}
+	if reg, ok := r.Registry.Server(name); ok && launched {
+		out = append(out, r.checks.unresolved(&registry.Server{HeaderSecret: reg.HeaderSecret, BearerSecret: reg.BearerSecret})...)
+	}
+	for i, b := range out {
+		out[i] = "secret " + b
 	}
 	return out
 }

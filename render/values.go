@@ -20,6 +20,28 @@ type target struct {
 	off *[]string
 }
 
+// Secrets says how the servers a client file gets start with their secrets (S2).
+type Secrets struct {
+	// Vars are the variables standing for remote servers' secrets, each "VAR=REF"
+	// (dialect.SecretVariable): the client reads them where it starts, so it must be
+	// started with them set (mcpwire session, mcpwire exec --env-secret VAR=REF --
+	// CLIENT).
+	Vars []string
+	// ExecByName: an entry starts mcpwire by name (a committed project file names no
+	// path of this machine), so mcpwire must be on the client's PATH.
+	ExecByName bool
+}
+
+// secretsOf is what the entries need for their secrets, each variable once.
+func secretsOf(entries []namedEntry) Secrets {
+	var out Secrets
+	for _, ne := range entries {
+		out.Vars = dialect.AppendNew(out.Vars, ne.secrets.Vars)
+		out.ExecByName = out.ExecByName || ne.secrets.ExecByName
+	}
+	return out
+}
+
 func newTarget(p *providers.Provider, scope providers.Scope, project string, ephemeral bool) target {
 	return target{Target: dialect.Target{P: p, Scope: scope, Project: project, Ephemeral: ephemeral}, d: dialect.For(p)}
 }
@@ -69,12 +91,15 @@ func ignoredFields(s *registry.Server) []string {
 		add(s.Cwd != "", "cwd")
 		add(len(s.Env) > 0, "env")
 		add(len(s.EnvFrom) > 0, "envFrom")
+		add(len(s.EnvSecret) > 0, "envSecret")
 		return out
 	}
 	add(s.URL != "", "url")
 	add(len(s.Headers) > 0, "headers")
 	add(len(s.HeaderEnv) > 0, "headerEnv")
 	add(s.BearerEnv != "", "bearerEnv")
+	add(len(s.HeaderSecret) > 0, "headerSecret")
+	add(s.BearerSecret != "", "bearerSecret")
 	return out
 }
 

@@ -61,7 +61,7 @@ type runState struct {
 
 // takesCommandLine are the commands that take arguments after "--": a server's
 // command line (U3), or the client's arguments (session).
-var takesCommandLine = map[string]bool{"server add": true, "server update": true, "session": true}
+var takesCommandLine = map[string]bool{"server add": true, "server update": true, "session": true, "exec": true}
 
 func newApp(env *Env, st *runState) *cli.App {
 	st.env = env
@@ -97,6 +97,8 @@ func newApp(env *Env, st *runState) *cli.App {
 			manCommand(env),
 			completionCommand(env),
 			probeCommand(env),
+			execCommand(env),
+			headersCommand(env),
 		},
 		ExitErrHandler: func(*cli.Context, error) {},
 		Action: func(c *cli.Context) error {

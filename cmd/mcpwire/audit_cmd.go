@@ -16,8 +16,10 @@ func auditCommand(env *Env) *cli.Command {
 		Description: "Reads every client's files (user files, and the project's) and the configuration layers' own files,\n" +
 			"and reports by name, never a value: literal credentials in project files (committed), in user files\n" +
 			"the group or others can read, and in layer files inside a git work tree or readable by others, in\n" +
-			"every string of every entry; servers no configuration layer defines; and every file it could not\n" +
-			"read (not checked). Exit 1 when a credential is found or a file could not be checked.",
+			"every string of every entry; servers no configuration layer defines; references to secret stores\n" +
+			"that do not resolve, and 1Password references left in a client's file, which the client passes as\n" +
+			"written; and every file it could not read (not checked). Exit 1 when a credential or such a\n" +
+			"reference is found or a file could not be checked.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
 			jsonFlag,
@@ -32,7 +34,7 @@ func runAudit(env *Env, c *cli.Context) error {
 		return err
 	}
 	findings, errs := render.Audit(env.FS, render.AuditRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj),
-		GOOS: env.pathEnv("").GOOS, Ignored: gitIgnored})
+		GOOS: env.pathEnv("").GOOS, Ignored: gitIgnored, CheckSecret: env.checkSecret})
 	for _, e := range errs {
 		env.warn("audit: " + e.Error())
 	}
@@ -43,10 +45,13 @@ func runAudit(env *Env, c *cli.Context) error {
 	if err := printReport(env, c, doc, func() { printFindings(env, findings) }); err != nil {
 		return err
 	}
-	creds, unchecked := count(findings, render.FindingCredential), count(findings, render.FindingUnchecked)
+	creds, unchecked, secrets := count(findings, render.FindingCredential), count(findings, render.FindingUnchecked), count(findings, render.FindingSecret)
 	var problems []string
 	if creds > 0 {
 		problems = append(problems, plural(creds, "literal credential")+" found")
+	}
+	if secrets > 0 {
+		problems = append(problems, plural(secrets, "secret reference")+" that no one resolves")
 	}
 	if unchecked > 0 {
 		problems = append(problems, plural(unchecked, "file")+" could not be checked")
@@ -57,6 +62,9 @@ func runAudit(env *Env, c *cli.Context) error {
 	var hints []string
 	if creds > 0 {
 		hints = append(hints, "reference variables instead (the client's own spelling, or mcpwire server update NAME --env-from K=VAR / --header-env H=VAR and inject), and rotate credentials that were committed")
+	}
+	if secrets > 0 {
+		hints = append(hints, "store each secret where its reference points (pass insert, secret-tool store, op item create), or change the reference: mcpwire server update NAME --env-secret K=REF")
 	}
 	if unchecked > 0 {
 		hints = append(hints, "audit cannot vouch for what it could not read: fix the file's permissions or syntax, and run audit again")

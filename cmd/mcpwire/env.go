@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/termtext"
@@ -25,14 +26,22 @@ type Env struct {
 	// Environ lists the environment as KEY=VALUE (a value given where a variable's
 	// name belongs is checked against it, T4); nil when it cannot be listed.
 	Environ func() []string
+	// Executable is mcpwire's own binary, which private client files name where an
+	// entry starts mcpwire exec or mcpwire headers (S2); nil names it "mcpwire".
+	Executable func() (string, error)
 
 	configDir string
 	reg       *registry.Registry
+	// exec is self's answer, once known.
+	exec *string
 	// tree is the discovered project (workTree); saidProject is set once it was said.
 	tree        string
 	saidProject bool
 	// interrupt is how a signal stops FS's writes (nil when FS is not the real one).
 	interrupt *fsys.Interrupt
+	// step is the test hook of FS's steps, which a secret store's writes count too
+	// (testhook.go); nil outside the crash tests.
+	step func(stage, name string)
 	// passthrough holds the arguments after "--" (session).
 	passthrough []string
 	dashdash    bool
@@ -47,17 +56,42 @@ func NewOSEnv() *Env {
 	home, _ := os.UserHomeDir()
 	cwd, _ := os.Getwd()
 	intr := newSignalStop(os.Stderr)
+	step := testStepHook(os.Getenv, os.Stderr, intr)
 	return &Env{
-		Getenv:    os.Getenv,
-		Environ:   os.Environ,
+		Getenv:  os.Getenv,
+		Environ: os.Environ,
+		Executable: func() (string, error) {
+			p, err := os.Executable()
+			if err != nil {
+				return "", err
+			}
+			return filepath.EvalSymlinks(p)
+		},
 		Stdin:     os.Stdin,
 		Stdout:    os.Stdout,
 		Stderr:    os.Stderr,
-		FS:        fsys.NewOSWith(fsys.OSOptions{Interrupt: intr, AfterStep: testStepHook(os.Getenv, os.Stderr, intr)}),
+		FS:        fsys.NewOSWith(fsys.OSOptions{Interrupt: intr, AfterStep: step}),
+		step:      step,
 		Home:      home,
 		Cwd:       cwd,
 		interrupt: intr,
 	}
+}
+
+// self is mcpwire's own binary as client files name it (S2): its absolute path, with
+// symbolic links resolved; "" when unknown (the files then name "mcpwire").
+func (e *Env) self() string {
+	if e.Executable == nil {
+		return ""
+	}
+	if e.exec == nil {
+		p, err := e.Executable()
+		if err != nil || !filepath.IsAbs(p) {
+			p = ""
+		}
+		e.exec = &p
+	}
+	return *e.exec
 }
 
 // environ is the environment as KEY=VALUE entries, nil when it cannot be listed.

@@ -58,9 +58,10 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 		}
 		printf(env.Stdout, "%s: %s %s\n", p.Name, verb, rt.Config)
 		sayInputVars(env, []string{p.Name}, rt.InputVars)
-		printf(env.Stdout, "Launch with: %s\n", rt.LaunchLine())
+		line := render.SecretLaunch(p, rt.Line, rt.Secrets.Vars)
+		printf(env.Stdout, "Launch with: %s\n", line.String())
 		if jo != nil {
-			jo.ephemeral(p.Name, rt.Config, rt.Written, &rt.Line)
+			jo.ephemeral(p.Name, rt.Config, rt.Written, &line)
 		} else if dr != nil {
 			printDiff(env, dr, reg)
 		}
@@ -75,11 +76,16 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 		printf(env.Stdout, "Tool permissions: %s\n", res.Settings)
 	}
 	sayInputVars(env, []string{p.Name}, res.InputVars)
-	if line := res.LaunchLine(); line != "" {
+	launch := res.Launch
+	if launch != nil && len(res.Secrets.Vars) > 0 {
+		l := render.SecretLaunch(p, *launch, res.Secrets.Vars)
+		launch = &l
+		printf(env.Stdout, "Launch with: %s\n", l.String())
+	} else if line := res.LaunchLine(); line != "" {
 		printf(env.Stdout, "Launch with: %s\n", line)
 	}
 	if jo != nil {
-		jo.ephemeral(p.Name, res.Out, res.Written, res.Launch)
+		jo.ephemeral(p.Name, res.Out, res.Written, launch)
 		if res.Settings != "" {
 			jo.rep.Destinations[0].Settings = res.Settings
 			jo.rep.Changed = append(jo.rep.Changed, res.Settings)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/limits"
+	"github.com/mcpwire/mcpwire/internal/secretstore"
 	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
@@ -34,6 +35,7 @@ func importCommand(env *Env) *cli.Command {
 			listFlag("servers", "import only these entries (comma list or repeat)"),
 			&cli.StringFlag{Name: "as-profile", Usage: "also add a profile NAME of the imported servers, with the clients' tool filters"},
 			&cli.BoolFlag{Name: "adopt", Usage: "record the entries mcpwire would write as they are as mcpwire's (inject updates them, uninject removes them)"},
+			moveFlag("secrets-to"),
 			&cli.BoolFlag{Name: "dry-run", Usage: "print what would be imported and the diff; write nothing"},
 			jsonFlag,
 		},
@@ -81,15 +83,28 @@ func runImport(env *Env, c *cli.Context) error {
 		}
 		return fmt.Errorf("nothing imported: %d %s could not be read (see the warnings above)", unread, what)
 	}
-	res, err := render.Import(f, render.ImportRequest{
+	req := render.ImportRequest{
 		Registry: reg, Files: files, Servers: list(c, "servers"), Profile: c.String("as-profile"), Adopt: c.Bool("adopt"),
 		PolicyEnv: env.Getenv(policy.EnvVar), Warn: env.warn, Environ: env.environ(),
-	})
+	}
+	var ms []moved
+	if to := c.String("secrets-to"); c.IsSet("secrets-to") {
+		if _, err := secretstore.ParseDestination(to); err != nil {
+			return usagef("--secrets-to: %v", err)
+		}
+		req.MoveSecrets = func(add []*registry.Server) (func() error, error) {
+			undo, m, err := moveSecrets(env, to, add, dry)
+			ms = m
+			return undo, err
+		}
+	}
+	res, err := render.Import(f, req)
 	if err != nil {
 		return err
 	}
 	warnCopied(env, reg, res.Added, dry)
 	reportImport(env, res, reg.Set().Write().Servers.Path, dry)
+	reportMoved(env, ms, dry, "the client files imported from still hold the literals: inject the servers there (--force for entries mcpwire did not write) to replace them with references, and rotate credentials that were committed")
 	out.imported(res)
 	if dry && out == nil {
 		printDiff(env, dr, reg)

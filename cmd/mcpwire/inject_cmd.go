@@ -38,7 +38,7 @@ func injectCommand(env *Env) *cli.Command {
 }
 
 func (e *Env) pathEnv(project string) providers.PathEnv {
-	return providers.PathEnv{GOOS: runtime.GOOS, Home: e.Home, Project: project, Getenv: e.Getenv}
+	return providers.PathEnv{GOOS: runtime.GOOS, Home: e.Home, Project: project, Getenv: e.Getenv, Exec: e.self()}
 }
 
 func runInject(env *Env, c *cli.Context) error {

@@ -52,6 +52,11 @@ type writeDest struct {
 	// RemovedFiles are the files mcpwire created that it removed with their last
 	// entry (H7).
 	RemovedFiles []string `json:"removedFiles,omitempty"`
+	// SecretVariables are the variables standing for remote servers' secrets that the
+	// client must be started with, each VAR=REF; ExecByName says that the file starts
+	// mcpwire by name, which must be on the client's PATH (S2).
+	SecretVariables []string `json:"secretVariables,omitempty"`
+	ExecByName      bool     `json:"execByName,omitempty"`
 }
 
 // ephemeralScope is the scope --json names for standalone output: an ephemeral file
@@ -127,7 +132,8 @@ func (j *jsonOut) inject(reqs []render.Request, results []*render.Result) {
 		}
 		d := writeDest{Provider: res.Provider, Scope: string(res.Scope), Path: res.Destination,
 			Written: res.Written, Removed: res.Removed, Changed: slices.Contains(res.Changed, res.Destination),
-			TakenOver: res.TakenOver, Restored: res.Restored, RemovedFiles: res.RemovedFiles}
+			TakenOver: res.TakenOver, Restored: res.Restored, RemovedFiles: res.RemovedFiles,
+			SecretVariables: res.Secrets.Vars, ExecByName: res.Secrets.ExecByName}
 		for _, n := range reqs[i].Servers {
 			if !slices.Contains(res.Written, n) && !slices.Contains(res.Removed, n) {
 				d.Skipped = append(d.Skipped, n)

@@ -13,5 +13,5 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	os.Exit(Main(os.Args[1:], NewOSEnv()))
+	os.Exit(Run(os.Args[1:]))
 }

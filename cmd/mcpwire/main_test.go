@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/fixtures"
 	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/internal/secretstore/storetest"
 	"github.com/mcpwire/mcpwire/internal/winetest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -19,6 +20,8 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"mcpwire": func() { os.Exit(scriptMain()) },
 		"mcptest": mcptestMain,
+		// the 1Password CLI's stand-in (S6): secrets_cmds_test.go
+		"op": func() { os.Exit(storetest.OpMain()) },
 	})
 }
 
@@ -35,6 +38,7 @@ func scriptParams(dir string) testscript.Params {
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("MCPWIRE_UPDATE") != "",
 		Setup:               setupScript,
+		Condition:           scriptCondition,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mode":     cmdMode,
 			"snap":     cmdSnap,
@@ -53,6 +57,9 @@ func scriptParams(dir string) testscript.Params {
 			"mkfifo":  cmdMkfifo,
 			// manifests (M3): mkmcpb_test.go
 			"mkmcpb": cmdMkmcpb,
+			// secret stores (S6): secrets_cmds_test.go
+			"passstore": cmdPassStore,
+			"opstore":   cmdOpStore,
 		},
 	}
 }
@@ -61,6 +68,7 @@ func scriptParams(dir string) testscript.Params {
 func setupScript(e *testscript.Env) error {
 	e.Values[scriptT{}] = e.T()
 	setupScriptPaths(e)
+	setupScriptSecrets(e)
 	home := filepath.Join(e.WorkDir, "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err

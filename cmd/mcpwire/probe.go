@@ -59,14 +59,26 @@ type probeSpec struct {
 }
 
 // resolveProbe builds the spec of s. A referenced variable that is not set is an
-// error naming the variable and the field that references it, never a value.
-func resolveProbe(s *registry.Server, getenv func(string) string, project string) (*probeSpec, error) {
+// error naming the variable and the field that references it, never a value; a
+// reference to a secret store is resolved (resolve) as mcpwire exec and headers do,
+// and one that does not resolve is an error naming the field, the reference and the
+// store's error (S3).
+func resolveProbe(s *registry.Server, getenv func(string) string, project string, resolve func(ref string) (string, error)) (*probeSpec, error) {
 	sp := &probeSpec{name: s.Name, remote: s.Remote(), sse: s.Type == registry.SSE}
 	var missing []string
 	lookup := func(vr, field string) (string, bool) {
 		v := getenv(vr)
 		if v == "" {
 			missing = append(missing, fmt.Sprintf("%s (%s)", policy.ShowName(vr), field)) // a token-shaped name is not shown (T4)
+			return "", false
+		}
+		return v, true
+	}
+	var unresolved []string
+	secret := func(ref, field string) (string, bool) {
+		v, err := resolve(ref)
+		if err != nil {
+			unresolved = append(unresolved, field+" from "+err.Error())
 			return "", false
 		}
 		return v, true
@@ -104,6 +116,18 @@ func resolveProbe(s *registry.Server, getenv func(string) string, project string
 				sp.secrets.Add(v)
 			}
 		}
+		for _, h := range slices.Sorted(maps.Keys(s.HeaderSecret)) {
+			if v, ok := secret(s.HeaderSecret[h], "headerSecret "+h); ok {
+				sp.headers.Set(h, v)
+				sp.secrets.Add(v)
+			}
+		}
+		if s.BearerSecret != "" {
+			if v, ok := secret(s.BearerSecret, "bearerSecret"); ok {
+				sp.headers.Set("Authorization", "Bearer "+v)
+				sp.secrets.Add(v)
+			}
+		}
 		sp.secrets.AddURL(s.URL)
 	} else {
 		sp.command = subst(s.Command)
@@ -135,6 +159,15 @@ func resolveProbe(s *registry.Server, getenv func(string) string, project string
 				sp.secrets.Add(v)
 			}
 		}
+		for _, k := range slices.Sorted(maps.Keys(s.EnvSecret)) {
+			if v, ok := secret(s.EnvSecret[k], "envSecret "+k); ok {
+				sp.env = append(sp.env, k+"="+v)
+				sp.secrets.Add(v)
+			}
+		}
+	}
+	if len(unresolved) > 0 {
+		return nil, fmt.Errorf("a secret does not resolve: %s", strings.Join(unresolved, "; "))
 	}
 	if len(missing) == 1 {
 		return nil, fmt.Errorf("environment variable %s is not set", missing[0])

@@ -144,7 +144,7 @@ func probeAll(ctx context.Context, env *Env, servers []*registry.Server, project
 	slots := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
 	for i, s := range servers {
-		sp, err := resolveProbe(s, env.Getenv, project)
+		sp, err := resolveProbe(s, env.Getenv, project, env.resolveSecret)
 		if err != nil {
 			results[i] = probeResult{Server: s.Name, Tools: []string{}, Error: err.Error()}
 			done()

@@ -73,13 +73,22 @@ func setupScriptPaths(e *testscript.Env) {
 
 // scriptMain is the mcpwire command of the scripts.
 func scriptMain() int {
+	stdout, closeOut := scriptOutputs(os.Stdout)
+	defer closeOut()
+	stderr, closeErr := scriptOutputs(os.Stderr)
+	defer closeErr()
+	// the headers helper's stdout holds the values, for the client (S2)
+	if code, ok := runDelivery(os.Args[1:], os.Stdout, stderr); ok {
+		return code
+	}
 	env := NewOSEnv()
+	env.Stdout, env.Stderr = stdout, stderr
 	work := os.Getenv(scriptWorkVar)
 	if work == "" {
 		return Main(os.Args[1:], env)
 	}
-	out := &slashPaths{w: os.Stdout, work: work, json: slices.Contains(os.Args[1:], "--json")}
-	errs := &slashPaths{w: os.Stderr, work: work}
+	out := &slashPaths{w: stdout, work: work, json: slices.Contains(os.Args[1:], "--json")}
+	errs := &slashPaths{w: stderr, work: work}
 	env.Stdout, env.Stderr = out, errs
 	code := Main(os.Args[1:], env)
 	out.Flush()

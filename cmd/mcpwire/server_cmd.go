@@ -147,21 +147,37 @@ func serverUpdate(env *Env, c *cli.Context) error {
 	if err := checkNewRefs(env, cur, next); err != nil {
 		return err
 	}
-	if !given {
-		return withHint(errNoUpdates, "give at least one of --type, --command, --arg, -- COMMAND ARG…, --env, --env-plain, --env-from, --url, --header, --header-plain, --header-env, --bearer-env, --cwd, --description, --unset-env, --unset-header")
+	if !given && !c.IsSet("move-secrets-to") {
+		return withHint(errNoUpdates, "give at least one of --type, --command, --arg, -- COMMAND ARG…, --env, --env-plain, --env-from, --env-secret, --url, --header, --header-plain, --header-env, --header-secret, --bearer-env, --bearer-secret, --cwd, --description, --unset-env, --unset-header, --move-secrets-to")
+	}
+	dry := c.Bool("dry-run")
+	undo := func() error { return nil }
+	var ms []moved
+	if c.IsSet("move-secrets-to") {
+		if err := next.Validate(); err != nil {
+			return fmt.Errorf("server %q: %w", name, err) // checked before anything is stored
+		}
+		if undo, ms, err = moveSecrets(env, c.String("move-secrets-to"), []*registry.Server{next}, dry); err != nil {
+			return fmt.Errorf("server %q: %w", name, err)
+		}
+		if len(ms) == 0 && !given {
+			return fmt.Errorf("server %q holds no literal credential in env or headers: nothing to move", name)
+		}
 	}
 	edit := func(s *registry.Server) { *s = *next.Clone() }
-	if c.Bool("dry-run") {
+	if dry {
 		after, changed, err := reg.PreviewUpdate(name, edit)
 		if err != nil {
 			return err
 		}
 		printUpdatePreview(env, reg, cur, after, changed)
+		reportMoved(env, ms, true, "")
 		return nil
 	}
 	if err := reg.UpdateServer(name, edit); err != nil {
-		return err
+		return render.Undone(err, undo)
 	}
+	reportMoved(env, ms, false, "client files still hold what inject wrote before: inject again to write the references")
 	if !reg.InWriteLayer(name) {
 		// the update changed nothing, so the lower-layer entry was not copied up (L4)
 		printf(env.Stdout, "server %q unchanged (%s)\n", name, reg.ServerOrigin(name))

@@ -25,6 +25,9 @@ func serverFlags() []cli.Flag {
 		headerFlag("header-plain", "header K=V that is no secret (a team name, a region): written into committed project files too"),
 		headerFlag("header-env", "header whose whole value comes from a variable: HEADER=VAR"),
 		&cli.StringFlag{Name: "bearer-env", Usage: "send Authorization: Bearer <value of VAR>"},
+		pairFlag("env-secret", "K=REF: the server's K from a secret store, resolved when it starts (op://VAULT/ITEM/FIELD, pass:PATH, keyring:SERVICE/ACCOUNT, file:PATH); the reference may go into committed files"),
+		headerFlag("header-secret", "H=REF: header H from a secret store, resolved when the client connects"),
+		&cli.StringFlag{Name: "bearer-secret", Usage: "REF: send Authorization: Bearer <the secret REF names>"},
 		&cli.StringFlag{Name: "cwd", Usage: "working directory of the server (stdio)"},
 		&cli.StringFlag{Name: "description", Usage: "free text"},
 	}
@@ -33,8 +36,9 @@ func serverFlags() []cli.Flag {
 // updateFlags are server update's own flags, beyond serverFlags.
 func updateFlags() []cli.Flag {
 	return []cli.Flag{
-		listFlag("unset-env", "remove the server's environment variable K (from env, --env-plain and --env-from)"),
-		listFlag("unset-header", "remove the header K (from headers and --header-env; Authorization also drops --bearer-env)"),
+		listFlag("unset-env", "remove the server's environment variable K (from env, --env-plain, --env-from and --env-secret)"),
+		listFlag("unset-header", "remove the header K (from headers, --header-env and --header-secret; Authorization also drops --bearer-env and --bearer-secret)"),
+		moveFlag("move-secrets-to"),
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the server before and after (values hidden); write nothing"},
 	}
 }
@@ -42,7 +46,7 @@ func updateFlags() []cli.Flag {
 // applyServerFlags copies the given flags, and the command line after "--" (U3),
 // into s and reports whether any was given.
 func applyServerFlags(env *Env, c *cli.Context, s *registry.Server, update bool) (bool, error) {
-	if err := pairErr(c, "env", "env-plain", "env-from", "header", "header-plain", "header-env"); err != nil {
+	if err := pairErr(c, "env", "env-plain", "env-from", "env-secret", "header", "header-plain", "header-env", "header-secret"); err != nil {
 		return false, err
 	}
 	if err := checkVarFlags(env, c); err != nil {
@@ -255,14 +259,18 @@ func applyEnv(c *cli.Context, s *registry.Server) (bool, error) {
 	lit, litGiven := pairs(c, "env")
 	plain, plainGiven := pairs(c, "env-plain")
 	from, fromGiven := pairs(c, "env-from")
-	if !litGiven && !plainGiven && !fromGiven {
+	secret, secretGiven := pairs(c, "env-secret")
+	if !litGiven && !plainGiven && !fromGiven && !secretGiven {
 		return false, nil
 	}
-	if err := givenOnce(false, map[string]map[string]string{"env": lit, "env-plain": plain, "env-from": from}); err != nil {
+	if err := givenOnce(false, map[string]map[string]string{"env": lit, "env-plain": plain, "env-from": from, "env-secret": secret}); err != nil {
 		return false, err
 	}
 	isPlain := s.PlainEnvKeys()
-	env, envFrom := maps.Clone(s.Env), maps.Clone(s.EnvFrom)
+	env, envFrom, envSecret := maps.Clone(s.Env), maps.Clone(s.EnvFrom), maps.Clone(s.EnvSecret)
+	if envSecret == nil {
+		envSecret = map[string]string{}
+	}
 	if env == nil {
 		env = map[string]string{}
 	}
@@ -287,18 +295,30 @@ func applyEnv(c *cli.Context, s *registry.Server) (bool, error) {
 		delete(env, k)
 		delete(isPlain, k)
 	}
+	for k, v := range secret {
+		envSecret[k] = v
+		delete(env, k)
+		delete(envFrom, k)
+		delete(isPlain, k)
+	}
+	for _, m := range []map[string]string{lit, plain, from} {
+		for k := range m {
+			delete(envSecret, k)
+		}
+	}
 	plainKeys := slices.Sorted(maps.Keys(isPlain))
 	if len(plainKeys) == 0 {
 		plainKeys = nil
 	}
 	// a key given a value here no longer comes from an input the client asks for (T3)
 	envInput := maps.Clone(s.EnvInput)
-	for _, m := range []map[string]string{lit, plain, from} {
+	for _, m := range []map[string]string{lit, plain, from, secret} {
 		for k := range m {
 			delete(envInput, k)
 		}
 	}
 	s.Env, s.EnvFrom, s.PlainEnv, s.EnvInput = nilIfNone(env), nilIfNone(envFrom), plainKeys, nilIfNone(envInput)
+	s.EnvSecret = nilIfNone(envSecret)
 	return true, nil
 }
 
@@ -315,7 +335,9 @@ func applyHeaders(c *cli.Context, s *registry.Server) (bool, error) {
 	plain, plainGiven := pairs(c, "header-plain")
 	from, fromGiven := pairs(c, "header-env")
 	bearer, bearerGiven := c.String("bearer-env"), c.IsSet("bearer-env")
-	if !litGiven && !plainGiven && !fromGiven && !bearerGiven {
+	secret, secretGiven := pairs(c, "header-secret")
+	bearerSecret, bearerSecretGiven := c.String("bearer-secret"), c.IsSet("bearer-secret")
+	if !litGiven && !plainGiven && !fromGiven && !bearerGiven && !secretGiven && !bearerSecretGiven {
 		return false, nil
 	}
 	lit, from = maps.Clone(lit), maps.Clone(from)
@@ -333,14 +355,20 @@ func applyHeaders(c *cli.Context, s *registry.Server) (bool, error) {
 			}
 		}
 	}
-	given := map[string]map[string]string{"header": lit, "header-plain": plain, "header-env": from}
+	given := map[string]map[string]string{"header": lit, "header-plain": plain, "header-env": from, "header-secret": secret}
 	if bearerGiven {
 		given["bearer-env"] = map[string]string{"Authorization": bearer}
+	}
+	if bearerSecretGiven {
+		given["bearer-secret"] = map[string]string{"Authorization": bearerSecret}
 	}
 	if err := givenOnce(true, given); err != nil {
 		return false, err
 	}
-	headers, headerEnv, headerInput := maps.Clone(s.Headers), maps.Clone(s.HeaderEnv), maps.Clone(s.HeaderInput)
+	headers, headerEnv, headerInput, headerSecret := maps.Clone(s.Headers), maps.Clone(s.HeaderEnv), maps.Clone(s.HeaderInput), maps.Clone(s.HeaderSecret)
+	if headerSecret == nil {
+		headerSecret = map[string]string{}
+	}
 	if headers == nil {
 		headers = map[string]string{}
 	}
@@ -354,13 +382,14 @@ func applyHeaders(c *cli.Context, s *registry.Server) (bool, error) {
 		deleteFold(headers, k)
 		deleteFold(headerEnv, k)
 		deleteFold(headerInput, k)
+		deleteFold(headerSecret, k)
 		for p := range isPlain {
 			if strings.EqualFold(p, k) {
 				delete(isPlain, p)
 			}
 		}
 		if strings.EqualFold(k, "Authorization") {
-			s.BearerEnv, s.BearerInput = "", ""
+			s.BearerEnv, s.BearerInput, s.BearerSecret = "", "", ""
 		}
 	}
 	set := func(dst map[string]string, k, v string) {
@@ -380,15 +409,23 @@ func applyHeaders(c *cli.Context, s *registry.Server) (bool, error) {
 	for k, v := range from {
 		set(headerEnv, k, v)
 	}
+	for k, v := range secret {
+		set(headerSecret, k, v)
+	}
 	if bearerGiven {
 		clear("Authorization")
 		s.BearerEnv = bearer
+	}
+	if bearerSecretGiven {
+		clear("Authorization")
+		s.BearerSecret = bearerSecret
 	}
 	plainKeys := slices.Sorted(maps.Keys(isPlain))
 	if len(plainKeys) == 0 {
 		plainKeys = nil
 	}
 	s.Headers, s.HeaderEnv, s.HeaderInput, s.PlainHeaders = nilIfNone(headers), nilIfNone(headerEnv), nilIfNone(headerInput), plainKeys
+	s.HeaderSecret = nilIfNone(headerSecret)
 	return true, nil
 }
 
@@ -436,6 +473,9 @@ func dropOtherTransport(env *Env, c *cli.Context, s *registry.Server) {
 		if !c.IsSet("env-from") {
 			s.EnvFrom = nil
 		}
+		if !c.IsSet("env-secret") {
+			s.EnvSecret = nil
+		}
 		s.EnvInput = nil
 		return
 	}
@@ -451,6 +491,12 @@ func dropOtherTransport(env *Env, c *cli.Context, s *registry.Server) {
 	if !c.IsSet("bearer-env") {
 		s.BearerEnv = ""
 	}
+	if !c.IsSet("header-secret") {
+		s.HeaderSecret = nil
+	}
+	if !c.IsSet("bearer-secret") {
+		s.BearerSecret = ""
+	}
 	s.HeaderInput, s.BearerInput = nil, ""
 }
 
@@ -460,7 +506,7 @@ func dropOtherTransport(env *Env, c *cli.Context, s *registry.Server) {
 func applyUnset(c *cli.Context, s *registry.Server) (bool, error) {
 	envKeys, headerKeys := list(c, "unset-env"), list(c, "unset-header")
 	for _, k := range envKeys {
-		for _, f := range []string{"env", "env-plain", "env-from"} {
+		for _, f := range []string{"env", "env-plain", "env-from", "env-secret"} {
 			if m, _ := pairs(c, f); m != nil {
 				if _, ok := m[k]; ok {
 					return false, usagef("--unset-env %s and --%s %s=… contradict each other", k, f, k)
@@ -470,39 +516,43 @@ func applyUnset(c *cli.Context, s *registry.Server) (bool, error) {
 		_, inEnv := s.Env[k]
 		_, inFrom := s.EnvFrom[k]
 		_, inInput := s.EnvInput[k]
-		if !inEnv && !inFrom && !inInput {
+		_, inSecret := s.EnvSecret[k]
+		if !inEnv && !inFrom && !inInput && !inSecret {
 			return false, withHint(fmt.Errorf("--unset-env %s: server %q has no such environment variable", k, s.Name),
-				"its variables: "+orNone(append(append(s.EnvKeys(), slices.Sorted(maps.Keys(s.EnvFrom))...), slices.Sorted(maps.Keys(s.EnvInput))...)))
+				"its variables: "+orNone(slices.Concat(s.EnvKeys(), slices.Sorted(maps.Keys(s.EnvFrom)), slices.Sorted(maps.Keys(s.EnvInput)), slices.Sorted(maps.Keys(s.EnvSecret)))))
 		}
 		delete(s.Env, k)
 		delete(s.EnvFrom, k)
 		delete(s.EnvInput, k)
+		delete(s.EnvSecret, k)
 		s.PlainEnv = slices.DeleteFunc(s.PlainEnv, func(p string) bool { return p == k })
 	}
 	for _, k := range headerKeys {
-		for _, f := range []string{"header", "header-plain", "header-env"} {
+		for _, f := range []string{"header", "header-plain", "header-env", "header-secret"} {
 			if m, _ := pairs(c, f); m != nil && hasFold(slices.Sorted(maps.Keys(m)), k) {
 				return false, usagef("--unset-header %s and --%s %s=… contradict each other", k, f, k)
 			}
 		}
-		bearer := strings.EqualFold(k, "Authorization") && (s.BearerEnv != "" || s.BearerInput != "")
-		if bearer && c.IsSet("bearer-env") {
-			return false, usagef("--unset-header %s and --bearer-env contradict each other", k)
+		bearer := strings.EqualFold(k, "Authorization") && (s.BearerEnv != "" || s.BearerInput != "" || s.BearerSecret != "")
+		if bearer && (c.IsSet("bearer-env") || c.IsSet("bearer-secret")) {
+			return false, usagef("--unset-header %s and --bearer-env or --bearer-secret contradict each other", k)
 		}
-		if !hasFold(s.HeaderKeys(), k) && !hasFold(slices.Sorted(maps.Keys(s.HeaderEnv)), k) && !hasFold(slices.Sorted(maps.Keys(s.HeaderInput)), k) && !bearer {
-			return false, withHint(fmt.Errorf("--unset-header %s: server %q sends no such header", k, s.Name),
-				"its headers: "+orNone(append(append(s.HeaderKeys(), slices.Sorted(maps.Keys(s.HeaderEnv))...), slices.Sorted(maps.Keys(s.HeaderInput))...)))
+		named := slices.Concat(s.HeaderKeys(), slices.Sorted(maps.Keys(s.HeaderEnv)), slices.Sorted(maps.Keys(s.HeaderInput)), slices.Sorted(maps.Keys(s.HeaderSecret)))
+		if !hasFold(named, k) && !bearer {
+			return false, withHint(fmt.Errorf("--unset-header %s: server %q sends no such header", k, s.Name), "its headers: "+orNone(named))
 		}
 		deleteFold(s.Headers, k)
 		deleteFold(s.HeaderEnv, k)
 		deleteFold(s.HeaderInput, k)
+		deleteFold(s.HeaderSecret, k)
 		s.PlainHeaders = slices.DeleteFunc(s.PlainHeaders, func(p string) bool { return strings.EqualFold(p, k) })
 		if bearer {
-			s.BearerEnv, s.BearerInput = "", ""
+			s.BearerEnv, s.BearerInput, s.BearerSecret = "", "", ""
 		}
 	}
 	s.Env, s.EnvFrom, s.Headers, s.HeaderEnv = nilIfNone(s.Env), nilIfNone(s.EnvFrom), nilIfNone(s.Headers), nilIfNone(s.HeaderEnv)
 	s.EnvInput, s.HeaderInput = nilIfNone(s.EnvInput), nilIfNone(s.HeaderInput)
+	s.EnvSecret, s.HeaderSecret = nilIfNone(s.EnvSecret), nilIfNone(s.HeaderSecret)
 	if len(s.PlainEnv) == 0 {
 		s.PlainEnv = nil
 	}

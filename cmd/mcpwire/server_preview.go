@@ -71,7 +71,7 @@ func changedFields(a, b *registry.Server) []string {
 	ma, mb := members(a), members(b)
 	for _, k := range unionKeys(ma, mb) {
 		switch k {
-		case "updatedAt", "addedAt", "injectedProviders", "env", "plainEnv", "envFrom", "envInput", "headers", "plainHeaders", "headerEnv", "headerInput", "bearerEnv", "bearerInput":
+		case "updatedAt", "addedAt", "injectedProviders", "env", "plainEnv", "envFrom", "envInput", "envSecret", "headers", "plainHeaders", "headerEnv", "headerInput", "headerSecret", "bearerEnv", "bearerInput", "bearerSecret":
 			continue
 		}
 		if !bytes.Equal(ma[k], mb[k]) {
@@ -85,24 +85,27 @@ func changedFields(a, b *registry.Server) []string {
 // envSources says where each env key's value comes from: a literal (hidden), a
 // plain value (shown, P11), or a variable.
 func envSources(s *registry.Server) map[string]string {
-	return sources(s.Env, s.PlainEnvKeys(), s.EnvFrom, s.EnvInput)
+	return sources(s.Env, s.PlainEnvKeys(), s.EnvFrom, s.EnvInput, s.EnvSecret)
 }
 
 // headerSources is envSources for headers, the bearer token as Authorization.
 func headerSources(s *registry.Server) map[string]string {
-	out := sources(s.Headers, s.PlainHeaderKeys(), s.HeaderEnv, s.HeaderInput)
+	out := sources(s.Headers, s.PlainHeaderKeys(), s.HeaderEnv, s.HeaderInput, s.HeaderSecret)
 	if s.BearerEnv != "" {
 		out["Authorization"] = "Bearer $" + policy.ShowName(s.BearerEnv)
 	}
 	if s.BearerInput != "" {
 		out["Authorization"] = "Bearer input " + s.BearerInput
 	}
+	if s.BearerSecret != "" {
+		out["Authorization"] = "Bearer secret " + s.BearerSecret
+	}
 	return out
 }
 
 // sources says, per key, whether its value is a literal, a plain value, a variable
-// or an input the client asks for (T3).
-func sources(values map[string]string, plain map[string]bool, refs, inputs map[string]string) map[string]string {
+// or an input the client asks for (T3), or a reference to a secret store (S1).
+func sources(values map[string]string, plain map[string]bool, refs, inputs, secrets map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range values {
 		if plain[k] {
@@ -116,6 +119,9 @@ func sources(values map[string]string, plain map[string]bool, refs, inputs map[s
 	}
 	for k, id := range inputs {
 		out[k] = "input " + id
+	}
+	for k, ref := range secrets {
+		out[k] = "secret " + ref
 	}
 	return out
 }

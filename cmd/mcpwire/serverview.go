@@ -32,6 +32,9 @@ type serverView struct {
 	EnvInput          map[string]string `json:"envInput,omitempty"`
 	HeaderInput       map[string]string `json:"headerInput,omitempty"`
 	BearerInput       string            `json:"bearerInput,omitempty"`
+	EnvSecret         map[string]string `json:"envSecret,omitempty"`
+	HeaderSecret      map[string]string `json:"headerSecret,omitempty"`
+	BearerSecret      string            `json:"bearerSecret,omitempty"`
 	Inputs            []registry.Input  `json:"inputs,omitempty"`
 	Cwd               string            `json:"cwd,omitempty"`
 	Enabled           *bool             `json:"enabled,omitempty"`
@@ -61,6 +64,9 @@ func viewServer(s *registry.Server, origin string) serverView {
 		EnvInput:          s.EnvInput,
 		HeaderInput:       s.HeaderInput,
 		BearerInput:       s.BearerInput,
+		EnvSecret:         s.EnvSecret,
+		HeaderSecret:      s.HeaderSecret,
+		BearerSecret:      s.BearerSecret,
 		Inputs:            s.Inputs,
 		Cwd:               s.Cwd,
 		Enabled:           s.Enabled,
@@ -164,6 +170,11 @@ func (v serverView) write(w io.Writer) {
 	line("headerInput", arrows(v.HeaderInput))
 	if v.BearerInput != "" {
 		line("bearerInput", "Authorization ← Bearer input "+v.BearerInput)
+	}
+	line("envSecret", arrows(v.EnvSecret))
+	line("headerSecret", arrows(v.HeaderSecret))
+	if v.BearerSecret != "" {
+		line("bearerSecret", "Authorization ← Bearer "+termtext.Quote(v.BearerSecret))
 	}
 	if len(v.Inputs) > 0 {
 		ids := make([]string, len(v.Inputs))

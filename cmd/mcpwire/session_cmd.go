@@ -117,9 +117,15 @@ func runSession(env *Env, c *cli.Context) error {
 	launch := sl.launch
 	launch.Args = append(launch.Args, env.passthrough...)
 	if dry {
-		return sessionDryRun(env, out, dr, reg, writeDest{Provider: p.Name, Scope: sl.scope, Written: req.Servers}, launch)
+		// the references, never their values: nothing is resolved in a dry run
+		return sessionDryRun(env, out, dr, reg, writeDest{Provider: p.Name, Scope: sl.scope, Written: req.Servers}, render.SecretLaunch(p, launch, sl.secrets))
 	}
-	return run(env, launch.Binary, launch.Args, launch.Env)
+	secrets, err := resolveVars(env, sl.secrets)
+	if err != nil {
+		return fmt.Errorf("launch refused: %w", err)
+	}
+	launch = render.SecretArgs(p, launch, sl.secrets)
+	return run(env, launch.Binary, launch.Args, append(slices.Clip(launch.Env), secrets...))
 }
 
 // runtimeNameError refuses a profile name that a session or a Codex runtime home
@@ -166,6 +172,9 @@ type sessionLaunched struct {
 	launch  dialect.Launch
 	scope   string
 	cleanup func()
+	// secrets are the variables standing for remote servers' secrets, "VAR=REF" (S2):
+	// resolved into the client's environment at launch.
+	secrets []string
 }
 
 // sessionLaunch prepares what session starts: the client on its own file (--persist),
@@ -177,7 +186,7 @@ func sessionLaunch(env *Env, c *cli.Context, p *providers.Provider, req render.R
 		if err != nil {
 			return sessionLaunched{}, fmt.Errorf("launch refused: %w", err)
 		}
-		return sessionLaunched{launch: dialect.Launch{Binary: p.Binary}, scope: string(res.Scope)}, nil
+		return sessionLaunched{launch: dialect.Launch{Binary: p.Binary}, scope: string(res.Scope), secrets: res.Secrets.Vars}, nil
 	case render.HasRuntimeHome(p):
 		rt, err := render.RuntimeHome(env.FS, req, profile)
 		if err != nil {
@@ -187,7 +196,7 @@ func sessionLaunch(env *Env, c *cli.Context, p *providers.Provider, req render.R
 			printf(env.Stderr, "%s: linked %s to your login, so you stay logged in; for a role with an account of its own, put its own %s there instead\n",
 				p.Name, rt.LoginLinked, filepath.Base(rt.LoginLinked))
 		}
-		return sessionLaunched{launch: rt.Launch, scope: ephemeralScope}, nil
+		return sessionLaunched{launch: rt.Launch, scope: ephemeralScope, secrets: rt.Secrets.Vars}, nil
 	}
 	eph, err := render.Ephemeral(env.FS, req, "")
 	if err != nil {
@@ -207,7 +216,7 @@ func sessionLaunch(env *Env, c *cli.Context, p *providers.Provider, req render.R
 		}
 	}
 	// exactly the arguments inject --ephemeral prints (--strict-mcp-config included)
-	return sessionLaunched{launch: *eph.Launch, scope: ephemeralScope, cleanup: cleanup}, nil
+	return sessionLaunched{launch: *eph.Launch, scope: ephemeralScope, cleanup: cleanup, secrets: eph.Secrets.Vars}, nil
 }
 
 // run runs the client from PATH with the given arguments and environment changes

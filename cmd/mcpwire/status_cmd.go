@@ -80,7 +80,8 @@ func runStatus(env *Env, c *cli.Context) error {
 		return err
 	}
 	bar := env.startProgress("status", "clients", len(ps), c.Bool("json"))
-	files := render.Status(env.FS, render.StatusRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj), Getenv: env.Getenv, Step: bar.step})
+	files := render.Status(env.FS, render.StatusRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj), Getenv: env.Getenv, Step: bar.step,
+		CheckSecret: env.checkSecret})
 	bar.end()
 	doc := struct {
 		Project string              `json:"project"`

@@ -15,7 +15,9 @@ import (
 // Test-only environment variables, ignored unless set. They count the steps that
 // change the disk (fsys.OSOptions.AfterStep: each lock and unlock, directory, stale
 // temporary file removed, temporary file created, partly and fully written, rename,
-// remove and chmod, rollback included), from 1, over the whole run:
+// remove and chmod, rollback included), and each value a secret store was given or
+// had removed again (secretstore.Env.AfterWrite: "store", "unstore"), from 1, over the
+// whole run:
 //
 //   - MCPWIRE_TEST_CRASH_AFTER=N: right after step N, say which on stderr and kill
 //     the process (SIGKILL on Unix, TerminateProcess on Windows), as a crash or

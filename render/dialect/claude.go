@@ -21,19 +21,34 @@ type claude struct{ p *providers.Provider }
 
 func newClaude(p *providers.Provider) Dialect { return claude{p} }
 
+// Entry writes a remote server's secret headers as the headersHelper command (S2),
+// which Claude Code runs through a shell and whose JSON output it sends as headers.
 func (d claude) Entry(s *registry.Server, v *Values, sf *ServerFilters) format.Object {
-	return typedEntry(d.p, s, v, sf)
+	e := typedEntry(d.p, s, v, sf)
+	if v.HeadersHelper != "" {
+		e.Set(claudeHeadersHelper, v.HeadersHelper)
+	}
+	return e
 }
 
-// claudeOwn are Claude Code's members with no registry equivalent.
-var claudeOwn = []string{"timeout", "headersHelper", "alwaysLoad", "oauth"}
+// claudeHeadersHelper is the member of a command that prints a remote server's headers.
+const claudeHeadersHelper = "headersHelper"
 
-// Read reads an entry back: type, launch members. Its filters are deny rules in a
-// settings file, not in the entry (ReadRules).
+// claudeOwn are Claude Code's members with no registry equivalent (a headersHelper
+// that runs mcpwire headers has one: the secrets it names).
+var claudeOwn = []string{"timeout", claudeHeadersHelper, "alwaysLoad", "oauth"}
+
+// Read reads an entry back: type, launch members, and the secrets of a headersHelper
+// that runs mcpwire headers. Its filters are deny rules in a settings file, not in the
+// entry (ReadRules).
 func (d claude) Read(entry json.RawMessage) (*Imported, error) {
 	r, s, err := readTyped(d.p, entry)
 	if err != nil {
 		return nil, err
+	}
+	var helper string
+	if raw, ok := r.get(claudeHeadersHelper); ok && json.Unmarshal(raw, &helper) == nil && s.URL != "" && ReadHeadersHelper(helper, s) {
+		r.use(claudeHeadersHelper)
 	}
 	return r.done(s, nil, claudeOwn...)
 }

@@ -45,6 +45,11 @@ var meaningKinds = []struct {
 	{"home directory", &registry.Server{Name: "k", Type: registry.Stdio, Command: "notes-mcp", Args: []string{"--root", "${userHome}/notes"}}},
 	{"project directory", &registry.Server{Name: "k", Type: registry.Stdio, Command: "notes-mcp", Args: []string{"--root", "${project}/notes"}}},
 	{"default value", &registry.Server{Name: "k", Type: registry.Stdio, Command: "notes-mcp", Env: map[string]string{"NOTES_DIR": "${NOTES_DIR:-./notes}"}}},
+	// S2: secrets from a store
+	{"env from a secret store", &registry.Server{Name: "k", Type: registry.Stdio, Command: "gh-mcp", Args: []string{"--stdio"}, EnvSecret: map[string]string{"GITHUB_TOKEN": "pass:mcpwire/k/GITHUB_TOKEN"}}},
+	{"1Password reference in env", &registry.Server{Name: "k", Type: registry.Stdio, Command: "gh-mcp", Env: map[string]string{"GITHUB_TOKEN": "op://Private/GitHub/token"}}},
+	{"header from a secret store", &registry.Server{Name: "k", Type: registry.HTTP, URL: "https://h.example/mcp", HeaderSecret: map[string]string{"X-Api-Key": "keyring:mcpwire/k"}}},
+	{"bearer from a secret store", &registry.Server{Name: "k", Type: registry.HTTP, URL: "https://h.example/mcp", BearerSecret: "op://Private/tickets/credential"}},
 }
 
 // matrixTarget is where the matrix writes for a client: its default scope.
@@ -127,6 +132,26 @@ func meaningOf(s *registry.Server) string {
 // environment).
 func expectFor(s *registry.Server, b Target) *registry.Server {
 	c := s.Clone()
+	for k, v := range c.Env {
+		if opWhole(v) {
+			c.EnvSecret = setKey(c.EnvSecret, k, v) // a 1Password reference is delivered as one (T2, S2)
+			delete(c.Env, k)
+		}
+	}
+	if len(c.Env) == 0 {
+		c.Env = nil
+	}
+	if !b.P.HeadersHelper && c.Remote() {
+		// a client without a headers helper reads each secret from a variable of its
+		// own, which mcpwire session or exec sets
+		for h := range c.HeaderSecret {
+			c.HeaderEnv = setKey(c.HeaderEnv, h, SecretVariable(c.Name, h))
+		}
+		if c.BearerSecret != "" {
+			c.BearerEnv = SecretVariable(c.Name, bearerName)
+		}
+		c.HeaderSecret, c.BearerSecret = nil, ""
+	}
 	if !b.P.Prompts {
 		for k := range c.EnvInput {
 			c.EnvFrom = setKey(c.EnvFrom, k, k)

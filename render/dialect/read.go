@@ -314,6 +314,7 @@ func ReadBack(t Target, d Dialect, entry json.RawMessage) (*Imported, error) {
 		return nil, err
 	}
 	s := im.Server
+	readExec(s)
 	if mayHoldForms(s) {
 		forms := clientForms(t.P, d)
 		im.Unresolved = unresolved(t.P, d, s)
@@ -455,10 +456,12 @@ func respell(s *registry.Server, forms []string) {
 }
 
 // each calls fn with every string value of a server that may hold a placeholder, by
-// field: command, args[i], cwd, env.K, url, headers.H. Values without a '$' or a '{'
-// hold none (policy.Scan) and are passed over.
+// field: command, args[i], cwd, env.K, url, headers.H, and with an env or header value
+// that is a 1Password reference (unresolved names it). Other values without a '$' or
+// a '{' hold none (policy.Scan) and are passed over.
 func each(s *registry.Server, fn func(field string, v *string)) {
 	may := func(v string) bool { return strings.ContainsAny(v, "${") }
+	mayEnv := func(v string) bool { return may(v) || opWhole(strings.TrimPrefix(v, policy.BearerScheme)) }
 	if may(s.Command) {
 		fn("command", &s.Command)
 	}
@@ -471,7 +474,7 @@ func each(s *registry.Server, fn func(field string, v *string)) {
 		fn("cwd", &s.Cwd)
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
-		if v := s.Env[k]; may(v) {
+		if v := s.Env[k]; mayEnv(v) {
 			fn("env."+k, &v)
 			s.Env[k] = v
 		}
@@ -480,18 +483,22 @@ func each(s *registry.Server, fn func(field string, v *string)) {
 		fn("url", &s.URL)
 	}
 	for _, h := range slices.Sorted(maps.Keys(s.Headers)) {
-		if v := s.Headers[h]; may(v) {
+		if v := s.Headers[h]; mayEnv(v) {
 			fn("headers."+h, &v)
 			s.Headers[h] = v
 		}
 	}
 }
 
-// mayHoldForms reports whether a value each visits may hold a placeholder.
+// mayHoldForms reports whether a value each visits may hold a placeholder, or an env
+// or header value is a 1Password reference (which unresolved reports).
 func mayHoldForms(s *registry.Server) bool {
 	found := false
 	visit := func(v string) {
 		found = found || strings.ContainsAny(v, "${")
+	}
+	storeRef := func(v string) {
+		found = found || opWhole(strings.TrimPrefix(v, policy.BearerScheme))
 	}
 	visit(s.Command)
 	visit(s.Cwd)
@@ -501,9 +508,11 @@ func mayHoldForms(s *registry.Server) bool {
 	}
 	for _, v := range s.Env {
 		visit(v)
+		storeRef(v)
 	}
 	for _, v := range s.Headers {
 		visit(v)
+		storeRef(v)
 	}
 	return found
 }
@@ -524,6 +533,10 @@ func unresolved(p *providers.Provider, d Dialect, s *registry.Server) []Unresolv
 	fieldForms, _ := d.(FieldFormer)
 	each(s, func(field string, v *string) {
 		if !strings.ContainsAny(*v, "${") {
+			// a 1Password reference holds neither (secretref refuses them)
+			if (strings.HasPrefix(field, "env.") || strings.HasPrefix(field, "headers.")) && opWhole(strings.TrimPrefix(*v, policy.BearerScheme)) {
+				out = append(out, Unresolved{field, StyleStoreRef})
+			}
 			return
 		}
 		forms := own

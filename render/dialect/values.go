@@ -39,6 +39,16 @@ type Values struct {
 	// InputVars are the variables standing for inputs a client that cannot prompt
 	// reads instead (T3), each as "VAR (input ID)": inject says them once.
 	InputVars []string
+	// HeadersHelper is the command line a client with a headers helper runs for a
+	// remote server's secret headers (S2: mcpwire headers and the references).
+	HeadersHelper string
+	// SecretVars are the variables standing for a remote server's secrets in a client
+	// without a headers helper, each "VAR=REF": the client must start with them set
+	// (mcpwire session, or mcpwire exec --env-secret VAR=REF -- CLIENT).
+	SecretVars []string
+	// ExecByName: the entry starts mcpwire by name (a project file), which must then be
+	// on the client's PATH.
+	ExecByName bool
 }
 
 // Problem is one reason a server cannot be rendered: server and field, never a value.
@@ -61,6 +71,9 @@ type Target struct {
 	// Ephemeral output starts servers from wherever the client runs: ${project} is
 	// the absolute project directory.
 	Ephemeral bool
+	// Exec is the mcpwire binary a private file names (providers.PathEnv.Exec); GOOS
+	// the system whose shell runs a headers helper.
+	Exec, GOOS string
 }
 
 // ProjectValue is what ${project} becomes for this target (R10): the client's
@@ -161,8 +174,10 @@ func Spell(t Target, d Dialect, s *registry.Server) (Values, []Problem) {
 	sp := &speller{t: t, d: d, byName: refsByName(d), server: s.Name}
 	s = sp.normalise(s)
 	var v Values
+	s = sp.secrets(s, &v)
 	if !s.Remote() {
 		sp.launch(s, &v)
+		sp.wrapExec(s, &v)
 	} else {
 		sp.remote(s, &v)
 	}
@@ -202,17 +217,18 @@ func (sp *speller) normalise(s *registry.Server) *registry.Server {
 	}
 	need := len(s.EnvInput) > 0 || len(s.HeaderInput) > 0 || s.BearerInput != ""
 	for _, v := range s.Env {
-		need = need || whole(v)
+		need = need || whole(v) || opWhole(v)
 	}
 	for _, v := range s.Headers {
-		need = need || whole(v)
+		need = need || whole(v) || opWhole(strings.TrimPrefix(v, policy.BearerScheme))
 	}
 	if !need {
 		return s
 	}
 	c := s.Clone()
-	readWhole(c, registryForms())
 	sp.origin = map[string]string{}
+	sp.readStoreRefs(c)
+	readWhole(c, registryForms())
 	for k := range s.Env {
 		if _, ok := c.Env[k]; !ok {
 			sp.origin["envFrom."+k], sp.origin["envInput."+k] = "env."+k, "env."+k
