@@ -75,28 +75,38 @@ func newFile(path string, kind Kind) *File {
 func readFile(f fsys.FS, dir string, kind Kind) (*File, error) {
 	path := filepath.Join(dir, kind.FileName())
 	file := newFile(path, kind)
-	fi, err := f.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return file, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		return nil, fmt.Errorf("%s: is a symlink; layer files must be regular files (link the layer directory instead)", path)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	data, err := f.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	data, exists, err := readLayerFile(f, path)
+	if err != nil || !exists {
+		return file, err
 	}
 	file.Exists = true
 	if err := file.decode(data); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return file, nil
+}
+
+// readLayerFile reads one file of a layer: not there is (nil, false, nil); a
+// symlinked file is refused (L9), and so is anything but a regular file.
+func readLayerFile(f fsys.FS, path string) ([]byte, bool, error) {
+	fi, err := f.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, false, fmt.Errorf("%s: is a symlink; layer files must be regular files (link the layer directory instead)", path)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, false, fmt.Errorf("%s: not a regular file", path)
+	}
+	data, err := f.ReadFile(path)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, true, nil
 }
 
 // decode fills Top and Entries from JSONC bytes. Empty content (whitespace and

@@ -20,6 +20,8 @@ type Layer struct {
 	Given string
 	// Servers and Profiles are the layer's files (empty when missing).
 	Servers, Profiles *File
+	// Policy is the layer's server policy file, mcp-policy.json (G1).
+	Policy *PolicyFile
 }
 
 // File returns the layer's file of a kind.
@@ -68,8 +70,12 @@ func LoadAll(f fsys.FS, cfg Config) (*Set, error) {
 	}
 	s := &Set{Layered: cfg.Layered, Source: cfg.Source, fs: f, Layers: make([]*Layer, len(cfg.Dirs))}
 	files := make([]*File, 2*len(cfg.Dirs))
+	policies := make([]*PolicyFile, len(cfg.Dirs))
 	Parallel(len(files), func(i int) {
 		dir, kind := cfg.Dirs[i/2], Kind(i%2)
+		if kind == Servers {
+			policies[i/2] = readPolicy(f, dir)
+		}
 		file, err := readFile(f, dir, kind)
 		if err != nil {
 			file = newFile(filepath.Join(dir, kind.FileName()), kind)
@@ -79,7 +85,7 @@ func LoadAll(f fsys.FS, cfg Config) (*Set, error) {
 	})
 	var problems []string
 	for i, dir := range cfg.Dirs {
-		s.Layers[i] = &Layer{Dir: dir, Servers: files[2*i], Profiles: files[2*i+1]}
+		s.Layers[i] = &Layer{Dir: dir, Servers: files[2*i], Profiles: files[2*i+1], Policy: policies[i]}
 		if i < len(cfg.Given) {
 			s.Layers[i].Given = cfg.Given[i]
 		}
@@ -87,6 +93,9 @@ func LoadAll(f fsys.FS, cfg Config) (*Set, error) {
 			if file.Err != nil {
 				problems = append(problems, file.Err.Error())
 			}
+		}
+		if policies[i].Err != nil {
+			problems = append(problems, policies[i].Err.Error())
 		}
 	}
 	if len(problems) > 0 {

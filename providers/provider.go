@@ -133,6 +133,10 @@ type Provider struct {
 	// entries, never merged); nil when the client documents none. status says which
 	// entry is used (H11).
 	Precedence []Scope
+	// Live returns what decides whether the client starts a server it has an entry
+	// for, when it starts in a directory (E1, explain), built on each call (nothing at
+	// start-up); nil: what Liveness assumes.
+	Live func() *Live
 }
 
 // Forms are the forms the client resolves in its values (T1), as policy names them:

@@ -33,6 +33,7 @@ var table = []*Provider{
 		Conformance: true,
 		// code.claude.com/docs/en/mcp, "Scope hierarchy and precedence"
 		Precedence: []Scope{Local, Project, User},
+		Live:       claudeLive,
 	},
 	{
 		Name: "claude-desktop", Display: "Claude Desktop", DefaultScope: User,
@@ -49,6 +50,7 @@ var table = []*Provider{
 			"support.claude.com/en/articles/11503834",
 			"anthropics/claude-code#26073 (Windows MSIX build reads %LOCALAPPDATA%\\Packages\\Claude_<id>\\LocalCache\\Roaming\\Claude\\claude_desktop_config.json)",
 			"anthropics/claude-code#25579 (MSIX: the documented %APPDATA%\\Claude file is not read)"},
+		Live: claudeDesktopLive,
 	},
 	{
 		Name: "codex", Display: "Codex CLI", DefaultScope: User,
@@ -58,6 +60,7 @@ var table = []*Provider{
 		SecretEnvArgs: []string{"-c", "features.shell_snapshot=false"},
 		Sources:       []string{"openai/codex codex-rs/config/src/mcp_types.rs", "openai/codex docs/config.md", "developers.openai.com/codex/config-reference"},
 		Conformance:   true,
+		Live:          codexLive,
 	},
 	{
 		Name: "cursor", Display: "Cursor", DefaultScope: Project,
@@ -66,6 +69,7 @@ var table = []*Provider{
 		Format:  format.JSON, ServersKey: "mcpServers", Shape: ShapePlain, Refs: RefDollarEnv,
 		Remote: RemoteHTTPAndSSE, Deny: DenyNone, Allow: AllowNone, Ephemeral: true, WorkspaceVar: "${workspaceFolder}", HomeVar: "${userHome}",
 		Sources: []string{"cursor.com/docs/context/mcp", "docs.cursor.com/context/model-context-protocol"},
+		Live:    editorLive,
 	},
 	{
 		Name: "windsurf", Display: "Windsurf", DefaultScope: User,
@@ -73,6 +77,7 @@ var table = []*Provider{
 		Format: format.JSON, ServersKey: "mcpServers", Switch: "disabled", Shape: ShapePlain, URLKey: "serverUrl", Refs: RefDollarEnv,
 		Remote: RemoteHTTPAndSSE, Deny: DenyDisabledTools, Allow: AllowNone, Ephemeral: true,
 		Sources: []string{"docs.windsurf.com/windsurf/cascade/mcp", "dyoshikawa/rulesync src/features/mcp/windsurf-mcp.ts"},
+		Live:    editorLive,
 	},
 	{
 		Name: "vscode", Display: "VS Code", DefaultScope: Project,
@@ -87,6 +92,7 @@ var table = []*Provider{
 		Sources: []string{"microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md",
 			"microsoft/vscode-docs docs/agents/reference/mcp-configuration.md (2026-11-25: portable mcpServers in .mcp.json and ~/.copilot/mcp-config.json (COPILOT_HOME) for the Copilot harness)",
 			vscodeUserData},
+		Live: editorLive,
 	},
 	{
 		Name: "opencode", Display: "opencode", DefaultScope: Project,
@@ -96,6 +102,7 @@ var table = []*Provider{
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyOpencode, Allow: AllowOpencode, Binary: "opencode", Ephemeral: true, StandaloneEnv: "OPENCODE_CONFIG",
 		Sources:     []string{"anomalyco/opencode packages/web/src/content/docs/mcp-servers.mdx", "anomalyco/opencode packages/web/src/content/docs/config.mdx"},
 		Conformance: true,
+		Live:        opencodeLive,
 	},
 	{
 		Name: "factory", Display: "Factory Droid", DefaultScope: User,
@@ -106,6 +113,7 @@ var table = []*Provider{
 		Sources: []string{"Factory-AI/factory docs/cli/configuration/mcp.mdx", "docs.factory.ai/user-guides/factory-bridge/model-context-protocol",
 			"droid 0.225.2 tested, SSE included (conformance/factory_test.go; droid mcp add --type sse)"},
 		Conformance: true,
+		Live:        factoryLive,
 	},
 	{
 		Name: "antigravity", Display: "Google Antigravity", DefaultScope: Project,
@@ -132,6 +140,7 @@ var table = []*Provider{
 		Sources: []string{"can1357/oh-my-pi docs/mcp-config.md (enabledTools, disabledTools: names or globs)",
 			"@oh-my-pi/pi-coding-agent 18.2.3 loader tested (conformance/omp_test.go; no filters yet, unknown members ignored)"},
 		Conformance: true,
+		Live:        ompLive,
 	},
 	{
 		Name: "grok-build", Display: "Grok Build", DefaultScope: Project,
@@ -148,6 +157,7 @@ var table = []*Provider{
 			"grok 1.0.41 tested (conformance/grok_test.go)",
 			"@xai-official/grok 1.0.41 user-guide/07-mcp-servers.md (compat sources .mcp.json, ~/.claude.json, .cursor/mcp.json, ~/.cursor/mcp.json; trust) and 26-config-reference.md"},
 		Conformance: true,
+		Live:        grokLive,
 	},
 	{
 		Name: "gemini-cli", Display: "Gemini CLI", DefaultScope: Project,
@@ -157,6 +167,7 @@ var table = []*Provider{
 		Remote: RemoteHTTPAndSSE, CwdKey: "cwd", Deny: DenyGemini, Allow: AllowGemini, Ephemeral: true,
 		Sources:     []string{"google-gemini/gemini-cli docs/tools/mcp-server.md", "google-gemini/gemini-cli docs/reference/configuration.md"},
 		Conformance: true,
+		Live:        geminiLive,
 	},
 	{
 		Name: "runwield", Display: "RunWield", DefaultScope: Project,
@@ -181,6 +192,7 @@ var table = []*Provider{
 			"docs.github.com/en/copilot/reference/copilot-cli-reference/cli-command-reference",
 			"copilot 1.0.102 tested (research/clients-facts.md, observe/OBSERVED.md)"},
 		Conformance: true,
+		Live:        copilotLive,
 	},
 	{
 		Name: "qwen-code", Display: "Qwen Code", DefaultScope: User,
@@ -195,6 +207,7 @@ var table = []*Provider{
 			"@qwen-code/qwen-code 0.24.4 bundle (Storage.getGlobalQwenDir, createTransport, loadAndMigrate)",
 			"qwen 0.24.4 tested (observe/OBSERVED.md)"},
 		Conformance: true,
+		Live:        qwenLive,
 	},
 	{
 		Name: "auggie", Display: "Augment (auggie)", DefaultScope: User,
@@ -206,6 +219,7 @@ var table = []*Provider{
 		Sources: []string{"@augmentcode/auggie 0.36.0 bundle augment.mjs (SettingsManager, MCP server schema, --mcp-config)",
 			"auggie 0.36.0 tested (observe/OBSERVED.md)"},
 		Conformance: true,
+		Live:        auggieLive,
 	},
 	{
 		Name: "amp", Display: "Amp", DefaultScope: User,
@@ -217,6 +231,7 @@ var table = []*Provider{
 		Sources: []string{"ampcode.com/manual (settings files, amp.mcpServers)", "amp --help, amp mcp add --help",
 			"amp 0.0.1790142911-g7618fb tested (observe/OBSERVED.md)"},
 		Conformance: true,
+		Live:        ampLive,
 	},
 	{
 		// Kilo CLI 7.x is an opencode fork: opencode's entries and tools map. A project
@@ -231,6 +246,7 @@ var table = []*Provider{
 		Sources: []string{"@kilocode/cli 7.7.7 embedded Kilo CLI Configuration Reference (bin/kilo)", "kilo.ai/docs/cli",
 			"cloud.tencent.com/document/product/1823/130074 (Windows: ~/.config/kilo)", "kilo 7.7.7 tested (observe/OBSERVED.md)"},
 		Conformance: true,
+		Live:        kiloLive,
 	},
 	{
 		Name: "qoder", Display: "Qoder CLI", DefaultScope: Local,
@@ -242,6 +258,7 @@ var table = []*Provider{
 		Sources: []string{"@qoder-ai/qodercli 1.1.52 bundle qodercli.js (config directory, settings files, MCP schema)",
 			"qodercli 1.1.52 tested (observe/OBSERVED.md)"},
 		Conformance: true,
+		Live:        qoderLive,
 	},
 	// YAML and [[mcp_servers]] clients (issue 13, part C).
 	{
@@ -327,6 +344,7 @@ var table = []*Provider{
 		Format: format.JSONC, ServersKey: "context_servers", Switch: "enabled", Shape: ShapePlain, Refs: RefNone,
 		Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone,
 		Sources: []string{"zed-industries/zed crates/paths/src/paths.rs", "zed-industries/zed crates/settings_content (ContextServerSettingsContent)", "zed.dev/docs/ai/mcp"},
+		Live:    editorLive,
 	},
 	{
 		Name: "cline", Display: "Cline", DefaultScope: User,
@@ -413,6 +431,7 @@ var table = []*Provider{
 		Remote: RemoteHTTP, Deny: DenyNone, Allow: AllowNone,
 		Sources: []string{"lmstudio-ai/docs 0_app/2_mcp/index.mdx", "lmstudio.ai/blog/lmstudio-v0.3.17 (mcp.json in ~/.lmstudio, %USERPROFILE%\\.lmstudio)",
 			"lmstudio-ai/lmstudio-js packages/lms-common-server/src/findLMStudioHome.ts", "lmstudio-ai/lmstudio-bug-tracker#1371", "lmstudio-ai/lmstudio-bug-tracker#2410"},
+		Live: lmStudioLive,
 	},
 	{
 		// Devin Local (its CLI and Desktop, which replaced Windsurf's Cascade): since

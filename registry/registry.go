@@ -26,6 +26,8 @@ type Registry struct {
 
 	floor    policy.Floor
 	personal *policy.Level
+	// servers policy of every layer that holds one, lowest first (G1)
+	serverPolicy policy.ServerPolicies
 	// resolver resolves profiles until the next merge (it keeps the server list).
 	resolver *resolver
 
@@ -67,6 +69,14 @@ func Load(set *layers.Set) (*Registry, error) {
 	})
 	var problems []string
 	for i, l := range set.Layers {
+		if l.Policy != nil && l.Policy.Exists && l.Policy.Err == nil {
+			sp, bad := policy.ParseServerPolicy(l.Policy.Path, l.Policy.Data)
+			if bad != nil {
+				problems = append(problems, bad...)
+			} else {
+				r.serverPolicy = append(r.serverPolicy, sp)
+			}
+		}
 		for k, f := range []*layers.File{l.Servers, l.Profiles} {
 			if f.Err != nil {
 				problems = append(problems, f.Err.Error())
@@ -199,6 +209,38 @@ func (r *Registry) ProfileOrigin(name string) string {
 
 // ProfileNames returns every effective profile name, sorted.
 func (r *Registry) ProfileNames() []string { return sortedKeys(r.profileAt) }
+
+// ServerPolicy returns the server policies of the layers, lowest first (G1).
+func (r *Registry) ServerPolicy() policy.ServerPolicies { return r.serverPolicy }
+
+// CheckAllowed refuses the servers the layers' server policies deny (G2): one
+// error naming each server, the rule and its file.
+func (r *Registry) CheckAllowed(servers []*Server) error {
+	if len(r.serverPolicy) == 0 {
+		return nil
+	}
+	var ds []*policy.Denial
+	for _, s := range servers {
+		if d := r.serverPolicy.Decide(s.Candidate()); d != nil {
+			ds = append(ds, d)
+		}
+	}
+	if len(ds) > 0 {
+		return &policy.DeniedError{Denials: ds}
+	}
+	return nil
+}
+
+// Denied says why the server policy denies a server named name (an entry of a
+// client's file, whoever wrote it), or nil when it passes (G2).
+func (r *Registry) Denied(name string, s *Server) *policy.Denial {
+	if len(r.serverPolicy) == 0 || s == nil {
+		return nil
+	}
+	c := s.Candidate()
+	c.Name = name
+	return r.serverPolicy.Decide(c)
+}
 
 // Floor returns the organisation floor of the credential policy (P2).
 func (r *Registry) Floor() policy.Floor { return r.floor }

@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
+
+	"github.com/mcpwire/mcpwire/policy"
 )
 
 // Transport types of a server.
@@ -146,4 +148,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// Candidate is what a server policy rule looks at (G1): the name, a remote server's
+// URL, a stdio server's argv.
+func (s *Server) Candidate() policy.Candidate {
+	c := policy.Candidate{Name: s.Name}
+	if s.Remote() {
+		c.URL = s.URL
+	} else if s.Command != "" {
+		c.Command = append([]string{s.Command}, s.Args...)
+	}
+	return c
 }

@@ -23,6 +23,9 @@ const (
 	FindingCredential = "credential"
 	// FindingShadow is a server no configuration layer defines.
 	FindingShadow = "shadow"
+	// FindingDenied is an entry of a client file the server policy denies (G2),
+	// whoever wrote it.
+	FindingDenied = "denied"
 	// FindingUnchecked is a file, or an entry of one, that audit could not read:
 	// nothing in it was checked, so it is never taken as clean (K5, H4).
 	FindingUnchecked = "unchecked"
@@ -76,6 +79,7 @@ type AuditRequest struct {
 //   - literal credentials in a configuration layer's servers file inside a git work
 //     tree (committed, unless git ignores it) or readable by others;
 //   - servers no layer defines;
+//   - entries the server policy denies (G2), whoever wrote them;
 //   - every file, or entry, it could not read ("not checked: permission denied").
 //
 // An env value that could be declared plain (P11: neither its name nor its value
@@ -115,6 +119,9 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 				errs = append(errs, fmt.Errorf("%s: %s: %w (its strings were checked for credentials)", c.Path, e.Name, e.Err))
 			} else {
 				out = append(out, c.secretFindings(e, checks)...)
+				if d := r.Registry.Denied(e.Name, e.Read.Server); d != nil {
+					out = append(out, c.finding(FindingDenied, e.Name, "", "the server policy denies it: "+d.Rule+" in "+d.File))
+				}
 			}
 			if !committed && !exposed {
 				continue

@@ -88,6 +88,9 @@ type listed struct {
 
 func (l *listed) digest() string {
 	l.once.Do(func() {
+		if l.json == nil && l.entry == nil {
+			return // listed by name alone (ClientReader.Only): no digest
+		}
 		if l.entry != nil {
 			l.sum = l.entry.Digest()
 		} else {
@@ -203,6 +206,19 @@ type ClientReader struct {
 	// inParts: the entries are read back in parts as they are used (eachPart), not
 	// when the file is opened
 	inParts bool
+	// only, when set, are the entries read back (and digested): the others are listed
+	// by name alone (explain SERVER)
+	only map[string]bool
+}
+
+// Only makes the reader read back and digest only the entries of these names; the
+// others are listed by name alone (ClientEntry.Read and Err nil).
+func (r *ClientReader) Only(names ...string) *ClientReader {
+	r.only = map[string]bool{}
+	for _, n := range names {
+		r.only[n] = true
+	}
+	return r
 }
 
 // readFile is a file as the reader read it: its parse (or why it has none) and its
@@ -233,6 +249,13 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 	if err != nil || !exists {
 		return nil, err
 	}
+	return r.OpenAt(p, scope, path, env, layerDir)
+}
+
+// OpenAt reads the file at path as provider p's file of a scope, wherever it is (a
+// project file found in a parent directory, an administrator's file: explain); nil
+// when the file holds no servers of the project in a file shared by every project.
+func (r *ClientReader) OpenAt(p *providers.Provider, scope providers.Scope, path string, env providers.PathEnv, layerDir string) (*ClientFile, error) {
 	rf := r.read(p.Format, path)
 	if rf.err != nil {
 		return nil, rf.err
@@ -261,7 +284,7 @@ func (r *ClientReader) Open(p *providers.Provider, scope providers.Scope, env pr
 		}
 		r.opened[c.Key()] = true
 	}
-	re := rf.list(container)
+	re := rf.list(container, r.only)
 	if re.err != nil {
 		return nil, re.err
 	}
@@ -299,6 +322,9 @@ func (c *ClientFile) readBack(entries []ClientEntry) {
 	inParallel(len(entries), func(from, to int) {
 		for i := from; i < to; i++ {
 			e := &entries[i]
+			if e.src.json == nil {
+				continue // listed by name alone (ClientReader.Only)
+			}
 			e.Read, e.Err = dialect.ReadBack(c.target, c.d, e.src.json)
 			if e.Read != nil && c.inputs != nil {
 				dialect.AttachInputs(e.Read.Server, *c.inputs)
@@ -369,11 +395,15 @@ func (r *ClientReader) read(f format.Format, path string) *readFile {
 }
 
 // list lists the entries of a container of the file once: names, frames and each
-// entry as standard JSON (its digest when asked for).
-func (rf *readFile) list(c format.Container) *readEntries {
+// entry as standard JSON, its digest when asked for (only, when set: of those names
+// alone, the others by name).
+func (rf *readFile) list(c format.Container, only map[string]bool) *readEntries {
 	key := strings.Join(c.Path, "\x00") + "\x01" + c.NameKey
 	if c.Frame != nil {
 		key += "\x01" + c.Frame.Start + "\x01" + c.Frame.End
+	}
+	if only != nil {
+		key += "\x01" + strings.Join(slices.Sorted(maps.Keys(only)), "\x00")
 	}
 	if re, ok := rf.entries[key]; ok {
 		return re
@@ -392,6 +422,10 @@ func (rf *readFile) list(c format.Container) *readEntries {
 	}
 	re.list = make([]*listed, len(names))
 	for i, n := range names { // one at a time: a document builds its indexes as it is read
+		if only != nil && !only[n] {
+			re.list[i] = &listed{name: n}
+			continue
+		}
 		var e format.Entry
 		if all != nil {
 			e = all[i]

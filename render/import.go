@@ -293,6 +293,9 @@ func (r *ImportRequest) skip(res *ImportResult, c *ClientFile, name, why string)
 // that hold literal credentials the effective policy refuses (P1): every server and
 // field, never a value, so that nothing is written.
 func CheckImportPolicy(reg *registry.Registry, policyEnv string, servers []*registry.Server) error {
+	if err := reg.CheckAllowed(servers); err != nil {
+		return err
+	}
 	level, err := reg.EffectivePolicy(policyEnv, nil)
 	if err != nil {
 		return err

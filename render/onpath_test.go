@@ -26,8 +26,8 @@ func TestOnPathWindowsExtensions(t *testing.T) {
 		{"linux", "", false},
 	} {
 		env := map[string]string{"PATH": dir, "PATHEXT": c.pathext}
-		if got := onPath("tool", func(k string) string { return env[k] }, c.goos); got != c.want {
-			t.Errorf("%s, PATHEXT %q: onPath(tool) = %v, want %v", c.goos, c.pathext, got, c.want)
+		if got := OnPath("tool", func(k string) string { return env[k] }, c.goos); got != c.want {
+			t.Errorf("%s, PATHEXT %q: OnPath(tool) = %v, want %v", c.goos, c.pathext, got, c.want)
 		}
 	}
 }

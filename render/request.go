@@ -165,11 +165,15 @@ func (r *Request) selected() ([]*registry.Server, error) {
 	return r.Registry.Lookup(r.Servers, r.Profile, r.Install.Extra)
 }
 
-// checkPolicy applies the effective credential policy (P1, P3, P6) and, for a file
+// checkPolicy refuses servers the server policy denies (G2), applies the effective
+// credential policy (P1, P3, P6) and, for a file
 // that may be committed, the committed-file rule (P7), to the selected servers only
 // (P9). path is the client file written; "" for standalone output, which P7 does not
 // apply to.
 func (r *Request) checkPolicy(servers []*registry.Server, scope providers.Scope, path string) error {
+	if err := r.Registry.CheckAllowed(servers); err != nil {
+		return err
+	}
 	level, err := r.Registry.EffectivePolicy(r.PolicyEnv, r.Policy)
 	if err != nil {
 		return err

@@ -94,7 +94,13 @@ func (c *secretChecks) unresolved(s *registry.Server) []string {
 	return out
 }
 
-// launchVariable reports whether a variable is one mcpwire sets where the client
-// starts (dialect.SecretVariable): status does not look for it in its own
-// environment, it checks the references instead.
-func launchVariable(v string) bool { return strings.HasPrefix(v, "MCPWIRE_SECRET_") }
+// LaunchVariable reports whether a variable is one mcpwire sets where the client
+// starts (dialect.SecretVariable): status and explain do not look for it in their own
+// environment; status checks the references instead.
+func LaunchVariable(v string) bool { return strings.HasPrefix(v, "MCPWIRE_SECRET_") }
+
+// UnresolvedSecrets are the secret references of s that do not resolve with check (S4:
+// explain), as "FIELD: ERROR"; nil with no check.
+func UnresolvedSecrets(check SecretCheck, s *registry.Server) []string {
+	return newSecretChecks(check).unresolved(s)
+}

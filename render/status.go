@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"github.com/mcpwire/mcpwire/internal/termtext"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -45,6 +44,9 @@ type StatusEntry struct {
 	OriginalKept bool `json:"originalKept,omitempty"`
 	// Blockers are what keeps it from starting.
 	Blockers []string `json:"blockers,omitempty"`
+	// Denied is the server policy's rule that denies the entry and its file (G2),
+	// whoever wrote the entry; "" when the policy lets it pass.
+	Denied string `json:"denied,omitempty"`
 	// UsedInstead is the entry of the same name the client uses instead of this one,
 	// from a scope that takes precedence (H11); nil when this one is used.
 	UsedInstead *UsedEntry `json:"usedInstead,omitempty"`
@@ -182,6 +184,9 @@ func (r StatusRequest) fileStatus(c *ClientFile, read *docCache) StatusFile {
 				se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
 			} else {
 				se.Off = dialect.Disabled(e.Read.Server)
+				if d := r.Registry.Denied(e.Name, e.Read.Server); d != nil {
+					se.Denied = d.Rule + " in " + d.File
+				}
 				se.Blockers = r.blockers(e.Read.Server) // a list of its own (K7: one, not three, per entry)
 				se.Blockers = append(se.Blockers, r.secretBlockers(e.Name, e.Read.Server)...)
 				se.Blockers = append(se.Blockers, unresolvedBlockers(c.Provider, e.Read.Unresolved)...)
@@ -257,7 +262,7 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 		vars = dialect.AppendNew(vars, []string{s.BearerEnv})
 	}
 	for _, v := range vars {
-		if r.Getenv(v) == "" && !launchVariable(v) {
+		if r.Getenv(v) == "" && !LaunchVariable(v) {
 			// a name that looks like a credential is not shown (T4)
 			out = append(out, "variable "+termtext.Quote(policy.ShowName(v))+" is not set")
 		}
@@ -276,9 +281,9 @@ func (r StatusRequest) blockers(s *registry.Server) []string {
 // where the client starts, the registry server's.
 func (r StatusRequest) secretBlockers(name string, s *registry.Server) []string {
 	out := r.checks.unresolved(s)
-	launched := launchVariable(s.BearerEnv)
+	launched := LaunchVariable(s.BearerEnv)
 	for _, v := range s.HeaderEnv {
-		launched = launched || launchVariable(v)
+		launched = launched || LaunchVariable(v)
 	}
 	if reg, ok := r.Registry.Server(name); ok && launched {
 		out = append(out, r.checks.unresolved(&registry.Server{HeaderSecret: reg.HeaderSecret, BearerSecret: reg.BearerSecret})...)
@@ -304,7 +309,7 @@ func unresolvedBlockers(p *providers.Provider, us []dialect.Unresolved) []string
 func (r StatusRequest) commandBlocker(cmd string) string {
 	b, ok := r.notFound[cmd]
 	if !ok {
-		if !strings.Contains(cmd, "${") && !onPath(cmd, r.Getenv, r.Env.GOOS) {
+		if !strings.Contains(cmd, "${") && !OnPath(cmd, r.Getenv, r.Env.GOOS) {
 			b = "command " + termtext.Quote(policy.RedactText(cmd)) + " not found on PATH"
 		}
 		if r.notFound != nil {
@@ -312,37 +317,6 @@ func (r StatusRequest) commandBlocker(cmd string) string {
 		}
 	}
 	return b
-}
-
-// onPath reports whether a command can be started: a path that exists, or a name
-// found in a directory of PATH (with an extension of PATHEXT on Windows; where PATHEXT
-// is unset, .com, .exe, .bat and .cmd, as Go's exec.LookPath and cmd.exe take them).
-func onPath(cmd string, getenv func(string) string, goos string) bool {
-	exts := []string{""}
-	if goos == "windows" {
-		pathext := getenv("PATHEXT")
-		if pathext == "" {
-			pathext = ".com;.exe;.bat;.cmd"
-		}
-		exts = append(exts, strings.Split(strings.ToLower(pathext), ";")...)
-	}
-	exists := func(p string) bool {
-		for _, e := range exts {
-			if fi, err := fsys.NewOS().Stat(p + e); err == nil && !fi.IsDir() {
-				return true
-			}
-		}
-		return false
-	}
-	if strings.ContainsAny(cmd, `/\`) {
-		return exists(cmd)
-	}
-	for _, dir := range filepath.SplitList(getenv("PATH")) {
-		if dir != "" && exists(filepath.Join(dir, cmd)) {
-			return true
-		}
-	}
-	return false
 }
 
 // docCache reads and parses JSON files once for the start checks; the client files
@@ -381,14 +355,15 @@ func (d *docCache) member(file string, path ...string) (json.RawMessage, bool) {
 }
 
 // Unstartable reports whether anything in the status needs attention (status
-// --check): an entry drifted, stale, missing or with a blocker, or a file unread.
+// --check): an entry drifted, stale, missing, with a blocker or denied by the server
+// policy, or a file unread.
 func Unstartable(files []StatusFile) bool {
 	for _, f := range files {
 		if f.Error != "" {
 			return true
 		}
 		if slices.ContainsFunc(f.Entries, func(e StatusEntry) bool {
-			return e.State == Drifted || e.State == Stale || e.State == Missing || len(e.Blockers) > 0
+			return e.State == Drifted || e.State == Stale || e.State == Missing || len(e.Blockers) > 0 || e.Denied != ""
 		}) {
 			return true
 		}

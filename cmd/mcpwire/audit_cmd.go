@@ -12,14 +12,15 @@ import (
 func auditCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:  "audit",
-		Usage: "find literal credentials in committed or readable client and layer files, servers no layer defines, and files it cannot read",
+		Usage: "find literal credentials in committed or readable client and layer files, servers no layer defines, entries the server policy denies, and files it cannot read",
 		Description: "Reads every client's files (user files, and the project's) and the configuration layers' own files,\n" +
 			"and reports by name, never a value: literal credentials in project files (committed), in user files\n" +
 			"the group or others can read, and in layer files inside a git work tree or readable by others, in\n" +
 			"every string of every entry; servers no configuration layer defines; references to secret stores\n" +
 			"that do not resolve, and 1Password references left in a client's file, which the client passes as\n" +
-			"written; and every file it could not read (not checked). Exit 1 when a credential or such a\n" +
-			"reference is found or a file could not be checked.",
+			"written; entries the server policy (mcp-policy.json) denies, whoever wrote them; and every file it\n" +
+			"could not read (not checked). Exit 1 when a credential, such a reference or a denied entry is found\n" +
+			"or a file could not be checked.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "project", Usage: "project directory (default: the git work tree holding the current directory, else the current directory)"},
 			jsonFlag,
@@ -56,6 +57,14 @@ func runAudit(env *Env, c *cli.Context) error {
 	if unchecked > 0 {
 		problems = append(problems, plural(unchecked, "file")+" could not be checked")
 	}
+	denied := count(findings, render.FindingDenied)
+	if denied > 0 {
+		what := fmt.Sprintf("%d entries", denied)
+		if denied == 1 {
+			what = "1 entry"
+		}
+		problems = append(problems, what+" the server policy denies")
+	}
 	if len(problems) == 0 {
 		return nil
 	}
@@ -68,6 +77,9 @@ func runAudit(env *Env, c *cli.Context) error {
 	}
 	if unchecked > 0 {
 		hints = append(hints, "audit cannot vouch for what it could not read: fix the file's permissions or syntax, and run audit again")
+	}
+	if denied > 0 {
+		hints = append(hints, "remove the denied entries from the client files (mcpwire uninject for mcpwire's own), or ask the policy's owner to allow them")
 	}
 	return withHint(fmt.Errorf("audit: %s", strings.Join(problems, "; ")), hints...)
 }

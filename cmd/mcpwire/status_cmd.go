@@ -131,6 +131,9 @@ func printStatus(env *Env, files []render.StatusFile) {
 			}
 			row := append(make([]string, 0, 3), termtext.Quote(e.Name), state)
 			notes := e.Blockers
+			if e.Denied != "" {
+				notes = append([]string{"denied by the server policy: " + e.Denied}, notes...)
+			}
 			if n := render.PrecedenceNote(f, e); n != "" {
 				notes = append([]string{n}, notes...)
 			}

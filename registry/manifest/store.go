@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -80,20 +79,7 @@ func (st Store) Lock() (func() error, error) {
 	return st.FS.Lock(st.Root)
 }
 
-func mkdirAll(f fsys.FS, dir string) error {
-	if _, err := f.Lstat(dir); err == nil {
-		return nil
-	}
-	if parent := filepath.Dir(dir); parent != dir {
-		if err := mkdirAll(f, parent); err != nil {
-			return err
-		}
-	}
-	if err := f.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	return nil
-}
+func mkdirAll(f fsys.FS, dir string) error { return fsys.MkdirAll(f, dir, 0o700) }
 
 // Complete reports whether dir holds the whole of the bundle with digest sha.
 func (st Store) Complete(dir, sha string) bool {
