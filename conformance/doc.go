@@ -22,7 +22,7 @@
 // The tests are behind the "conformance" build tag, so `go test ./...` does not run
 // them:
 //
-//	go test -tags conformance -count=1 -timeout 30m ./conformance/...
+//	go test -tags conformance -count=1 -timeout 80m ./conformance/...
 //
 // See README.md ("Conformance") for the cache folder, the environment the clients
 // run with, and what each client prints.

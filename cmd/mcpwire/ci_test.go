@@ -42,7 +42,7 @@ func TestCIRunsTheREADMECommand(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"go test ./...", "go test -tags conformance -count=1 -timeout 30m ./conformance/..."}
+	want := []string{"go test ./...", "go test -tags conformance -count=1 -timeout 80m ./conformance/..."}
 	for _, w := range want {
 		found := false
 		for _, c := range commands {
