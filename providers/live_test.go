@@ -3,6 +3,7 @@ package providers
 import (
 	"encoding/json"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -39,6 +40,8 @@ func (f fakeFiles) Resolve(at At, dirs ...string) []string {
 	}
 	var out []string
 	for _, p := range paths {
+		// the cases model Linux; on Windows the host's Join gives back slashes
+		p = filepath.ToSlash(p)
 		if _, ok := f.files[p]; ok && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
@@ -47,7 +50,7 @@ func (f fakeFiles) Resolve(at At, dirs ...string) []string {
 }
 
 func (f fakeFiles) Member(file string, path ...string) (json.RawMessage, bool) {
-	text, ok := f.files[file]
+	text, ok := f.files[filepath.ToSlash(file)]
 	if !ok {
 		return nil, false
 	}
@@ -115,10 +118,13 @@ func TestTrusted(t *testing.T) {
 		{"grok refused", grokTrust{}, map[string]string{"/h/.grok/trusted_folders.toml": `{"folders": {"/p": {"trusted": false}}}`}, nil, false, "/h/.grok/trusted_folders.toml"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.vars["CLAUDE_CONFIG_DIR"] != "" && runtime.GOOS == "windows" {
+				t.Skip("/c is no absolute directory on Windows, so Claude Code's variable is not taken")
+			}
 			w, in := where(c.vars)
 			w.Env, in.Home = in, "/h"
 			ok, r := c.rule.Trusted(fakeFiles{c.files, in, clientOf(c.rule)}, w)
-			if ok != c.want || r.File != c.file || r.Text == "" {
+			if ok != c.want || filepath.ToSlash(r.File) != c.file || r.Text == "" {
 				t.Errorf("Trusted = %v, %+v; want %v in %q", ok, r, c.want, c.file)
 			}
 		})

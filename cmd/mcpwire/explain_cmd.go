@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/explain"
 	"github.com/urfave/cli/v2"
 )
@@ -50,7 +51,11 @@ func runExplain(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	req := explain.Request{Dir: dir, Env: env.pathEnv(dir), Getenv: env.Getenv, CheckSecret: env.checkSecret}
+	reg, err := env.registry()
+	if err != nil {
+		return err
+	}
+	req := explain.Request{Dir: dir, Env: env.pathEnv(dir), Getenv: env.Getenv, CheckSecret: env.checkSecret, Org: serverPolicy{reg}}
 	if client != "" {
 		p, err := providerList([]string{client}, false)
 		if err != nil {
@@ -87,6 +92,18 @@ func runExplain(env *Env, c *cli.Context) error {
 		return &exitCodeError{code: exitFailed}
 	}
 	return nil
+}
+
+// serverPolicy is the layers' server policy as explain consults it (G2).
+type serverPolicy struct{ r *registry.Registry }
+
+// Judge says whether the policy denies an entry, with its rule and file.
+func (p serverPolicy) Judge(name string, s *registry.Server) (bool, providers.Rule) {
+	d := p.r.Denied(name, s)
+	if d == nil {
+		return false, providers.Rule{}
+	}
+	return true, providers.Rule{Text: "denied by the server policy: " + d.Rule + " in " + d.File, File: d.File}
 }
 
 // startDir is the directory the clients start in: --project, else the working

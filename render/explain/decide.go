@@ -205,9 +205,10 @@ func (cl *client) judge(e *entry, survivors *[]*entry) {
 		}
 	}
 	if cl.r.Org != nil {
+		// mcpwire's policy does not stop the client (its compiled admin files would, and
+		// are read as the client's own): said of the entry, whatever its verdict (G2)
 		if denied, r := cl.r.Org.Judge(e.name, s); denied {
-			e.off(r.Text, r)
-			return
+			e.notes = append(e.notes, r.Text)
 		}
 	}
 	if why := cl.variables(e, s); why != "" {
@@ -217,6 +218,7 @@ func (cl *client) judge(e *entry, survivors *[]*entry) {
 	e.loaded = true
 	if why := cl.command(e, s); why != "" {
 		e.off(why, providers.Rule{})
+		e.reason += notes(e.notes)
 		return
 	}
 	for _, m := range cl.l.Ignored {
@@ -225,11 +227,16 @@ func (cl *client) judge(e *entry, survivors *[]*entry) {
 		}
 	}
 	e.live = true
-	e.reason = "live: " + cl.p.Display + " starts " + label(e)
-	if len(e.notes) > 0 {
-		e.reason += "; " + strings.Join(e.notes, "; ")
-	}
+	e.reason = "live: " + cl.p.Display + " starts " + label(e) + notes(e.notes)
 	e.rule = providers.Rule{}
+}
+
+// notes are the notes said after a verdict.
+func notes(ns []string) string {
+	if len(ns) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(ns, "; ")
 }
 
 // effective is the server a winner stands for: the entry itself, or, for a client

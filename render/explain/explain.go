@@ -34,14 +34,12 @@ type Request struct {
 	// CheckSecret checks that a reference to a secret store resolves, without its
 	// value (S4); nil checks none.
 	CheckSecret render.SecretCheck
-	// Org, when set, is mcpwire's own organisation server policy (its layers'
-	// mcp-policy.json, to come): a server it denies is off in every client, whoever
-	// wrote its entry.
+	// Org, when set, is mcpwire's own organisation server policy (the layers'
+	// mcp-policy.json, G1): an entry it denies is said to be so, whoever wrote it (G2).
 	Org OrgPolicy
 }
 
-// OrgPolicy is mcpwire's organisation server policy as explain consults it: the seam
-// the policy plugs into.
+// OrgPolicy is mcpwire's organisation server policy as explain consults it.
 type OrgPolicy interface {
 	// Judge says whether the policy denies server name (its entry as read back), and
 	// the rule and the layer file that hold it.
