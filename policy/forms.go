@@ -38,7 +38,7 @@ const (
 	PathHome = "userHome"
 )
 
-// The forms beyond the table of spellings: a bare $VAR (Gemini CLI, Qwen Code, Crush
+// The forms beyond the spellings: a bare $VAR (Gemini CLI, Qwen Code, Crush
 // expand it), and the path placeholders.
 const (
 	StyleBareDollar = "$VAR"
@@ -102,12 +102,12 @@ func (t Template) Text() string {
 }
 
 // RegistryForms are the forms the registry reads in a server's values: every
-// placeholder of the table of spellings (a value written by hand in any client's
-// spelling means that reference), VS Code's inputs, and the path placeholders. A bare
-// $VAR is text in the registry, as it is for most clients.
+// placeholder of every spelling (a value written by hand in any client's spelling
+// means that reference), inputs, and the path placeholders. A bare $VAR is text in
+// the registry, as it is for most clients.
 func RegistryForms() []string {
 	var out []string
-	for _, s := range spellings {
+	for _, s := range spellings() {
 		if s.Open != "" {
 			out = append(out, s.Style)
 		}

@@ -2,15 +2,17 @@ package policy
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
 
 // Spelling is one way a client file writes a reference to an environment variable
-// (V4). The table of spellings is the one place that knows them: the checks read it
-// (IsReference), the provider table names a row for each client and spells its
-// references with it (providers.RefStyle), and rendering asks it whether a value
-// refers to a variable (RefersTo). A new spelling is one row of the table.
+// (V4). Each client declares its own (package providers, in the client's file) and
+// hands it over with Declare as the program starts; the registry's own forms, ${VAR}
+// and ${input:ID}, are policy's. The checks read every spelling declared
+// (IsReference), the client spells its references with its own, and rendering asks
+// it whether a value refers to a variable (RefersTo).
 type Spelling struct {
 	// Style names the spelling, as `mcpwire providers` shows it.
 	Style string
@@ -26,44 +28,54 @@ type Spelling struct {
 	// in its own secret store (VS Code's ${input:ID}), not an environment variable. It
 	// is a reference, not a literal (P1, P7), but no variable reads back from it.
 	Prompt bool
+	// ByName: the client has no placeholder but takes variables by name, in members of
+	// their own (Codex's env_vars, bearer_token_env_var).
+	ByName bool
 }
 
-// The styles of the spellings in the table.
+// The registry's own forms: a reference to a variable, and an input (T3).
 const (
-	StyleDollar    = "${VAR}"
-	StyleDollarEnv = "${env:VAR}"
-	StyleBraceEnv  = "{env:VAR}"
-	StyleNames     = "variable names (env_vars, env_http_headers, bearer_token_env_var)"
-	StyleEnvKeys   = "variable names (env_keys; ${VAR} in remote headers)"
-	StyleAPIKeyEnv = "one variable name per remote server (api_key_env)"
-	StyleSecrets   = "${{ secrets.VAR }}"
-	StyleNone      = "none (references refused)"
-	// StyleBearerVar: a bearer token's variable by name, and stdio servers inherit the
-	// client's environment (Kimi Code); no placeholder.
-	StyleBearerVar = "variable names (bearerTokenEnvVar; stdio servers inherit the environment)"
-	StyleInput     = "${input:ID}"
+	StyleDollar = "${VAR}"
+	StyleInput  = "${input:ID}"
 )
 
-// spellings is the table of reference spellings.
-var spellings = []Spelling{
-	{Style: StyleDollar, Open: "${", Close: "}", Default: ":-"},
-	{Style: StyleDollarEnv, Open: "${env:", Close: "}"},
-	{Style: StyleBraceEnv, Open: "{env:", Close: "}"},
-	{Style: StyleNames},
-	{Style: StyleEnvKeys},
-	{Style: StyleAPIKeyEnv},
-	{Style: StyleSecrets, Open: "${{ secrets.", Close: " }}"},
-	{Style: StyleBearerVar},
-	{Style: StyleNone},
-	{Style: StyleInput, Open: "${input:", Close: "}", Prompt: true},
-}
+// own are the registry's spellings; clients gives the clients' (UseSpellings).
+var (
+	own = []Spelling{
+		{Style: StyleDollar, Open: "${", Close: "}", Default: ":-"},
+		{Style: StyleInput, Open: "${input:", Close: "}", Prompt: true},
+	}
+	clients func() []Spelling
+	// spellings are both, each style once, read when the first check needs them.
+	spellings = sync.OnceValue(func() []Spelling {
+		out := slices.Clip(own)
+		if clients == nil {
+			return out
+		}
+		for _, s := range clients() {
+			i := slices.IndexFunc(out, func(o Spelling) bool { return o.Style == s.Style })
+			switch {
+			case i < 0:
+				out = append(out, s)
+			case out[i] != s:
+				panic("policy: two spellings of style " + s.Style)
+			}
+		}
+		return out
+	})
+)
 
-// Spellings returns the table of reference spellings.
-func Spellings() []Spelling { return append([]Spelling(nil), spellings...) }
+// UseSpellings says where the clients' spellings come from: the client list (package
+// providers) hands over its own as the program starts, and the checks read it once,
+// when the first of them runs. A style must be spelt the same by every client.
+func UseSpellings(list func() []Spelling) { clients = list }
 
-// SpellingOf returns the row of the table with the given style.
+// Spellings returns every spelling: the registry's own and the clients'.
+func Spellings() []Spelling { return slices.Clone(spellings()) }
+
+// SpellingOf returns the spelling with the given style.
 func SpellingOf(style string) (Spelling, bool) {
-	for _, s := range spellings {
+	for _, s := range spellings() {
 		if s.Style == style {
 			return s, true
 		}
@@ -108,10 +120,10 @@ func (s Spelling) Variable(text string) (string, bool) {
 	return name, true
 }
 
-// AnyVariable is Variable in every spelling of the table: for a snippet whose client
-// is not known (server add-json).
+// AnyVariable is Variable in every spelling: for a snippet whose client is not known
+// (server add-json).
 func AnyVariable(text string) (string, bool) {
-	for _, s := range spellings {
+	for _, s := range spellings() {
 		if v, ok := s.Variable(text); ok {
 			return v, true
 		}
@@ -140,7 +152,7 @@ func IsVarName(s string) bool {
 // referenceAt reports whether s starts with a placeholder of some spelling (the
 // longest opening that matches), and the length of the placeholder through its
 // closing (0 when it is not closed).
-func referenceAt(s string) (n int, ok bool) { return referenceIn(spellings, s) }
+func referenceAt(s string) (n int, ok bool) { return referenceIn(spellings(), s) }
 
 // referenceIn is referenceAt over a table.
 func referenceIn(table []Spelling, s string) (n int, ok bool) {
@@ -161,7 +173,7 @@ func referenceIn(table []Spelling, s string) (n int, ok bool) {
 
 // referenceRE matches a value that only refers to a variable, in any spelling of the
 // table, with an empty default at most, optionally after a scheme word.
-var referenceRE = sync.OnceValue(func() *regexp.Regexp { return referenceRegexp(spellings) })
+var referenceRE = sync.OnceValue(func() *regexp.Regexp { return referenceRegexp(spellings()) })
 
 // referenceRegexp builds referenceRE from a table.
 func referenceRegexp(table []Spelling) *regexp.Regexp {

@@ -77,7 +77,7 @@ func TestSpellingsContinueRow(t *testing.T) {
 	}
 	// without the row, "${" opens it and the first "}" closes it
 	var without []Spelling
-	for _, s := range spellings {
+	for _, s := range spellings() {
 		if s.Style != StyleSecrets {
 			without = append(without, s)
 		}

@@ -58,59 +58,6 @@ func (a AdminPaths) Path(goos string) string {
 	return ""
 }
 
-// admin holds the clients that read an organisation's server policy file.
-var admin = map[string]*AdminPolicy{
-	"claude-code": {
-		Style: AdminServerLists,
-		Paths: AdminPaths{
-			Darwin:  "/Library/Application Support/ClaudeCode/managed-settings.json",
-			Linux:   "/etc/claude-code/managed-settings.json",
-			Windows: `C:\Program Files\ClaudeCode\managed-settings.json`,
-		},
-		KindBinds:   true,
-		OnlyManaged: "allowManagedMcpServersOnly",
-		Sources: []string{
-			"https://code.claude.com/docs/en/managed-mcp",
-			"@anthropic-ai/claude-code 2.1.328: the managed settings directory per OS, and the schema of allowedMcpServers/deniedMcpServers (exactly one of serverName, serverCommand, serverUrl)",
-		},
-	},
-	"copilot-cli": {
-		Style: AdminServerLists,
-		Paths: AdminPaths{
-			Darwin:  "/Library/Application Support/GitHubCopilot/managed-settings.json",
-			Linux:   "/etc/github-copilot/managed-settings.json",
-			Windows: `C:\Program Files\GitHubCopilot\managed-settings.json`,
-		},
-		Sources: []string{
-			"https://docs.github.com/en/copilot/how-tos/administer-copilot/manage-mcp-usage/configure-enterprise-allowlist",
-			"https://github.com/microsoft/vscode/pull/321870 (the file-based managed-settings.json path per OS)",
-		},
-	},
-	"gemini-cli": {
-		Style: AdminNameLists,
-		Paths: AdminPaths{
-			Darwin:  "/Library/Application Support/GeminiCli/settings.json",
-			Linux:   "/etc/gemini-cli/settings.json",
-			Windows: `C:\ProgramData\gemini-cli\settings.json`,
-		},
-		Env: "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
-		Sources: []string{
-			"@google/gemini-cli 0.61.0: getSystemSettingsPath (GEMINI_CLI_SYSTEM_SETTINGS_PATH, then the path per OS); mcp.allowed and mcp.excluded match server names",
-		},
-	},
-	"codex": {
-		Style: AdminIdentities,
-		Paths: AdminPaths{
-			Darwin: "/etc/codex/requirements.toml",
-			Linux:  "/etc/codex/requirements.toml",
-		},
-		Sources: []string{
-			"https://github.com/openai/codex/pull/9101 (mcp_servers requirements matched on name and identity)",
-			"codex-rs config requirements: [mcp_servers.NAME.identity] command = PROGRAM or url = URL",
-		},
-	},
-}
-
 // Admin returns how the client reads an organisation's server policy, nil when it
 // reads none mcpwire can write.
-func (p *Provider) Admin() *AdminPolicy { return admin[p.Name] }
+func (p *Provider) Admin() *AdminPolicy { return p.admin }

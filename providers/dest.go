@@ -3,11 +3,12 @@ package providers
 import (
 	"errors"
 	"fmt"
-	"github.com/mcpwire/mcpwire/internal/hint"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/hint"
 )
 
 // Base is the directory a destination's path starts from.

@@ -50,7 +50,7 @@ type Live struct {
 	// skipped.
 	DropsBadFiles bool
 	// Launch is how the client is started, which decides the PATH its servers get.
-	Launch Launch
+	Launch StartedBy
 	// Ignored are members of an entry the client does not honour although others do
 	// (Copilot CLI's "disabled"): an entry holding one is said to be started anyway.
 	Ignored []string
@@ -322,21 +322,21 @@ func (l *NameList) match(x, n string) bool {
 	return x == n
 }
 
-// Launch is how a client is started, which decides the PATH its servers get.
-type Launch string
+// StartedBy is how a client is started, which decides the PATH its servers get.
+type StartedBy string
 
 // Launches.
 const (
 	// LaunchShell: from a shell, with its environment (a command-line client).
-	LaunchShell Launch = ""
+	LaunchShell StartedBy = ""
 	// LaunchDesktop: an app started from the desktop, with the login session's
 	// environment and not a shell's: on macOS launchd's PATH (Claude Desktop's "spawn
 	// npx ENOENT").
-	LaunchDesktop Launch = "desktop"
+	LaunchDesktop StartedBy = "desktop"
 	// LaunchLoginShell: an app started from the desktop that asks the person's login
 	// shell for its environment when it starts (VS Code and the editors built on it):
 	// a shell's PATH.
-	LaunchLoginShell Launch = "login-shell"
+	LaunchLoginShell StartedBy = "login-shell"
 )
 
 // Liveness returns the client's liveness rules: its own, with, where they name no
@@ -376,4 +376,37 @@ func (p *Provider) defaultLive() *Live {
 		l.Sources = append(l.Sources, Source{At: At{Scope: scope, Dest: d}})
 	}
 	return l
+}
+
+// editorLive is the editors': their files in scope order, a shell's PATH.
+func editorLive() *Live { return &Live{Launch: LaunchLoginShell} }
+
+// inOrder is the liveness of a client that reads its files of these scopes, the
+// first holding a name winning whole, with no trust or approval; its project is the
+// top of the git work tree.
+func inOrder(scopes ...Scope) *Live {
+	l := &Live{Root: RootGit}
+	for _, s := range scopes {
+		l.Sources = append(l.Sources, Source{At: At{Scope: s}})
+	}
+	return l
+}
+
+// within reports whether path is dir or below it.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// sortedJSON encodes v as JavaScript's JSON.stringify does with object keys sorted
+// (Go's encoder sorts map keys, and escapes only what JSON.stringify does once
+// HTML escaping is off).
+func sortedJSON(v any) []byte {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return nil
+	}
+	return []byte(strings.TrimSuffix(b.String(), "\n"))
 }

@@ -89,6 +89,10 @@ func where(vars map[string]string) (Where, PathEnv) {
 
 // spec: E1 — trust, per client, where each records it.
 func TestTrusted(t *testing.T) {
+	moved := "/c" // absolute on the system the test runs on
+	if runtime.GOOS == "windows" {
+		moved = "C:/c"
+	}
 	for _, c := range []struct {
 		name  string
 		rule  Truster
@@ -100,8 +104,8 @@ func TestTrusted(t *testing.T) {
 		{"claude trusted", claudeTrust{}, map[string]string{"/h/.claude.json": `{"projects": {"/p": {"hasTrustDialogAccepted": true}}}`}, nil, true, "/h/.claude.json"},
 		{"claude parent only", claudeTrust{}, map[string]string{"/h/.claude.json": `{"projects": {"/": {"hasTrustDialogAccepted": true}}}`}, nil, false, "/h/.claude.json"},
 		{"claude no state", claudeTrust{}, nil, nil, false, ""},
-		{"claude moved", claudeTrust{}, map[string]string{"/c/.claude.json": `{"projects": {"/p": {"hasTrustDialogAccepted": true}}}`},
-			map[string]string{"CLAUDE_CONFIG_DIR": "/c"}, true, "/c/.claude.json"},
+		{"claude moved", claudeTrust{}, map[string]string{moved + "/.claude.json": `{"projects": {"/p": {"hasTrustDialogAccepted": true}}}`},
+			map[string]string{"CLAUDE_CONFIG_DIR": moved}, true, moved + "/.claude.json"},
 		{"gemini folder", geminiTrust{}, map[string]string{"/h/.gemini/trustedFolders.json": `{"/p": "TRUST_FOLDER"}`}, nil, true, "/h/.gemini/trustedFolders.json"},
 		{"gemini parent rule", geminiTrust{}, map[string]string{"/h/.gemini/trustedFolders.json": `{"/p/x": "TRUST_PARENT"}`}, nil, true, "/h/.gemini/trustedFolders.json"},
 		{"gemini longest wins", geminiTrust{}, map[string]string{"/h/.gemini/trustedFolders.json": `{"/": "TRUST_FOLDER", "/p": "DO_NOT_TRUST"}`}, nil, false, "/h/.gemini/trustedFolders.json"},
@@ -118,9 +122,6 @@ func TestTrusted(t *testing.T) {
 		{"grok refused", grokTrust{}, map[string]string{"/h/.grok/trusted_folders.toml": `{"folders": {"/p": {"trusted": false}}}`}, nil, false, "/h/.grok/trusted_folders.toml"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if c.vars["CLAUDE_CONFIG_DIR"] != "" && runtime.GOOS == "windows" {
-				t.Skip("/c is no absolute directory on Windows, so Claude Code's variable is not taken")
-			}
 			w, in := where(c.vars)
 			w.Env, in.Home = in, "/h"
 			ok, r := c.rule.Trusted(fakeFiles{c.files, in, clientOf(c.rule)}, w)
@@ -201,7 +202,7 @@ func TestClaudePolicy(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			w, in := where(c.expands)
 			off, r := claudePolicy{}.Judge(fakeFiles{c.files, in, "claude-code"}, w, c.s)
-			if off != c.off || r.File != c.inFile {
+			if off != c.off || filepath.ToSlash(r.File) != c.inFile {
 				t.Errorf("Judge = %v, %+v; want %v in %q", off, r, c.off, c.inFile)
 			}
 		})
@@ -232,23 +233,6 @@ func TestNameListHolds(t *testing.T) {
 				t.Errorf("Holds(%s, %q) = %v, want %v", c.raw, c.srv, got, c.want)
 			}
 		})
-	}
-}
-
-func TestWildcard(t *testing.T) {
-	for _, c := range []struct {
-		pattern, s string
-		want       bool
-	}{
-		{"https://*.example.com/*", "https://mcp.example.com/a/b", true},
-		{"*", "", true},
-		{"a*b*c", "axxbyyc", true},
-		{"a*b", "ab/c", false},
-		{"https://x/", "https://x/y", false},
-	} {
-		if got := Wildcard(c.pattern, c.s); got != c.want {
-			t.Errorf("Wildcard(%q, %q) = %v, want %v", c.pattern, c.s, got, c.want)
-		}
 	}
 }
 

@@ -5,12 +5,17 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 )
 
-// Provider is one client's table entry.
+// Provider is one client: its entry of the client list, in the client's own file
+// (claude_code.go, codex.go, …), which also holds what is the client's alone.
 type Provider struct {
 	// Name is the canonical name used in flags and registry keys.
 	Name string
 	// Display is the client's product name.
 	Display string
+	// Aliases are the other names it goes by (V2), sorted.
+	Aliases []string
+	// Order is its place in every list of clients (V1): they are listed by it.
+	Order int
 	// DefaultScope is used when --scope is not given (V6).
 	DefaultScope Scope
 	// Project, Local and User are the server files per scope; nil when the client has
@@ -30,13 +35,14 @@ type Provider struct {
 	// sequence) whose entries hold their name in this member; otherwise ServersKey is a
 	// map keyed by server name.
 	EntryName string
-	// Shape names the dialect of one server entry.
-	Shape Shape
+	// dialect builds the client's Dialect (its entries' shape and what it does beyond
+	// them) for a table entry: Dialect.
+	dialect func(p *Provider) Dialect
 	// URLKey is the member holding a remote server's URL ("url" when empty).
 	URLKey string
 	// Refs is how a reference to an environment variable is spelled (V4): the form
 	// mcpwire writes, and one the client reads.
-	Refs RefStyle
+	Refs policy.Spelling
 	// Reads are the forms the client resolves besides Refs (T1): Gemini CLI's,
 	// Qwen Code's and Crush's bare $VAR (policy.StyleBareDollar). mcpwire reads them
 	// back and writes Refs.
@@ -107,6 +113,12 @@ type Provider struct {
 	StandaloneEnv string
 	// Owner is how entries already in the file are treated (C6).
 	Owner OwnerMode
+	// Frame names the comment lines around every entry mcpwire writes, with
+	// OwnerMarkers: only an entry inside them can be mcpwire's (Grok Build).
+	Frame *format.Frame
+	// RuntimeHome, when set, says the client's standalone output is a whole home
+	// directory (X1), not a file, and how it is laid out.
+	RuntimeHome *RuntimeHome
 	// PrivateMode: every file is 0600, project files included.
 	PrivateMode bool
 	// GitIgnored: a project file is used only when git ignores it.
@@ -137,6 +149,9 @@ type Provider struct {
 	// for, when it starts in a directory (E1, explain), built on each call (nothing at
 	// start-up); nil: what Liveness assumes.
 	Live func() *Live
+	// admin is where an administrator's policy for the client is, and what it says
+	// (G3, Admin); nil when it reads none mcpwire writes.
+	admin *AdminPolicy
 }
 
 // Forms are the forms the client resolves in its values (T1), as policy names them:
@@ -146,8 +161,8 @@ type Provider struct {
 // placeholder in its values but those listed in Reads.
 func (p *Provider) Forms() []string {
 	var out []string
-	if p.Refs.Open() != "" {
-		out = append(out, string(p.Refs))
+	if p.Refs.Open != "" {
+		out = append(out, p.Refs.Style)
 	}
 	out = append(out, p.Reads...)
 	if p.Prompts {
@@ -240,9 +255,6 @@ func (p *Provider) Dest(s Scope) *Dest {
 	return nil
 }
 
-// Aliases returns the provider's aliases.
-func (p *Provider) Aliases() []string { return Aliases(p.Name) }
-
 // Manual reports whether the client has no config file mcpwire can write: its
 // servers are added by hand (ChatGPT Desktop's connectors).
 func (p *Provider) Manual() bool { return p.Project == nil && p.Local == nil && p.User == nil }
@@ -258,102 +270,27 @@ func (p *Provider) Scopes() []Scope {
 	return out
 }
 
-// Shape names the dialect of one server entry.
-type Shape string
-
-// Shapes.
-const (
-	// ShapeClaude: {command,args,env,cwd} and {type,url,headers} (type kept on remote entries).
-	ShapeClaude Shape = "claude"
-	// ShapePlain: {command,args,env} and {url|serverUrl,headers}, with a "type" member
-	// where the table gives its values (Types).
-	ShapePlain Shape = "plain"
-	// ShapeVSCode: "type" on every entry.
-	ShapeVSCode Shape = "vscode"
-	// ShapeOpencode: {type:"local",command:[…],environment} and {type:"remote",url,headers}.
-	ShapeOpencode Shape = "opencode"
-	// ShapeFactory: "type" and "disabled": false on every entry.
-	ShapeFactory Shape = "factory"
-	// ShapeOMP: the registry definition's own fields copied through.
-	ShapeOMP Shape = "omp"
-	// ShapeGemini: httpUrl for streamable HTTP, type "sse" + url for SSE.
-	ShapeGemini Shape = "gemini"
-	// ShapeCodex: TOML [mcp_servers.NAME] with env_vars, env_http_headers, bearer_token_env_var.
-	ShapeCodex Shape = "codex"
-	// ShapeGrok: TOML [mcp_servers.NAME] in marker comments.
-	ShapeGrok Shape = "grok"
-	// ShapeCopilot: Claude Code's spelling ({command,args,env,cwd} and {type,url,headers}),
-	// with a per-server tools allowlist (GitHub Copilot CLI).
-	ShapeCopilot Shape = "copilot"
-	// ShapeGoose: Goose's extensions entry {enabled, type, name, description, cmd, args,
-	// envs, env_keys, …} (YAML map by name).
-	ShapeGoose Shape = "goose"
-	// ShapeContinue: Continue's mcpServers list entry {name, type, command, args, env,
-	// cwd} and {name, type, url, requestOptions.headers} (YAML list by name).
-	ShapeContinue Shape = "continue"
-	// ShapeVibe: Mistral Vibe's [[mcp_servers]] table {name, transport, command, args,
-	// env, cwd} and {name, transport, url, auth} (TOML array of tables by name).
-	ShapeVibe Shape = "vibe"
-	// ShapeKimi: {command, args, env, cwd} and {transport, url, headers,
-	// bearerTokenEnvVar}, with enabledTools and disabledTools (Kimi Code).
-	ShapeKimi Shape = "kimi"
-	// ShapeCrush: {type, command, args, env} and {type, url, headers}, with enabled_tools
-	// and disabled_tools (Crush).
-	ShapeCrush Shape = "crush"
-	// ShapeQwen: Gemini CLI's entries, with "$version": 4 in a new file (Qwen Code).
-	ShapeQwen Shape = "qwen"
-	// ShapeAuggie: "type" (stdio, http, sse) on every entry, no cwd (auggie).
-	ShapeAuggie Shape = "auggie"
-	// ShapeAmp: {command,args,env} and {url,headers}, "transport":"sse" for SSE (Amp).
-	ShapeAmp Shape = "amp"
-	// ShapeQoder: Claude Code's spelling with a disabled switch (Qoder CLI).
-	ShapeQoder Shape = "qoder"
-	// ShapeManual: no file; mcpwire prints the steps.
-	ShapeManual Shape = "manual"
+// Reference spellings several clients share (V4); a client with a spelling of its
+// own declares it in its file. policy's checks know every spelling of the clients
+// (clientSpellings).
+var (
+	// refDollar is ${VAR}, the registry's own spelling.
+	refDollar    = policy.Spelling{Style: policy.StyleDollar, Open: "${", Close: "}", Default: ":-"}
+	refDollarEnv = policy.Spelling{Style: "${env:VAR}", Open: "${env:", Close: "}"}
+	refNone      = policy.Spelling{Style: "none (references refused)"}
 )
 
-// RefStyle is how a reference to an environment variable is written (V4): the style
-// of a row of the policy's table of reference spellings (policy.Spellings), which
-// spells it. A client with a new spelling names the new row.
-type RefStyle string
+// The checks of policy know the clients' spellings as references wherever they are
+// written.
+func init() { policy.UseSpellings(clientSpellings) }
 
-// Reference styles.
-const (
-	RefDollar    RefStyle = policy.StyleDollar
-	RefDollarEnv RefStyle = policy.StyleDollarEnv
-	RefBraceEnv  RefStyle = policy.StyleBraceEnv
-	RefNames     RefStyle = policy.StyleNames
-	RefEnvKeys   RefStyle = policy.StyleEnvKeys
-	RefAPIKeyEnv RefStyle = policy.StyleAPIKeyEnv
-	RefSecrets   RefStyle = policy.StyleSecrets
-	RefBearerVar RefStyle = policy.StyleBearerVar
-	RefNone      RefStyle = policy.StyleNone
-)
-
-// Spell writes a reference to variable v, or "" when the style has no placeholder.
-func (r RefStyle) Spell(v string) string {
-	s, _ := policy.SpellingOf(string(r))
-	return s.Spell(v)
-}
-
-// Open is how a reference starts in this style ("${", "{env:"); "" when the style has
-// no placeholder.
-func (r RefStyle) Open() string {
-	s, _ := policy.SpellingOf(string(r))
-	return s.Open
-}
-
-// RefersTo reports whether text holds a reference to variable v in this style.
-func (r RefStyle) RefersTo(text, v string) bool {
-	s, _ := policy.SpellingOf(string(r))
-	return s.RefersTo(text, v)
-}
-
-// Variable reads a reference back (import): the variable a value names when it is
-// exactly one reference in this style.
-func (r RefStyle) Variable(text string) (string, bool) {
-	s, _ := policy.SpellingOf(string(r))
-	return s.Variable(text)
+// clientSpellings are the reference spellings of every client.
+func clientSpellings() []policy.Spelling {
+	out := make([]policy.Spelling, 0, len(table))
+	for _, p := range table {
+		out = append(out, p.Refs)
+	}
+	return out
 }
 
 // RemoteSupport says which remote transports a client takes.
@@ -385,17 +322,8 @@ type DenyStyle string
 
 // Deny styles.
 const (
-	DenyNone           DenyStyle = "none"
-	DenyClaudeSettings DenyStyle = "permissions.deny in Claude settings"
-	DenyCodex          DenyStyle = "disabled_tools; enabled = false for SERVER__*"
-	DenyOpencode       DenyStyle = "tools map SERVER_TOOL: false"
-	DenyDisabledTools  DenyStyle = "disabledTools"
-	DenyGemini         DenyStyle = "excludeTools"
-	DenyVibe           DenyStyle = "disabled_tools (exact names); disabled = true for SERVER__*"
-	DenyKimi           DenyStyle = "disabledTools; enabled: false for SERVER__*"
-	DenyOMP            DenyStyle = "disabledTools (names or globs); enabled: false for SERVER__*"
-	DenyCrush          DenyStyle = "disabled_tools; disabled: true for SERVER__*"
-	DenyGoose          DenyStyle = "enabled: false for SERVER__* (no per-tool denylist in the config)"
+	DenyNone          DenyStyle = "none"
+	DenyDisabledTools DenyStyle = "disabledTools"
 )
 
 // AllowStyle is how toolAllow is rendered (F3).
@@ -403,16 +331,8 @@ type AllowStyle string
 
 // Allow styles.
 const (
-	AllowNone     AllowStyle = "none"
-	AllowRefused  AllowStyle = "refused"
-	AllowCodex    AllowStyle = "enabled_tools"
-	AllowOpencode AllowStyle = "tools map SERVER_*: false then SERVER_TOOL: true"
-	AllowGemini   AllowStyle = "includeTools"
-	AllowTools    AllowStyle = "tools (exact names; every tool without it)"
-	AllowGoose    AllowStyle = "available_tools (exact names; [] for all)"
-	AllowKimi     AllowStyle = "enabledTools (exact names)"
-	AllowOMP      AllowStyle = "enabledTools (names or globs)"
-	AllowCrush    AllowStyle = "enabled_tools (exact names; a server left with none is disabled)"
+	AllowNone    AllowStyle = "none"
+	AllowRefused AllowStyle = "refused"
 )
 
 // OwnerMode is how a same-named entry mcpwire did not write is treated (C6).

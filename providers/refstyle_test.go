@@ -6,20 +6,23 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 )
 
-// spec: V4 — every client's reference style is a row of the policy's table of
-// spellings, which spells it.
+// spec: V4 — every client's reference spelling is known to policy's checks, which
+// spell it.
 func TestRefStylesAreSpellings(t *testing.T) {
 	for _, p := range All() {
-		if _, ok := policy.SpellingOf(string(p.Refs)); !ok {
-			t.Errorf("%s: reference style %q is not in policy.Spellings", p.Name, p.Refs)
+		if got, ok := policy.SpellingOf(p.Refs.Style); !ok || got != p.Refs {
+			t.Errorf("%s: reference style %q is not known to policy", p.Name, p.Refs.Style)
 		}
 	}
-	for style, want := range map[RefStyle]string{RefDollar: "${T}", RefDollarEnv: "${env:T}", RefBraceEnv: "{env:T}", RefNames: "", RefNone: ""} {
-		if got := style.Spell("T"); got != want {
-			t.Errorf("%s.Spell = %q, want %q", style, got, want)
+	for _, tt := range []struct {
+		style policy.Spelling
+		want  string
+	}{{refDollar, "${T}"}, {refDollarEnv, "${env:T}"}, {refBraceEnv, "{env:T}"}, {refNames, ""}, {refNone, ""}} {
+		if got := tt.style.Spell("T"); got != tt.want {
+			t.Errorf("%s.Spell = %q, want %q", tt.style.Style, got, tt.want)
 		}
 	}
-	if !RefDollar.RefersTo("x ${T:-d}", "T") || RefBraceEnv.RefersTo("${T}", "T") || RefNone.RefersTo("${T}", "T") {
+	if !refDollar.RefersTo("x ${T:-d}", "T") || refBraceEnv.RefersTo("${T}", "T") || refNone.RefersTo("${T}", "T") {
 		t.Error("RefersTo follows the style")
 	}
 }

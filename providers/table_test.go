@@ -22,7 +22,7 @@ func TestTableInvariants(t *testing.T) {
 		if got, ok := Get(p.Name); !ok || got != p {
 			t.Errorf("Get(%q) does not return the provider", p.Name)
 		}
-		if p.Shape == ShapeManual {
+		if p.Manual() {
 			if p.Project != nil || p.User != nil {
 				t.Errorf("%s: the manual provider has a destination", p.Name)
 			}
@@ -34,7 +34,7 @@ func TestTableInvariants(t *testing.T) {
 		if p.Dest(p.DefaultScope) == nil {
 			t.Errorf("%s: the default scope %q has no destination (V6)", p.Name, p.DefaultScope)
 		}
-		if p.Format == "" || p.ServersKey == "" || p.Refs == "" || p.Remote == "" || p.Deny == "" || p.Allow == "" {
+		if p.Format == "" || p.ServersKey == "" || p.Refs.Style == "" || p.Remote == "" || p.Deny == "" || p.Allow == "" {
 			t.Errorf("%s: incomplete entry %+v", p.Name, p)
 		}
 		for _, s := range p.Scopes() {
@@ -49,19 +49,13 @@ func TestTableInvariants(t *testing.T) {
 				t.Errorf("%s %s: a project file keyed by the project", p.Name, s)
 			}
 		}
-		if (p.Format == format.TOML) != (p.Shape == ShapeCodex || p.Shape == ShapeGrok || p.Shape == ShapeVibe) {
-			t.Errorf("%s: format %s with shape %s", p.Name, p.Format, p.Shape)
-		}
-		if (p.Format == format.YAML) != (p.Shape == ShapeGoose || p.Shape == ShapeContinue) {
-			t.Errorf("%s: format %s with shape %s", p.Name, p.Format, p.Shape)
-		}
 		if p.NoEphemeral != "" && p.Ephemeral {
 			t.Errorf("%s: a reason why standalone files do not work, and Ephemeral", p.Name)
 		}
 		if p.EntryName != "" && p.Format != format.TOML && p.Format != format.YAML {
 			t.Errorf("%s: a list of servers in a %s file", p.Name, p.Format)
 		}
-		if p.Deny == DenyClaudeSettings && (p.Settings[Project] == nil || p.Settings[User] == nil) {
+		if p.Dialect().DenyRules() != nil && (p.Settings[Project] == nil || p.Settings[User] == nil) {
 			t.Errorf("%s: deny rules in settings, but no settings file per scope", p.Name)
 		}
 		if p.DisableWhole && p.Switch == "" {
@@ -73,20 +67,25 @@ func TestTableInvariants(t *testing.T) {
 		if in := p.Install; in != nil && in.Legacy != nil && (in.Legacy.Base != ProjectDir || len(in.Legacy.Files) == 0) {
 			t.Errorf("%s: the legacy file must be a project file", p.Name)
 		}
+		if !slices.IsSorted(p.Aliases) {
+			t.Errorf("%s: aliases %v not sorted", p.Name, p.Aliases)
+		}
 	}
-	for a, n := range aliases {
-		if _, dup := seen[a]; dup {
-			t.Errorf("alias %q is also a name or another alias", a)
+	for _, p := range All() {
+		for _, a := range p.Aliases {
+			if _, dup := seen[a]; dup {
+				t.Errorf("alias %q is also a name or another alias", a)
+			}
+			seen[a] = "alias"
+			if got, ok := Normalize(a); !ok || got != p.Name {
+				t.Errorf("Normalize(%q) = %q, %v", a, got, ok)
+			}
 		}
-		seen[a] = "alias"
-		if _, ok := lookup(n); !ok {
-			t.Errorf("alias %q names unknown provider %q", a, n)
-		}
-		if got, ok := Normalize(a); !ok || got != n {
-			t.Errorf("Normalize(%q) = %q, %v", a, got, ok)
-		}
-		if !slices.Contains(Aliases(n), a) {
-			t.Errorf("Aliases(%q) lacks %q", n, a)
+	}
+	// V1: the list is in display order, each place once
+	for i, p := range All() {
+		if i > 0 && All()[i-1].Order >= p.Order {
+			t.Errorf("%s: order %d, not after %s's %d", p.Name, p.Order, All()[i-1].Name, All()[i-1].Order)
 		}
 	}
 	// V2: the aliases the spec names

@@ -153,3 +153,20 @@ func contains(t *testing.T, err error, parts ...string) {
 		}
 	}
 }
+
+// testClients stands for the client list, which the registry does not import: a few
+// names and one alias, as providerOverrides keys of these tests name them.
+var testClients = map[string]string{"claude-code": "claude-code", "claude": "claude-code", "codex": "codex", "cursor": "cursor", "opencode": "opencode", "copilot-cli": "copilot-cli", "copilot": "copilot-cli", "openai": "codex"}
+
+func init() {
+	UseClients(func(key string) (string, bool) {
+		if key == AllProviders {
+			return key, true
+		}
+		n, ok := testClients[key]
+		if !ok {
+			return key, false
+		}
+		return n, true
+	})
+}

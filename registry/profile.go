@@ -7,8 +7,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-
-	"github.com/mcpwire/mcpwire/providers"
 )
 
 // Profile is one entry of mcp-profiles.json (R3).
@@ -95,7 +93,7 @@ func (p *Profile) Validate() error {
 		}
 	}
 	for _, k := range sortedKeys(p.ProviderOverrides) {
-		if _, ok := providers.Normalize(k); !ok {
+		if _, ok := clientName(k); !ok {
 			return fmt.Errorf("providerOverrides: unknown provider %q", k)
 		}
 	}
@@ -115,7 +113,7 @@ func normalizeOverrides(in map[string]*Filters) map[string]*Filters {
 		if f == nil {
 			f = &Filters{}
 		}
-		n, _ := providers.Normalize(k)
+		n, _ := clientName(k)
 		if prev, ok := out[n]; ok {
 			out[n] = &Filters{ToolDeny: union(prev.ToolDeny, f.ToolDeny), ToolAllow: unionAllow(prev.ToolAllow, f.ToolAllow), Extra: mergeExtra(prev.Extra, f.Extra)}
 			continue

@@ -8,7 +8,6 @@ import (
 	"sort"
 
 	"github.com/mcpwire/mcpwire/layers"
-	"github.com/mcpwire/mcpwire/providers"
 )
 
 // AddProfile defines a new profile in the write layer. Its servers must exist and its
@@ -89,7 +88,7 @@ func (r *Registry) EditProfile(name string, e ProfileEdit) error {
 		key = AllProviders
 	}
 	// the stored keys are normalised (R3): an alias names the provider's own key
-	key, _ = providers.Normalize(key)
+	key, _ = clientName(key)
 	if e.ClearToolFilters {
 		delete(p.ProviderOverrides, key)
 	}

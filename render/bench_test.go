@@ -16,6 +16,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // benchRegistry returns a registry with n stdio servers s0…s(n-1) in dir.
@@ -73,12 +74,12 @@ func BenchmarkInjectLargeClaudeJSON(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				r := render.Request{Registry: reg, Provider: p, Scope: scope, Project: project, Servers: []string{"s" + itoa(i%2)},
+				r := write.Request{Registry: reg, Provider: p, Scope: scope, Project: project, Servers: []string{"s" + itoa(i%2)},
 					Env: providers.PathEnv{GOOS: runtime.GOOS, Home: home}, DryRun: true}
 				if i%2 == 1 {
 					r.Servers = []string{"s00", "s01"}
 				}
-				if _, err := render.Inject(fsys.NewOS(), r); err != nil {
+				if _, err := write.Inject(fsys.NewOS(), r); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -99,9 +100,9 @@ func BenchmarkEphemeral20(b *testing.B) {
 	out := filepath.Join(dir, "run.json")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		r := render.Request{Registry: reg, Provider: p, Project: dir, Servers: names,
+		r := write.Request{Registry: reg, Provider: p, Project: dir, Servers: names,
 			Env: providers.PathEnv{GOOS: runtime.GOOS, Home: dir}}
-		if _, err := render.Ephemeral(fsys.NewOS(), r, out); err != nil {
+		if _, err := write.Ephemeral(fsys.NewOS(), r, out); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -164,9 +165,9 @@ func BenchmarkInjectCodexTOML(b *testing.B) {
 				os.RemoveAll(filepath.Join(home, ".aiwg", render.OwnershipDir))
 				b.StartTimer()
 				c0 := cpuTime()
-				r := render.Request{Registry: reg, Provider: p, Scope: providers.User, Project: home, Servers: names,
+				r := write.Request{Registry: reg, Provider: p, Scope: providers.User, Project: home, Servers: names,
 					Env: providers.PathEnv{GOOS: runtime.GOOS, Home: home}, DryRun: true}
-				if _, err := render.Inject(fsys.NewOS(), r); err != nil {
+				if _, err := write.Inject(fsys.NewOS(), r); err != nil {
 					b.Fatal(err)
 				}
 				cpu += cpuTime() - c0

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // bom is the UTF-8 byte order mark VS Code-based editors may start a file with.
@@ -26,7 +26,7 @@ func TestBOMClientFile(t *testing.T) {
 	path := w.dest(p, providers.Project)
 	orig := []byte(bom + "{\n  // mine\n  \"mcpServers\": {\"other\": {\"command\": \"other-mcp\"}}\n}\n")
 	w.place(path, orig)
-	res, err := render.Inject(fsys.NewOS(), w.request("cursor", "", "dev"))
+	res, err := write.Inject(fsys.NewOS(), w.request("cursor", "", "dev"))
 	if err != nil {
 		t.Fatalf("inject: %v", err)
 	}
@@ -34,7 +34,7 @@ func TestBOMClientFile(t *testing.T) {
 	if !bytes.HasPrefix(got, []byte(bom+"{")) || bytes.Count(got, []byte(bom)) != 1 || !bytes.Contains(got, []byte(`"notes"`)) || !bytes.Contains(got, []byte("// mine")) {
 		t.Fatalf("after inject:\n%q", got)
 	}
-	if _, err := render.Uninject(fsys.NewOS(), w.request("cursor", "", "", res.Written...)); err != nil {
+	if _, err := write.Uninject(fsys.NewOS(), w.request("cursor", "", "", res.Written...)); err != nil {
 		t.Fatalf("uninject: %v", err)
 	}
 	if got := read(t, path); !bytes.Equal(got, orig) {
@@ -73,10 +73,10 @@ func TestBOMLegacySettings(t *testing.T) {
 	w := newWorld(t)
 	legacy := filepath.Join(w.project, ".claude", "settings.local.json")
 	w.place(legacy, []byte(bom+legacySettings))
-	if !render.LegacyEntry(fsys.NewOS(), legacy) {
+	if !write.LegacyEntry(fsys.NewOS(), legacy) {
 		t.Errorf("LegacyEntry does not see the entry behind the byte order mark")
 	}
-	if _, err := render.Inject(fsys.NewOS(), installRequest(w, "claude-code")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), installRequest(w, "claude-code")); err != nil {
 		t.Fatalf("install: %v", err)
 	}
 	got := string(read(t, legacy))

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render"
 )
 
 // TestClaudeDenyRecordWithoutDigest: a deny record with no denyDigest (written by an
@@ -29,7 +28,7 @@ func TestClaudeDenyRecordWithoutDigest(t *testing.T) {
 	}
 
 	// the record as an older mcpwire wrote it: no denyDigest
-	recs := recordFiles(t, w.layer, render.PermissionsDir)
+	recs := recordFiles(t, w.layer, permissionsDir)
 	if len(recs) != 1 {
 		t.Fatalf("%d deny records, want 1", len(recs))
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/tailscale/hujson"
 )
 
@@ -52,7 +53,7 @@ func TestClaudeSettingsShapesRefused(t *testing.T) {
 					if profile == "" {
 						req.Servers = []string{"notes"}
 					}
-					_, err := render.Inject(f, req)
+					_, err := write.Inject(f, req)
 					if err == nil || !strings.Contains(err.Error(), settings) || !strings.Contains(err.Error(), sh.member) {
 						t.Fatalf("error %v, want a refusal naming %s and %s", err, settings, sh.member)
 					}
@@ -120,7 +121,7 @@ func inject(t *testing.T, w *world, scope providers.Scope, profile string, clear
 	if clear {
 		req.Filters = nil
 	}
-	if _, err := render.Inject(fsys.NewOS(), req); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), req); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -141,7 +142,7 @@ func TestClaudeDenyOwnership(t *testing.T) {
 	settings := w.settingsDest(p, providers.Project)
 	w.place(settings, []byte("{\n  // mine\n  \"permissions\": {\"deny\": [\"Read(.env)\", \"mcp__notes__purge\"]},\n  \"outputStyle\": \"x\"\n}\n"))
 	chmod(t, settings, 0o640)
-	records := func() int { return len(recordFiles(t, w.layer, render.PermissionsDir)) }
+	records := func() int { return len(recordFiles(t, w.layer, permissionsDir)) }
 
 	inject(t, w, "", "a", false)
 	if got, want := denyOf(t, settings), []string{"Read(.env)", "mcp__notes__purge", "mcp__fetch"}; !slices.Equal(got, want) {
@@ -271,7 +272,7 @@ func TestClaudeRecordSharedThroughSymlinks(t *testing.T) {
 		if got, want := denyOf(t, filepath.Join(real, ".claude", "settings.local.json")), []string{"mcp__github__delete_file"}; !slices.Equal(got, want) {
 			t.Errorf("deny through the link: %q, want %q (a's rules removed)", got, want)
 		}
-		for _, sub := range []string{render.PermissionsDir, render.OwnershipDir} {
+		for _, sub := range []string{permissionsDir, render.OwnershipDir} {
 			if n := len(recordFiles(t, w.layer, sub)); n != 1 {
 				t.Errorf("%s: %d records, want 1", sub, n)
 			}
@@ -305,7 +306,7 @@ func TestClaudeRecordSharedThroughSymlinks(t *testing.T) {
 		if got, want := denyOf(t, filepath.Join(real, "settings.json")), []string{"mcp__github__delete_file"}; !slices.Equal(got, want) {
 			t.Errorf("deny: %q, want %q (a's rules removed)", got, want)
 		}
-		if n := len(recordFiles(t, w.layer, render.PermissionsDir)); n != 1 {
+		if n := len(recordFiles(t, w.layer, permissionsDir)); n != 1 {
 			t.Errorf("%d deny records, want 1", n)
 		}
 		if fi, err := os.Lstat(filepath.Join(w.home, ".claude")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -331,7 +332,7 @@ func TestClaudeSettingsNotRecreated(t *testing.T) {
 	if _, err := os.Lstat(settings); !os.IsNotExist(err) {
 		t.Errorf("%s created again without rules:\n%s", settings, read(t, settings))
 	}
-	if _, err := render.Uninject(fsys.NewOS(), w.request("claude-code", "", "a")); err != nil {
+	if _, err := write.Uninject(fsys.NewOS(), w.request("claude-code", "", "a")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(settings); !os.IsNotExist(err) {

@@ -14,7 +14,6 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // ClientFile is one client's file as it is on disk, its server entries read back
@@ -40,20 +39,20 @@ type ClientFile struct {
 
 	doc    format.Document
 	es     format.Entries
-	target dialect.Target
-	d      dialect.Dialect
+	target providers.Target
+	d      providers.Dialect
 	env    providers.PathEnv
 	// local is set for a project's own servers in a file shared by every project
 	// (Claude Code's local scope): their record is their own.
-	local localRecord
+	local LocalRecord
 	// refused: the file has no byte in it, which inject refuses in its format (K9)
 	refused bool
 	// index finds an entry of indexed by name (Entry), built on first use
 	index   map[string]int
 	indexed []ClientEntry
-	// inputs are the input declarations beside the entries (a Prompter's), nil for none
+	// inputs are the input declarations beside the entries (ReadInputs), nil for none
 	inputs *[]registry.Input
-	// unread: the entries are read back in parts (eachPart), not when opened
+	// unread: the entries are read back in parts (EachPart), not when opened
 	unread bool
 }
 
@@ -64,7 +63,7 @@ type ClientEntry struct {
 	Framed bool
 	// Read is the entry read back; nil when it cannot be, and Err says why (the
 	// member and the reason, never a value).
-	Read *dialect.Imported
+	Read *providers.Imported
 	Err  error
 
 	src *listed // the entry as the reader listed it, shared by every client reading it
@@ -73,6 +72,10 @@ type ClientEntry struct {
 // Digest is the ownership digest of the entry as it is (C6), worked out on first use:
 // status needs those of the recorded entries only, audit none (K7).
 func (e *ClientEntry) Digest() string { return e.src.digest() }
+
+// JSON is the entry as standard JSON, as it is in the file; nil when it was listed by
+// name alone (ClientReader.Only).
+func (e *ClientEntry) JSON() json.RawMessage { return e.src.json }
 
 // listed is an entry as a ClientReader lists it, once for every client reading its
 // file: its name, whether it sits in its frame, its standard JSON, and its digest once
@@ -165,7 +168,7 @@ func ClientPath(f fsys.FS, p *providers.Provider, scope providers.Scope, env pro
 	if d == nil {
 		return "", false, nil
 	}
-	path, err = choosePath(f, d, env)
+	path, err = ChoosePath(f, d, env)
 	var elsewhere *providers.OnlyError
 	if errors.As(err, &elsewhere) {
 		return "", false, nil // a file of a client that does not run on this system
@@ -173,7 +176,7 @@ func ClientPath(f fsys.FS, p *providers.Provider, scope providers.Scope, env pro
 	if err != nil {
 		return "", false, err
 	}
-	if scope == providers.Project && checkNotUserFile(p, path, env) != nil {
+	if scope == providers.Project && CheckNotUserFile(p, path, env) != nil {
 		return "", false, nil
 	}
 	if _, err := f.Lstat(path); err != nil {
@@ -203,7 +206,7 @@ type ClientReader struct {
 	// opened are the files opened (ClientFile.Key) when each is opened once
 	// (Distinct); nil otherwise
 	opened map[string]bool
-	// inParts: the entries are read back in parts as they are used (eachPart), not
+	// inParts: the entries are read back in parts as they are used (EachPart), not
 	// when the file is opened
 	inParts bool
 	// only, when set, are the entries read back (and digested): the others are listed
@@ -218,6 +221,13 @@ func (r *ClientReader) Only(names ...string) *ClientReader {
 	for _, n := range names {
 		r.only[n] = true
 	}
+	return r
+}
+
+// InParts makes the reader read each file's entries back in parts, as they are used
+// (ClientFile.EachPart), not when the file is opened (status, K7).
+func (r *ClientReader) InParts() *ClientReader {
+	r.inParts = true
 	return r
 }
 
@@ -263,18 +273,18 @@ func (r *ClientReader) OpenAt(p *providers.Provider, scope providers.Scope, path
 	// the file as inject would edit it: the provider as it spells entries there (a file
 	// several clients read, V10), where the servers sit (a project's own in a file
 	// shared by every project, V11)
-	edit, _ := (&Request{Provider: p, Project: env.Project, Env: env}).newEdit(scope, path)
-	d := edit.d
+	lay := NewLayout(p, scope, path, env.Project, env)
+	d := lay.View.Dialect()
 	c := &ClientFile{Provider: p, Scope: scope, Path: path, Mode: rf.mode, d: d, env: env, doc: rf.doc,
-		target: dialect.Target{P: edit.p, Scope: scope, Project: env.Project, Home: env.Home, Exec: env.Exec, GOOS: env.GOOS}}
+		target: providers.Target{P: lay.View, Scope: scope, Project: env.Project, Home: env.Home, Exec: env.Exec, GOOS: env.GOOS}}
 	if scope != providers.User {
 		c.Project = env.Project
 	}
 	c.refused = rf.empty && refusesEmpty(p.Format, true, nil)
 	if p.Dest(scope).Nested() {
-		c.local = localRecord{Scope: scope, Project: env.Project, Container: edit.servers}
+		c.local = LocalRecord{Scope: scope, Project: env.Project, Container: lay.Servers}
 	}
-	container := edit.container(c.doc)
+	container := lay.Container(c.doc)
 	if c.local.Scope != "" && !present(c.doc, container.Path) {
 		return nil, nil // no servers of this project in the file shared by every project
 	}
@@ -293,9 +303,8 @@ func (r *ClientReader) OpenAt(p *providers.Provider, scope providers.Scope, path
 	for i, l := range re.list {
 		c.Entries[i] = ClientEntry{Name: l.name, Framed: l.framed, src: l}
 	}
-	if pr, ok := d.(dialect.Prompter); ok {
+	if decls := d.ReadInputs(c.Lookup); decls != nil {
 		// the inputs the entries ask for are declared beside them (T3)
-		decls := pr.ReadInputs(c.Lookup)
 		c.inputs = &decls
 	}
 	if r.inParts {
@@ -325,19 +334,19 @@ func (c *ClientFile) readBack(entries []ClientEntry) {
 			if e.src.json == nil {
 				continue // listed by name alone (ClientReader.Only)
 			}
-			e.Read, e.Err = dialect.ReadBack(c.target, c.d, e.src.json)
+			e.Read, e.Err = providers.ReadBack(c.target, c.d, e.src.json)
 			if e.Read != nil && c.inputs != nil {
-				dialect.AttachInputs(e.Read.Server, *c.inputs)
+				providers.AttachInputs(e.Read.Server, *c.inputs)
 			}
 		}
 	})
 }
 
-// eachPart calls fn with the entries of a file opened by a reader that reads in parts,
-// readPart of them at a time, each part read back first and let go after (K7: status
-// of 200,000 entries holds one part's servers at a time, not 200,000). The entries of
-// any other file are one part.
-func (c *ClientFile) eachPart(fn func([]ClientEntry)) {
+// EachPart calls fn with the entries of a file opened by a reader that reads in parts
+// (InParts), readPart of them at a time, each part read back first and let go after
+// (K7: status of 200,000 entries holds one part's servers at a time, not 200,000).
+// The entries of any other file are one part.
+func (c *ClientFile) EachPart(fn func([]ClientEntry)) {
 	if !c.unread {
 		fn(c.Entries)
 		return
@@ -352,7 +361,7 @@ func (c *ClientFile) eachPart(fn func([]ClientEntry)) {
 	}
 }
 
-// readPart is how many entries eachPart reads back at a time.
+// readPart is how many entries EachPart reads back at a time.
 const readPart = 8192
 
 // inParallel calls work over [0, n) split into ranges, one per processor when n is
@@ -457,17 +466,17 @@ func present(doc format.Document, path []string) bool {
 // readRecord reads the file's ownership record, when there is one, settled against
 // the file when an interrupted run left a staged record beside it (staging.go).
 func (c *ClientFile) readRecord(f fsys.FS, layerDir string) error {
-	own, err := newOwnState(f, layerDir, c.Path, c.Provider.Name, c.local)
+	own, err := NewOwnState(f, layerDir, c.Path, c.Provider.Name, c.local)
 	if err != nil {
 		return err
 	}
-	c.RecordPath = own.path
-	if !own.exists && !own.staged {
+	c.RecordPath = own.Path
+	if !own.Exists && !own.Staged {
 		return nil
 	}
-	rec := own.rec
-	if own.stage != nil {
-		rec, _ = own.stage.settle(own.rec, entryDigest(c.d, c.doc, c.es))
+	rec := own.Rec
+	if own.Stage != nil {
+		rec, _ = own.Stage.Settle(own.Rec, EntryDigest(c.d, c.doc, c.es))
 	}
 	c.Record = rec.Entries
 	c.TakenOver = slices.Sorted(maps.Keys(rec.Originals))
@@ -535,3 +544,14 @@ func (c *ClientFile) EntryJSON(name string) (json.RawMessage, bool) {
 	}
 	return e.JSON(), true
 }
+
+// Dialect is the dialect the file's entries are spelled in: its client's, as it
+// writes that file (Layout).
+func (c *ClientFile) Dialect() providers.Dialect { return c.d }
+
+// Document is the file as parsed.
+func (c *ClientFile) Document() format.Document { return c.doc }
+
+// Refused reports whether the file holds no byte, which inject refuses in its format
+// (K9).
+func (c *ClientFile) Refused() bool { return c.refused }

@@ -16,7 +16,7 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // spyFS records every call; with fail set, each call also fails the test. It proves
@@ -130,7 +130,7 @@ func (s *spyFS) Lock(n string) (func() error, error) {
 // codexWorld is a scratch home with a Codex home and a one-layer registry.
 type codexWorld struct {
 	home, codexHome string
-	req             render.Request
+	req             write.Request
 }
 
 func newCodexWorld(t *testing.T, global string) *codexWorld {
@@ -166,7 +166,7 @@ func newCodexWorld(t *testing.T, global string) *codexWorld {
 	}
 	p, _ := providers.Get("codex")
 	env := map[string]string{"CODEX_HOME": w.codexHome}
-	w.req = render.Request{
+	w.req = write.Request{
 		Registry: reg, Provider: p, Project: root, Servers: res.Servers, Filters: res.Filters, Profile: "dev",
 		Env:  providers.PathEnv{GOOS: runtime.GOOS, Home: w.home, Project: root, Getenv: func(k string) string { return env[k] }},
 		Warn: func(string) {},
@@ -183,7 +183,7 @@ func TestRuntimeHomeUnsafeNameBeforeAnyFilesystemAccess(t *testing.T) {
 	for _, name := range []string{"", ".", "..", "../x", "a/b", `a\b`, "/abs", abs, "x/../y", "Dev", "a b", "a_b", "dev\n", "é"} {
 		t.Run(fmt.Sprintf("%q", name), func(t *testing.T) {
 			spy := &spyFS{t: t, inner: fsys.NewOS(), fail: true}
-			res, err := render.RuntimeHome(spy, w.req, name)
+			res, err := write.RuntimeHome(spy, w.req, name)
 			if err == nil || !strings.Contains(err.Error(), "invalid runtime home name") {
 				t.Fatalf("RuntimeHome(%q) = %v, %v; want an invalid-name error", name, res, err)
 			}
@@ -192,7 +192,7 @@ func TestRuntimeHomeUnsafeNameBeforeAnyFilesystemAccess(t *testing.T) {
 			}
 		})
 	}
-	if _, err := os.Lstat(filepath.Join(w.codexHome, render.RuntimeDir)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(filepath.Join(w.codexHome, write.RuntimeDir)); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("roles-runtime exists after refusals: %v", err)
 	}
 	if _, err := os.Lstat(filepath.Join(w.codexHome, "x")); !errors.Is(err, fs.ErrNotExist) {
@@ -200,18 +200,18 @@ func TestRuntimeHomeUnsafeNameBeforeAnyFilesystemAccess(t *testing.T) {
 	}
 	// the control: a valid name goes through the spy
 	spy := &spyFS{t: t, inner: fsys.NewOS()}
-	res, err := render.RuntimeHome(spy, w.req, "dev")
+	res, err := write.RuntimeHome(spy, w.req, "dev")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(spy.calls) == 0 {
 		t.Fatal("the spy saw no call for a valid name")
 	}
-	if want := filepath.Join(w.codexHome, render.RuntimeDir, "dev"); res.Home != want {
+	if want := filepath.Join(w.codexHome, write.RuntimeDir, "dev"); res.Home != want {
 		t.Fatalf("Home = %s, want %s", res.Home, want)
 	}
 	for _, n := range []string{"dev", "a-1", "0"} {
-		if !render.ValidRuntimeName(n) {
+		if !write.ValidRuntimeName(n) {
 			t.Errorf("ValidRuntimeName(%q) = false", n)
 		}
 	}
@@ -224,7 +224,7 @@ func TestRuntimeHomePolicyRefusalBeforeAnyFilesystemAccess(t *testing.T) {
 	none := policy.None
 	w.req.Policy = &none
 	spy := &spyFS{t: t, inner: fsys.NewOS(), fail: true}
-	_, err := render.RuntimeHome(spy, w.req, "dev")
+	_, err := write.RuntimeHome(spy, w.req, "dev")
 	var pe *policy.Error
 	if !errors.As(err, &pe) {
 		t.Fatalf("err = %v, want a policy refusal", err)
@@ -246,7 +246,7 @@ func TestRuntimeHomeGlobalWithoutFinalNewline(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newCodexWorld(t, tc.global)
-			res, err := render.RuntimeHome(fsys.NewOS(), w.req, "dev")
+			res, err := write.RuntimeHome(fsys.NewOS(), w.req, "dev")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // TestCopilotProjectStrict: GitHub Copilot CLI ignores a whole project file that holds
@@ -27,7 +27,7 @@ func TestCopilotProjectStrict(t *testing.T) {
 		"{\n  \"mcpServers\": {\"a\": {\"command\": \"x\"},\n  },\n  \"x\": 1\n}\n": ": line 2 has a trailing comma,",
 		"{\n  \"mcpServers\": {},\n  \"x\": [1,\n  /* c */ ]\n}\n":                  ": line 3 has a trailing comma,"} {
 		w.place(project, []byte(bad))
-		_, err := render.Inject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "", "fetch"))
+		_, err := write.Inject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "", "fetch"))
 		if err == nil || !strings.Contains(err.Error(), project+line) {
 			t.Fatalf("inject into %q: %v; want %q", bad, err, project+line)
 		}
@@ -38,7 +38,7 @@ func TestCopilotProjectStrict(t *testing.T) {
 	user := w.dest(p, providers.User)
 	commented := "{\n  // mine\n  \"mcpServers\": {}\n}\n"
 	w.place(user, []byte(commented))
-	if _, err := render.Inject(fsys.NewOS(), w.request("copilot-cli", "", "", "fetch")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), w.request("copilot-cli", "", "", "fetch")); err != nil {
 		t.Fatalf("the user file takes comments: %v", err)
 	}
 	if got := read(t, user); !strings.Contains(string(got), "// mine") || !strings.Contains(string(got), `"fetch"`) {
@@ -47,7 +47,7 @@ func TestCopilotProjectStrict(t *testing.T) {
 	if err := os.Remove(user); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := render.Inject(fsys.NewOS(), w.request("copilot-cli", "", "", "fetch")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), w.request("copilot-cli", "", "", "fetch")); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(user); err != nil || fi.Mode().Perm() != fsys.EffectiveMode(0o600) {
@@ -63,7 +63,7 @@ func TestCopilotGithubFile(t *testing.T) {
 	w := newWorld(t)
 	gh := filepath.Join(w.project, ".github", "mcp.json")
 	w.place(gh, []byte("{\n  \"mcpServers\": {}\n}\n"))
-	res, err := render.Inject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "", "fetch"))
+	res, err := write.Inject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "", "fetch"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestCopilotGithubFile(t *testing.T) {
 	}
 	mcp := filepath.Join(w.project, ".mcp.json")
 	w.place(mcp, []byte("{}\n"))
-	res, err = render.Inject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "", "fetch"))
+	res, err = write.Inject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "", "fetch"))
 	if err != nil {
 		t.Fatal(err)
 	}

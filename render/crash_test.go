@@ -11,6 +11,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // crashScenario is one command run on a world (prepared by setup): run runs it on f.
@@ -22,7 +23,7 @@ type crashScenario struct {
 
 func injectProfile(provider, profile string) func(w *world, f fsys.FS) error {
 	return func(w *world, f fsys.FS) error {
-		_, err := render.Inject(f, w.request(provider, "", profile))
+		_, err := write.Inject(f, w.request(provider, "", profile))
 		return err
 	}
 }
@@ -30,8 +31,8 @@ func injectProfile(provider, profile string) func(w *world, f fsys.FS) error {
 // claudeProject places Claude Code's project fixtures (a person's servers and rules).
 func claudeProject(t *testing.T, w *world) {
 	p := w.provider("claude-code")
-	w.place(w.dest(p, providers.Project), fixtures.File("claude-code.mcp.json"))
-	w.place(w.settingsDest(p, providers.Project), fixtures.File("claude-code.settings.local.json"))
+	w.place(w.dest(p, providers.Project), fixtures.File("claude-code/project.dev.mcp.json"))
+	w.place(w.settingsDest(p, providers.Project), fixtures.File("claude-code/project.settings.settings.local.json"))
 }
 
 // switchProfiles adds profile b (fewer servers, other rules) after injecting dev.
@@ -40,7 +41,7 @@ func switchProfiles(provider string) func(t *testing.T, w *world) {
 		if provider == "claude-code" {
 			claudeProject(t, w)
 		}
-		if _, err := render.Inject(fsys.NewOS(), w.request(provider, "", "dev")); err != nil {
+		if _, err := write.Inject(fsys.NewOS(), w.request(provider, "", "dev")); err != nil {
 			t.Fatal(err)
 		}
 		reg := w.registry()
@@ -56,23 +57,23 @@ var crashScenarios = []crashScenario{
 	{"claude project inject", claudeProject, injectProfile("claude-code", "dev")},
 	{"claude project, switch profiles", switchProfiles("claude-code"), injectProfile("claude-code", "b")},
 	{"claude user inject", func(t *testing.T, w *world) {
-		w.place(w.dest(w.provider("claude-code"), providers.User), fixtures.File("claude-code.claude.json"))
+		w.place(w.dest(w.provider("claude-code"), providers.User), fixtures.File("claude-code/user.dev.claude.json"))
 	}, func(w *world, f fsys.FS) error {
-		_, err := render.Inject(f, w.request("claude-code", providers.User, "dev"))
+		_, err := write.Inject(f, w.request("claude-code", providers.User, "dev"))
 		return err
 	}},
 	{"claude project uninject", func(t *testing.T, w *world) {
 		claudeProject(t, w)
-		if _, err := render.Inject(fsys.NewOS(), w.request("claude-code", "", "dev")); err != nil {
+		if _, err := write.Inject(fsys.NewOS(), w.request("claude-code", "", "dev")); err != nil {
 			t.Fatal(err)
 		}
 	}, func(w *world, f fsys.FS) error {
-		_, err := render.Uninject(f, w.request("claude-code", "", "", "notes", "tickets", "github"))
+		_, err := write.Uninject(f, w.request("claude-code", "", "", "notes", "tickets", "github"))
 		return err
 	}},
 	{"codex, switch profiles", switchProfiles("codex"), injectProfile("codex", "b")},
 	{"ephemeral --out", func(t *testing.T, w *world) {}, func(w *world, f fsys.FS) error {
-		_, err := render.Ephemeral(f, w.request("claude-code", "", "dev"), filepath.Join(w.project, "run.json"))
+		_, err := write.Ephemeral(f, w.request("claude-code", "", "dev"), filepath.Join(w.project, "run.json"))
 		return err
 	}},
 	{"opencode, switch profiles", switchProfiles("opencode"), injectProfile("opencode", "b")},
@@ -138,18 +139,18 @@ func TestUninjectAfterCrashedInject(t *testing.T) {
 		w = worldAt(t, root)
 		claudeProject(t, w)
 		c := fixtures.NewCrashFS(fsys.OS{}, n)
-		_, err := render.Inject(c, w.request("claude-code", "", "dev"))
+		_, err := write.Inject(c, w.request("claude-code", "", "dev"))
 		if !c.Crashed() {
 			t.Fatal("the client file was never written")
 		}
 		if err == nil {
 			t.Fatal("no error after the crash")
 		}
-		if !slices.Equal(read(t, mcp), fixtures.File("claude-code.mcp.json")) {
+		if !slices.Equal(read(t, mcp), fixtures.File("claude-code/project.dev.mcp.json")) {
 			break // crashed right after the client file (and perhaps the settings)
 		}
 	}
-	res, err := render.Uninject(fsys.NewOS(), w.request("claude-code", "", "", "notes", "tickets", "github"))
+	res, err := write.Uninject(fsys.NewOS(), w.request("claude-code", "", "", "notes", "tickets", "github"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestUninjectAfterCrashedInject(t *testing.T) {
 		t.Errorf("removed %v, kept %v; want all three removed", res.Removed, res.Kept)
 	}
 	after := treeState(t, root)
-	for _, dir := range []string{render.OwnershipDir, render.PermissionsDir} {
+	for _, dir := range []string{render.OwnershipDir, permissionsDir} {
 		for p := range after {
 			if strings.HasPrefix(p, filepath.Join(w.layer, dir)) {
 				delete(after, p) // the (emptied) records stay
@@ -165,7 +166,7 @@ func TestUninjectAfterCrashedInject(t *testing.T) {
 		}
 	}
 	for p := range before {
-		if strings.HasPrefix(p, filepath.Join(w.layer, render.OwnershipDir)) || strings.HasPrefix(p, filepath.Join(w.layer, render.PermissionsDir)) {
+		if strings.HasPrefix(p, filepath.Join(w.layer, render.OwnershipDir)) || strings.HasPrefix(p, filepath.Join(w.layer, permissionsDir)) {
 			delete(before, p)
 		}
 	}

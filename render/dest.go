@@ -1,9 +1,7 @@
 package render
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,9 +36,9 @@ func (e *ScopeError) Hints() []string {
 	return nil
 }
 
-// resolveScope returns the scope to write: the explicit one, or the provider's
+// ResolveScope returns the scope to write: the explicit one, or the provider's
 // default. An explicit scope without a destination is refused, never replaced (V6).
-func resolveScope(p *providers.Provider, s providers.Scope) (providers.Scope, error) {
+func ResolveScope(p *providers.Provider, s providers.Scope) (providers.Scope, error) {
 	if s == "" {
 		s = p.DefaultScope
 	}
@@ -53,10 +51,10 @@ func resolveScope(p *providers.Provider, s providers.Scope) (providers.Scope, er
 	return s, nil
 }
 
-// choosePath picks a packaged build's existing file (Claude Desktop's MSIX copy), or
+// ChoosePath picks a packaged build's existing file (Claude Desktop's MSIX copy), or
 // the file in the directory a pointer file names (LM Studio's home), else the first
 // existing candidate, else the first one.
-func choosePath(f fsys.FS, d *providers.Dest, env providers.PathEnv) (string, error) {
+func ChoosePath(f fsys.FS, d *providers.Dest, env providers.PathEnv) (string, error) {
 	if dir, err := pointedDir(f, d, env); dir != "" || err != nil {
 		return filepath.Join(dir, d.Files[0]), err
 	}
@@ -127,55 +125,15 @@ func existingMatch(f fsys.FS, g providers.Glob) string {
 
 // Destination returns the server file a provider uses for a scope.
 func Destination(f fsys.FS, p *providers.Provider, scope providers.Scope, env providers.PathEnv) (string, providers.Scope, error) {
-	s, err := resolveScope(p, scope)
+	s, err := ResolveScope(p, scope)
 	if err != nil {
 		return "", "", err
 	}
-	path, err := choosePath(f, p.Dest(s), env)
+	path, err := ChoosePath(f, p.Dest(s), env)
 	return path, s, err
 }
 
-// fileMode returns the mode for a client file (W4): user and local scope (private to
-// the person) and private clients 0600; an existing project file keeps its mode; a new
-// project file 0666 minus the umask (0600 when newPrivate).
-func fileMode(scope providers.Scope, cur fsys.Snapshot, private, newPrivate bool) fs.FileMode {
-	switch {
-	case scope == providers.User || scope == providers.Local || private:
-		return 0o600
-	case cur.Exists:
-		return cur.Mode.Perm()
-	case newPrivate:
-		return 0o600
-	}
-	return 0o666 &^ fsys.Umask()
-}
-
-// dirMode is the mode of directories created for a file of a scope (W4): a project's
-// own directories get the project's mode (0777 minus the umask), the person's own
-// (user scope, and a local file outside the project) 0700.
-func dirMode(scope providers.Scope, project, path string) fs.FileMode {
-	if scope == providers.User || scope == providers.Local && !within(path, project) {
-		return 0o700
-	}
-	return 0o777 &^ fsys.Umask()
-}
-
-// parentCheck returns the W5 parent check of a destination: for a file in the project
-// (project scope, and a local file there) every directory between the project root and
-// the file must be real (the root may be a symlink); an explicit --out path is checked
-// from the filesystem root; user scope, and a local file in the person's home (Claude
-// Code's ~/.claude.json), allow symlinked parents.
-func parentCheck(f fsys.FS, scope providers.Scope, project, path string) func() error {
-	switch {
-	case scope != providers.User && within(path, project):
-		return func() error { return fsys.CheckRealDirs(f, project, path) }
-	case scope == providers.Project:
-		return func() error { return fsys.CheckRealDirs(f, filepath.Dir(path), path) }
-	}
-	return nil
-}
-
-func within(path, dir string) bool {
+func Within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
@@ -208,9 +166,9 @@ func (e *UserFileError) Hints() []string {
 	return []string{"to write your user-scope file, add --scope user; for a project, run in its directory or give --project DIR"}
 }
 
-// checkNotUserFile refuses a project-scope path that is also the provider's user-scope
+// CheckNotUserFile refuses a project-scope path that is also the provider's user-scope
 // file for this environment.
-func checkNotUserFile(p *providers.Provider, path string, env providers.PathEnv) error {
+func CheckNotUserFile(p *providers.Provider, path string, env providers.PathEnv) error {
 	if p.User == nil {
 		return nil
 	}
@@ -218,22 +176,22 @@ func checkNotUserFile(p *providers.Provider, path string, env providers.PathEnv)
 	if err != nil {
 		return nil // no user file here (no home directory): nothing to collide with
 	}
-	canon := canonicalOrClean(path)
+	canon := CanonicalOrClean(path)
 	for _, c := range cands {
-		if canonicalOrClean(c) == canon {
+		if CanonicalOrClean(c) == canon {
 			return &UserFileError{Provider: p, Path: path, UserFile: c}
 		}
 	}
 	return nil
 }
 
-// samePath reports whether two paths name one file, by their canonical paths
+// SamePath reports whether two paths name one file, by their canonical paths
 // (symlinked parents resolved).
-func samePath(a, b string) bool {
-	return canonicalOrClean(a) == canonicalOrClean(b)
+func SamePath(a, b string) bool {
+	return CanonicalOrClean(a) == CanonicalOrClean(b)
 }
 
-func canonicalOrClean(p string) string {
+func CanonicalOrClean(p string) string {
 	if c, err := fsys.Canonical(p); err == nil {
 		return c
 	}
@@ -249,7 +207,7 @@ func ScopeOf(p *providers.Provider, dest string, env providers.PathEnv) (scope p
 	if p.User != nil {
 		if cands, err := p.User.Candidates(env); err == nil {
 			for _, c := range cands {
-				if samePath(dest, c) {
+				if SamePath(dest, c) {
 					return providers.User, "", true
 				}
 			}
@@ -281,65 +239,4 @@ func ScopeOf(p *providers.Provider, dest string, env providers.PathEnv) (scope p
 		}
 	}
 	return "", "", false
-}
-
-// destination returns the scope and the file a request writes: the explicit or the
-// provider's default scope (V6), the first existing candidate file, and never the
-// client's user-scope file written as a project file.
-func (r *Request) destination(f fsys.FS) (providers.Scope, string, error) {
-	p := r.Provider
-	if p.Manual() {
-		return "", "", &ManualError{Provider: p}
-	}
-	scope, err := resolveScope(p, r.Scope)
-	if err != nil {
-		return "", "", err
-	}
-	env := r.pathEnv()
-	path, err := choosePath(f, p.Dest(scope), env)
-	var other *providers.OnlyError
-	if errors.As(err, &other) {
-		return "", "", fmt.Errorf("%s runs only on %s: it has no %s-scope file on %s", p.Display, providers.OSName(other.Only), scope, providers.OSName(other.GOOS))
-	}
-	if err != nil {
-		return "", "", err
-	}
-	if scope == providers.Project {
-		if err := checkNotUserFile(p, path, env); err != nil {
-			return "", "", err
-		}
-	}
-	return scope, path, nil
-}
-
-// YieldError is a client file mcpwire would create while the client reads another
-// file beside it instead (providers.Dest.Yields: Continue's config.json).
-type YieldError struct {
-	Provider    *providers.Provider
-	Path, Other string
-}
-
-func (e *YieldError) Error() string {
-	return fmt.Sprintf("%s does not exist and %s does: %s reads %s while %s is missing, so creating it would hide that file",
-		e.Path, e.Other, e.Provider.Display, filepath.Base(e.Other), filepath.Base(e.Path))
-}
-
-// Hints says how to go on.
-func (e *YieldError) Hints() []string {
-	return []string{fmt.Sprintf("move your %s configuration into %s (or remove %s), then run again", e.Provider.Display, filepath.Base(e.Path), filepath.Base(e.Other))}
-}
-
-// yieldCheck refuses to create path (which does not exist) while a file the client
-// reads instead exists beside it.
-func yieldCheck(f fsys.FS, p *providers.Provider, d *providers.Dest, path string) error {
-	if d == nil {
-		return nil
-	}
-	for _, y := range d.Yields {
-		other := filepath.Join(filepath.Dir(path), y)
-		if _, err := f.Lstat(other); err == nil {
-			return &YieldError{Provider: p, Path: path, Other: other}
-		}
-	}
-	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // TestClaudeDesktopMSIX: on Windows, Claude Desktop's Microsoft Store (MSIX) build
@@ -59,7 +60,7 @@ func TestClaudeDesktopMSIX(t *testing.T) {
 			if err != nil || got != want {
 				t.Fatalf("destination %q (%v), want %q", got, err, want)
 			}
-			res, err := render.Inject(fsys.NewOS(), w.request("claude-desktop", "", "", "fetch"))
+			res, err := write.Inject(fsys.NewOS(), w.request("claude-desktop", "", "", "fetch"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +91,7 @@ func TestClaudeDesktopMSIX(t *testing.T) {
 			if scope, _, ok := render.ScopeOf(p, want, w.env); !ok || scope != providers.User {
 				t.Errorf("ScopeOf(%s) = %s, %v; want the user-scope file", want, scope, ok)
 			}
-			un, err := render.Uninject(fsys.NewOS(), w.request("claude-desktop", "", "", "fetch"))
+			un, err := write.Uninject(fsys.NewOS(), w.request("claude-desktop", "", "", "fetch"))
 			if err != nil {
 				t.Fatal(err)
 			}

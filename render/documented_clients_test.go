@@ -11,7 +11,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // serversOf decodes a strict-JSON client file's servers map.
@@ -64,7 +64,7 @@ func launchWith(template, out string) string {
 func TestClineEphemeral(t *testing.T) {
 	w := newWorld(t)
 	out := filepath.Join(t.TempDir(), "run.json")
-	res, err := render.Ephemeral(fsys.NewOS(), w.request("cline", "", "local"), out)
+	res, err := write.Ephemeral(fsys.NewOS(), w.request("cline", "", "local"), out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestClineEphemeral(t *testing.T) {
 	if servers["docs"]["type"] != "streamableHttp" || servers["fetch"]["type"] != "stdio" {
 		t.Errorf("entries %v", servers)
 	}
-	if slices.Contains(render.SessionProviders(), w.provider("cline")) {
+	if slices.Contains(write.SessionProviders(), w.provider("cline")) {
 		t.Error("session starts Cline, which mcpwire has not seen run on a standalone file")
 	}
 }
@@ -95,19 +95,19 @@ func TestZooCodeFallsBackToRooFile(t *testing.T) {
 	roo := filepath.Join(w.project, ".roo", "mcp.json")
 	zoo := filepath.Join(w.project, ".zoo", "mcp.json")
 	w.place(roo, []byte("{\n  \"mcpServers\": {}\n}\n"))
-	res, err := render.Inject(fsys.NewOS(), w.request("roo-code", "", "", "fetch"))
+	res, err := write.Inject(fsys.NewOS(), w.request("roo-code", "", "", "fetch"))
 	if err != nil || res.Destination != roo {
 		t.Fatalf("roo-code: %v, %v", res, err)
 	}
 	before := read(t, roo)
-	res, err = render.Inject(fsys.NewOS(), w.request("zoo-code", "", "", "fetch"))
+	res, err = write.Inject(fsys.NewOS(), w.request("zoo-code", "", "", "fetch"))
 	if err != nil || res.Destination != roo || slices.Contains(res.Changed, roo) {
 		t.Fatalf("zoo-code into the legacy file: %+v, %v", res, err)
 	}
 	if got := read(t, roo); string(got) != string(before) {
 		t.Errorf("the shared entry changed:\n%s", got)
 	}
-	ures, err := render.Uninject(fsys.NewOS(), w.request("zoo-code", "", "", "fetch"))
+	ures, err := write.Uninject(fsys.NewOS(), w.request("zoo-code", "", "", "fetch"))
 	if err != nil || !slices.Equal(ures.Removed, []string{"fetch"}) {
 		t.Fatalf("zoo-code uninject of the entry Roo Code's inject wrote: %+v, %v", ures, err)
 	}
@@ -116,7 +116,7 @@ func TestZooCodeFallsBackToRooFile(t *testing.T) {
 	}
 
 	w.place(zoo, []byte("{\n  \"mcpServers\": {}\n}\n"))
-	res, err = render.Inject(fsys.NewOS(), w.request("zoo-code", "", "", "fetch"))
+	res, err = write.Inject(fsys.NewOS(), w.request("zoo-code", "", "", "fetch"))
 	if err != nil || res.Destination != zoo {
 		t.Fatalf("zoo-code with both files: %+v, %v", res, err)
 	}
@@ -131,7 +131,7 @@ func TestCrushAllowlistWithoutExactNames(t *testing.T) {
 	w := newWorld(t)
 	r := w.request("crush", "", "", "github", "fetch")
 	r.Filters = map[string]*registry.Filters{"crush": {ToolAllow: []string{"github__search_*", "fetch__fetch"}}}
-	res, err := render.Inject(fsys.NewOS(), r)
+	res, err := write.Inject(fsys.NewOS(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestKimiCodeFilters(t *testing.T) {
 		"*":         {ToolDeny: []string{"search__*"}},
 		"kimi-code": {ToolAllow: []string{"github__get_me"}, ToolDeny: []string{"github__delete_file"}},
 	}
-	res, err := render.Inject(fsys.NewOS(), r)
+	res, err := write.Inject(fsys.NewOS(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,12 +201,12 @@ func TestLMStudioHome(t *testing.T) {
 	custom := filepath.Join(t.TempDir(), "D", "lmstudio")
 	pointer := filepath.Join(w.home, ".lmstudio-home-pointer")
 	w.place(pointer, []byte(custom+"\n"))
-	res, err := render.Inject(fsys.NewOS(), w.request("lm-studio", "", "", "fetch"))
+	res, err := write.Inject(fsys.NewOS(), w.request("lm-studio", "", "", "fetch"))
 	if err != nil || res.Destination != filepath.Join(custom, "mcp.json") {
 		t.Fatalf("with a pointer: %+v, %v", res, err)
 	}
 	w.place(pointer, []byte("relative/dir"))
-	if _, err := render.Inject(fsys.NewOS(), w.request("lm-studio", "", "", "fetch")); err == nil || !strings.Contains(err.Error(), pointer) {
+	if _, err := write.Inject(fsys.NewOS(), w.request("lm-studio", "", "", "fetch")); err == nil || !strings.Contains(err.Error(), pointer) {
 		t.Errorf("a relative pointer: %v", err)
 	}
 }

@@ -25,7 +25,7 @@ func refusesEmpty(format format.Format, exists bool, data []byte) bool {
 	return exists && len(data) == 0 && !emptyValid[format]
 }
 
-// checkNotEmpty refuses to edit a client file that exists and holds no byte at all
+// CheckNotEmpty refuses to edit a client file that exists and holds no byte at all
 // (decision, issue 11; docs/writes.md), unless its format has an empty document
 // (emptyValid). That is the state a program writing its file in place is in between
 // truncating it and writing it again: treating it as an empty configuration would
@@ -33,13 +33,13 @@ func refusesEmpty(format format.Format, exists bool, data []byte) bool {
 // again a few times; when it fills up (or goes away) the edit starts over on what is
 // there now (fsys.ErrChanged), and when it stays empty the edit is refused, naming it.
 // A missing file is still created.
-func checkNotEmpty(f fsys.FS, format format.Format, path string, cur fsys.Snapshot) error {
+func CheckNotEmpty(f fsys.FS, format format.Format, path string, cur fsys.Snapshot) error {
 	if !refusesEmpty(format, cur.Exists, cur.Data) {
 		return nil
 	}
 	for _, d := range emptyWaits {
 		time.Sleep(d)
-		data, exists, err := readOptional(f, path)
+		data, exists, err := ReadOptional(f, path)
 		if err != nil {
 			return err
 		}
@@ -62,11 +62,11 @@ func (e *EmptyFileError) Hints() []string {
 	return []string{"try again in a moment; if the file should be empty, delete it and mcpwire creates it anew"}
 }
 
-// notEmpty is what mcpwire writes instead of emptying a file (K9): a file with no
+// NotEmpty is what mcpwire writes instead of emptying a file (K9): a file with no
 // byte in it reads, to a program that writes its file in place, as one half-written,
 // and mcpwire refuses it (JSON, YAML); one line ending is an empty document in every
 // format. A file that was empty already and stays so is left as it is.
-func notEmpty(out []byte, cur fsys.Snapshot) []byte {
+func NotEmpty(out []byte, cur fsys.Snapshot) []byte {
 	if len(out) == 0 && !(cur.Exists && len(cur.Data) == 0) {
 		return []byte("\n")
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // TestEmptyClientFile (decision, issue 11): a client file with no byte in it is what a
@@ -24,7 +25,7 @@ func TestEmptyClientFile(t *testing.T) {
 	p := w.provider("cursor")
 	path := w.dest(p, providers.Project)
 	w.place(path, nil)
-	_, err := render.Inject(fsys.NewOS(), w.request("cursor", "", "", "notes"))
+	_, err := write.Inject(fsys.NewOS(), w.request("cursor", "", "", "notes"))
 	var empty *render.EmptyFileError
 	if !errors.As(err, &empty) || empty.Path != path {
 		t.Fatalf("error %v, want the empty file %s refused", err, path)
@@ -39,7 +40,7 @@ func TestEmptyClientFile(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 		done <- os.WriteFile(path, []byte(`{"mcpServers": {"theirs": {"command": "their-mcp"}}}`), 0o644)
 	}()
-	if _, err := render.Inject(fsys.NewOS(), w.request("cursor", "", "", "notes")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), w.request("cursor", "", "", "notes")); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-done; err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // TestExemptOnlyBuiltinEntry: Request.Exempt is honoured only for the built-in aiwg
@@ -66,10 +66,10 @@ func TestExemptOnlyBuiltinEntry(t *testing.T) {
 // expectExemption injects r and checks the outcome: with want empty, the destination
 // holds AIWG_ROOT; otherwise the error holds want and no value ("/opt/aiwg",
 // "s3cret"), and nothing under root changed.
-func expectExemption(t *testing.T, r render.Request, root, want string) {
+func expectExemption(t *testing.T, r write.Request, root, want string) {
 	t.Helper()
 	before := treeState(t, root)
-	res, err := render.Inject(fsys.NewOS(), r)
+	res, err := write.Inject(fsys.NewOS(), r)
 	if want == "" {
 		if err != nil {
 			t.Fatal(err)

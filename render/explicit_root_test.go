@@ -15,12 +15,13 @@ import (
 // on Windows, which CheckRealDirs takes for a directory named "\" that no path is
 // inside, so every ephemeral output (and session --provider claude-code) would fail
 // there. Go cannot run the Windows path code on another OS, so this test reads the
-// source: no CheckRealDirs call in render or cmd/mcpwire may pass filepath.Separator.
+// source: no CheckRealDirs call in render, cmd/mcpwire or fsys.WriteFile may pass
+// filepath.Separator.
 //
 // spec: W5 C5 X2
 func TestExplicitPathRootPortable(t *testing.T) {
 	var files []string
-	for _, glob := range []string{"*.go", "../cmd/mcpwire/*.go"} {
+	for _, glob := range []string{"*.go", "write/*.go", "inspect/*.go", "../cmd/mcpwire/*.go", "../internal/fsys/*.go"} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/hint"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // TestGitIgnoredRefusals: a client that reads its project file only when git ignores
@@ -41,7 +42,7 @@ func TestGitIgnoredRefusals(t *testing.T) {
 		w := newWorld(t)
 		r := w.request("runwield", providers.Project, "", "fetch")
 		r.Inject.Ignored = func(string) (render.IgnoreState, error) { return tc.st, tc.err }
-		_, err := render.Inject(fsys.NewOS(), r)
+		_, err := write.Inject(fsys.NewOS(), r)
 		var h hint.Hinter
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &h) {
 			t.Errorf("state %d: %v, want %q with hints", tc.st, err, tc.want)
@@ -105,7 +106,7 @@ func TestGitCheckRunsWhileOthersArePrepared(t *testing.T) {
 	f = &signalFS{FS: fsys.NewOS(), mark: string(filepath.Separator) + ".cursor", seen: make(chan struct{})}
 	rw = w.request("runwield", providers.Project, "", "fetch")
 	rw.Inject.Ignored = answer(render.GitWouldCommit)
-	_, err := render.PrepareAll(f, []render.Request{rw, w.request("cursor", providers.Project, "", "no-such-server")})
+	_, err := write.PrepareAll(f, []write.Request{rw, w.request("cursor", providers.Project, "", "no-such-server")})
 	if err == nil || !strings.Contains(err.Error(), "would not be ignored by git") {
 		t.Errorf("got %v, want RunWield's refusal before Cursor's error", err)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/hint"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // refusalCase is an injection the provider refuses; the error text is pinned word for
@@ -44,24 +44,24 @@ func addBefore(marker, text string) func([]byte) []byte {
 var refusalCases = []refusalCase{
 	{
 		// spec: F3 (Claude Code allow refused, even when inherited from "*") R4
-		name: "claude-code toolAllow", fixture: "claude-code.mcp.json", settings: "claude-code.settings.local.json", profile: "dev-allow",
+		name: "claude-code toolAllow", fixture: "claude-code/project.dev.mcp.json", settings: "claude-code/project.settings.settings.local.json", profile: "dev-allow",
 		want: `Claude Code has no restrict-only allowlist, so toolAllow cannot be applied: github__get_file_contents`,
 	},
 	{
 		// spec: V5
-		name: "claude-code reserved variable", fixture: "claude-code.mcp.json", settings: "claude-code.settings.local.json", servers: []string{"anthropic-proxy"},
+		name: "claude-code reserved variable", fixture: "claude-code/project.dev.mcp.json", settings: "claude-code/project.settings.settings.local.json", servers: []string{"anthropic-proxy"},
 		want: `cannot write for Claude Code: anthropic-proxy (headerEnv.x-api-key): Claude Code reads ANTHROPIC_API_KEY as empty in a remote server's URL and headers`,
 	},
 	{
 		// spec: V4 V7 (references and a remote server refused, every server and field in one error)
-		name: "claude-desktop references and remote", fixture: "claude-desktop.claude_desktop_config.json", profile: "dev",
+		name: "claude-desktop references and remote", fixture: "claude-desktop/user.desktop.claude_desktop_config.json", profile: "dev",
 		want: `cannot write for Claude Desktop: ` +
 			`tickets (headerEnv.X-Tickets-Team, bearerEnv), github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Claude Desktop documents no environment-variable interpolation in its config, so a reference cannot be written there; ` +
 			`tickets (type): Claude Desktop takes only stdio servers (a remote http server needs a stdio bridge such as mcp-remote)`,
 	},
 	{
 		// spec: V4 (Codex passes a variable under its own name only)
-		name: "codex envFrom renamed", fixture: "codex.config.toml", servers: []string{"gh-renamed"},
+		name: "codex envFrom renamed", fixture: "codex/user.dev.config.toml", servers: []string{"gh-renamed"},
 		want: `cannot write for Codex CLI: gh-renamed (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Codex CLI passes a variable to a server only under its own name`,
 		// spec: T5 (the hint names the key the server reads)
 		hints: []string{"mcpwire server update gh-renamed --env-from GITHUB_PERSONAL_ACCESS_TOKEN=GITHUB_PERSONAL_ACCESS_TOKEN " +
@@ -69,70 +69,70 @@ var refusalCases = []refusalCase{
 	},
 	{
 		// spec: V4 (Antigravity documents no interpolation)
-		name: "antigravity references", fixture: "antigravity.mcp_config.json", profile: "dev",
+		name: "antigravity references", fixture: "antigravity/project.local.mcp_config.json", profile: "dev",
 		want: `cannot write for Google Antigravity: ` +
 			`tickets (headerEnv.X-Tickets-Team, bearerEnv), github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Google Antigravity documents no environment-variable interpolation in its config, so a reference cannot be written there`,
 	},
 	{
 		// spec: V4 (Warp documents no interpolation)
-		name: "warp references", fixture: "warp.mcp.json", profile: "dev",
+		name: "warp references", fixture: "warp/user.local.mcp.json", profile: "dev",
 		want: `cannot write for Warp: ` +
 			`tickets (headerEnv.X-Tickets-Team, bearerEnv), github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Warp documents no environment-variable interpolation in its config, so a reference cannot be written there`,
 	},
 	{
 		// spec: C6 (OMP: a same-named entry mcpwire did not write is always refused)
-		name: "omp operator-owned entry", fixture: "omp.mcp.json", profile: "dev",
+		name: "omp operator-owned entry", fixture: "omp/project.dev.mcp.json", profile: "dev",
 		edit: addBefore(`    "exa": {`, "    \"notes\": { \"command\": \"my-notes\" },\n"),
 		want: `@DEST@: notes is operator-owned or modified; choose a different name`,
 	},
 	{
 		// spec: C6 (Grok Build: an unmarked table is the operator's)
-		name: "grok-build unmarked table", fixture: "grok-build.config.toml", profile: "dev",
+		name: "grok-build unmarked table", fixture: "grok-build/project.dev.config.toml", profile: "dev",
 		edit: addBefore(`[permissions]`, "[mcp_servers.notes]\ncommand = \"my-notes\"\n\n"),
 		want: `@DEST@ already has entries mcpwire did not write or that changed since it wrote them: notes`,
 	},
 	{
 		// spec: V4 V9 (Kimi Code: a bearer token's variable by name, no header from a variable)
-		name: "kimi-code headerEnv", fixture: "kimi-code.mcp.json", servers: []string{"tickets", "gh-renamed"},
+		name: "kimi-code headerEnv", fixture: "kimi-code/user.bearer.mcp.json", servers: []string{"tickets", "gh-renamed"},
 		want: `cannot write for Kimi Code: ` +
 			`tickets (headerEnv.X-Tickets-Team): Kimi Code takes no header from a variable but an Authorization bearer token (bearerTokenEnvVar); ` +
 			`gh-renamed (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Kimi Code passes a variable to a server only under its own name`,
 	},
 	{
 		// spec: V4 (Cline: the CLI reads no reference, so none is written into the file it shares with the extension)
-		name: "cline references", fixture: "cline.cline_mcp_settings.json", profile: "dev",
+		name: "cline references", fixture: "cline/user.local.cline_mcp_settings.json", profile: "dev",
 		want: `cannot write for Cline: ` +
 			`tickets (headerEnv.X-Tickets-Team, bearerEnv), github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Cline documents no environment-variable interpolation in its config, so a reference cannot be written there`,
 	},
 	{
 		// spec: V4 V7 (Zed: no interpolation; streamable HTTP only)
-		name: "zed references and sse", fixture: "zed.settings.json", servers: []string{"github", "search"},
+		name: "zed references and sse", fixture: "zed/user.local.settings.json", servers: []string{"github", "search"},
 		want: `cannot write for Zed: ` +
 			`github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN), search (bearerEnv): Zed documents no environment-variable interpolation in its config, so a reference cannot be written there; ` +
 			`search (type): Zed takes streamable HTTP remote servers, not SSE`,
 	},
 	{
 		// spec: V7 (Trae and JetBrains Junie: stdio only in mcpwire)
-		name: "trae remote", fixture: "trae.mcp.json", servers: []string{"docs"},
+		name: "trae remote", fixture: "trae/project.desktop.mcp.json", servers: []string{"docs"},
 		want: `cannot write for Trae: docs (type): Trae takes only stdio servers (a remote http server needs a stdio bridge such as mcp-remote)`,
 	},
 	{
-		name: "junie remote", fixture: "junie.mcp.json", servers: []string{"docs"},
+		name: "junie remote", fixture: "junie/user.desktop.mcp.json", servers: []string{"docs"},
 		want: `cannot write for JetBrains Junie: docs (type): JetBrains Junie takes only stdio servers (a remote http server needs a stdio bridge such as mcp-remote)`,
 	},
 	{
 		// spec: V4 (Visual Studio documents no interpolation)
-		name: "visual-studio references", fixture: "visual-studio.mcp.json", servers: []string{"github"},
+		name: "visual-studio references", fixture: "visual-studio/local.local.mcp.json", servers: []string{"github"},
 		want: `cannot write for Visual Studio: github (envFrom.GITHUB_PERSONAL_ACCESS_TOKEN): Visual Studio documents no environment-variable interpolation in its config, so a reference cannot be written there`,
 	},
 	{
 		// spec: V9 (a strict-JSON client's file with a comment is refused, not written)
-		name: "kiro comment", fixture: "kiro.mcp.json", profile: "dev",
+		name: "kiro comment", fixture: "kiro/project.dev.mcp.json", profile: "dev",
 		edit: addBefore(`  "mcpServers"`, "  // servers for this workspace\n"),
 		want: `@DEST@: line 2 holds a comment, and Kiro reads strict JSON only: it would reject or ignore the whole file`,
 	},
 	{
-		name: "crush trailing comma", fixture: "crush.crush.json", profile: "dev",
+		name: "crush trailing comma", fixture: "crush/project.dev.crush.json", profile: "dev",
 		edit: addBefore(`
   },
   "options"`, ","),
@@ -168,7 +168,7 @@ func TestInjectRefusals(t *testing.T) {
 			}
 			layerBefore := treeState(t, w.layer)
 
-			_, err := render.Inject(fsys.NewOS(), w.request(fx.Provider, "", rc.profile, rc.servers...))
+			_, err := write.Inject(fsys.NewOS(), w.request(fx.Provider, "", rc.profile, rc.servers...))
 			if err == nil {
 				t.Fatal("inject succeeded; want a refusal")
 			}
@@ -216,9 +216,9 @@ func TestAntigravityKeepsExistingEntry(t *testing.T) {
 	w := newWorld(t)
 	p := w.provider("antigravity")
 	path := w.dest(p, providers.Project)
-	orig := fixtures.File("antigravity.mcp_config.json")
+	orig := fixtures.File("antigravity/project.local.mcp_config.json")
 	w.place(path, orig)
-	if _, err := render.Inject(fsys.NewOS(), w.request("antigravity", "", "local")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), w.request("antigravity", "", "local")); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {

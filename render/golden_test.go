@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -18,6 +19,8 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // go test ./render -run Golden -update (or MCPWIRE_UPDATE=1) rewrites the goldens.
@@ -117,10 +120,10 @@ func (w *world) place(path string, content []byte) {
 
 // request builds the injection of a profile, as inject --profile does (a sync, B7), or
 // of servers when profile is "".
-func (w *world) request(provider string, scope providers.Scope, profile string, servers ...string) render.Request {
+func (w *world) request(provider string, scope providers.Scope, profile string, servers ...string) write.Request {
 	w.t.Helper()
 	reg := w.registry()
-	r := render.Request{
+	r := write.Request{
 		Registry: reg, Provider: w.provider(provider), Scope: scope, Project: w.project,
 		Servers: servers, Env: w.env, Warn: func(s string) { w.warns = append(w.warns, s) },
 	}
@@ -193,10 +196,30 @@ func read(t *testing.T, path string) []byte {
 	return b
 }
 
-// golden compares got with testdata/golden/name, or rewrites it when updating.
-func golden(t *testing.T, name string, got []byte) {
+// section is one part of a golden file: a file's content, or the warnings.
+type section struct {
+	name string
+	data []byte
+}
+
+// noFinalNewline marks a section whose data does not end with a newline, which a
+// txtar archive adds.
+const noFinalNewline = " (no final newline)"
+
+// golden compares the sections with testdata/golden/name.txtar, or rewrites it when
+// updating: one file per fixture, whatever the injection wrote.
+func golden(t *testing.T, name string, sections ...section) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
+	var ar txtar.Archive
+	for _, s := range sections {
+		f := txtar.File{Name: s.name, Data: s.data}
+		if len(s.data) > 0 && s.data[len(s.data)-1] != '\n' {
+			f.Name += noFinalNewline
+		}
+		ar.Files = append(ar.Files, f)
+	}
+	got := txtar.Format(&ar)
+	path := filepath.Join("testdata", "golden", filepath.FromSlash(name)+".txtar")
 	if updating() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -208,10 +231,10 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./render -run Golden -update to create it)", err)
+		t.Fatalf("%v (MCPWIRE_UPDATE=1 go test ./render -run Golden writes it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./render -run Golden -update rewrites it after review)\n--- got:\n%s\n--- want:\n%s", name, got, want)
+		t.Errorf("%s differs from the golden file (MCPWIRE_UPDATE=1 go test ./render -run Golden rewrites it after review)\n--- got:\n%s\n--- want:\n%s", path, got, want)
 	}
 }
 
@@ -219,28 +242,23 @@ func golden(t *testing.T, name string, got []byte) {
 type goldenCase struct {
 	// fixture is the servers file (fixtures.File name); its golden has the same name.
 	fixture string
-	// settings is Claude Code's settings fixture ("" when the file does not exist yet);
-	// settingsGolden names the settings golden.
-	settings, settingsGolden string
-	// tools are the keys of opencode's top-level tools map mcpwire writes (F3).
-	tools []string
-}
-
-// goldenExtras are the fixtures whose injection also writes outside the servers key:
-// Claude Code's settings files, opencode's top-level tools map.
-var goldenExtras = map[string]goldenCase{
-	"claude-code.mcp.json":          {settings: "claude-code.settings.local.json", settingsGolden: "claude-code.settings.local.json"},
-	"claude-code.claude.json":       {settingsGolden: "claude-code.user.settings.json"},
-	"opencode.opencode.jsonc":       {tools: []string{"github_*", "notes_purge_*", "tickets_delete_ticket", "github_get_file_contents", "github_search_*"}},
-	"claude-code.local.claude.json": {settingsGolden: "claude-code.local.settings.local.json"},
-	"kilo.kilo.jsonc":               {tools: []string{"notes_purge_*", "tickets_delete_ticket"}},
+	// settings is the client's settings fixture of the same scope, placed before the
+	// injection ("" when the file does not exist yet); withSettings: the client keeps
+	// deny rules in a settings file, whose result is pinned too.
+	settings     string
+	withSettings bool
 }
 
 // TestGoldenInject injects each fixture's profile into every provider of the table that
-// has a file, each at the scope its fixture stands for (the provider's default scope,
-// and Claude Code's user file too), and pins the result, the warnings and that nothing
-// outside mcpwire's entries changed. A second injection writes nothing. A provider
-// without a fixture fails: every client with a file has a golden.
+// has a file, each at the scope its fixture stands for, and pins the result (the
+// client file, the warnings, the settings file where deny rules go), the client's
+// files on every system (its destinations: every scope's candidates, preferred first,
+// on Linux, macOS and Windows; providers/dest_test.go resolves them with the
+// variables that move them), and that nothing
+// outside mcpwire's entries (and the members it records beside them, opencode's tools
+// keys) changed. A second injection writes nothing. A provider without a fixture
+// fails: every client with a file has a golden. Fixtures and goldens are found by
+// their place (fixtures/files/<client>/…, testdata/golden/<client>/…).
 //
 // spec: V1 V3 V4 V6 R10 F1 F2 F3 F4 W1 W6 C1 C2 C6
 func TestGoldenInject(t *testing.T) {
@@ -248,8 +266,12 @@ func TestGoldenInject(t *testing.T) {
 		var cases []goldenCase
 		for _, fx := range fixtures.All() {
 			if fx.Provider == p.Name && fx.Role == fixtures.Servers {
-				gc := goldenExtras[fx.Name]
-				gc.fixture = fx.Name
+				gc := goldenCase{fixture: fx.Name, withSettings: p.Dialect().DenyRules() != nil && p.Settings[providers.Scope(fx.Scope)] != nil}
+				for _, s := range fixtures.All() {
+					if s.Provider == p.Name && s.Role == fixtures.Settings && s.Scope == fx.Scope {
+						gc.settings = s.Name
+					}
+				}
 				cases = append(cases, gc)
 			}
 		}
@@ -261,6 +283,63 @@ func TestGoldenInject(t *testing.T) {
 			t.Run(gc.fixture, func(t *testing.T) { runGolden(t, gc, fx) })
 		}
 	}
+}
+
+// destinations are the client's files on every system, each scope's candidates (and
+// its settings file's) separated by " | ", with nothing set but the home directory: ~
+// is the home directory, P the project, every path with "/".
+func (w *world) destinations(p *providers.Provider) []byte {
+	var b strings.Builder
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		env := providers.PathEnv{GOOS: goos, Home: w.home, Project: w.project, Getenv: func(string) string { return "" }}
+		for _, s := range p.Scopes() {
+			for _, d := range []struct {
+				what string
+				dest *providers.Dest
+			}{{string(s), p.Dest(s)}, {string(s) + " settings", p.Settings[s]}} {
+				if d.dest == nil {
+					continue
+				}
+				c, err := d.dest.Candidates(env)
+				if err != nil {
+					c = []string{"(" + err.Error() + ")"}
+				}
+				for i, path := range c {
+					path = strings.Replace(path, w.project, "P", 1)
+					c[i] = filepath.ToSlash(strings.Replace(path, w.home, "~", 1))
+				}
+				fmt.Fprintf(&b, "%s %s: %s\n", goos, d.what, strings.Join(c, " | "))
+			}
+		}
+	}
+	return []byte(b.String())
+}
+
+// recordedMembers are the members beside the servers mcpwire wrote into a file and
+// records there (opencode's tools keys: "tools:KEY"), as paths.
+func (w *world) recordedMembers(p *providers.Provider, path string) [][]string {
+	w.t.Helper()
+	if p.Dialect().RecordMember() == "" {
+		return nil
+	}
+	rec, _ := recordPathOf(w.t, w, render.OwnershipDir, path)
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var r struct {
+		Entries map[string]string `json:"entries"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		w.t.Fatal(err)
+	}
+	var out [][]string
+	for k := range r.Entries {
+		if member, key, ok := providers.RecordedMember(p.Dialect(), k); ok {
+			out = append(out, []string{member, key})
+		}
+	}
+	return out
 }
 
 func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
@@ -275,7 +354,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 	w.place(path, orig)
 	var settingsPath string
 	var settingsOrig []byte
-	if gc.settingsGolden != "" {
+	if gc.withSettings {
 		settingsPath = w.settingsDest(p, providers.Scope(fx.Scope))
 		if gc.settings != "" {
 			settingsOrig = fixtures.File(gc.settings)
@@ -283,7 +362,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 		}
 	}
 
-	res, err := render.Inject(fsys.NewOS(), w.request(fx.Provider, scope, fx.Profile))
+	res, err := write.Inject(fsys.NewOS(), w.request(fx.Provider, scope, fx.Profile))
 	if err != nil {
 		t.Fatalf("inject: %v", err)
 	}
@@ -294,8 +373,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 		t.Errorf("scope %s, want %s", res.Scope, fx.Scope)
 	}
 	got := read(t, path)
-	golden(t, gc.fixture, w.normalize(got))
-	golden(t, gc.fixture+".warnings", slashAfterMark(w.normalize([]byte(strings.Join(w.warns, "\n")+"\n"))))
+	sections := []section{{"file", w.normalize(got)}, {"warnings", slashAfterMark(w.normalize([]byte(strings.Join(w.warns, "\n") + "\n")))}}
 
 	// W1: nothing outside mcpwire's entries changed
 	switch {
@@ -309,9 +387,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 		for _, n := range res.Written {
 			affected = append(affected, append(slices.Clone(servers), n))
 		}
-		for _, k := range gc.tools {
-			affected = append(affected, []string{"tools", k})
-		}
+		affected = append(affected, w.recordedMembers(p, path)...)
 		checkJSONPreserved(t, gc.fixture, orig, got, affected)
 		if p.Format == format.JSON && !json.Valid(got) {
 			t.Errorf("%s: %s takes strict JSON, and the result is not", gc.fixture, p.Display)
@@ -320,7 +396,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 	var settingsGot []byte
 	if settingsPath != "" {
 		settingsGot = read(t, settingsPath)
-		golden(t, gc.settingsGolden, w.normalize(settingsGot))
+		sections = append(sections, section{"settings", w.normalize(settingsGot)})
 		if settingsOrig != nil {
 			checkJSONPreserved(t, gc.settings, settingsOrig, settingsGot, [][]string{{"permissions", "deny"}})
 		}
@@ -328,6 +404,8 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 			t.Errorf("%s is not strict JSON", settingsPath)
 		}
 	}
+	sections = append(sections, section{"destinations", w.destinations(p)})
+	golden(t, gc.fixture, sections...)
 
 	// W6: the same injection again writes nothing (same inode, same mtime)
 	files := []string{path}
@@ -343,7 +421,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 		before[f] = fi
 	}
 	w.warns = nil
-	res2, err := render.Inject(fsys.NewOS(), w.request(fx.Provider, scope, fx.Profile))
+	res2, err := write.Inject(fsys.NewOS(), w.request(fx.Provider, scope, fx.Profile))
 	if err != nil {
 		t.Fatalf("second inject: %v", err)
 	}
@@ -371,3 +449,7 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 		}
 	}
 }
+
+// permissionsDir is the write layer's directory of the records of Claude Code's deny
+// rules (C3).
+const permissionsDir = "claude-tool-permissions"

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // legacySettings is a project's .claude/settings.local.json as older AIWG left it: the
@@ -36,16 +37,16 @@ const legacySettings = `{
 
 // builtinEntry is install's built-in server (I2), as cmd/mcpwire builds it.
 func builtinEntry(env map[string]string) *registry.Server {
-	return &registry.Server{Name: render.BuiltinName, Type: registry.Stdio, Command: "aiwg", Args: []string{"mcp", "serve"}, Env: env}
+	return &registry.Server{Name: write.BuiltinName, Type: registry.Stdio, Command: "aiwg", Args: []string{"mcp", "serve"}, Env: env}
 }
 
 // installRequest is install's request for a Claude target: the built-in entry (P8
 // exemption for AIWG_ROOT) with the project's legacy settings file as migration source.
-func installRequest(w *world, provider string) render.Request {
+func installRequest(w *world, provider string) write.Request {
 	r := w.request(provider, "", "")
-	r.Servers = []string{render.BuiltinName}
+	r.Servers = []string{write.BuiltinName}
 	r.Install.Extra = []*registry.Server{builtinEntry(nil)}
-	r.Install.Exempt = map[string]map[string]bool{render.BuiltinName: {"AIWG_ROOT": true}}
+	r.Install.Exempt = map[string]map[string]bool{write.BuiltinName: {"AIWG_ROOT": true}}
 	r.Install.Legacy = filepath.Join(w.project, ".claude", "settings.local.json")
 	return r
 }
@@ -66,11 +67,11 @@ func ownershipRecordOf(t *testing.T, w *world, dest string) string {
 // request and the files it writes, in transaction order.
 type legacyScenario struct {
 	name  string
-	setup func(t *testing.T, w *world) (render.Request, []string)
+	setup func(t *testing.T, w *world) (write.Request, []string)
 }
 
-func legacyInstall(provider string, existing bool) func(t *testing.T, w *world) (render.Request, []string) {
-	return func(t *testing.T, w *world) (render.Request, []string) {
+func legacyInstall(provider string, existing bool) func(t *testing.T, w *world) (write.Request, []string) {
+	return func(t *testing.T, w *world) (write.Request, []string) {
 		p := w.provider(provider)
 		dest := w.dest(p, p.DefaultScope)
 		legacy := filepath.Join(w.project, ".claude", "settings.local.json")
@@ -115,7 +116,7 @@ func TestInstallLegacyTransaction(t *testing.T) {
 			w := newWorld(t)
 			req, order := sc.setup(t, w)
 			ok := &fsystest.Faulty{}
-			if _, err := render.Inject(ok, req); err != nil {
+			if _, err := write.Inject(ok, req); err != nil {
 				t.Fatalf("without faults: %v", err)
 			}
 			if got := writtenPaths(ok.Calls()); !slices.Equal(got, order) {
@@ -137,7 +138,7 @@ func TestInstallLegacyTransaction(t *testing.T) {
 						root := filepath.Dir(w.home)
 						before := treeState(t, root)
 						f := &fsystest.Faulty{FailWrite: n, WriteStage: stage}
-						_, err := render.Inject(f, req)
+						_, err := write.Inject(f, req)
 						if !errors.Is(err, fsystest.ErrInjected) {
 							t.Fatalf("error %v, want the injected fault", err)
 						}
@@ -197,7 +198,7 @@ func TestInstallLegacyRefusedBeforeWriting(t *testing.T) {
 				root := filepath.Dir(w.home)
 				before := treeState(t, root)
 				f := &fsystest.Faulty{}
-				_, err := render.Inject(f, req)
+				_, err := write.Inject(f, req)
 				if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), filepath.Join(w.project, ".claude")) {
 					t.Fatalf("error %v, want a refusal naming the legacy file: %s", err, c.want)
 				}
@@ -222,7 +223,7 @@ func TestInstallLegacyRefusedBeforeWriting(t *testing.T) {
 // spec: P8 P7 P1 P6 P10
 func TestInstallBuiltinExemption(t *testing.T) {
 	none := policy.None
-	exempt := map[string]map[string]bool{render.BuiltinName: {"AIWG_ROOT": true}}
+	exempt := map[string]map[string]bool{write.BuiltinName: {"AIWG_ROOT": true}}
 	cases := []struct {
 		name   string
 		policy *policy.Level

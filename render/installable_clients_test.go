@@ -11,14 +11,14 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // refused injects and wants an error holding every part, with the file unchanged.
-func refused(t *testing.T, w *world, r render.Request, path string, parts ...string) {
+func refused(t *testing.T, w *world, r write.Request, path string, parts ...string) {
 	t.Helper()
 	before, _ := os.ReadFile(path)
-	_, err := render.Inject(fsys.NewOS(), r)
+	_, err := write.Inject(fsys.NewOS(), r)
 	if err == nil {
 		t.Fatalf("%s: no error; want one with %q", r.Provider.Name, parts)
 	}
@@ -164,7 +164,7 @@ func TestEphemeralInstallableClients(t *testing.T) {
 		t.Run(c.provider, func(t *testing.T) {
 			w := newWorld(t)
 			out := filepath.Join(t.TempDir(), "run.json")
-			res, err := render.Ephemeral(fsys.NewOS(), w.request(c.provider, "", "", "fetch", "docs"), out)
+			res, err := write.Ephemeral(fsys.NewOS(), w.request(c.provider, "", "", "fetch", "docs"), out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,7 +189,7 @@ func TestEphemeralInstallableClients(t *testing.T) {
 		})
 	}
 	w := newWorld(t)
-	if _, err := render.Ephemeral(fsys.NewOS(), w.request("qoder", "", "", "fetch"), filepath.Join(t.TempDir(), "x.json")); err == nil || !strings.Contains(err.Error(), "cannot stand alone") {
+	if _, err := write.Ephemeral(fsys.NewOS(), w.request("qoder", "", "", "fetch"), filepath.Join(t.TempDir(), "x.json")); err == nil || !strings.Contains(err.Error(), "cannot stand alone") {
 		t.Errorf("qoder ephemeral: %v", err)
 	}
 }
@@ -227,7 +227,7 @@ func TestAmpFlatKey(t *testing.T) {
 	w.place(path, []byte("{\n  \"amp\": {\"mcpServers\": {\"nested\": {}}}\n}\n"))
 	r := w.request("amp", "", "", "old")
 	r.Install.Extra = []*registry.Server{{Name: "old", Type: registry.SSE, URL: "https://x.example/sse"}}
-	if _, err := render.Inject(fsys.NewOS(), r); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), r); err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string]json.RawMessage

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/inspect"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -86,11 +87,11 @@ func TestReadSideIsLinear(t *testing.T) {
 			}
 			entries := 0
 			counts[k], sizes[k] = allocsOf(func() {
-				files := render.Status(fsys.NewOS(), render.StatusRequest{Registry: reg, Providers: ps, Env: env, Getenv: env.Getenv})
+				files := inspect.Status(fsys.NewOS(), inspect.StatusRequest{Registry: reg, Providers: ps, Env: env, Getenv: env.Getenv})
 				for _, f := range files {
 					entries += len(f.Entries)
 				}
-				render.Audit(fsys.NewOS(), render.AuditRequest{Registry: reg, Providers: ps, Env: env, GOOS: env.GOOS})
+				inspect.Audit(fsys.NewOS(), inspect.AuditRequest{Registry: reg, Providers: ps, Env: env, GOOS: env.GOOS})
 				files2, _ := render.ClientFiles(fsys.NewOS(), ps, env, w.layer)
 				for _, f := range files2 {
 					entries += len(f.Entries)
@@ -128,9 +129,9 @@ func BenchmarkReadSide(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if what == "status" {
-					render.Status(fsys.NewOS(), render.StatusRequest{Registry: reg, Providers: ps, Env: env, Getenv: env.Getenv})
+					inspect.Status(fsys.NewOS(), inspect.StatusRequest{Registry: reg, Providers: ps, Env: env, Getenv: env.Getenv})
 				} else {
-					render.Audit(fsys.NewOS(), render.AuditRequest{Registry: reg, Providers: ps, Env: env, GOOS: env.GOOS})
+					inspect.Audit(fsys.NewOS(), inspect.AuditRequest{Registry: reg, Providers: ps, Env: env, GOOS: env.GOOS})
 				}
 			}
 		})
@@ -160,7 +161,7 @@ func BenchmarkStatusGoose(b *testing.B) {
 	b.Run("status", func(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		for b.Loop() {
-			render.Status(fsys.NewOS(), render.StatusRequest{Registry: reg, Providers: ps, Env: w.env, Getenv: w.env.Getenv})
+			inspect.Status(fsys.NewOS(), inspect.StatusRequest{Registry: reg, Providers: ps, Env: w.env, Getenv: w.env.Getenv})
 		}
 	})
 }
@@ -184,13 +185,13 @@ func TestReadSideAllocationBounds(t *testing.T) {
 	claude := w.provider("claude-code")
 	three := []*providers.Provider{claude, w.provider("copilot-cli"), w.provider("qoder")}
 	status, _ := allocsOf(func() {
-		render.Status(fsys.NewOS(), render.StatusRequest{Registry: reg, Providers: three, Env: env, Getenv: env.Getenv})
+		inspect.Status(fsys.NewOS(), inspect.StatusRequest{Registry: reg, Providers: three, Env: env, Getenv: env.Getenv})
 	})
 	audit3, _ := allocsOf(func() {
-		render.Audit(fsys.NewOS(), render.AuditRequest{Registry: reg, Providers: three, Env: env, GOOS: env.GOOS})
+		inspect.Audit(fsys.NewOS(), inspect.AuditRequest{Registry: reg, Providers: three, Env: env, GOOS: env.GOOS})
 	})
 	audit1, _ := allocsOf(func() {
-		render.Audit(fsys.NewOS(), render.AuditRequest{Registry: reg, Providers: three[:1], Env: env, GOOS: env.GOOS})
+		inspect.Audit(fsys.NewOS(), inspect.AuditRequest{Registry: reg, Providers: three[:1], Env: env, GOOS: env.GOOS})
 	})
 	var imported int
 	imp, _ := allocsOf(func() {
@@ -198,7 +199,7 @@ func TestReadSideAllocationBounds(t *testing.T) {
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
-		res, err := render.Import(fsys.NewOS(), render.ImportRequest{Registry: reg, Files: files})
+		res, err := inspect.Import(fsys.NewOS(), inspect.ImportRequest{Registry: reg, Files: files})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,7 +242,7 @@ func TestImportAdoptLooksEntriesUp(t *testing.T) {
 	}
 	steps := 0
 	stop := render.CountEntrySteps(&steps)
-	res, err := render.Import(fsys.NewOS(), render.ImportRequest{Registry: reg, Files: files, Adopt: true, Profile: "imported"})
+	res, err := inspect.Import(fsys.NewOS(), inspect.ImportRequest{Registry: reg, Files: files, Adopt: true, Profile: "imported"})
 	stop()
 	if err != nil {
 		t.Fatal(err)
@@ -267,9 +268,9 @@ func TestStatusGooseAllocations(t *testing.T) {
 	}
 	reg := w.registry()
 	ps := []*providers.Provider{w.provider("goose")}
-	var files []render.StatusFile
+	var files []inspect.StatusFile
 	status, _ := allocsOf(func() {
-		files = render.Status(fsys.NewOS(), render.StatusRequest{Registry: reg, Providers: ps, Env: w.env, Getenv: w.env.Getenv})
+		files = inspect.Status(fsys.NewOS(), inspect.StatusRequest{Registry: reg, Providers: ps, Env: w.env, Getenv: w.env.Getenv})
 	})
 	floor, _ := allocsOf(func() {
 		var n yaml.Node
@@ -294,7 +295,7 @@ func TestStatusGooseAllocations(t *testing.T) {
 func TestLiteralCredentialsOfAPlainServer(t *testing.T) {
 	s := &registry.Server{Name: "s1", Command: "npx", Args: []string{"-y", "@scope/server"}}
 	n := testing.AllocsPerRun(100, func() {
-		if vs := render.LiteralCredentials(s); len(vs) != 0 {
+		if vs := inspect.LiteralCredentials(s); len(vs) != 0 {
 			t.Fatalf("%v", vs)
 		}
 	})

@@ -15,13 +15,14 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // literal is a server with a literal credential in its environment.
 var literal = &registry.Server{Name: "lit", Type: registry.Stdio, Command: "lit-mcp", Env: map[string]string{"API_KEY": "sk-live-0123456789abcdef"}}
 
 // withLiteral is a request for the literal server only.
-func (w *world) withLiteral(provider string, scope providers.Scope) render.Request {
+func (w *world) withLiteral(provider string, scope providers.Scope) write.Request {
 	r := w.request(provider, scope, "", literal.Name)
 	r.Install.Extra = []*registry.Server{literal}
 	return r
@@ -49,12 +50,12 @@ func claudeJSON(t *testing.T, path string) (top map[string]any, projects map[str
 // spec: V11 P7 C6 C1
 func TestClaudeLocalScope(t *testing.T) {
 	w := newWorld(t)
-	_, err := render.Inject(fsys.NewOS(), w.withLiteral("claude-code", providers.Project))
+	_, err := write.Inject(fsys.NewOS(), w.withLiteral("claude-code", providers.Project))
 	var pe *policy.Error
 	if !errors.As(err, &pe) || !strings.Contains(pe.Hint, "--scope local ("+filepath.Join(w.home, ".claude.json")+")") {
 		t.Fatalf("project scope with a literal credential: %v (hint %q)", err, pe)
 	}
-	res, err := render.Inject(fsys.NewOS(), w.withLiteral("claude-code", providers.Local))
+	res, err := write.Inject(fsys.NewOS(), w.withLiteral("claude-code", providers.Local))
 	if err != nil {
 		t.Fatalf("local scope takes a literal credential: %v", err)
 	}
@@ -82,7 +83,7 @@ func TestClaudeLocalScope(t *testing.T) {
 			t.Errorf("record %+v", r)
 		}
 	}
-	ures, err := render.Uninject(fsys.NewOS(), w.request("claude-code", providers.Local, "", "fetch", "lit"))
+	ures, err := write.Uninject(fsys.NewOS(), w.request("claude-code", providers.Local, "", "fetch", "lit"))
 	if err != nil || len(ures.Removed) != 2 {
 		t.Fatalf("uninject: %+v, %v", ures, err)
 	}
@@ -149,7 +150,7 @@ func TestLocalFileInProject(t *testing.T) {
 			w := newWorld(t)
 			r := w.withLiteral(name, providers.Local)
 			r.Inject.Ignored = func(string) (render.IgnoreState, error) { return render.GitWouldCommit, nil }
-			_, err := render.Inject(fsys.NewOS(), r)
+			_, err := write.Inject(fsys.NewOS(), r)
 			var pe *policy.Error
 			if !errors.As(err, &pe) || !strings.Contains(pe.Hint, ".gitignore") || !strings.Contains(pe.Rule, "git does not ignore") {
 				t.Fatalf("not ignored: %v", err)
@@ -158,7 +159,7 @@ func TestLocalFileInProject(t *testing.T) {
 				t.Errorf("a private file called committed: %s; %s", pe.Rule, pe.Hint)
 			}
 			r.Inject.Ignored = func(string) (render.IgnoreState, error) { return render.GitIgnores, nil }
-			res, err := render.Inject(fsys.NewOS(), r)
+			res, err := write.Inject(fsys.NewOS(), r)
 			if err != nil {
 				t.Fatalf("ignored: %v", err)
 			}
@@ -195,7 +196,7 @@ func TestVisualStudioLocal(t *testing.T) {
 		w.env.GOOS = goos
 		r := w.withLiteral("visual-studio", providers.Local)
 		r.Inject.Ignored = func(string) (render.IgnoreState, error) { return render.GitWouldCommit, nil }
-		_, err := render.Inject(fsys.NewOS(), r)
+		_, err := write.Inject(fsys.NewOS(), r)
 		var pe *policy.Error
 		if !errors.As(err, &pe) {
 			t.Fatalf("%s: %v", goos, err)
@@ -234,12 +235,12 @@ func TestClaudeLocalSync(t *testing.T) {
 	}
 	full := w.request("claude-code", providers.Local, "dev")
 	full.Inject.Sync = true
-	if _, err := render.Inject(fsys.NewOS(), full); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), full); err != nil {
 		t.Fatal(err)
 	}
 	smaller := w.request("claude-code", providers.Local, "dev")
 	smaller.Servers, smaller.Inject.Sync = []string{"github"}, true
-	res, err := render.Inject(fsys.NewOS(), smaller)
+	res, err := write.Inject(fsys.NewOS(), smaller)
 	if err != nil {
 		t.Fatal(err)
 	}

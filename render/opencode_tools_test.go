@@ -11,7 +11,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // TestOpencodeToolKeyOfThePerson: the person's opencode.json already sets a tools key
@@ -26,7 +26,7 @@ func TestOpencodeToolKeyOfThePerson(t *testing.T) {
 	w := newWorld(t)
 	p := w.provider("opencode")
 	path := w.dest(p, providers.Project)
-	fx := string(fixtures.File("opencode.opencode.jsonc"))
+	fx := string(fixtures.File("opencode/project.dev.opencode.jsonc"))
 	orig := strings.Replace(fx, `"bash": true,`, `"github_*": true, // mine
     "bash": true,`, 1)
 	if orig == fx {
@@ -35,7 +35,7 @@ func TestOpencodeToolKeyOfThePerson(t *testing.T) {
 	w.place(path, []byte(orig))
 	root := filepath.Dir(w.home)
 	before := treeState(t, root)
-	_, err := render.Inject(fsys.NewOS(), w.request("opencode", "", "dev"))
+	_, err := write.Inject(fsys.NewOS(), w.request("opencode", "", "dev"))
 	var hinted interface{ Hints() []string }
 	if err == nil || !strings.Contains(err.Error(), "tools keys github_* ") || !strings.Contains(err.Error(), path) || !errors.As(err, &hinted) {
 		t.Fatalf("error %v, want a refusal naming github_* and %s", err, path)
@@ -46,7 +46,7 @@ func TestOpencodeToolKeyOfThePerson(t *testing.T) {
 
 	force := w.request("opencode", "", "dev")
 	force.Inject.Force = true
-	res, err := render.Inject(fsys.NewOS(), force)
+	res, err := write.Inject(fsys.NewOS(), force)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestOpencodeToolKeyOfThePerson(t *testing.T) {
 	if !strings.Contains(got, `"github_get_file_contents": true`) || !strings.Contains(got, `"notes_purge_*": false`) {
 		t.Errorf("mcpwire's other tool keys are missing:\n%s", got)
 	}
-	if _, err := render.Uninject(fsys.NewOS(), w.request("opencode", "", "", res.Written...)); err != nil {
+	if _, err := write.Uninject(fsys.NewOS(), w.request("opencode", "", "", res.Written...)); err != nil {
 		t.Fatal(err)
 	}
 	if got := string(read(t, path)); strings.Contains(got, "github_") || !strings.Contains(got, `"bash": true`) {
@@ -75,13 +75,13 @@ func TestOpencodeToolKeysFollowTheProfile(t *testing.T) {
 	w := newWorld(t)
 	p := w.provider("opencode")
 	path := w.dest(p, providers.Project)
-	req := func(deny ...string) render.Request {
+	req := func(deny ...string) write.Request {
 		r := w.request("opencode", "", "dev")
 		r.Servers = []string{"notes"}
 		r.Filters = map[string]*registry.Filters{"*": {ToolDeny: deny}}
 		return r
 	}
-	if _, err := render.Inject(fsys.NewOS(), req("notes__x", "notes__keep")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), req("notes__x", "notes__keep")); err != nil {
 		t.Fatal(err)
 	}
 	edited := strings.Replace(string(read(t, path)), `"notes_keep": false`, `"notes_keep": true`, 1)
@@ -89,7 +89,7 @@ func TestOpencodeToolKeysFollowTheProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.warns = nil
-	if _, err := render.Inject(fsys.NewOS(), req("notes__y")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), req("notes__y")); err != nil {
 		t.Fatal(err)
 	}
 	got := string(read(t, path))
@@ -107,7 +107,7 @@ func TestOpencodeToolKeysFollowTheProfile(t *testing.T) {
 	}
 	// said once: the key is the person's now
 	w.warns = nil
-	if _, err := render.Inject(fsys.NewOS(), req("notes__y")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), req("notes__y")); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range w.warns {

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/tailscale/hujson"
 )
 
@@ -27,7 +28,7 @@ func handWritten(p *providers.Provider) []byte {
 		return []byte("# mine\nmodel = \"m\"\n\n[" + p.ServersKey + ".notes]\ncommand = \"my-notes\"\nargs = [\"--mine\"]\n")
 	}
 	entry := `{ "command": "my-notes", "args": ["--mine"] }`
-	if p.Shape == providers.ShapeOpencode {
+	if p.Name == "opencode" { // its entries: {type: local, command: [command, args…]}
 		entry = `{ "type": "local", "command": ["my-notes", "--mine"] }`
 	}
 	return []byte("{\n  \"theme\": \"dark\",\n  \"" + p.ServersKey + "\": {\n    \"notes\": " + entry + "\n  }\n}\n")
@@ -62,7 +63,7 @@ func TestInjectOverHandWrittenEntry(t *testing.T) {
 			root := filepath.Dir(w.home)
 			before := treeState(t, root)
 
-			_, err := render.Inject(fsys.NewOS(), w.request(name, "", "", "notes"))
+			_, err := write.Inject(fsys.NewOS(), w.request(name, "", "", "notes"))
 			if p.Owner == providers.OwnerKeepExisting {
 				if err != nil {
 					t.Fatalf("antigravity refused: %v", err)
@@ -85,7 +86,7 @@ func TestInjectOverHandWrittenEntry(t *testing.T) {
 
 			force := w.request(name, "", "", "notes")
 			force.Inject.Force = true
-			_, err = render.Inject(fsys.NewOS(), force)
+			_, err = write.Inject(fsys.NewOS(), force)
 			if p.Owner == providers.OwnerStrict {
 				if err == nil || err.Error() != want {
 					t.Fatalf("--force: error %v\nwant %s", err, want)
@@ -109,7 +110,7 @@ func TestInjectOverHandWrittenEntry(t *testing.T) {
 			if !bytes.Contains(got, []byte(other)) {
 				t.Errorf("--force lost the person's other settings:\n%s", got)
 			}
-			res, err := render.Uninject(fsys.NewOS(), w.request(name, "", "", "notes"))
+			res, err := write.Uninject(fsys.NewOS(), w.request(name, "", "", "notes"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,12 +135,12 @@ func TestUninjectLeavesOthersEntries(t *testing.T) {
 			orig := handWritten(p)
 			w.place(path, orig)
 			// an ownership record for this file exists (another server of mcpwire's)
-			if _, err := render.Inject(fsys.NewOS(), w.request(name, "", "", "fetch")); err != nil {
+			if _, err := write.Inject(fsys.NewOS(), w.request(name, "", "", "fetch")); err != nil {
 				t.Fatal(err)
 			}
 			afterInject := read(t, path)
 			w.warns = nil
-			res, err := render.Uninject(fsys.NewOS(), w.request(name, "", "", "notes"))
+			res, err := write.Uninject(fsys.NewOS(), w.request(name, "", "", "notes"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +154,7 @@ func TestUninjectLeavesOthersEntries(t *testing.T) {
 		})
 		t.Run(name+" edited", func(t *testing.T) {
 			w, _, path := c6World(t, name, nil)
-			if _, err := render.Inject(fsys.NewOS(), w.request(name, "", "", "notes", "fetch")); err != nil {
+			if _, err := write.Inject(fsys.NewOS(), w.request(name, "", "", "notes", "fetch")); err != nil {
 				t.Fatal(err)
 			}
 			// the person edits notes' command
@@ -166,7 +167,7 @@ func TestUninjectLeavesOthersEntries(t *testing.T) {
 				t.Fatal(err)
 			}
 			w.warns = nil
-			res, err := render.Uninject(fsys.NewOS(), w.request(name, "", "", "notes", "fetch"))
+			res, err := write.Uninject(fsys.NewOS(), w.request(name, "", "", "notes", "fetch"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -204,7 +205,7 @@ func wantWarning(t *testing.T, warns []string, entry, path string) {
 // spec: C6
 func TestGrokBuildMarkers(t *testing.T) {
 	w, _, path := c6World(t, "grok-build", nil)
-	if _, err := render.Inject(fsys.NewOS(), w.request("grok-build", "", "", "notes")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), w.request("grok-build", "", "", "notes")); err != nil {
 		t.Fatal(err)
 	}
 	got := string(read(t, path))
@@ -217,7 +218,7 @@ func TestGrokBuildMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.warns = nil
-	res, err := render.Uninject(fsys.NewOS(), w.request("grok-build", "", "", "notes"))
+	res, err := write.Uninject(fsys.NewOS(), w.request("grok-build", "", "", "notes"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,14 +228,14 @@ func TestGrokBuildMarkers(t *testing.T) {
 	wantWarning(t, w.warns, "notes", path)
 
 	// identical but unmarked: the person's, refused without --force
-	_, err = render.Inject(fsys.NewOS(), w.request("grok-build", "", "", "notes"))
+	_, err = write.Inject(fsys.NewOS(), w.request("grok-build", "", "", "notes"))
 	var want = path + " already has entries mcpwire did not write or that changed since it wrote them: notes"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v, want %s", err, want)
 	}
 	force := w.request("grok-build", "", "", "notes")
 	force.Inject.Force = true
-	if _, err := render.Inject(fsys.NewOS(), force); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), force); err != nil {
 		t.Fatal(err)
 	}
 	if string(read(t, path)) != got {
@@ -248,7 +249,7 @@ func TestGrokBuildMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.warns = nil
-	if res, err := render.Uninject(fsys.NewOS(), w.request("grok-build", "", "", "notes")); err != nil || len(res.Removed) > 0 {
+	if res, err := write.Uninject(fsys.NewOS(), w.request("grok-build", "", "", "notes")); err != nil || len(res.Removed) > 0 {
 		t.Errorf("a table under another server's markers was removed: %v %+v", err, res)
 	}
 	if string(read(t, path)) != lookalike {
@@ -264,13 +265,13 @@ func TestGrokBuildMarkers(t *testing.T) {
 // spec: C6 F3
 func TestAntigravityOwnedEntryFollowsProfile(t *testing.T) {
 	w, _, path := c6World(t, "antigravity", nil)
-	if _, err := render.Inject(fsys.NewOS(), w.request("antigravity", "", "", "docs")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), w.request("antigravity", "", "", "docs")); err != nil {
 		t.Fatal(err)
 	}
 	// profile local denies docs__* for antigravity: disabled: true
 	req := w.request("antigravity", "", "local")
 	req.Servers = []string{"docs"}
-	if _, err := render.Inject(fsys.NewOS(), req); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), req); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -283,7 +284,7 @@ func TestAntigravityOwnedEntryFollowsProfile(t *testing.T) {
 		t.Fatalf("docs not disabled: %v", doc.MCPServers["docs"])
 	}
 	w.warns = nil
-	res, err := render.Uninject(fsys.NewOS(), w.request("antigravity", "", "", "docs"))
+	res, err := write.Uninject(fsys.NewOS(), w.request("antigravity", "", "", "docs"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,16 +298,16 @@ func TestAntigravityOwnedEntryFollowsProfile(t *testing.T) {
 //
 // spec: C3 C4 C6 W7
 func TestCorruptOwnershipRecord(t *testing.T) {
-	for _, sub := range []string{render.OwnershipDir, render.PermissionsDir} {
+	for _, sub := range []string{render.OwnershipDir, permissionsDir} {
 		corrupt := []string{"{", "[]", `{"entries": {"notes": "short"}}`, `{"entries": []}`, `{"entries": {"notes": null}}`, `{"destination": 3}`}
-		if sub == render.PermissionsDir {
+		if sub == permissionsDir {
 			corrupt = []string{"{", "[]", `{"denyAdded": "x"}`, `{"denyPreserved": [1]}`, `{"denyDigest": "abc"}`, `{"contentDigest": 3}`, `{"sidecar": "yes"}`,
 				`{"denyAdded": [null]}`, `{"denyPreserved": [""]}`}
 		}
 		for _, content := range corrupt {
 			t.Run(sub+" "+content, func(t *testing.T) {
 				w := newWorld(t)
-				if _, err := render.Inject(fsys.NewOS(), w.request("claude-code", "", "dev")); err != nil {
+				if _, err := write.Inject(fsys.NewOS(), w.request("claude-code", "", "dev")); err != nil {
 					t.Fatal(err)
 				}
 				rec := recordOf(t, w, sub)
@@ -319,9 +320,9 @@ func TestCorruptOwnershipRecord(t *testing.T) {
 					var err error
 					f := &fsystest.Faulty{}
 					if op == "inject" {
-						_, err = render.Inject(f, w.request("claude-code", "", "local"))
+						_, err = write.Inject(f, w.request("claude-code", "", "local"))
 					} else {
-						_, err = render.Uninject(f, w.request("claude-code", "", "", "notes"))
+						_, err = write.Uninject(f, w.request("claude-code", "", "", "notes"))
 					}
 					var re *render.RecordError
 					if !errors.As(err, &re) || re.Path != rec {
@@ -359,7 +360,7 @@ func TestOpencodeToolKeysOwnership(t *testing.T) {
 	}
 	req := w.request("opencode", "", "", "a", "a_b")
 	req.Filters = map[string]*registry.Filters{"*": {ToolDeny: []string{"a__own", "a__x", "a__y", "a_b__z"}}}
-	if _, err := render.Inject(fsys.NewOS(), req); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), req); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -385,7 +386,7 @@ func TestOpencodeToolKeysOwnership(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.warns = nil
-	if _, err := render.Uninject(fsys.NewOS(), w.request("opencode", "", "", "a")); err != nil {
+	if _, err := write.Uninject(fsys.NewOS(), w.request("opencode", "", "", "a")); err != nil {
 		t.Fatal(err)
 	}
 	got := decode()
@@ -396,7 +397,7 @@ func TestOpencodeToolKeysOwnership(t *testing.T) {
 	if len(w.warns) != 1 || !strings.Contains(w.warns[0], "a_y") || !strings.Contains(w.warns[0], path) {
 		t.Errorf("warnings %q, want one naming a_y and %s", w.warns, path)
 	}
-	if _, err := render.Uninject(fsys.NewOS(), w.request("opencode", "", "", "a_b")); err != nil {
+	if _, err := write.Uninject(fsys.NewOS(), w.request("opencode", "", "", "a_b")); err != nil {
 		t.Fatal(err)
 	}
 	delete(want, "a_b_z")

@@ -10,13 +10,13 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // permRecordOf decodes the one deny record of a world.
 func permRecordOf(t *testing.T, w *world) (added, preserved []string) {
 	t.Helper()
-	recs := recordFiles(t, w.layer, render.PermissionsDir)
+	recs := recordFiles(t, w.layer, permissionsDir)
 	if len(recs) != 1 {
 		t.Fatalf("%d deny records, want 1", len(recs))
 	}
@@ -27,9 +27,9 @@ func permRecordOf(t *testing.T, w *world) (added, preserved []string) {
 	return r.DenyAdded, r.DenyPreserved
 }
 
-func prepare(t *testing.T, w *world, provider string, scope providers.Scope, profile string) *render.Prepared {
+func prepare(t *testing.T, w *world, provider string, scope providers.Scope, profile string) *write.Prepared {
 	t.Helper()
-	prep, err := render.Prepare(fsys.NewOS(), w.request(provider, scope, profile))
+	prep, err := write.Prepare(fsys.NewOS(), w.request(provider, scope, profile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,10 +50,10 @@ func TestClaudeDenyRecordReadAtCommit(t *testing.T) {
 	settings := w.settingsDest(p, providers.Project)
 	a := prepare(t, w, "claude-code", "", "a")
 	b := prepare(t, w, "claude-code", "", "b")
-	if err := render.Commit(fsys.NewOS(), []*render.Prepared{a}, false); err != nil {
+	if err := write.Commit(fsys.NewOS(), []*write.Prepared{a}, false); err != nil {
 		t.Fatal(err)
 	}
-	if err := render.Commit(fsys.NewOS(), []*render.Prepared{b}, false); err != nil {
+	if err := write.Commit(fsys.NewOS(), []*write.Prepared{b}, false); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"mcp__github__delete_file"}
@@ -76,13 +76,13 @@ func TestOwnershipRecordReadAtCommit(t *testing.T) {
 	path := w.dest(p, providers.User)
 	a := prepare(t, w, "codex", "", "a")
 	b := prepare(t, w, "codex", "", "b")
-	if err := render.Commit(fsys.NewOS(), []*render.Prepared{a}, false); err != nil {
+	if err := write.Commit(fsys.NewOS(), []*write.Prepared{a}, false); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(read(t, path)), `disabled_tools = ["purge"]`) {
 		t.Fatalf("a did not write notes with its filter:\n%s", read(t, path))
 	}
-	if err := render.Commit(fsys.NewOS(), []*render.Prepared{b}, false); err != nil {
+	if err := write.Commit(fsys.NewOS(), []*write.Prepared{b}, false); err != nil {
 		t.Fatalf("b: %v", err)
 	}
 	if got := string(read(t, path)); strings.Contains(got, `disabled_tools = ["purge"]`) || !strings.Contains(got, "[mcp_servers.github]") {
@@ -100,7 +100,7 @@ type recordHookFS struct {
 }
 
 func (f *recordHookFS) ReadFile(name string) ([]byte, error) {
-	if f.path == "" && strings.Contains(name, render.PermissionsDir) || f.path != "" && filepath.Clean(name) == f.path {
+	if f.path == "" && strings.Contains(name, permissionsDir) || f.path != "" && filepath.Clean(name) == f.path {
 		f.reads++
 		if f.reads == f.n {
 			f.hook()
@@ -121,7 +121,7 @@ func TestUninjectKeepsRulesRecordedMeanwhile(t *testing.T) {
 	settings := w.settingsDest(p, providers.Project)
 	inject(t, w, "", "a", false)
 	f := &recordHookFS{FS: fsys.NewOS(), n: 2, hook: func() { inject(t, w, "", "b", false) }}
-	if _, err := render.Uninject(f, w.request("claude-code", "", "", "fetch")); err != nil {
+	if _, err := write.Uninject(f, w.request("claude-code", "", "", "fetch")); err != nil {
 		t.Fatal(err)
 	}
 	if f.reads < 2 {

@@ -2,12 +2,12 @@ package render_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // recorder is a reporter that records failures instead of failing the test.
@@ -56,11 +56,17 @@ func mutate(t *testing.T, s, old, new string) string {
 // spec: W1
 func TestPreserveChecksCatchChanges(t *testing.T) {
 	goldenFile := func(name string) string {
-		b, err := os.ReadFile(filepath.Join("testdata", "golden", name))
+		ar, err := txtar.ParseFile(filepath.Join("testdata", "golden", filepath.FromSlash(name)+".txtar"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return string(b)
+		for _, f := range ar.Files {
+			if f.Name == "file" {
+				return string(f.Data)
+			}
+		}
+		t.Fatalf("%s: no file in its golden", name)
+		return ""
 	}
 
 	jsonCases := []struct {
@@ -69,7 +75,7 @@ func TestPreserveChecksCatchChanges(t *testing.T) {
 		mutate   [][2]string // old, new
 	}{
 		{
-			fixture:  "gemini-cli.settings.json",
+			fixture:  "gemini-cli/project.dev.settings.json",
 			affected: [][]string{{"mcpServers", "notes"}, {"mcpServers", "tickets"}, {"mcpServers", "github"}},
 			mutate: [][2]string{
 				{"// servers allowed to start", "// servers allowed to run"},
@@ -80,7 +86,7 @@ func TestPreserveChecksCatchChanges(t *testing.T) {
 			},
 		},
 		{
-			fixture: "opencode.opencode.jsonc",
+			fixture: "opencode/project.dev.opencode.jsonc",
 			affected: [][]string{{"mcp", "notes"}, {"mcp", "tickets"}, {"mcp", "github"},
 				{"tools", "github_*"}, {"tools", "notes_purge_*"}, {"tools", "tickets_delete_ticket"}, {"tools", "github_get_file_contents"}, {"tools", "github_search_*"}},
 			mutate: [][2]string{
@@ -111,7 +117,7 @@ func TestPreserveChecksCatchChanges(t *testing.T) {
 		mutate  [][2]string
 	}{
 		{
-			fixture: "codex.config.toml",
+			fixture: "codex/user.dev.config.toml",
 			names:   []string{"notes", "tickets", "github"},
 			mutate: [][2]string{
 				{"# ring the bell when a turn ends", "# ring the bell when a turn ended"},
@@ -123,7 +129,7 @@ func TestPreserveChecksCatchChanges(t *testing.T) {
 			},
 		},
 		{
-			fixture: "grok-build.config.toml",
+			fixture: "grok-build/project.dev.config.toml",
 			names:   []string{"notes", "tickets", "github"},
 			mutate: [][2]string{
 				{"# Linear, added by hand from the docs example\n", ""},

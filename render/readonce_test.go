@@ -10,6 +10,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // readCountFS counts the reads of one file.
@@ -38,7 +39,7 @@ func TestInjectReadsClientFileOnce(t *testing.T) {
 			path := filepath.Join(w.home, ".claude.json")
 			w.place(path, []byte("{\"numStartups\": 3, \"projects\": {\"/elsewhere\": {\"mcpServers\": {}}}}\n"))
 			f := &readCountFS{FS: fsys.NewOS(), path: path}
-			res, err := render.Inject(f, w.request("claude-code", scope, "", "fetch"))
+			res, err := write.Inject(f, w.request("claude-code", scope, "", "fetch"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,12 +62,12 @@ func TestInjectReadsClientFileOnce(t *testing.T) {
 // spec: W7 W8
 func TestInjectReadsRecordOnceWhenPlanning(t *testing.T) {
 	w := newWorld(t)
-	if _, err := render.Inject(fsys.NewOS(), w.request("cursor", providers.Project, "", "fetch")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), w.request("cursor", providers.Project, "", "fetch")); err != nil {
 		t.Fatal(err)
 	}
 	rec, _ := recordPathOf(t, w, render.OwnershipDir, w.dest(w.provider("cursor"), providers.Project))
 	f := &readCountFS{FS: fsys.NewOS(), path: rec}
-	res, err := render.Inject(f, w.request("cursor", providers.Project, "", "fetch", "github"))
+	res, err := write.Inject(f, w.request("cursor", providers.Project, "", "fetch", "github"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestInjectReadsRecordOnceWhenPlanning(t *testing.T) {
 // spec: W8 C6
 func TestRecordChangedBetweenEditsIsSeen(t *testing.T) {
 	w := newWorld(t)
-	if _, err := render.Inject(fsys.NewOS(), w.request("cursor", providers.Project, "", "fetch")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), w.request("cursor", providers.Project, "", "fetch")); err != nil {
 		t.Fatal(err)
 	}
 	rec, _ := recordPathOf(t, w, render.OwnershipDir, w.dest(w.provider("cursor"), providers.Project))
@@ -109,7 +110,7 @@ func TestRecordChangedBetweenEditsIsSeen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}}
-	if _, err := render.Inject(f, w.request("cursor", providers.Project, "", "fetch", "github")); err != nil {
+	if _, err := write.Inject(f, w.request("cursor", providers.Project, "", "fetch", "github")); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(rec)

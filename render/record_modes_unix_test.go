@@ -12,9 +12,10 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
-var recordDirs = []string{render.OwnershipDir, render.PermissionsDir}
+var recordDirs = []string{render.OwnershipDir, permissionsDir}
 
 // recordModes walks the record directories of the write layer: every directory must
 // be 0700 and every file 0600. It returns how many record files each one holds.
@@ -75,8 +76,8 @@ func noRecordDirs(t *testing.T, w *world) {
 // wantRecords fails unless each record directory holds n[sub] records.
 func wantRecords(t *testing.T, step string, got map[string]int, own, perm int) {
 	t.Helper()
-	if got[render.OwnershipDir] != own || got[render.PermissionsDir] != perm {
-		t.Errorf("%s: records %v, want %d in %s and %d in %s", step, got, own, render.OwnershipDir, perm, render.PermissionsDir)
+	if got[render.OwnershipDir] != own || got[permissionsDir] != perm {
+		t.Errorf("%s: records %v, want %d in %s and %d in %s", step, got, own, render.OwnershipDir, perm, permissionsDir)
 	}
 }
 
@@ -102,14 +103,14 @@ func TestRecordModes(t *testing.T) {
 		wantRecords(t, "inject a again", recordModes(t, w, "inject a again"), 1, 1)
 
 		chmodRecords(t, w, 0o666)
-		res, err := render.Inject(fsys.NewOS(), w.request("claude-code", "", "b")) // new content
+		res, err := write.Inject(fsys.NewOS(), w.request("claude-code", "", "b")) // new content
 		if err != nil {
 			t.Fatal(err)
 		}
 		wantRecords(t, "inject b", recordModes(t, w, "inject b"), 1, 1)
 
 		chmodRecords(t, w, 0o640)
-		if _, err := render.Uninject(fsys.NewOS(), w.request("claude-code", "", "", res.Written[0])); err != nil {
+		if _, err := write.Uninject(fsys.NewOS(), w.request("claude-code", "", "", res.Written[0])); err != nil {
 			t.Fatal(err)
 		}
 		wantRecords(t, "uninject one", recordModes(t, w, "uninject one"), 1, 1)
@@ -120,7 +121,7 @@ func TestRecordModes(t *testing.T) {
 
 		// a record that tracks nothing any more goes (K10: what an interrupted uninject
 		// leaves converges with a finished one)
-		if _, err := render.Uninject(fsys.NewOS(), w.request("claude-code", "", "", res.Written...)); err != nil {
+		if _, err := write.Uninject(fsys.NewOS(), w.request("claude-code", "", "", res.Written...)); err != nil {
 			t.Fatal(err)
 		}
 		wantRecords(t, "uninject the rest", recordModes(t, w, "uninject the rest"), 1, 1)
@@ -130,14 +131,14 @@ func TestRecordModes(t *testing.T) {
 		w := newWorld(t)
 		noRecordDirs(t, w)
 		out := filepath.Join(w.project, "run.json")
-		side := render.SidecarPath(out)
+		side := write.SidecarPath(out)
 		run := func(step string, servers ...string) {
 			t.Helper()
 			r := w.request("claude-code", "", "dev")
 			if len(servers) > 0 {
 				r.Servers = servers
 			}
-			res, err := render.Ephemeral(fsys.NewOS(), r, out)
+			res, err := write.Ephemeral(fsys.NewOS(), r, out)
 			if err != nil {
 				t.Fatalf("%s: %v", step, err)
 			}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // RecordedDestination is a client file the write layer's ownership records (C6) say
@@ -55,7 +54,7 @@ func RecordedDestinations(f fsys.FS, layerDir string) ([]RecordedDestination, er
 		if ephemeralOf(data) {
 			continue
 		}
-		rec := &ownRecord{}
+		rec := &OwnRecord{}
 		if err := decodeRecord(data, rec); err != nil {
 			return nil, corruptRecord(path, err)
 		}
@@ -90,20 +89,20 @@ func RecordedDestinations(f fsys.FS, layerDir string) ([]RecordedDestination, er
 // settleGone settles the record of a file that is gone with the staged record an
 // interrupted run left beside it (staging.go): the entries it removed are not
 // missing, they are gone (K10). A file that is there is settled by whoever opens it.
-func settleGone(f fsys.FS, path string, rec *ownRecord) (*ownRecord, error) {
-	data, staged, err := readOptional(f, path+stagedSuffix)
+func settleGone(f fsys.FS, path string, rec *OwnRecord) (*OwnRecord, error) {
+	data, staged, err := ReadOptional(f, path+StagedSuffix)
 	if err != nil || !staged {
 		return rec, err
 	}
 	if _, err := f.Lstat(rec.Destination); !fsys.IsNotExist(err) {
 		return rec, nil
 	}
-	st, err := decodeOwnStage(path+stagedSuffix, data)
+	st, err := decodeOwnStage(path+StagedSuffix, data)
 	if err != nil {
 		return nil, err
 	}
-	settled, _ := st.settle(rec, func(string) (string, bool) { return "", false })
-	settled.Providers, settled.localRecord = rec.Providers, rec.localRecord
+	settled, _ := st.Settle(rec, func(string) (string, bool) { return "", false })
+	settled.Providers, settled.LocalRecord = rec.Providers, rec.LocalRecord
 	return settled, nil
 }
 
@@ -112,7 +111,7 @@ func settleGone(f fsys.FS, path string, rec *ownRecord) (*ownRecord, error) {
 func memberOf(names []string, key string) bool {
 	for _, name := range names {
 		if p, ok := providers.Get(name); ok {
-			if _, _, member := dialect.RecordedMember(dialect.For(p), key); member {
+			if _, _, member := providers.RecordedMember(p.Dialect(), key); member {
 				return true
 			}
 		}

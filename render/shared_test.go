@@ -11,6 +11,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // ownRecord is an ownership record as the tests read it.
@@ -73,11 +74,11 @@ func TestSharedMCPJSON(t *testing.T) {
 	if len(recs) != 1 || !slices.Equal(recs[0].Providers, []string{"claude-code", "copilot-cli", "qoder"}) || len(recs[0].Entries) != 3 {
 		t.Fatalf("records %+v, want one listing the three writers and three entries", recs)
 	}
-	ures, err := render.Uninject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "", "fetch"))
+	ures, err := write.Uninject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "", "fetch"))
 	if err != nil || !slices.Equal(ures.Removed, []string{"fetch"}) {
 		t.Fatalf("copilot-cli uninjects the entry Claude Code wrote: %+v, %v", ures, err)
 	}
-	ures, err = render.Uninject(fsys.NewOS(), w.request("claude-code", providers.Project, "", "docs", "github"))
+	ures, err = write.Uninject(fsys.NewOS(), w.request("claude-code", providers.Project, "", "docs", "github"))
 	if err != nil || !slices.Equal(ures.Removed, []string{"docs", "github"}) {
 		t.Fatalf("claude-code uninjects: %+v, %v", ures, err)
 	}
@@ -94,15 +95,15 @@ func TestSharedMCPJSON(t *testing.T) {
 // spec: V10 W7
 func TestSharedMCPJSONOneTransaction(t *testing.T) {
 	w := newWorld(t)
-	var preps []*render.Prepared
+	var preps []*write.Prepared
 	for _, p := range []string{"claude-code", "copilot-cli"} {
-		prep, err := render.Prepare(fsys.NewOS(), w.request(p, providers.Project, "dev"))
+		prep, err := write.Prepare(fsys.NewOS(), w.request(p, providers.Project, "dev"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		preps = append(preps, prep)
 	}
-	if err := render.Commit(fsys.NewOS(), preps, true); err != nil {
+	if err := write.Commit(fsys.NewOS(), preps, true); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(w.project, ".mcp.json")
@@ -132,7 +133,7 @@ func TestSharedMCPJSONOneTransaction(t *testing.T) {
 func TestSharedMembersKept(t *testing.T) {
 	w := newWorld(t)
 	path := filepath.Join(w.project, ".mcp.json")
-	if _, err := render.Inject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "dev")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), w.request("copilot-cli", providers.Project, "dev")); err != nil {
 		t.Fatal(err)
 	}
 	want := serversOf(t, path, "mcpServers")
@@ -141,7 +142,7 @@ func TestSharedMembersKept(t *testing.T) {
 		t.Fatalf("copilot entries %v", want)
 	}
 	req := w.request("claude-code", providers.Project, "", "notes", "github")
-	if _, err := render.Inject(fsys.NewOS(), req); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), req); err != nil {
 		t.Fatal(err)
 	}
 	got := serversOf(t, path, "mcpServers")
@@ -159,7 +160,7 @@ func TestSharedMembersKept(t *testing.T) {
 	s.Enabled = &off
 	r := w.request("qoder", providers.Project, "", "fetch")
 	r.Registry = reg
-	if _, err := render.Inject(fsys.NewOS(), r); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), r); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := serversOf(t, path, "mcpServers")["fetch"]; ok {

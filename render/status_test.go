@@ -16,10 +16,11 @@ import (
 	"github.com/mcpwire/mcpwire/internal/winetest"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/inspect"
 )
 
-// status runs render.Status for the world, with the given variables.
-func (w *world) status(vars map[string]string, names ...string) []render.StatusFile {
+// status runs inspect.Status for the world, with the given variables.
+func (w *world) status(vars map[string]string, names ...string) []inspect.StatusFile {
 	w.t.Helper()
 	var ps []*providers.Provider
 	for _, n := range names {
@@ -28,11 +29,11 @@ func (w *world) status(vars map[string]string, names ...string) []render.StatusF
 	getenv := func(k string) string { return vars[k] }
 	env := w.env
 	env.Getenv = getenv
-	return render.Status(fsys.NewOS(), render.StatusRequest{Registry: w.registry(), Providers: ps, Env: env, Getenv: getenv})
+	return inspect.Status(fsys.NewOS(), inspect.StatusRequest{Registry: w.registry(), Providers: ps, Env: env, Getenv: getenv})
 }
 
 // blockersOf returns the blockers of an entry, joined, or fails.
-func blockersOf(t *testing.T, files []render.StatusFile, name string) string {
+func blockersOf(t *testing.T, files []inspect.StatusFile, name string) string {
 	t.Helper()
 	for _, f := range files {
 		for _, e := range f.Entries {
@@ -138,7 +139,7 @@ func TestStatusSpeed(t *testing.T) {
 	winetest.Skip(t, winetest.Speed)
 	w := newWorld(t)
 	names := everyClientFile(w)
-	var files []render.StatusFile
+	var files []inspect.StatusFile
 	vars := map[string]string{"PATH": os.Getenv("PATH")}
 	var bytes, objects uint64
 	for i := range 3 {
@@ -229,7 +230,7 @@ func TestStatusStagedRecord(t *testing.T) {
 		recs[0].Path, rec.Entries["fetch"], format.Digest([]byte(entry)))
 	w.place(recs[0].Record+".staged", []byte(staged))
 	files := w.status(nil, "cursor")
-	if len(files) != 1 || files[0].Entries[0].State != render.Owned {
+	if len(files) != 1 || files[0].Entries[0].State != inspect.Owned {
 		t.Fatalf("status %+v, want fetch owned (the staged record settled)", files)
 	}
 	w.place(recs[0].Record+".staged", []byte(`{"destination": 3}`))
@@ -249,7 +250,7 @@ func TestStatusGrokOutsideMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := w.dest(w.provider("grok-build"), providers.User)
-	stateOf := func() render.EntryState {
+	stateOf := func() inspect.EntryState {
 		t.Helper()
 		files := w.status(nil, "grok-build")
 		for _, f := range files {
@@ -262,7 +263,7 @@ func TestStatusGrokOutsideMarkers(t *testing.T) {
 		t.Fatalf("no fetch in %+v", files)
 		return ""
 	}
-	if s := stateOf(); s != render.Owned {
+	if s := stateOf(); s != inspect.Owned {
 		t.Fatalf("after inject: %s, want owned", s)
 	}
 	data, err := os.ReadFile(path)
@@ -276,7 +277,7 @@ func TestStatusGrokOutsideMarkers(t *testing.T) {
 		}
 	}
 	w.place(path, []byte(strings.Join(kept, "\n")))
-	if s := stateOf(); s != render.Drifted {
+	if s := stateOf(); s != inspect.Drifted {
 		t.Errorf("markers removed: %s, want drifted", s)
 	}
 	if _, err := w.inject("grok-build", providers.User, "fetch"); err == nil || !strings.Contains(err.Error(), "did not write") {

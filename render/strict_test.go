@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // TestStrictJSONClients: every client that reads its file with a strict JSON parser
@@ -38,8 +38,8 @@ func TestStrictJSONClients(t *testing.T) {
 				commented := []byte("{\n  // mine\n  \"" + p.ServersKey + "\": {}\n}\n")
 				w.place(path, commented)
 				layerBefore := treeState(t, w.layer)
-				_, err := render.Inject(fsys.NewOS(), w.request(p.Name, scope, "", "fetch"))
-				var se *render.StrictError
+				_, err := write.Inject(fsys.NewOS(), w.request(p.Name, scope, "", "fetch"))
+				var se *write.StrictError
 				if !errors.As(err, &se) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), p.Display) {
 					t.Fatalf("inject into a commented file: %v; want a refusal naming %s and %s", err, path, p.Display)
 				}
@@ -53,12 +53,12 @@ func TestStrictJSONClients(t *testing.T) {
 				// a strict file takes the entry; a comment added later does not keep
 				// uninject from removing it
 				w.place(path, []byte("{\n  \""+p.ServersKey+"\": {}\n}\n"))
-				if _, err := render.Inject(fsys.NewOS(), w.request(p.Name, scope, "", "fetch")); err != nil {
+				if _, err := write.Inject(fsys.NewOS(), w.request(p.Name, scope, "", "fetch")); err != nil {
 					t.Fatal(err)
 				}
 				withComment := bytes.Replace(read(t, path), []byte("{\n"), []byte("{\n  // mine\n"), 1)
 				w.place(path, withComment)
-				res, err := render.Uninject(fsys.NewOS(), w.request(p.Name, scope, "", "fetch"))
+				res, err := write.Uninject(fsys.NewOS(), w.request(p.Name, scope, "", "fetch"))
 				if err != nil || len(res.Removed) != 1 {
 					t.Fatalf("uninject from a commented file: %v, %+v", err, res)
 				}
@@ -83,7 +83,7 @@ func TestOnlyOnOneOS(t *testing.T) {
 	before := treeState(t, w.home)
 	r := w.request("visual-studio", providers.User, "", "fetch")
 	r.Env.GOOS = "linux"
-	_, err := render.Inject(fsys.NewOS(), r)
+	_, err := write.Inject(fsys.NewOS(), r)
 	if err == nil || err.Error() != "Visual Studio runs only on Windows: it has no user-scope file on Linux" {
 		t.Fatalf("error %v", err)
 	}
@@ -91,7 +91,7 @@ func TestOnlyOnOneOS(t *testing.T) {
 		t.Errorf("files written: %v", keys(after))
 	}
 	r.Env.GOOS = "windows"
-	res, err := render.Inject(fsys.NewOS(), r)
+	res, err := write.Inject(fsys.NewOS(), r)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
 )
@@ -62,14 +62,14 @@ func syncCases(t *testing.T) []syncCase {
 }
 
 // full is the request of the fixture's profile (its servers the fixture does not hold).
-func (sc syncCase) full(w *world) render.Request {
+func (sc syncCase) full(w *world) write.Request {
 	r := w.request(sc.p.Name, sc.scope, sc.fx.Profile)
 	r.Servers = append(slices.Clone(sc.first), sc.rest...)
 	return r
 }
 
 // smaller is the request of the smaller profile: the same filters, the first server.
-func (sc syncCase) smaller(w *world) render.Request {
+func (sc syncCase) smaller(w *world) write.Request {
 	r := w.request(sc.p.Name, sc.scope, sc.fx.Profile)
 	r.Servers = sc.first
 	return r
@@ -96,26 +96,26 @@ func TestProfileSync(t *testing.T) {
 		t.Run(sc.fx.Name, func(t *testing.T) {
 			want := newWorld(t)
 			wantPath := sc.place(want)
-			if _, err := render.Inject(fsys.NewOS(), sc.smaller(want)); err != nil {
+			if _, err := write.Inject(fsys.NewOS(), sc.smaller(want)); err != nil {
 				t.Fatal(err)
 			}
 
 			w := newWorld(t)
 			path := sc.place(w)
-			if _, err := render.Inject(fsys.NewOS(), sc.full(w)); err != nil {
+			if _, err := write.Inject(fsys.NewOS(), sc.full(w)); err != nil {
 				t.Fatal(err)
 			}
 			// --servers is additive: nothing goes
 			add := w.request(sc.p.Name, sc.scope, "", sc.first...)
 			add.Inject.KeepFilters = true
-			res, err := render.Inject(fsys.NewOS(), add)
+			res, err := write.Inject(fsys.NewOS(), add)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(res.Removed) > 0 || !hasAll(entryDigests(t, sc.p, path), sc.rest) {
 				t.Fatalf("--servers removed %v", res.Removed)
 			}
-			res, err = render.Inject(fsys.NewOS(), sc.smaller(w))
+			res, err = write.Inject(fsys.NewOS(), sc.smaller(w))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -138,7 +138,7 @@ func TestProfileSyncKeepsChanged(t *testing.T) {
 		t.Run(sc.fx.Name, func(t *testing.T) {
 			w := newWorld(t)
 			path := sc.place(w)
-			if _, err := render.Inject(fsys.NewOS(), sc.full(w)); err != nil {
+			if _, err := write.Inject(fsys.NewOS(), sc.full(w)); err != nil {
 				t.Fatal(err)
 			}
 			var settings string
@@ -150,7 +150,7 @@ func TestProfileSyncKeepsChanged(t *testing.T) {
 			edited := sc.rest[0]
 			editEntry(t, sc.p, path, edited)
 			w.warns = nil
-			res, err := render.Inject(fsys.NewOS(), sc.smaller(w))
+			res, err := write.Inject(fsys.NewOS(), sc.smaller(w))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +164,7 @@ func TestProfileSyncKeepsChanged(t *testing.T) {
 			if settings == "" {
 				return
 			}
-			dr := dialect.For(sc.p).(dialect.DenyRuler)
+			dr := sc.p.Dialect().DenyRules()
 			deny := denyOf(t, settings)
 			n := 0
 			for _, r := range rulesBefore {
@@ -193,21 +193,21 @@ func TestProfileSyncEmptyProfile(t *testing.T) {
 	w := newWorld(t)
 	p := w.provider("cursor")
 	path := w.dest(p, providers.Project)
-	w.place(path, fixtures.File("cursor.mcp.json"))
+	w.place(path, fixtures.File("cursor/project.dev.mcp.json"))
 	before := entryDigests(t, p, path)
-	if _, err := render.Inject(fsys.NewOS(), w.request("cursor", "", "dev")); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), w.request("cursor", "", "dev")); err != nil {
 		t.Fatal(err)
 	}
 	empty := w.request("cursor", "", "dev")
 	empty.Servers = nil
-	res, err := render.Inject(fsys.NewOS(), empty)
+	res, err := write.Inject(fsys.NewOS(), empty)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := entryDigests(t, p, path); !maps.Equal(got, before) || len(res.Unselected) != 3 {
 		t.Errorf("after the empty profile: %v (removed %v), want the fixture's %v", got, res.Unselected, before)
 	}
-	res, err = render.Inject(fsys.NewOS(), empty)
+	res, err = write.Inject(fsys.NewOS(), empty)
 	if err != nil || len(res.Changed) > 0 || len(res.Notes) != 1 {
 		t.Errorf("second run: %v, changed %v, notes %q", err, res.Changed, res.Notes)
 	}
@@ -225,8 +225,8 @@ func hasAll(m map[string]string, names []string) bool {
 // container is where a provider keeps its servers, as mcpwire reads it.
 func container(p *providers.Provider) format.Container {
 	c := format.Container{Path: []string{p.ServersKey}, NameKey: p.EntryName}
-	if f, ok := dialect.For(p).(dialect.Framer); ok && p.Owner == providers.OwnerMarkers {
-		c.Frame = f.Frame()
+	if p.Owner == providers.OwnerMarkers {
+		c.Frame = p.Frame
 	}
 	return c
 }

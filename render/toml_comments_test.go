@@ -8,7 +8,7 @@ import (
 	"github.com/mcpwire/mcpwire/fixtures"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // TestTOMLCommentsAroundOwnedTables: the person puts a banner directly above a table
@@ -21,8 +21,8 @@ func TestTOMLCommentsAroundOwnedTables(t *testing.T) {
 	w := newWorld(t)
 	p := w.provider("codex")
 	path := w.dest(p, providers.User)
-	w.place(path, fixtures.File("codex.config.toml"))
-	res, err := render.Inject(fsys.NewOS(), w.request("codex", "", "dev"))
+	w.place(path, fixtures.File("codex/user.dev.config.toml"))
+	res, err := write.Inject(fsys.NewOS(), w.request("codex", "", "dev"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestTOMLCommentsAroundOwnedTables(t *testing.T) {
 	}
 
 	// the same servers without the profile's filters: tickets is rewritten
-	if _, err := render.Inject(fsys.NewOS(), w.request("codex", "", "", res.Written...)); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), w.request("codex", "", "", res.Written...)); err != nil {
 		t.Fatal(err)
 	}
 	after := string(read(t, path))
@@ -52,7 +52,7 @@ func TestTOMLCommentsAroundOwnedTables(t *testing.T) {
 		t.Errorf("rewriting tickets lost the person's comments:\n%s", after)
 	}
 
-	ures, err := render.Uninject(fsys.NewOS(), w.request("codex", "", "", res.Written...))
+	ures, err := write.Uninject(fsys.NewOS(), w.request("codex", "", "", res.Written...))
 	if err != nil {
 		t.Fatal(err)
 	}

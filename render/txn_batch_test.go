@@ -13,16 +13,17 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // injectTogether prepares the requests and writes them as one transaction, as inject
 // --provider A --provider B does.
-func injectTogether(f fsys.FS, reqs ...render.Request) error {
-	preps, err := render.PrepareAll(f, reqs)
+func injectTogether(f fsys.FS, reqs ...write.Request) error {
+	preps, err := write.PrepareAll(f, reqs)
 	if err != nil {
 		return err
 	}
-	return render.Commit(f, preps, true)
+	return write.Commit(f, preps, true)
 }
 
 // TestBatchedInjectOrder: an injection into two clients at once writes in batches
@@ -32,18 +33,18 @@ func injectTogether(f fsys.FS, reqs ...render.Request) error {
 //
 // spec: W3 W7 C6
 func TestBatchedInjectOrder(t *testing.T) {
-	setup := func(t *testing.T) (*world, []render.Request, []string) {
+	setup := func(t *testing.T) (*world, []write.Request, []string) {
 		w := newWorld(t)
 		claude, cursor := w.provider("claude-code"), w.provider("cursor")
 		ownClaude := recordOf(t, w, render.OwnershipDir)
-		deny := recordOf(t, w, render.PermissionsDir)
+		deny := recordOf(t, w, permissionsDir)
 		ownCursor, _ := recordPathOf(t, w, render.OwnershipDir, w.dest(cursor, providers.Project))
 		order := []string{
 			ownClaude + ".staged", deny + ".staged", ownCursor + ".staged",
 			w.dest(claude, providers.Project), w.settingsDest(claude, providers.Project), w.dest(cursor, providers.Project),
 			deny, ownClaude, ownCursor,
 		}
-		return w, []render.Request{w.request("claude-code", "", "dev"), w.request("cursor", "", "dev")}, order
+		return w, []write.Request{w.request("claude-code", "", "dev"), w.request("cursor", "", "dev")}, order
 	}
 	_, reqs, order := setup(t)
 	ok := &fsystest.Faulty{}

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/winetest"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // treeState describes every path under root (see fixtures.TreeState).
@@ -76,19 +77,19 @@ func claudeInject(existing bool) func(t *testing.T, w *world) (func(fsys.FS) err
 		p := w.provider("claude-code")
 		mcp := w.dest(p, providers.Project)
 		settings := w.settingsDest(p, providers.Project)
-		order := stagedOrder(mcp, settings, recordOf(t, w, render.PermissionsDir), recordOf(t, w, render.OwnershipDir))
+		order := stagedOrder(mcp, settings, recordOf(t, w, permissionsDir), recordOf(t, w, render.OwnershipDir))
 		if existing {
-			w.place(settings, fixtures.File("claude-code.settings.local.json"))
+			w.place(settings, fixtures.File("claude-code/project.settings.settings.local.json"))
 			first := w.request("claude-code", "", "dev")
 			first.Servers = []string{"notes"}
-			if _, err := render.Inject(fsys.NewOS(), first); err != nil {
+			if _, err := write.Inject(fsys.NewOS(), first); err != nil {
 				t.Fatal(err)
 			}
 			chmod(t, mcp, 0o640)
 			chmod(t, settings, 0o604)
 		}
 		return func(f fsys.FS) error {
-			_, err := render.Inject(f, w.request("claude-code", "", "dev"))
+			_, err := write.Inject(f, w.request("claude-code", "", "dev"))
 			return err
 		}, order
 	}
@@ -104,16 +105,16 @@ func stagedOrder(mcp, settings, denyRec, ownRec string) []string {
 // record → ownership record.
 func claudeUninject(t *testing.T, w *world) (func(fsys.FS) error, []string) {
 	p := w.provider("claude-code")
-	w.place(w.settingsDest(p, providers.Project), fixtures.File("claude-code.settings.local.json"))
-	w.place(w.dest(p, providers.Project), fixtures.File("claude-code.mcp.json"))
-	res, err := render.Inject(fsys.NewOS(), w.request("claude-code", "", "dev"))
+	w.place(w.settingsDest(p, providers.Project), fixtures.File("claude-code/project.settings.settings.local.json"))
+	w.place(w.dest(p, providers.Project), fixtures.File("claude-code/project.dev.mcp.json"))
+	res, err := write.Inject(fsys.NewOS(), w.request("claude-code", "", "dev"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	order := stagedOrder(res.Destination, w.settingsDest(p, providers.Project), recordOf(t, w, render.PermissionsDir), recordOf(t, w, render.OwnershipDir))
+	order := stagedOrder(res.Destination, w.settingsDest(p, providers.Project), recordOf(t, w, permissionsDir), recordOf(t, w, render.OwnershipDir))
 	return func(f fsys.FS) error {
 		// all but one: the records keep an entry, and are written (emptied, they go)
-		_, err := render.Uninject(f, w.request("claude-code", "", "", res.Written[1:]...))
+		_, err := write.Uninject(f, w.request("claude-code", "", "", res.Written[1:]...))
 		return err
 	}, order
 }
@@ -126,16 +127,16 @@ func ephemeralOut(existing bool) func(t *testing.T, w *world) (func(fsys.FS) err
 		if existing {
 			first := w.request("claude-code", "", "dev")
 			first.Servers = []string{"notes", "github"} // fewer servers, other deny rules
-			if _, err := render.Ephemeral(fsys.NewOS(), first, out); err != nil {
+			if _, err := write.Ephemeral(fsys.NewOS(), first, out); err != nil {
 				t.Fatal(err)
 			}
 			chmod(t, out, 0o644)
 		}
-		side := render.SidecarPath(out)
-		rec, _ := recordPathOf(t, w, render.PermissionsDir, side)
+		side := write.SidecarPath(out)
+		rec, _ := recordPathOf(t, w, permissionsDir, side)
 		outRec, _ := recordPathOf(t, w, render.OwnershipDir, out)
 		return func(f fsys.FS) error {
-			_, err := render.Ephemeral(f, w.request("claude-code", "", "dev"), out)
+			_, err := write.Ephemeral(f, w.request("claude-code", "", "dev"), out)
 			return err
 		}, stagedOrder(out, side, rec, outRec)
 	}
@@ -156,7 +157,7 @@ func ephemeralTempDir(t *testing.T, w *world) (func(fsys.FS) error, []string) {
 		return ""
 	}
 	return func(f fsys.FS) error {
-		_, err := render.Ephemeral(f, w.request("claude-code", "", "dev"), "")
+		_, err := write.Ephemeral(f, w.request("claude-code", "", "dev"), "")
 		return err
 	}, nil // the directory's name is known only after the run
 }
@@ -174,7 +175,7 @@ func recordOf(t *testing.T, w *world, sub string) string {
 	t.Helper()
 	p := w.provider("claude-code")
 	dest := w.dest(p, providers.Project)
-	if sub == render.PermissionsDir {
+	if sub == permissionsDir {
 		dest = w.settingsDest(p, providers.Project)
 	}
 	rec, _ := recordPathOf(t, w, sub, dest)
@@ -183,7 +184,7 @@ func recordOf(t *testing.T, w *world, sub string) string {
 
 // recordPathOf computes a record path independently of render: sha256 of the
 // canonical (symlink-free) path (C3, C6).
-func recordPathOf(t *testing.T, w *world, sub, dest string) (string, string) {
+func recordPathOf(t testing.TB, w *world, sub, dest string) (string, string) {
 	t.Helper()
 	canon, err := fsys.Canonical(dest)
 	if err != nil {
@@ -262,7 +263,7 @@ func TestFaultRollback(t *testing.T) {
 //
 // spec: W7 C3 C6 L9
 func TestRecordDirRefusedBeforeWriting(t *testing.T) {
-	for _, sub := range []string{render.OwnershipDir, render.PermissionsDir} {
+	for _, sub := range []string{render.OwnershipDir, permissionsDir} {
 		for _, kind := range []string{"file", "symlink"} {
 			t.Run(sub+" "+kind, func(t *testing.T) {
 				w := newWorld(t)
@@ -285,7 +286,7 @@ func TestRecordDirRefusedBeforeWriting(t *testing.T) {
 				root := filepath.Dir(w.home)
 				before := treeState(t, root)
 				f := &fsystest.Faulty{}
-				_, err := render.Inject(f, w.request("claude-code", "", "dev"))
+				_, err := write.Inject(f, w.request("claude-code", "", "dev"))
 				if err == nil || !strings.Contains(err.Error(), dir) {
 					t.Fatalf("error %v, want a refusal naming %s", err, dir)
 				}

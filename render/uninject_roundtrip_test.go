@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // coreProviders is the core set of SPEC V3.
@@ -73,7 +74,7 @@ func TestUninjectRoundTrip(t *testing.T) {
 			if p.Settings != nil {
 				settingsPath = w.settingsDest(p, scope)
 				if scope == providers.Project {
-					settingsOrig = fixtures.File("claude-code.settings.local.json")
+					settingsOrig = fixtures.File("claude-code/project.settings.settings.local.json")
 					w.place(settingsPath, settingsOrig)
 				}
 			}
@@ -83,7 +84,7 @@ func TestUninjectRoundTrip(t *testing.T) {
 				have := existingNames(p, orig, req.Servers)
 				req.Servers = slices.DeleteFunc(slices.Clone(req.Servers), func(n string) bool { return slices.Contains(have, n) })
 			}
-			res, err := render.Inject(fsys.NewOS(), req)
+			res, err := write.Inject(fsys.NewOS(), req)
 			if err != nil {
 				t.Fatalf("inject: %v", err)
 			}
@@ -96,7 +97,7 @@ func TestUninjectRoundTrip(t *testing.T) {
 
 			w.warns = nil
 			ureq := w.request(fx.Provider, scope, "", res.Written...)
-			ures, err := render.Uninject(fsys.NewOS(), ureq)
+			ures, err := write.Uninject(fsys.NewOS(), ureq)
 			if err != nil {
 				t.Fatalf("uninject: %v", err)
 			}

@@ -10,13 +10,13 @@ import (
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // inject runs one injection and returns its error.
-func (w *world) inject(provider string, scope providers.Scope, servers ...string) (*render.Result, error) {
+func (w *world) inject(provider string, scope providers.Scope, servers ...string) (*write.Result, error) {
 	w.t.Helper()
-	return render.Inject(fsys.NewOS(), w.request(provider, scope, "", servers...))
+	return write.Inject(fsys.NewOS(), w.request(provider, scope, "", servers...))
 }
 
 // TestContinueBlockFile: Continue's project file is a block file of mcpwire's own in
@@ -41,7 +41,7 @@ func TestContinueBlockFile(t *testing.T) {
 		t.Fatalf("block file:\n%s\nwant:\n%s", got, want)
 	}
 	req := w.request("continue", providers.Project, "", "github", "docs")
-	if _, err := render.Uninject(fsys.NewOS(), req); err != nil {
+	if _, err := write.Uninject(fsys.NewOS(), req); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(filepath.Join(w.project, ".continue")); !os.IsNotExist(err) {
@@ -51,7 +51,7 @@ func TestContinueBlockFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.place(path, append([]byte("# mine\n"), read(t, path)...))
-	if _, err := render.Uninject(fsys.NewOS(), req); err != nil {
+	if _, err := write.Uninject(fsys.NewOS(), req); err != nil {
 		t.Fatal(err)
 	}
 	if got := string(read(t, path)); got != "# mine\nname: mcpwire\nversion: \"0.0.1\"\nschema: v1\nmcpServers: []\n" {
@@ -71,7 +71,7 @@ func TestContinueKeepsConfigJSON(t *testing.T) {
 	legacy := filepath.Join(filepath.Dir(path), "config.json")
 	w.place(legacy, []byte("{\"models\": []}\n"))
 	_, err := w.inject("continue", providers.User, "fetch")
-	var ye *render.YieldError
+	var ye *write.YieldError
 	if !errors.As(err, &ye) || !strings.Contains(err.Error(), legacy) {
 		t.Fatalf("inject beside config.json: %v", err)
 	}
@@ -110,7 +110,7 @@ func TestGooseRefusals(t *testing.T) {
 	if _, err := os.Lstat(path); !os.IsNotExist(err) {
 		t.Errorf("a refused inject wrote %s", path)
 	}
-	if _, err := render.Ephemeral(fsys.NewOS(), w.request("goose", "", "", "fetch"), filepath.Join(t.TempDir(), "x.yaml")); err == nil {
+	if _, err := write.Ephemeral(fsys.NewOS(), w.request("goose", "", "", "fetch"), filepath.Join(t.TempDir(), "x.yaml")); err == nil {
 		t.Error("goose ephemeral output was written")
 	}
 }
@@ -184,14 +184,14 @@ func TestContinueForeignEntry(t *testing.T) {
 	}
 	req := w.request("continue", "", "", "fetch")
 	req.Inject.Force = true
-	if _, err := render.Inject(fsys.NewOS(), req); err != nil {
+	if _, err := write.Inject(fsys.NewOS(), req); err != nil {
 		t.Fatal(err)
 	}
 	want := "name: Mine\nversion: 1.0.0\nmcpServers:\n  - name: fetch\n    type: stdio\n    command: uvx\n    args:\n      - mcp-server-fetch\n  - name: other\n    command: o\n"
 	if got := string(read(t, path)); got != want {
 		t.Fatalf("forced:\n%s\nwant:\n%s", got, want)
 	}
-	if _, err := render.Uninject(fsys.NewOS(), w.request("continue", "", "", "fetch")); err != nil {
+	if _, err := write.Uninject(fsys.NewOS(), w.request("continue", "", "", "fetch")); err != nil {
 		t.Fatal(err)
 	}
 	if got := string(read(t, path)); got != orig {

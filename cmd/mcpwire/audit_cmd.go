@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/inspect"
 	"github.com/urfave/cli/v2"
 )
 
@@ -34,19 +34,19 @@ func runAudit(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	findings, errs := render.Audit(env.FS, render.AuditRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj),
+	findings, errs := inspect.Audit(env.FS, inspect.AuditRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj),
 		GOOS: env.pathEnv("").GOOS, Ignored: gitIgnored, CheckSecret: env.checkSecret})
 	for _, e := range errs {
 		env.warn("audit: " + e.Error())
 	}
 	doc := struct {
-		Project  string           `json:"project"`
-		Findings []render.Finding `json:"findings"`
+		Project  string            `json:"project"`
+		Findings []inspect.Finding `json:"findings"`
 	}{proj, nonNil(findings)}
 	if err := printReport(env, c, doc, func() { printFindings(env, findings) }); err != nil {
 		return err
 	}
-	creds, unchecked, secrets := count(findings, render.FindingCredential), count(findings, render.FindingUnchecked), count(findings, render.FindingSecret)
+	creds, unchecked, secrets := count(findings, inspect.FindingCredential), count(findings, inspect.FindingUnchecked), count(findings, inspect.FindingSecret)
 	var problems []string
 	if creds > 0 {
 		problems = append(problems, plural(creds, "literal credential")+" found")
@@ -57,7 +57,7 @@ func runAudit(env *Env, c *cli.Context) error {
 	if unchecked > 0 {
 		problems = append(problems, plural(unchecked, "file")+" could not be checked")
 	}
-	denied := count(findings, render.FindingDenied)
+	denied := count(findings, inspect.FindingDenied)
 	if denied > 0 {
 		what := fmt.Sprintf("%d entries", denied)
 		if denied == 1 {
@@ -94,7 +94,7 @@ func plural(n int, one string) string {
 
 // printFindings prints one line per finding; names, fields and paths from the files
 // quoted when they are not plain text (K4).
-func printFindings(env *Env, fs []render.Finding) {
+func printFindings(env *Env, fs []inspect.Finding) {
 	if len(fs) == 0 {
 		printf(env.Stdout, "no findings\n")
 		return
@@ -114,7 +114,7 @@ func printFindings(env *Env, fs []render.Finding) {
 }
 
 // count counts the findings of a kind.
-func count(fs []render.Finding, kind string) int {
+func count(fs []inspect.Finding, kind string) int {
 	n := 0
 	for _, f := range fs {
 		if f.Kind == kind {

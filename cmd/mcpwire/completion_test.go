@@ -1,13 +1,14 @@
 package main
 
 import (
-	"github.com/mcpwire/mcpwire/fixtures"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/fixtures"
 
 	"github.com/urfave/cli/v2"
 )

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/urfave/cli/v2"
 )
 
@@ -99,9 +99,9 @@ func providerNames(*runState) []string {
 // sessionProviderNames lists the clients session launches.
 func sessionProviderNames(*runState) []string {
 	var out []string
-	for _, p := range render.SessionProviders() {
+	for _, p := range write.SessionProviders() {
 		out = append(out, p.Name)
-		out = append(out, p.Aliases()...)
+		out = append(out, p.Aliases...)
 	}
 	return out
 }

@@ -19,7 +19,7 @@ import (
 // and after, whoever wrote it.
 func printRedactedDiff(env *Env, dr *fsys.DryRun, reg *registry.Registry) {
 	layer := reg.Set().Write().Dir
-	records := []string{filepath.Join(layer, render.OwnershipDir), filepath.Join(layer, render.PermissionsDir)}
+	records := render.RecordDirs(layer)
 	include := func(p string) bool {
 		if p == layer {
 			return false

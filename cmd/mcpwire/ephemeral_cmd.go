@@ -6,7 +6,7 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/urfave/cli/v2"
 )
 
@@ -33,7 +33,7 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 	if err != nil {
 		return err
 	}
-	req := render.Request{
+	req := write.Request{
 		Registry: reg, Provider: p, Project: project, Servers: names, Filters: filters, Profile: profile,
 		Policy: level, PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn,
 	}
@@ -41,24 +41,24 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 	if dr != nil {
 		verb = "would write"
 	}
-	if render.HasRuntimeHome(p) {
+	if write.HasRuntimeHome(p) {
 		if out != "" {
-			return usagef("%s ephemeral output is a runtime home under %s/%s; --out is not supported", p.Name, p.User.Env, render.RuntimeDir)
+			return usagef("%s ephemeral output is a runtime home under %s/%s; --out is not supported", p.Name, p.User.Env, write.RuntimeDir)
 		}
 		name := profile
 		if name == "" || name == registry.AllServers {
 			name = "custom"
 		}
-		if !render.ValidRuntimeName(name) {
+		if !write.ValidRuntimeName(name) {
 			return runtimeNameError(p.Name, name)
 		}
-		rt, err := render.RuntimeHome(f, req, name)
+		rt, err := write.RuntimeHome(f, req, name)
 		if err != nil {
 			return err
 		}
 		printf(env.Stdout, "%s: %s %s\n", p.Name, verb, rt.Config)
 		sayInputVars(env, []string{p.Name}, rt.InputVars)
-		line := render.SecretLaunch(p, rt.Line, rt.Secrets.Vars)
+		line := write.SecretLaunch(p, rt.Line, rt.Secrets.Vars)
 		printf(env.Stdout, "Launch with: %s\n", line.String())
 		if jo != nil {
 			jo.ephemeral(p.Name, rt.Config, rt.Written, &line)
@@ -67,7 +67,7 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 		}
 		return jo.finish()
 	}
-	res, err := render.Ephemeral(f, req, out)
+	res, err := write.Ephemeral(f, req, out)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func runEphemeral(env *Env, c *cli.Context, p *providers.Provider, level *policy
 	sayInputVars(env, []string{p.Name}, res.InputVars)
 	launch := res.Launch
 	if launch != nil && len(res.Secrets.Vars) > 0 {
-		l := render.SecretLaunch(p, *launch, res.Secrets.Vars)
+		l := write.SecretLaunch(p, *launch, res.Secrets.Vars)
 		launch = &l
 		printf(env.Stdout, "Launch with: %s\n", l.String())
 	} else if line := res.LaunchLine(); line != "" {

@@ -3,12 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/mcpwire/mcpwire/internal/hint"
-	"github.com/mcpwire/mcpwire/internal/sysmsg"
-	"github.com/mcpwire/mcpwire/internal/termtext"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/hint"
+	"github.com/mcpwire/mcpwire/internal/sysmsg"
+	"github.com/mcpwire/mcpwire/internal/termtext"
 
 	"github.com/urfave/cli/v2"
 )

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/inspect"
 	"github.com/urfave/cli/v2"
 )
 
@@ -83,7 +84,7 @@ func runImport(env *Env, c *cli.Context) error {
 		}
 		return fmt.Errorf("nothing imported: %d %s could not be read (see the warnings above)", unread, what)
 	}
-	req := render.ImportRequest{
+	req := inspect.ImportRequest{
 		Registry: reg, Files: files, Servers: list(c, "servers"), Profile: c.String("as-profile"), Adopt: c.Bool("adopt"),
 		PolicyEnv: env.Getenv(policy.EnvVar), Warn: env.warn, Environ: env.environ(),
 	}
@@ -98,7 +99,7 @@ func runImport(env *Env, c *cli.Context) error {
 			return undo, err
 		}
 	}
-	res, err := render.Import(f, req)
+	res, err := inspect.Import(f, req)
 	if err != nil {
 		return err
 	}
@@ -192,7 +193,7 @@ func importFiles(env *Env, f fsys.FS, ps []*providers.Provider, scope providers.
 
 // reportImport says what an import did: per file, the servers taken in and adopted;
 // the servers already defined; the profile.
-func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool) {
+func reportImport(env *Env, res *inspect.ImportResult, layerFile string, dry bool) {
 	verb, adopt, add := "imported", "adopted", "added"
 	if dry {
 		verb, adopt, add = "would import", "would adopt", "would add"
@@ -230,7 +231,7 @@ func reportImport(env *Env, res *render.ImportResult, layerFile string, dry bool
 
 // addedFrom are the entries of a file the import added to the registry: not those a
 // layer already defines as read (noted once, as identical).
-func addedFrom(fi render.ImportFile, added map[string]bool) []string {
+func addedFrom(fi inspect.ImportFile, added map[string]bool) []string {
 	var out []string
 	for _, n := range fi.Servers {
 		if added[n] {
@@ -250,7 +251,7 @@ func setOf(names []string) map[string]bool {
 }
 
 // imported adds what an import did to the --json document.
-func (j *jsonOut) imported(res *render.ImportResult) {
+func (j *jsonOut) imported(res *inspect.ImportResult) {
 	if j == nil {
 		return
 	}
@@ -277,7 +278,7 @@ func warnCopied(env *Env, reg *registry.Registry, added []string, dry bool) {
 	var found []string
 	for _, n := range added {
 		if s, ok := reg.Server(n); ok {
-			for _, v := range render.LiteralCredentials(s) {
+			for _, v := range inspect.LiteralCredentials(s) {
 				found = append(found, termtext.Quote(v.Server)+" ("+termtext.Quote(v.Field)+")")
 			}
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/limits"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // checkAll is writeAll for inject --check (K1, K2): a client file refused as hostile
@@ -16,16 +16,16 @@ import (
 // write through — is reported with a WARNING and left out, and every other file is
 // still checked. It returns the
 // results and the refused files.
-func checkAll(env *Env, f fsys.FS, reqs []render.Request) ([]*render.Result, []string, error) {
+func checkAll(env *Env, f fsys.FS, reqs []write.Request) ([]*write.Result, []string, error) {
 	var refused []string
 	for {
-		preps, err := render.PrepareAll(f, reqs)
+		preps, err := write.PrepareAll(f, reqs)
 		if err != nil {
 			return nil, nil, err
 		}
-		err = render.Commit(f, preps, false) // a dry run: nothing is written either way
+		err = write.Commit(f, preps, false) // a dry run: nothing is written either way
 		if err == nil {
-			results := make([]*render.Result, len(preps))
+			results := make([]*write.Result, len(preps))
 			for i, prep := range preps {
 				reportInject(env, prep.Result, true)
 				results[i] = prep.Result
@@ -36,7 +36,7 @@ func checkAll(env *Env, f fsys.FS, reqs []render.Request) ([]*render.Result, []s
 		if !ok {
 			return nil, nil, err
 		}
-		var kept []render.Request
+		var kept []write.Request
 		for i, prep := range preps {
 			if dest := prep.Result.Destination; dest == "" || filepath.Clean(dest) != filepath.Clean(path) {
 				kept = append(kept, reqs[i])
@@ -69,7 +69,7 @@ func refusedPath(err error) (string, bool) {
 
 // checkVerdict ends inject --check (B5): exit 0 when every file is up to date, 1 when
 // one would change or could not be checked (refused), naming them.
-func checkVerdict(env *Env, out *jsonOut, results []*render.Result, refused []string, layer string) error {
+func checkVerdict(env *Env, out *jsonOut, results []*write.Result, refused []string, layer string) error {
 	var stale []string
 	for _, r := range results {
 		stale = append(stale, clientFiles(r.Changed, layer)...)

@@ -13,7 +13,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/urfave/cli/v2"
 )
 
@@ -102,7 +102,7 @@ func runInject(env *Env, c *cli.Context) error {
 		return err
 	}
 	f, dr := env.writeFS(dry)
-	base := render.Request{
+	base := write.Request{
 		Registry: reg, Scope: scope, Project: proj, WorkDir: env.Cwd, Policy: flagLevel,
 		PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(proj), Warn: env.warn, DryRun: dry,
 	}
@@ -110,7 +110,7 @@ func runInject(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var results []*render.Result
+	var results []*write.Result
 	var refused []string
 	if check {
 		results, refused, err = checkAll(env, f, reqs)
@@ -132,15 +132,15 @@ func runInject(env *Env, c *cli.Context) error {
 
 // writeAll prepares every request, writes them as one transaction (W7), and says what
 // each did; it returns the results, one per request.
-func writeAll(env *Env, f fsys.FS, reqs []render.Request, dry bool) ([]*render.Result, error) {
-	preps, err := render.PrepareAll(f, reqs)
+func writeAll(env *Env, f fsys.FS, reqs []write.Request, dry bool) ([]*write.Result, error) {
+	preps, err := write.PrepareAll(f, reqs)
 	if err != nil {
 		return nil, err
 	}
-	if err := render.Commit(f, preps, !dry); err != nil {
+	if err := write.Commit(f, preps, !dry); err != nil {
 		return nil, err
 	}
-	results := make([]*render.Result, len(preps))
+	results := make([]*write.Result, len(preps))
 	for i, prep := range preps {
 		reportInject(env, prep.Result, dry)
 		results[i] = prep.Result
@@ -152,8 +152,8 @@ func writeAll(env *Env, f fsys.FS, reqs []render.Request, dry bool) ([]*render.R
 // skipHint adds to a refusal of servers some clients cannot take the flag that skips
 // them (H5), when it was not given.
 func skipHint(err error, given bool) error {
-	var one *render.RenderError
-	var many render.RenderErrors
+	var one *write.RenderError
+	var many write.RenderErrors
 	var skip string
 	switch {
 	case given:
@@ -175,12 +175,12 @@ func skipHint(err error, given bool) error {
 
 // reportInputVars says once which variables stand for the inputs the clients written
 // cannot ask for (T3): the person sets them where those clients start.
-func reportInputVars(env *Env, results []*render.Result) {
+func reportInputVars(env *Env, results []*write.Result) {
 	var vars, clients []string
 	for _, r := range results {
 		if len(r.InputVars) > 0 {
-			vars = dialect.AppendNew(vars, r.InputVars)
-			clients = dialect.AppendNew(clients, []string{r.Provider})
+			vars = providers.AppendNew(vars, r.InputVars)
+			clients = providers.AppendNew(clients, []string{r.Provider})
 		}
 	}
 	sayInputVars(env, clients, vars)
@@ -200,7 +200,7 @@ func sayInputVars(env *Env, clients, vars []string) {
 
 // injectRequests builds one request per provider of --provider (U2: one
 // transaction), or those of --all, from base and the selection.
-func injectRequests(env *Env, c *cli.Context, f fsys.FS, base render.Request, ps []*providers.Provider, all bool) ([]render.Request, error) {
+func injectRequests(env *Env, c *cli.Context, f fsys.FS, base write.Request, ps []*providers.Provider, all bool) ([]write.Request, error) {
 	names, filters, profile, err := selection(c, base.Registry, !all)
 	if err != nil {
 		return nil, err
@@ -210,7 +210,7 @@ func injectRequests(env *Env, c *cli.Context, f fsys.FS, base render.Request, ps
 	base.Filters, base.Profile = filters, profile
 	// --profile makes the injection a sync of what mcpwire owns there (B7); --servers
 	// stays additive
-	base.Inject = render.InjectOptions{Force: c.Bool("force"), Ignored: gitIgnored(base.Project),
+	base.Inject = write.InjectOptions{Force: c.Bool("force"), Ignored: gitIgnored(base.Project),
 		KeepFilters: profile == "" && !c.Bool("clear-tool-filters"), Sync: profile != "", SkipRefused: c.Bool("skip-unsupported")}
 	if c.Bool("clear-tool-filters") {
 		base.Filters = nil
@@ -218,7 +218,7 @@ func injectRequests(env *Env, c *cli.Context, f fsys.FS, base render.Request, ps
 	if all {
 		return allRequests(env, f, base.Registry, base, names)
 	}
-	reqs := make([]render.Request, len(ps))
+	reqs := make([]write.Request, len(ps))
 	for i, p := range ps {
 		reqs[i] = base
 		reqs[i].Provider, reqs[i].Servers = p, names
@@ -232,7 +232,7 @@ func injectRequests(env *Env, c *cli.Context, f fsys.FS, base render.Request, ps
 // servers injected into it (or the selection, when --profile/--servers is given). A
 // provider with no record gets its user-scope file when that is its default scope,
 // with the servers recorded for it; otherwise it is skipped with a WARNING.
-func allRequests(env *Env, f fsys.FS, reg *registry.Registry, base render.Request, selected []string) ([]render.Request, error) {
+func allRequests(env *Env, f fsys.FS, reg *registry.Registry, base write.Request, selected []string) ([]write.Request, error) {
 	recorded, err := render.RecordedDestinations(f, reg.Set().Write().Dir)
 	if err != nil {
 		return nil, err
@@ -252,7 +252,7 @@ func allRequests(env *Env, f fsys.FS, reg *registry.Registry, base render.Reques
 		}
 		return out
 	}
-	var out []render.Request
+	var out []write.Request
 	for _, name := range reg.InjectedProviders() {
 		p, ok := providers.Get(name)
 		if !ok {
@@ -297,21 +297,21 @@ func allRequests(env *Env, f fsys.FS, reg *registry.Registry, base render.Reques
 // servers in a file shared by every project (Claude Code's local scope), by the path
 // otherwise. A file that is none of p's, or a project that no longer exists, is
 // skipped with a WARNING.
-func recordedRequest(env *Env, f fsys.FS, base render.Request, p *providers.Provider, d render.RecordedDestination) (render.Request, bool) {
+func recordedRequest(env *Env, f fsys.FS, base write.Request, p *providers.Provider, d render.RecordedDestination) (write.Request, bool) {
 	scope, project, ok := d.Scope, d.Project, d.Scope != ""
 	if !ok {
 		scope, project, ok = render.ScopeOf(p, d.Path, env.pathEnv(""))
 	}
 	if !ok || p.Dest(scope) == nil {
 		env.warn(fmt.Sprintf("%s: %s is neither %s's user-scope file here nor one of its project files; skipped (ownership record %s)", p.Name, d.Path, p.Display, d.Record))
-		return render.Request{}, false
+		return write.Request{}, false
 	}
 	r := base
 	r.Provider, r.Scope, r.Inject = p, scope, skipping(base.Inject, base.Inject.Ignored)
 	if scope != providers.User {
 		if fi, err := f.Stat(project); err != nil || !fi.IsDir() {
 			env.warn(fmt.Sprintf("%s: project directory %s of %s no longer exists; skipped", p.Name, project, d.Path))
-			return render.Request{}, false
+			return write.Request{}, false
 		}
 		r.Project, r.Env, r.Inject = project, env.pathEnv(project), skipping(base.Inject, gitIgnored(project))
 	}
@@ -320,14 +320,14 @@ func recordedRequest(env *Env, f fsys.FS, base render.Request, p *providers.Prov
 
 // skipping is inject --all's options: a server a client cannot take is skipped with a
 // warning (V7), and project files are checked with ignored.
-func skipping(o render.InjectOptions, ignored render.IgnoreCheck) render.InjectOptions {
+func skipping(o write.InjectOptions, ignored render.IgnoreCheck) write.InjectOptions {
 	o.SkipUnsupported, o.Ignored = true, ignored
 	return o
 }
 
 // reportInject says what an injection did: the file written (or up to date), the
 // other clients reading it (V10), the deny rules, then the notes.
-func reportInject(env *Env, r *render.Result, dry bool) {
+func reportInject(env *Env, r *write.Result, dry bool) {
 	defer func() {
 		for _, n := range r.Notes {
 			printf(env.Stdout, "%s: %s\n", r.Provider, n)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/mcpwire/mcpwire/fixtures"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/fixtures"
 
 	"github.com/mcpwire/mcpwire/internal/suggest"
 	"github.com/mcpwire/mcpwire/providers"
@@ -171,13 +172,16 @@ func TestProvidersJSON(t *testing.T) {
 			t.Errorf("%s: not a provider", v.Name)
 			continue
 		}
-		if !slices.Equal(v.Aliases, p.Aliases()) || v.Aliases == nil {
-			t.Errorf("%s: aliases %v, want %v (never null)", v.Name, v.Aliases, p.Aliases())
+		if !slices.Equal(v.Aliases, p.Aliases) || v.Aliases == nil {
+			t.Errorf("%s: aliases %v, want %v (never null)", v.Name, v.Aliases, p.Aliases)
 		}
 		if v.References == "" || v.ToolDeny == "" || v.ToolAllow == "" || v.Transports == "" {
 			t.Errorf("%s: missing references, filters or transports: %+v", v.Name, v)
 		}
-		if p.Shape == providers.ShapeManual {
+		if v.Conformance != p.Conformance || len(v.Sources) == 0 {
+			t.Errorf("%s: conformance %v, want %v; sources %q", v.Name, v.Conformance, p.Conformance, v.Sources)
+		}
+		if p.Manual() {
 			continue
 		}
 		if v.Format == "" || v.ServersKey == "" {

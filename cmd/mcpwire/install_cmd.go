@@ -12,6 +12,7 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/urfave/cli/v2"
 )
 
@@ -67,7 +68,7 @@ func installTarget(env *Env, c *cli.Context) (target, dir string, err error) {
 // builtin is the built-in aiwg entry (I2): no env block, except AIWG_ROOT in user
 // scope when it is set.
 func builtin(env *Env, scope providers.Scope) *registry.Server {
-	s := &registry.Server{Name: render.BuiltinName, Type: registry.Stdio, Command: "aiwg", Args: []string{"mcp", "serve"}}
+	s := &registry.Server{Name: write.BuiltinName, Type: registry.Stdio, Command: "aiwg", Args: []string{"mcp", "serve"}}
 	if root := env.Getenv("AIWG_ROOT"); root != "" && scope == providers.User {
 		s.Env = map[string]string{"AIWG_ROOT": root}
 	}
@@ -128,10 +129,10 @@ func runInstall(env *Env, c *cli.Context) error {
 	if err := env.checkProject(project, explicit, effScope); err != nil { // U4
 		return err
 	}
-	req := render.Request{
+	req := write.Request{
 		Registry: reg, Provider: p, Scope: scope, Project: project, Servers: names, Filters: filters, Profile: profile,
 		PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn, DryRun: c.Bool("dry-run"),
-		Inject: render.InjectOptions{
+		Inject: write.InjectOptions{
 			Force: c.Bool("force"), Ignored: gitIgnored(project),
 			// as with inject, tool filters change only with --profile: installing the
 			// built-in entry (or --servers) keeps the deny rules a profile wrote
@@ -149,7 +150,7 @@ func runInstall(env *Env, c *cli.Context) error {
 	if p.Manual() {
 		return installManual(env, out, p, req)
 	}
-	if p.Install != nil && p.Install.Legacy != nil && slices.Contains(req.Servers, render.BuiltinName) {
+	if p.Install != nil && p.Install.Legacy != nil && slices.Contains(req.Servers, write.BuiltinName) {
 		// the legacy entry moves only when an aiwg entry is installed in its place (I4)
 		if paths, err := p.Install.Legacy.Candidates(env.pathEnv(project)); err == nil {
 			req.Install.Legacy = paths[0]
@@ -160,7 +161,7 @@ func runInstall(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	out.inject([]render.Request{req}, []*render.Result{res})
+	out.inject([]write.Request{req}, []*write.Result{res})
 	if dr != nil && out == nil {
 		printDiff(env, dr, reg)
 	}
@@ -169,7 +170,7 @@ func runInstall(env *Env, c *cli.Context) error {
 
 // installManual prints the steps for a client configured by hand; with --json, a
 // note says to run without it for them.
-func installManual(env *Env, out *jsonOut, p *providers.Provider, req render.Request) error {
+func installManual(env *Env, out *jsonOut, p *providers.Provider, req write.Request) error {
 	if err := printManual(env, p, req); err != nil {
 		return err
 	}
@@ -181,10 +182,10 @@ func installManual(env *Env, out *jsonOut, p *providers.Provider, req render.Req
 
 // writeInstall injects the request and says what happened: the legacy entry moved
 // (I4), and how to restart a client that reads its file only when it starts.
-func writeInstall(env *Env, f fsys.FS, req render.Request) (*render.Result, error) {
+func writeInstall(env *Env, f fsys.FS, req write.Request) (*write.Result, error) {
 	p := req.Provider
-	migrate := req.Install.Legacy != "" && render.LegacyEntry(env.FS, req.Install.Legacy)
-	res, err := render.Inject(f, req)
+	migrate := req.Install.Legacy != "" && write.LegacyEntry(env.FS, req.Install.Legacy)
+	res, err := write.Inject(f, req)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +195,7 @@ func writeInstall(env *Env, f fsys.FS, req render.Request) (*render.Result, erro
 		if req.DryRun {
 			verb = "would move"
 		}
-		printf(env.Stdout, "%s: %s the legacy %q entry out of %s\n", p.Name, verb, render.BuiltinName, req.Install.Legacy)
+		printf(env.Stdout, "%s: %s the legacy %q entry out of %s\n", p.Name, verb, write.BuiltinName, req.Install.Legacy)
 	}
 	if p.Install != nil && p.Install.Restart != "" && !req.DryRun && slices.Contains(res.Changed, res.Destination) {
 		printf(env.Stdout, "restart %s to load the change (%s)\n", p.Display, p.Install.Restart)
@@ -204,7 +205,7 @@ func writeInstall(env *Env, f fsys.FS, req render.Request) (*render.Result, erro
 
 // installBuiltin makes the request install the built-in entry (I2), unless the
 // registry defines a server of its name, which replaces it.
-func installBuiltin(env *Env, req *render.Request, scope providers.Scope) {
+func installBuiltin(env *Env, req *write.Request, scope providers.Scope) {
 	p := req.Provider
 	b := builtin(env, scope)
 	if p.Manual() && b.Env != nil {
@@ -215,7 +216,7 @@ func installBuiltin(env *Env, req *render.Request, scope providers.Scope) {
 	}
 	req.Servers = []string{b.Name}
 	if _, defined := req.Registry.Server(b.Name); !defined { // a registry "aiwg" replaces the built-in entry (I2)
-		req.Install = render.InstallOptions{Extra: []*registry.Server{b},
+		req.Install = write.InstallOptions{Extra: []*registry.Server{b},
 			Exempt: map[string]map[string]bool{b.Name: {"AIWG_ROOT": true}}} // P8: this key, this entry only
 		if _, err := exec.LookPath(b.Command); err != nil { // U9
 			env.warn(fmt.Sprintf("%s: %s is not on PATH: %s cannot start the %s server until it is (install aiwg, or put it on PATH)", p.Name, b.Command, p.Display, b.Name))

@@ -4,8 +4,8 @@ import (
 	"io"
 	"slices"
 
-	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/urfave/cli/v2"
 )
 
@@ -121,7 +121,7 @@ func nonNil[T any](s []T) []T {
 }
 
 // inject adds what injections did (or would do).
-func (j *jsonOut) inject(reqs []render.Request, results []*render.Result) {
+func (j *jsonOut) inject(reqs []write.Request, results []*write.Result) {
 	if j == nil {
 		return
 	}
@@ -148,7 +148,7 @@ func (j *jsonOut) inject(reqs []render.Request, results []*render.Result) {
 }
 
 // launch adds a launch: its variables and its command line as an argument array.
-func (j *jsonOut) launch(l dialect.Launch) {
+func (j *jsonOut) launch(l providers.Launch) {
 	if j == nil {
 		return
 	}
@@ -164,7 +164,7 @@ func (j *jsonOut) launch(l dialect.Launch) {
 
 // ephemeral adds standalone output (C5, X1): the file written, its servers, and how
 // to launch the client on it.
-func (j *jsonOut) ephemeral(provider, path string, written []string, l *dialect.Launch) {
+func (j *jsonOut) ephemeral(provider, path string, written []string, l *providers.Launch) {
 	j.rep.Destinations = append(j.rep.Destinations, writeDest{Provider: provider, Scope: ephemeralScope, Path: path, Written: written, Changed: true})
 	j.rep.Changed = append(j.rep.Changed, path)
 	if l != nil {

@@ -49,6 +49,7 @@ func scriptParams(dir string) testscript.Params {
 			"hardlink": cmdHardlink,
 			"replace":  cmdReplace,
 			"template": cmdTemplate,
+			"unwork":   cmdUnwork,
 			// "winetest.Skip Symlinks": the scripts' winetest.Skip (internal/winetest)
 			"winetest.Skip": cmdWineSkip,
 			// hostile input (K1, K2, K8): hostile_cmds_test.go

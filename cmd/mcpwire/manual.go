@@ -6,13 +6,13 @@ import (
 
 	"github.com/mcpwire/mcpwire/policy/redact"
 	"github.com/mcpwire/mcpwire/providers"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 )
 
 // printManual prints the steps for a client without a config file mcpwire can write
 // (ChatGPT Desktop: Developer Mode connectors). It writes nothing.
-func printManual(env *Env, p *providers.Provider, req render.Request) error {
-	steps, err := render.ManualSteps(req)
+func printManual(env *Env, p *providers.Provider, req write.Request) error {
+	steps, err := write.ManualSteps(req)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"unicode/utf8"
@@ -54,26 +53,12 @@ func escapeJSONControls(b []byte) []byte {
 	return out
 }
 
-// writeOut writes an explicit --out file atomically. Its parents are checked from the
-// filesystem root (W5); a new file gets 0666 minus the umask, an existing one keeps
-// its mode.
+// writeOut writes an explicit --out file atomically (fsys.WriteFile), and says so.
 func writeOut(env *Env, path string, data []byte) error {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(env.Cwd, path)
 	}
-	check := func() error { return fsys.CheckRealDirs(env.FS, "/", path) }
-	_, err := fsys.Apply(env.FS, []fsys.Target{{
-		Path:  path,
-		Check: check,
-		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-			mode := 0o666 &^ fsys.Umask()
-			if cur.Exists {
-				mode = cur.Mode.Perm()
-			}
-			return data, mode, false, nil
-		},
-	}})
-	if err != nil {
+	if err := fsys.WriteFile(env.FS, path, data); err != nil {
 		return err
 	}
 	printf(env.Stderr, "wrote %s\n", path)

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"path/filepath"
-
-	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/termtext"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/urfave/cli/v2"
 )
 
@@ -36,27 +33,19 @@ func runPolicyCompile(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	files, warns, err := render.CompilePolicy(reg)
+	files, warns, err := write.CompilePolicy(reg)
 	if err != nil {
 		return err
 	}
 	for _, w := range warns {
 		env.warn(w)
 	}
-	out := absDir(env, c.String("out"))
-	for i, f := range files {
-		path := filepath.Join(out, filepath.FromSlash(f.Rel))
-		if err := fsys.MkdirAll(env.FS, filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		if err := env.FS.WriteFile(path, f.Data, 0o644, nil); err != nil {
-			return err
-		}
-		files[i].Rel = path
+	if err := write.WritePolicyFiles(env.FS, absDir(env, c.String("out")), files); err != nil {
+		return err
 	}
 	if c.Bool("json") {
 		return writeJSON(env.Stdout, struct {
-			Files []render.CompiledFile `json:"files"`
+			Files []write.CompiledFile `json:"files"`
 		}{nonNil(files)})
 	}
 	for _, f := range files {

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"github.com/mcpwire/mcpwire/fixtures"
 	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/fixtures"
 )
 
 // spec: §0 L5 L10 — profile edit exit codes: a successful edit of a lower-layer profile

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 
+	"github.com/mcpwire/mcpwire/internal/projectdir"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/urfave/cli/v2"
 )
@@ -21,18 +20,7 @@ func project(env *Env, c *cli.Context) (string, error) {
 }
 
 // checkProjectDir refuses a project directory that does not exist or is not a directory.
-func checkProjectDir(env *Env, dir string) error {
-	fi, err := env.FS.Stat(dir)
-	switch {
-	case err != nil && errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("project directory %s does not exist", dir)
-	case err != nil:
-		return err
-	case !fi.IsDir():
-		return fmt.Errorf("project directory %s is not a directory", dir)
-	}
-	return nil
-}
+func checkProjectDir(env *Env, dir string) error { return projectdir.Check(env.FS, dir) }
 
 // projectDir reads --project, made absolute; without it, the root of the git work
 // tree holding the working directory, else the working directory (U4).
@@ -47,23 +35,11 @@ func projectDir(env *Env, c *cli.Context) string {
 	return filepath.Clean(p)
 }
 
-// workTree returns the root of the git work tree holding the working directory: the
-// nearest directory, the working directory included, with a .git entry (a directory,
-// or a file in a linked work tree or submodule). Without one it is the working
-// directory. git is not run: a few Lstat calls, once per process.
+// workTree returns the root of the git work tree holding the working directory
+// (projectdir.WorkTree), looked for once per process.
 func (e *Env) workTree() string {
-	if e.tree != "" {
-		return e.tree
-	}
-	e.tree = e.Cwd
-	for dir := filepath.Clean(e.Cwd); ; dir = filepath.Dir(dir) {
-		if _, err := e.FS.Lstat(filepath.Join(dir, ".git")); err == nil {
-			e.tree = dir
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			break
-		}
+	if e.tree == "" {
+		e.tree = projectdir.WorkTree(e.FS, e.Cwd)
 	}
 	return e.tree
 }
@@ -100,14 +76,7 @@ func (e *Env) checkProject(dir string, explicit bool, scope providers.Scope) err
 }
 
 // sameDir reports whether two directories are the same, by path or by real path.
-func sameDir(e *Env, a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	ra, err1 := e.FS.EvalSymlinks(a)
-	rb, err2 := e.FS.EvalSymlinks(b)
-	return err1 == nil && err2 == nil && ra == rb
-}
+func sameDir(e *Env, a, b string) bool { return projectdir.Same(e.FS, a, b) }
 
 // projectScopes returns the scope that needs a project among those the providers write
 // for the --scope given (their default scope when none is, V6): project, else local,

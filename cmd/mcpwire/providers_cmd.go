@@ -97,9 +97,9 @@ func providerViews(pe providers.PathEnv) []providerView {
 	views := make([]providerView, 0, len(providers.All()))
 	for _, p := range providers.All() {
 		v := providerView{
-			Name: p.Name, Display: p.Display, Aliases: p.Aliases(), DefaultScope: string(p.DefaultScope),
+			Name: p.Name, Display: p.Display, Aliases: slices.Clone(p.Aliases), DefaultScope: string(p.DefaultScope),
 			Destinations: map[string][]string{}, Variables: map[string][]string{}, Format: string(p.Format), StrictJSON: p.StrictJSON, ServersKey: p.ServersKey,
-			Transports: string(p.Remote), References: string(p.Refs), ToolDeny: string(p.Deny),
+			Transports: string(p.Remote), References: p.Refs.Style, ToolDeny: string(p.Deny),
 			ToolAllow: string(p.Allow), Ephemeral: p.Ephemeral, Sources: p.Sources, Conformance: p.Conformance,
 			ProjectNote: p.ProjectNote,
 		}

@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcpwire/mcpwire/fixtures"
 	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpwire/mcpwire/fixtures"
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 )

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -101,5 +102,37 @@ func cmdTemplate(ts *testscript.TestScript, neg bool, args []string) {
 	text := regexp.MustCompile(`@[A-Za-z_][A-Za-z0-9_]*@`).ReplaceAllStringFunc(ts.ReadFile(args[0]), func(m string) string {
 		return ts.Getenv(strings.Trim(m, "@"))
 	})
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text), 0o644))
+}
+
+// cmdUnwork writes FILE (or stdout, stderr) to OUT with the work directory written
+// $WORK, as a golden section spells it: "unwork stdout got.txt" then "cmp got.txt
+// want.txt" compares with a section MCPWIRE_UPDATE=1 can rewrite (testscript rewrites
+// what cmp compares, not what cmpenv does). With NAMEs after OUT ("unwork stdout
+// got.txt codex cursor"), only the paragraphs of FILE (blank-line separated) whose
+// first word is one of them are written, in FILE's order: a listing of every client
+// pinned for some of them, which a new client leaves as it is.
+func cmdUnwork(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: unwork FILE OUT [NAME...]")
+	}
+	text := strings.ReplaceAll(ts.ReadFile(args[0]), ts.Getenv("WORK"), "$WORK")
+	if names := args[2:]; len(names) > 0 {
+		var kept []string
+		found := map[string]bool{}
+		for _, block := range strings.Split(text, "\n\n") {
+			first, _, _ := strings.Cut(block, " ")
+			if slices.Contains(names, first) {
+				kept = append(kept, strings.TrimSuffix(block, "\n"))
+				found[first] = true
+			}
+		}
+		for _, n := range names {
+			if !found[n] {
+				ts.Fatalf("unwork: no paragraph of %s starts with %s", args[0], n)
+			}
+		}
+		text = strings.Join(kept, "\n\n") + "\n"
+	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text), 0o644))
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/inspect"
 	"github.com/urfave/cli/v2"
 )
 
@@ -98,7 +98,7 @@ func serverAddJSON(env *Env, c *cli.Context) error {
 			return limits.Size("standard input", limits.FileBytes)
 		}
 	}
-	sn, err := render.ReadSnippet(name, raw)
+	sn, err := inspect.ReadSnippet(name, raw)
 	if err != nil {
 		return err
 	}
@@ -109,10 +109,10 @@ func serverAddJSON(env *Env, c *cli.Context) error {
 	if len(sn.Dropped) > 0 {
 		env.warn(fmt.Sprintf("not imported, mcpwire has no field for them: %s (%s)", name, strings.Join(sn.Dropped, ", ")))
 	}
-	if err := render.CheckImportPolicy(reg, env.Getenv(policy.EnvVar), []*registry.Server{sn.Server}); err != nil {
+	if err := inspect.CheckImportPolicy(reg, env.Getenv(policy.EnvVar), []*registry.Server{sn.Server}); err != nil {
 		var pe *policy.Error
 		if errors.As(err, &pe) {
-			pe.Hint = render.AddJSONHint
+			pe.Hint = inspect.AddJSONHint
 		}
 		return err
 	}
@@ -175,7 +175,7 @@ func serverUpdate(env *Env, c *cli.Context) error {
 		return nil
 	}
 	if err := reg.UpdateServer(name, edit); err != nil {
-		return render.Undone(err, undo)
+		return inspect.Undone(err, undo)
 	}
 	reportMoved(env, ms, false, "client files still hold what inject wrote before: inject again to write the references")
 	if !reg.InWriteLayer(name) {

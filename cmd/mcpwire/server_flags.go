@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/mcpwire/mcpwire/policy"
+	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render/dialect"
 	"github.com/urfave/cli/v2"
 )
 
@@ -218,7 +218,7 @@ func dashForm(c *cli.Context, command []string) string {
 	if c.NArg() > 0 {
 		name = c.Args().First()
 	}
-	return dialect.Launch{Binary: commandPath(c), Args: append([]string{name, "--"}, command...)}.String()
+	return providers.Launch{Binary: commandPath(c), Args: append([]string{name, "--"}, command...)}.String()
 }
 
 // checkTransportFlags refuses a command line that makes a server both local and
@@ -247,7 +247,7 @@ func checkTransportFlags(env *Env, c *cli.Context) error {
 func noTransport(c *cli.Context, name string) error {
 	return withHint(fmt.Errorf("server %q: give its command after -- (a local server) or its --url (a remote one)", name),
 		"a local server: "+dashForm(c, []string{"npx", "-y", "PACKAGE"}),
-		"a remote server: "+dialect.Launch{Binary: commandPath(c), Args: []string{name, "--url", "https://HOST/mcp"}}.String())
+		"a remote server: "+providers.Launch{Binary: commandPath(c), Args: []string{name, "--url", "https://HOST/mcp"}}.String())
 }
 
 // applyEnv applies --env, --env-plain (P11) and --env-from key by key (H3): each key

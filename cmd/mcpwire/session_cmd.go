@@ -16,14 +16,13 @@ import (
 	"github.com/mcpwire/mcpwire/policy/redact"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/urfave/cli/v2"
 )
 
 // sessionClients are the names and the commands of the clients session starts.
 func sessionClients() (names, binaries []string) {
-	for _, p := range render.SessionProviders() {
+	for _, p := range write.SessionProviders() {
 		names, binaries = append(names, p.Name), append(binaries, p.Binary)
 	}
 	return names, binaries
@@ -80,7 +79,7 @@ func runSession(env *Env, c *cli.Context) error {
 	// The name becomes a directory (codex) or a file name (claude): check it before
 	// any filesystem access, the registry's included (X1).
 	profile := c.String("profile")
-	if !render.ValidRuntimeName(profile) {
+	if !write.ValidRuntimeName(profile) {
 		return runtimeNameError(p.Name, profile)
 	}
 	reg, err := env.registry()
@@ -102,10 +101,10 @@ func runSession(env *Env, c *cli.Context) error {
 			return err
 		}
 	}
-	req := render.Request{
+	req := write.Request{
 		Registry: reg, Provider: p, Project: project, Servers: res.Servers, Filters: res.Filters, Profile: profile,
 		Policy: level, PolicyEnv: env.Getenv(policy.EnvVar), Env: env.pathEnv(project), Warn: env.warn, DryRun: dry,
-		Inject: render.InjectOptions{Sync: true}, // --persist injects as inject --profile does (B7)
+		Inject: write.InjectOptions{Sync: true}, // --persist injects as inject --profile does (B7)
 	}
 	sl, err := sessionLaunch(env, c, p, req, profile)
 	if err != nil {
@@ -118,13 +117,13 @@ func runSession(env *Env, c *cli.Context) error {
 	launch.Args = append(launch.Args, env.passthrough...)
 	if dry {
 		// the references, never their values: nothing is resolved in a dry run
-		return sessionDryRun(env, out, dr, reg, writeDest{Provider: p.Name, Scope: sl.scope, Written: req.Servers}, render.SecretLaunch(p, launch, sl.secrets))
+		return sessionDryRun(env, out, dr, reg, writeDest{Provider: p.Name, Scope: sl.scope, Written: req.Servers}, write.SecretLaunch(p, launch, sl.secrets))
 	}
 	secrets, err := resolveVars(env, sl.secrets)
 	if err != nil {
 		return fmt.Errorf("launch refused: %w", err)
 	}
-	launch = render.SecretArgs(p, launch, sl.secrets)
+	launch = write.SecretArgs(p, launch, sl.secrets)
 	return run(env, launch.Binary, launch.Args, append(slices.Clip(launch.Env), secrets...))
 }
 
@@ -133,15 +132,15 @@ func runSession(env *Env, c *cli.Context) error {
 // [a-z0-9-]+. A layer may hold other names (L14, "team/dev"): only this use of such a
 // profile is refused, and the hint says how to get one of a usable name.
 func runtimeNameError(provider, name string) error {
-	extend := dialect.Launch{Binary: "mcpwire", Args: []string{"profile", "add", "NAME", "--extends", name}}
-	own := dialect.Launch{Binary: "mcpwire", Args: []string{"inject", "--provider", provider, "--profile", name}}
+	extend := providers.Launch{Binary: "mcpwire", Args: []string{"profile", "add", "NAME", "--extends", name}}
+	own := providers.Launch{Binary: "mcpwire", Args: []string{"inject", "--provider", provider, "--profile", name}}
 	return withHint(fmt.Errorf("invalid profile name %q for a session or a runtime home", name),
 		"a session and a runtime home are named after the profile, which holds lowercase letters, digits and '-' only: add a profile of such a name that extends it ("+extend.String()+"), or write the client's own file ("+own.String()+")")
 }
 
 // sessionDryRun says what session would write and launch (U5): the files, the diff
 // and the launch line, credentials hidden; with --json, the document.
-func sessionDryRun(env *Env, out *jsonOut, dr *fsys.DryRun, reg *registry.Registry, d writeDest, l dialect.Launch) error {
+func sessionDryRun(env *Env, out *jsonOut, dr *fsys.DryRun, reg *registry.Registry, d writeDest, l providers.Launch) error {
 	layer := reg.Set().Write().Dir
 	var files []string
 	for _, in := range dr.Intents() {
@@ -169,7 +168,7 @@ func sessionDryRun(env *Env, out *jsonOut, dr *fsys.DryRun, reg *registry.Regist
 // wrote ("ephemeral" but with --persist), and what removes a temporary directory
 // afterwards (nil when there is none).
 type sessionLaunched struct {
-	launch  dialect.Launch
+	launch  providers.Launch
 	scope   string
 	cleanup func()
 	// secrets are the variables standing for remote servers' secrets, "VAR=REF" (S2):
@@ -179,16 +178,16 @@ type sessionLaunched struct {
 
 // sessionLaunch prepares what session starts: the client on its own file (--persist),
 // in a runtime home, or on an ephemeral file it loads alone.
-func sessionLaunch(env *Env, c *cli.Context, p *providers.Provider, req render.Request, profile string) (sessionLaunched, error) {
+func sessionLaunch(env *Env, c *cli.Context, p *providers.Provider, req write.Request, profile string) (sessionLaunched, error) {
 	switch {
 	case c.Bool("persist"):
-		res, err := render.Inject(env.FS, req)
+		res, err := write.Inject(env.FS, req)
 		if err != nil {
 			return sessionLaunched{}, fmt.Errorf("launch refused: %w", err)
 		}
-		return sessionLaunched{launch: dialect.Launch{Binary: p.Binary}, scope: string(res.Scope), secrets: res.Secrets.Vars}, nil
-	case render.HasRuntimeHome(p):
-		rt, err := render.RuntimeHome(env.FS, req, profile)
+		return sessionLaunched{launch: providers.Launch{Binary: p.Binary}, scope: string(res.Scope), secrets: res.Secrets.Vars}, nil
+	case write.HasRuntimeHome(p):
+		rt, err := write.RuntimeHome(env.FS, req, profile)
 		if err != nil {
 			return sessionLaunched{}, fmt.Errorf("launch refused: %w", err)
 		}
@@ -198,7 +197,7 @@ func sessionLaunch(env *Env, c *cli.Context, p *providers.Provider, req render.R
 		}
 		return sessionLaunched{launch: rt.Launch, scope: ephemeralScope, secrets: rt.Secrets.Vars}, nil
 	}
-	eph, err := render.Ephemeral(env.FS, req, "")
+	eph, err := write.Ephemeral(env.FS, req, "")
 	if err != nil {
 		return sessionLaunched{}, fmt.Errorf("launch refused: %w", err)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/termtext"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
-	"github.com/mcpwire/mcpwire/render"
+	"github.com/mcpwire/mcpwire/render/inspect"
 	"github.com/urfave/cli/v2"
 )
 
@@ -80,24 +80,24 @@ func runStatus(env *Env, c *cli.Context) error {
 		return err
 	}
 	bar := env.startProgress("status", "clients", len(ps), c.Bool("json"))
-	files := render.Status(env.FS, render.StatusRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj), Getenv: env.Getenv, Step: bar.step,
+	files := inspect.Status(env.FS, inspect.StatusRequest{Registry: reg, Providers: ps, Env: env.pathEnv(proj), Getenv: env.Getenv, Step: bar.step,
 		CheckSecret: env.checkSecret})
 	bar.end()
 	doc := struct {
-		Project string              `json:"project"`
-		Files   []render.StatusFile `json:"files"`
+		Project string               `json:"project"`
+		Files   []inspect.StatusFile `json:"files"`
 	}{proj, nonNil(files)}
 	if err := printReport(env, c, doc, func() { printStatus(env, files) }); err != nil {
 		return err
 	}
-	if c.Bool("check") && render.Unstartable(files) {
+	if c.Bool("check") && inspect.Unstartable(files) {
 		return errors.New("status: entries are drifted, stale, missing or cannot start (see above)")
 	}
 	return nil
 }
 
 // printStatus prints each file and its entries: name, state, blockers.
-func printStatus(env *Env, files []render.StatusFile) {
+func printStatus(env *Env, files []inspect.StatusFile) {
 	if len(files) == 0 {
 		printf(env.Stdout, "no client config files here\n")
 		return
@@ -121,7 +121,7 @@ func printStatus(env *Env, files []render.StatusFile) {
 		for _, e := range f.Entries {
 			state := string(e.State)
 			switch {
-			case e.OriginalKept && e.State == render.Owned:
+			case e.OriginalKept && e.State == inspect.Owned:
 				state = "taken over (original kept)"
 			case e.OriginalKept:
 				state += " (original kept)"
@@ -134,7 +134,7 @@ func printStatus(env *Env, files []render.StatusFile) {
 			if e.Denied != "" {
 				notes = append([]string{"denied by the server policy: " + e.Denied}, notes...)
 			}
-			if n := render.PrecedenceNote(f, e); n != "" {
+			if n := inspect.PrecedenceNote(f, e); n != "" {
 				notes = append([]string{n}, notes...)
 			}
 			if len(notes) > 0 {

@@ -8,7 +8,7 @@ import (
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/dialect"
+	"github.com/mcpwire/mcpwire/render/write"
 	"github.com/urfave/cli/v2"
 )
 
@@ -70,9 +70,9 @@ func runUninject(env *Env, c *cli.Context) error {
 	}
 	f, dr := env.writeFS(c.Bool("dry-run"))
 	out := startJSON(env, c, "uninject", dr != nil)
-	base := render.Request{Registry: reg, Scope: scope, Servers: names, Profile: profile, Env: env.pathEnv(""),
+	base := write.Request{Registry: reg, Scope: scope, Servers: names, Profile: profile, Env: env.pathEnv(""),
 		PolicyEnv: env.Getenv(policy.EnvVar), Warn: env.warn, DryRun: dr != nil}
-	var reqs []render.Request
+	var reqs []write.Request
 	if all {
 		recorded, err := render.RecordedDestinations(f, reg.Set().Write().Dir)
 		if err != nil {
@@ -116,13 +116,13 @@ func runUninject(env *Env, c *cli.Context) error {
 		check := fsys.NewDryRun(env.FS)
 		for _, r := range reqs {
 			r.DryRun, r.Warn = true, func(string) {}
-			if _, err := render.Uninject(check, r); err != nil {
+			if _, err := write.Uninject(check, r); err != nil {
 				return err
 			}
 		}
 	}
 	for _, r := range reqs {
-		res, err := render.Uninject(f, r)
+		res, err := write.Uninject(f, r)
 		if err != nil {
 			return err
 		}
@@ -138,7 +138,7 @@ func runUninject(env *Env, c *cli.Context) error {
 			out.rep.Destinations = append(out.rep.Destinations, writeDest{Provider: res.Provider, Scope: string(res.Scope), Path: res.Destination,
 				Removed: res.Removed, Skipped: append(slices.Clone(res.Kept), absent...), Changed: slices.Contains(res.Changed, res.Destination),
 				Restored: res.Restored, RemovedFiles: res.RemovedFiles})
-			out.rep.Changed = dialect.AppendNew(out.rep.Changed, res.Changed)
+			out.rep.Changed = providers.AppendNew(out.rep.Changed, res.Changed)
 		}
 	}
 	if out == nil && dr != nil {
@@ -149,7 +149,7 @@ func runUninject(env *Env, c *cli.Context) error {
 
 // reportUninject says what an uninject did to one file: the entries removed (or that
 // would be), the named servers that are not in it, or that nothing was to remove.
-func reportUninject(env *Env, res *render.UninjectResult, absent []string, dry bool) {
+func reportUninject(env *Env, res *write.UninjectResult, absent []string, dry bool) {
 	verb := "removed"
 	if dry {
 		verb = "would remove"

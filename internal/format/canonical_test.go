@@ -53,7 +53,7 @@ func FuzzCanonical(f *testing.F) {
 	for _, c := range canonicalCases {
 		f.Add([]byte(c))
 	}
-	files, _ := filepath.Glob(filepath.Join("..", "..", "fixtures", "files", "*.json"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "fixtures", "files", "*", "*.json"))
 	for _, p := range files {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)

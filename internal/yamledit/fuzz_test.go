@@ -15,7 +15,7 @@ import (
 // seeds are real-looking files (the client fixtures) and small layouts.
 func seeds(tb testing.TB) [][]byte {
 	tb.Helper()
-	paths, _ := filepath.Glob(filepath.Join("..", "..", "fixtures", "files", "*.yaml"))
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "fixtures", "files", "*", "*.yaml"))
 	if len(paths) == 0 {
 		tb.Fatal("no seed files")
 	}

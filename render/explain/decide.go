@@ -3,6 +3,8 @@ package explain
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
@@ -126,7 +128,7 @@ func (cl *client) order() string {
 	var names []string
 	for _, s := range cl.l.Sources {
 		n := sourceLabel(s)
-		if !contains(names, n) {
+		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}
@@ -314,16 +316,7 @@ func switchText(p *providers.Provider) string {
 
 // applies reports whether a list applies to entries of a scope.
 func applies(l *providers.NameList, s providers.Scope) bool {
-	return len(l.Scopes) == 0 || contains(l.Scopes, s)
-}
-
-func contains[T comparable](xs []T, x T) bool {
-	for _, y := range xs {
-		if x == y {
-			return true
-		}
-	}
-	return false
+	return len(l.Scopes) == 0 || slices.Contains(l.Scopes, s)
 }
 
 // listed says whether a list keeps server name off.
@@ -335,34 +328,10 @@ func (cl *client) listed(l *providers.NameList, name string) (bool, providers.Ru
 // address.
 func sameLaunch(a, b *registry.Server) bool {
 	if a.Remote() || b.Remote() {
-		return a.Remote() && b.Remote() && a.URL == b.URL && equalMaps(a.Headers, b.Headers) && equalMaps(a.HeaderEnv, b.HeaderEnv)
+		return a.Remote() && b.Remote() && a.URL == b.URL && maps.Equal(a.Headers, b.Headers) && maps.Equal(a.HeaderEnv, b.HeaderEnv)
 	}
-	return a.Command == b.Command && equalSlices(a.Args, b.Args) && equalMaps(a.Env, b.Env) &&
-		equalMaps(a.EnvFrom, b.EnvFrom) && a.Cwd == b.Cwd
-}
-
-func equalSlices(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalMaps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
+	return a.Command == b.Command && slices.Equal(a.Args, b.Args) && maps.Equal(a.Env, b.Env) &&
+		maps.Equal(a.EnvFrom, b.EnvFrom) && a.Cwd == b.Cwd
 }
 
 // policyServer is what a managed policy matches a server on.

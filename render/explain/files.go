@@ -3,6 +3,7 @@ package explain
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/format"
@@ -171,7 +172,7 @@ func (f files) Resolve(at providers.At, dirs ...string) []string {
 	var out []string
 	for _, dir := range dirs {
 		for _, c := range f.candidates(at, dir) {
-			if f.c.exists(c) && !contains(out, c) {
+			if f.c.exists(c) && !slices.Contains(out, c) {
 				out = append(out, c)
 			}
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render"
-	"github.com/mcpwire/mcpwire/render/dialect"
 )
 
 // DesktopPathVar names the variable that tells explain the PATH apps started from the
@@ -74,7 +73,7 @@ func (cl *client) command(e *entry, s *registry.Server) string {
 	if s.Remote() || s.Command == "" {
 		return ""
 	}
-	cmd := strings.ReplaceAll(s.Command, dialect.ProjectVar, cl.w.Root)
+	cmd := strings.ReplaceAll(s.Command, providers.ProjectVar, cl.w.Root)
 	if strings.Contains(cmd, "${") || strings.Contains(cmd, "$") && !strings.ContainsAny(cmd, `/\`) {
 		e.notes = append(e.notes, "its command names a variable, which mcpwire does not look up")
 		return ""

@@ -1,0 +1,44 @@
+package write
+
+import (
+	"fmt"
+	"io/fs"
+
+	"github.com/mcpwire/mcpwire/internal/fsys"
+	"github.com/mcpwire/mcpwire/render"
+)
+
+// recordTarget is the transaction target that writes the record the client file's
+// edit computed (fileEdit.next): the settled record, with the digest of every entry
+// written and without the entries removed. It fails with ErrChanged when the record
+// file is no longer the one the edit decided on.
+func (e *fileEdit) recordTarget() fsys.Target {
+	s := e.own
+	return fsys.Target{
+		Path:     s.Path,
+		DirPerm:  0o700,
+		Check:    func() error { return render.CheckRecordDir(s.FS, s.Path) },
+		CheckKey: render.RecordDirKey(s.Path),
+		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+			if !s.Unchanged(cur) {
+				return nil, 0, false, fmt.Errorf("%s: %w", s.Path, fsys.ErrChanged)
+			}
+			if e.after != nil {
+				return cur.Data, 0, !cur.Exists, nil // the last edit of these entries writes the record
+			}
+			if e.next.Empty() {
+				// nothing owned: no record (one that tracked the entries removed goes, so
+				// that what an interrupted run left converges with a finished one, K10)
+				e.recordOut = nil
+				return nil, 0, true, nil
+			}
+			rec := &render.OwnRecord{Destination: s.Canon, LocalRecord: s.Local, Provider: s.Rec.Provider, Providers: s.Rec.Writers(s.Writers...),
+				Entries: e.next.Entries, Originals: e.next.Originals, Created: e.next.Created}
+			if rec.Provider == "" {
+				rec.Provider = s.Provider
+			}
+			e.recordOut = rec.Encode()
+			return e.recordOut, 0o600, false, nil
+		},
+	}
+}
