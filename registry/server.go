@@ -75,6 +75,9 @@ func (s *Server) UnmarshalJSON(b []byte) error { return decodeServer(bytes.Clone
 
 // MarshalJSON encodes a server: known fields in a fixed order, then unknown members.
 func (s Server) MarshalJSON() ([]byte, error) {
+	if b, ok := appendServer(make([]byte, 0, 128), &s); ok {
+		return appendExtra(b, s.Extra)
+	}
 	return marshalWithExtra(serverJSON(s), s.Extra)
 }
 

@@ -18,7 +18,6 @@ func (r *Registry) AddServers(servers []*Server, profile *Profile, receipts map[
 	now := r.now()
 	d := layers.Delta{Kind: layers.Servers, Set: make(map[string]json.RawMessage, len(servers)), Expect: make(map[string]json.RawMessage, len(servers))}
 	names := make([]string, 0, len(servers))
-	added := make(map[string]bool, len(servers))
 	for _, in := range servers {
 		// a copy of the fields stamped below; the rest is only read, and encoded
 		c := *in
@@ -26,14 +25,14 @@ func (r *Registry) AddServers(servers []*Server, profile *Profile, receipts map[
 		if err := checkNew(s); err != nil {
 			return err
 		}
-		if _, ok := r.Server(s.Name); ok || added[s.Name] {
+		_, twice := d.Set[s.Name] // named twice in servers
+		if _, ok := r.Server(s.Name); ok || twice {
 			return fmt.Errorf("server %q already exists (%s)", s.Name, r.ServerOrigin(s.Name))
 		}
 		s.AddedAt, s.UpdatedAt, s.InjectedProviders = now, now, receipts[s.Name]
 		d.Set[s.Name] = entryJSON(s)
 		d.Expect[s.Name] = r.seen(layers.Servers, s.Name)
 		names = append(names, s.Name)
-		added[s.Name] = true
 	}
 	deltas := []layers.Delta{d}
 	if profile != nil {

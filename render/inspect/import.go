@@ -57,6 +57,9 @@ type ImportResult struct {
 	Profile string
 	// Changed are the files written: the registry's, ownership records.
 	Changed []string
+	// Copied are the literal credentials of the servers added, in their order
+	// (LiteralCredentials), which import says it copied into the registry (H4).
+	Copied []policy.Violation
 }
 
 // ImportSkip is an entry that was not imported.
@@ -140,6 +143,9 @@ func Import(f fsys.FS, r ImportRequest) (*ImportResult, error) {
 			return nil, Undone(err, undo)
 		}
 		res.Changed = append(res.Changed, r.Registry.Set().Write().Servers.Path)
+		for _, s := range add { // as written: AddServers changes none of what is checked
+			res.Copied = append(res.Copied, LiteralCredentials(s)...)
+		}
 		if profile != nil {
 			res.Profile = profile.Name
 			res.Changed = append(res.Changed, r.Registry.Set().Write().Profiles.Path)
