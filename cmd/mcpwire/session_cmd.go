@@ -204,7 +204,7 @@ func sessionLaunch(env *Env, c *cli.Context, p *providers.Provider, req write.Re
 	var cleanup func()
 	if eph.Dir != "" {
 		dir := eph.Dir
-		cleanup = func() { os.RemoveAll(dir) }
+		cleanup = func() { fsys.RemoveAll(env.FS, dir) }
 	}
 	if eph.Settings != "" {
 		if fi, err := env.FS.Stat(eph.Settings); err != nil || !fi.Mode().IsRegular() {
