@@ -2,8 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/secretref"
@@ -112,12 +110,12 @@ func Check(level Level, f Fields) []Violation {
 	if level >= None {
 		refused = func(v string) bool { return v != "" }
 	}
-	for _, k := range slices.Sorted(maps.Keys(f.Env)) {
+	for _, k := range sortedKeys(f.Env) {
 		if refused(f.Env[k]) && !f.exemptEnv(k) {
 			add(f.envField(k))
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(f.Headers)) {
+	for _, k := range sortedKeys(f.Headers) {
 		if refused(f.Headers[k]) && !f.exemptHeader(k) {
 			add(f.headerField(k))
 		}
@@ -200,12 +198,12 @@ func isURL(s string) bool {
 func CheckProject(f Fields) []Violation {
 	var out []Violation
 	add := func(field string) { out = append(out, Violation{f.Server, field}) }
-	for _, k := range slices.Sorted(maps.Keys(f.Env)) {
+	for _, k := range sortedKeys(f.Env) {
 		if literal(f.Env[k]) && !f.exemptEnv(k) {
 			add(f.envField(k))
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(f.Headers)) {
+	for _, k := range sortedKeys(f.Headers) {
 		if literal(f.Headers[k]) && !f.exemptHeader(k) {
 			add(f.headerField(k))
 		}
@@ -214,7 +212,7 @@ func CheckProject(f Fields) []Violation {
 		name string
 		m    map[string]any
 	}{{"auth", f.Auth}, {"oauth", f.OAuth}} {
-		for _, k := range slices.Sorted(maps.Keys(part.m)) {
+		for _, k := range sortedKeys(part.m) {
 			if k != "type" && populatedValue(part.m[k]) {
 				add(part.name + "." + k)
 			}

@@ -199,3 +199,85 @@ func TestSecretName(t *testing.T) {
 		}
 	}
 }
+
+// The quick test of SecretName (mayBeSecret) turns away no name its comparisons
+// accept: every word they look for holds one of its pairs, and any name does that
+// they accept (K7).
+func TestMayBeSecretKeepsEveryCredentialName(t *testing.T) {
+	var terms []string
+	terms = append(terms, secretWords...)
+	for _, m := range []map[string]bool{secretWhole, secretLast} {
+		for w := range m {
+			terms = append(terms, w)
+		}
+	}
+	for _, w := range terms {
+		if !mayBeSecret(w) {
+			t.Errorf("%q: turned away", w)
+		}
+	}
+	if mayBeSecret("/home/dev/src/project-000123") || mayBeSecret("lastduration") {
+		t.Errorf("a name with no credential word is looked at")
+	}
+}
+
+func FuzzMayBeSecret(f *testing.F) {
+	for _, s := range []string{"token", "DB_PASS", "--api-key", "x-pw", "GITHUB_PAT", "Signing.Key", "tokenUrl", "/p/q"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		raw := strings.TrimLeft(name, "-")
+		if n := NormName(raw); n != "" && !mayBeSecret(n) && secretNorm(raw, n) {
+			t.Fatalf("%q: a credential name turned away", name)
+		}
+	})
+}
+
+// normNameByByte is NormName as it was written first: a byte at a time.
+func normNameByByte(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || c == '-' || c == '.' || c == ' ' || c == '\t':
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// FuzzNormName: NormName, which returns a normalised name as it is and builds the
+// others in a buffer (K7), gives what a byte at a time gives, and SecretNamed with it
+// what SecretName gives.
+func FuzzNormName(f *testing.F) {
+	for _, s := range []string{"", "token", "CLIENT-SECRET", "client_secret", "--api-key", "/home/dev/src/project-000123",
+		strings.Repeat("Ab_", 40), "x\tY z.", "é-Ü"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		n := NormName(name)
+		if want := normNameByByte(name); n != want {
+			t.Fatalf("NormName(%q) = %q, want %q", name, n, want)
+		}
+		raw := strings.TrimLeft(name, "-")
+		want := NormName(raw) != "" && mayBeSecret(NormName(raw)) && secretNorm(raw, NormName(raw))
+		if got := SecretNamed(name, n); got != want || SecretName(name) != want {
+			t.Fatalf("%q: SecretNamed %v, SecretName %v, want %v", name, got, SecretName(name), want)
+		}
+	})
+}
+
+// spec: K7
+// TestNormNameOfANormalName allocates nothing: the 46,000 distinct keys of a 50 MB
+// ~/.claude.json are each normalised when a dry run hides its credentials.
+func TestNormNameOfANormalName(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { _ = NormName("mcpservers") }); n != 0 {
+		t.Errorf("NormName of a normalised name: %v allocations", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = NormName("/home/dev/src/project-000123") }); n > 1 {
+		t.Errorf("NormName of a name with a dash: %v allocations, at most 1", n)
+	}
+}

@@ -1,9 +1,7 @@
 package policy
 
 import (
-	"maps"
 	"math"
-	"slices"
 	"strings"
 )
 
@@ -141,7 +139,7 @@ func CheckNames(f Fields) []Violation {
 		name string
 		m    map[string]string
 	}{{"envFrom", f.EnvFrom}, {"headerEnv", f.HeaderEnv}} {
-		for _, k := range slices.Sorted(maps.Keys(part.m)) {
+		for _, k := range sortedKeys(part.m) {
 			if NameProblem(part.m[k]) != "" {
 				out = append(out, Violation{f.Server, part.name + "." + k})
 			}

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -121,10 +123,23 @@ func (Decoded) Text(v any) string { s, _ := v.(string); return s }
 // walkStrings calls fn for every string value in m, at any depth, with its dotted
 // path (prefix.key.sub) and its own key, in sorted key order.
 func walkStrings(prefix string, m map[string]any, fn func(path, key, s string)) {
+	if len(m) == 0 {
+		return // no walk made: most servers have no auth and no oauth (K7)
+	}
 	Walk[any](Decoded{}, m, func(names []string, _ bool, v any) bool {
 		if s, ok := v.(string); ok && len(names) > 0 {
 			fn(prefix+"."+strings.Join(names, "."), names[len(names)-1], s)
 		}
 		return true
 	})
+}
+
+// sortedKeys are the keys of m, sorted; nil, with nothing allocated, for an empty
+// map: the checks run for each of 200,000 imported servers, most of which have no
+// env, no headers, no auth (K7).
+func sortedKeys[V any](m map[string]V) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
 }

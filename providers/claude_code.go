@@ -6,7 +6,6 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/format"
@@ -85,8 +84,8 @@ func (d claude) Read(entry json.RawMessage) (*Imported, error) {
 		return nil, err
 	}
 	var helper string
-	if raw, ok := r.m[claudeHeadersHelper]; ok && json.Unmarshal(raw, &helper) == nil && s.URL != "" && ReadHeadersHelper(helper, s) {
-		r.used[claudeHeadersHelper] = true
+	if raw, ok := r.get(claudeHeadersHelper); ok && json.Unmarshal(raw, &helper) == nil && s.URL != "" && ReadHeadersHelper(helper, s) {
+		r.use(claudeHeadersHelper)
 	}
 	return r.done(s, nil, claudeOwn...)
 }
@@ -142,25 +141,33 @@ func (claude) Owns(rule, server string) bool {
 // servers named: mcp__SERVER is a whole-server deny, mcp__SERVER__TOOL a tool's. A
 // rule belongs to the server with the longest prefix it matches; others are left.
 func (claude) ReadRules(rules, servers []string) map[string]*ServerFilters {
-	byLen := slices.Clone(servers)
-	sort.Slice(byLen, func(i, j int) bool { return len(rulePrefix(byLen[i])) > len(rulePrefix(byLen[j])) })
+	byPrefix := make(map[string]string, len(servers)) // the first server of each prefix
+	for _, s := range servers {
+		if p := rulePrefix(s); byPrefix[p] == "" {
+			byPrefix[p] = s
+		}
+	}
 	out := map[string]*ServerFilters{}
 	for _, rule := range rules {
-		for _, s := range byLen {
-			prefix := rulePrefix(s)
-			tool, isTool := strings.CutPrefix(rule, prefix+"__")
-			if rule != prefix && (!isTool || tool == "") {
-				continue
+		// the longest server prefix the rule is, or starts with before "__TOOL": the
+		// rule whole, then up to each "__" from the last (K7: every rule looked up,
+		// not compared with every server)
+		s, tool := byPrefix[rule], ""
+		for k := len(rule) - 3; s == "" && k > 0; k-- {
+			if rule[k] == '_' && rule[k+1] == '_' {
+				s, tool = byPrefix[rule[:k]], rule[k+2:]
 			}
-			if out[s] == nil {
-				out[s] = &ServerFilters{}
-			}
-			if rule == prefix || tool == "*" {
-				out[s].DenyAll = true
-			} else {
-				out[s].Deny = AppendNew(out[s].Deny, []string{tool})
-			}
-			break
+		}
+		if s == "" {
+			continue
+		}
+		if out[s] == nil {
+			out[s] = &ServerFilters{}
+		}
+		if tool == "" || tool == "*" {
+			out[s].DenyAll = true
+		} else {
+			out[s].Deny = AppendNew(out[s].Deny, []string{tool})
 		}
 	}
 	return out
@@ -203,51 +210,81 @@ const (
 // server switched off for the project (disabledMcpServers, /mcp), and for .mcp.json
 // a server the person disabled (disabledMcpjsonServers) or has not approved yet
 // (enabledMcpjsonServers, enableAllProjectMcpServers), and a project not trusted yet.
-func (d claude) StartBlockers(st *StartState) map[string][]string {
-	out := map[string][]string{}
+// Each list is read once, into a set (K7: 200,000 servers, and lists as long, are
+// not compared name by name).
+func (d claude) StartBlockers(st *StartState) [][]string {
+	out := make([][]string, len(st.Names))
+	var lists blockerLists
+	var why []string // one entry's, made again for each
 	state := d.userFile(st)
-	for _, n := range st.Names {
-		if st.Project != "" && state != "" && slices.Contains(st.strings(state, claudeProjects, st.Project, claudeDisabledMCP), n) {
-			out[n] = append(out[n], fmt.Sprintf("switched off for %s in Claude Code (%s in %s)", st.Project, claudeDisabledMCP, state))
-		}
+	var off map[string]bool
+	var offWhy string
+	if st.Project != "" && state != "" {
+		off = st.set(state, claudeProjects, st.Project, claudeDisabledMCP)
+		offWhy = fmt.Sprintf("switched off for %s in Claude Code (%s in %s)", st.Project, claudeDisabledMCP, state)
 	}
 	if st.Scope != Project || st.Project == "" {
+		for i, n := range st.Names {
+			if off[n] {
+				out[i] = lists.of(offWhy)
+			}
+		}
 		return out
 	}
 	settings := d.settingsFiles(st)
 	enableAll := false
-	var enabled []string
+	enabled := map[string]bool{}
 	for _, f := range settings {
 		enableAll = enableAll || st.flag(f, claudeEnableAll)
-		enabled = append(enabled, st.strings(f, claudeEnabledJSON)...)
+		for _, n := range st.strings(f, claudeEnabledJSON) {
+			enabled[n] = true
+		}
 	}
 	if state != "" {
-		enabled = append(enabled, st.strings(state, claudeProjects, st.Project, claudeEnabledJSON)...)
+		for _, n := range st.strings(state, claudeProjects, st.Project, claudeEnabledJSON) {
+			enabled[n] = true
+		}
 	}
-	for _, n := range st.Names {
-		if f := d.disabledIn(st, settings, state, n); f != "" {
-			out[n] = append(out[n], fmt.Sprintf("disabled for this project in Claude Code (%s in %s)", claudeDisabledJSON, f))
-		} else if !enableAll && !slices.Contains(enabled, n) {
-			out[n] = append(out[n], "not approved in Claude Code yet: it asks when it starts ("+claudeEnabledJSON+")")
+	disabled := d.disabledIn(st, settings, state)
+	trusted := state != "" && st.flag(state, claudeProjects, st.Project, claudeTrusted)
+	for i, n := range st.Names {
+		why = why[:0]
+		if off[n] {
+			why = append(why, offWhy)
 		}
-		if state == "" || !st.flag(state, claudeProjects, st.Project, claudeTrusted) {
-			out[n] = append(out[n], "project not trusted in Claude Code yet: it asks when it starts ("+claudeTrusted+")")
+		if w, ok := disabled[n]; ok {
+			why = append(why, w)
+		} else if !enableAll && !enabled[n] {
+			why = append(why, "not approved in Claude Code yet: it asks when it starts ("+claudeEnabledJSON+")")
 		}
+		if !trusted {
+			why = append(why, "project not trusted in Claude Code yet: it asks when it starts ("+claudeTrusted+")")
+		}
+		out[i] = lists.of(why...)
 	}
 	return out
 }
 
-// disabledIn returns the file whose disabledMcpjsonServers names the server, or "".
-func (claude) disabledIn(st *StartState, settings []string, state, name string) string {
-	for _, f := range settings {
-		if slices.Contains(st.strings(f, claudeDisabledJSON), name) {
-			return f
+// disabledIn says of each server a disabledMcpjsonServers names that it is disabled,
+// and in which file: the first that names it, the settings files in order, then the
+// project's state.
+func (claude) disabledIn(st *StartState, settings []string, state string) map[string]string {
+	out := map[string]string{}
+	add := func(f string, names []string) {
+		why := fmt.Sprintf("disabled for this project in Claude Code (%s in %s)", claudeDisabledJSON, f)
+		for _, n := range names {
+			if _, ok := out[n]; !ok {
+				out[n] = why
+			}
 		}
 	}
-	if state != "" && slices.Contains(st.strings(state, claudeProjects, st.Project, claudeDisabledJSON), name) {
-		return state
+	for _, f := range settings {
+		add(f, st.strings(f, claudeDisabledJSON))
 	}
-	return ""
+	if state != "" {
+		add(state, st.strings(state, claudeProjects, st.Project, claudeDisabledJSON))
+	}
+	return out
 }
 
 // userFile is the ~/.claude.json that exists, "" when none does.

@@ -76,8 +76,10 @@ type Dialect interface {
 	DenyRules() DenyRules
 	// StartBlockers names what of the client's own state keeps servers of one of its
 	// files from starting (status, B4): Claude Code's project approval and trust,
-	// Gemini CLI's mcp.allowed/mcp.excluded and trusted folders.
-	StartBlockers(st *StartState) map[string][]string
+	// Gemini CLI's mcp.allowed/mcp.excluded and trusted folders. The blockers are
+	// those of st.Names[i] at i; entries with the same blockers may share one list
+	// (K7: 200,000 entries), which must not be changed; nil for none at all.
+	StartBlockers(st *StartState) [][]string
 	// Standalone is a standalone file's content (inject --ephemeral): doc holds the
 	// servers; the client adds what it needs beyond them (opencode's tools map, the
 	// declarations of VS Code's inputs) or takes them bare (Amp).
@@ -145,7 +147,7 @@ func (base) ReadFilters(func(...string) (json.RawMessage, bool), []string) map[s
 }
 func (base) ReadInputs(func(...string) (json.RawMessage, bool)) []registry.Input { return nil }
 func (base) DenyRules() DenyRules                                                { return nil }
-func (base) StartBlockers(*StartState) map[string][]string                       { return nil }
+func (base) StartBlockers(*StartState) [][]string                                { return nil }
 func (base) Standalone(doc format.Object, _ *FilterSet, _ []registry.Input) format.Object {
 	return doc
 }
@@ -198,6 +200,46 @@ func (st *StartState) strings(file string, member ...string) []string {
 	var out []string
 	if !ok || json.Unmarshal(raw, &out) != nil {
 		return nil
+	}
+	return out
+}
+
+// blockerLists makes the blockers of many entries, most of which have the same: each
+// distinct list is made once and shared, its capacity cut so that an append copies it.
+type blockerLists struct {
+	lists map[string][]string
+	key   []byte
+}
+
+// of returns the shared list of blockers, nil for none.
+func (b *blockerLists) of(blockers ...string) []string {
+	if len(blockers) == 0 {
+		return nil
+	}
+	b.key = b.key[:0]
+	for _, s := range blockers {
+		b.key = append(append(b.key, s...), 0)
+	}
+	if l, ok := b.lists[string(b.key)]; ok {
+		return l
+	}
+	if b.lists == nil {
+		b.lists = map[string][]string{}
+	}
+	l := slices.Clip(slices.Clone(blockers))
+	b.lists[string(b.key)] = l
+	return l
+}
+
+// set reads a list of strings of a file as a set; nil when it is not there.
+func (st *StartState) set(file string, member ...string) map[string]bool {
+	list := st.strings(file, member...)
+	if len(list) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(list))
+	for _, s := range list {
+		out[s] = true
 	}
 	return out
 }

@@ -114,8 +114,7 @@ const (
 // non-empty mcp.allowed without them or an mcp.excluded with them (in the file and,
 // for a project file, the user's settings), and a project folder Gemini CLI does not
 // trust when folder trust is on: it then ignores the project's settings whole.
-func (d gemini) StartBlockers(st *StartState) map[string][]string {
-	out := map[string][]string{}
+func (d gemini) StartBlockers(st *StartState) [][]string {
 	files := []string{st.Path}
 	var user string
 	if cands, err := d.p.User.Candidates(st.Env); err == nil {
@@ -124,24 +123,32 @@ func (d gemini) StartBlockers(st *StartState) map[string][]string {
 			files = append(files, user)
 		}
 	}
+	type lists struct{ allowed, excluded map[string]bool }
+	var of []lists
 	for _, f := range files {
-		allowed := st.strings(f, geminiSettings, "allowed")
-		excluded := st.strings(f, geminiSettings, "excluded")
-		for _, n := range st.Names {
-			if len(allowed) > 0 && !slices.Contains(allowed, n) {
-				out[n] = append(out[n], "not in mcp.allowed of "+f)
-			}
-			if slices.Contains(excluded, n) {
-				out[n] = append(out[n], "named in mcp.excluded of "+f)
-			}
-		}
+		of = append(of, lists{st.set(f, geminiSettings, "allowed"), st.set(f, geminiSettings, "excluded")}) // sets: K7
 	}
+	var untrusted string
 	if st.Scope == Project && user != "" && st.flag(user, "security", "folderTrust", "enabled") {
-		if why := d.untrusted(st, user); why != "" {
-			for _, n := range st.Names {
-				out[n] = append(out[n], why)
+		untrusted = d.untrusted(st, user)
+	}
+	out := make([][]string, len(st.Names))
+	var shared blockerLists
+	var why []string
+	for i, n := range st.Names {
+		why = why[:0]
+		for k, f := range files {
+			if len(of[k].allowed) > 0 && !of[k].allowed[n] {
+				why = append(why, "not in mcp.allowed of "+f)
+			}
+			if of[k].excluded[n] {
+				why = append(why, "named in mcp.excluded of "+f)
 			}
 		}
+		if untrusted != "" {
+			why = append(why, untrusted)
+		}
+		out[i] = shared.of(why...)
 	}
 	return out
 }

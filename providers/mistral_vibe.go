@@ -119,8 +119,8 @@ func (d vibe) Read(entry json.RawMessage) (*Imported, error) {
 	r.has(d.p.EntryName)
 	typ := r.readType(vibeTransport)
 	var cmd []string
-	if raw, ok := r.m[memberCommand]; ok && json.Unmarshal(raw, &cmd) == nil {
-		delete(r.m, memberCommand)
+	if raw, ok := r.get(memberCommand); ok && json.Unmarshal(raw, &cmd) == nil {
+		r.remove(memberCommand)
 	}
 	s := readLaunch(d.p, r, "", memberURL)
 	s.Type = typ
@@ -142,7 +142,7 @@ func (d vibe) Read(entry json.RawMessage) (*Imported, error) {
 	auth := map[string]json.RawMessage{}
 	if !r.decode(vibeAuth, "a table", &auth) {
 		for _, k := range []string{memberHeaders, vibeAPIKeyEnv, vibeAPIKeyHeader, vibeAPIKeyFormat} {
-			if raw, ok := r.m[k]; ok && r.has(k) {
+			if raw, ok := r.get(k); ok && r.has(k) {
 				auth[k] = raw
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -416,4 +417,51 @@ func TestClineNestedRead(t *testing.T) {
 // substProject is ${project} as the target writes it (R10).
 func substProject(tg Target, s string) string {
 	return strings.ReplaceAll(s, ProjectVar, tg.ProjectValue())
+}
+
+// readRulesByComparing is Claude Code's ReadRules as it was: every rule compared with
+// every server's prefix, the longest first.
+func readRulesByComparing(rules, servers []string) map[string]*ServerFilters {
+	byLen := slices.Clone(servers)
+	slices.SortStableFunc(byLen, func(a, b string) int { return len(rulePrefix(b)) - len(rulePrefix(a)) })
+	out := map[string]*ServerFilters{}
+	for _, rule := range rules {
+		for _, s := range byLen {
+			prefix := rulePrefix(s)
+			tool, isTool := strings.CutPrefix(rule, prefix+"__")
+			if rule != prefix && (!isTool || tool == "") {
+				continue
+			}
+			if out[s] == nil {
+				out[s] = &ServerFilters{}
+			}
+			if rule == prefix || tool == "*" {
+				out[s].DenyAll = true
+			} else {
+				out[s].Deny = AppendNew(out[s].Deny, []string{tool})
+			}
+			break
+		}
+	}
+	return out
+}
+
+// Claude Code's deny rules are read back by looking each up (K7: 200,000 rules and
+// servers are not compared pairwise), to what comparing each with every server gives.
+func FuzzReadRules(f *testing.F) {
+	f.Add("mcp__a,mcp__a__t,mcp__a___b,mcp__a_b__x,mcp__a__*,mcp__gh__get__file,Bash(x),mcp__", "a,a_b,a.b,gh,gh__get,b")
+	f.Fuzz(func(t *testing.T, rules, servers string) {
+		rs, ss := strings.Split(rules, ","), strings.Split(servers, ",")
+		seen := map[string]bool{}
+		for _, s := range ss { // distinct prefixes: which of two servers of one prefix wins was never said
+			if s == "" || seen[rulePrefix(s)] {
+				return
+			}
+			seen[rulePrefix(s)] = true
+		}
+		got, want := claude{}.ReadRules(rs, ss), readRulesByComparing(rs, ss)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("rules %q servers %q: %v, want %v", rs, ss, got, want)
+		}
+	})
 }

@@ -12,43 +12,120 @@ import (
 // taken as they are when they hold no escape. Anything else goes through
 // encoding/json, which gives the same values.
 
+// member is one member of an entry.
+type member struct {
+	key string
+	raw json.RawMessage
+}
+
+// members are the members of an entry, each name once (the last of a name wins, as
+// with encoding/json): a short list searched in order, and indexed by name once it is
+// long (an entry of thousands of members is read in linear time). An entry's
+// members mostly fit in buf, inside the reading: no map per entry (K7).
+type members struct {
+	list  []member
+	index map[string]int // by name, once list is long
+	buf   [4]member
+}
+
+// indexFrom is the number of members from which they are indexed by name.
+const indexFrom = 16
+
+// find returns the position of the member of a name, -1 when there is none.
+func (ms *members) find(key string) int {
+	if ms.index != nil {
+		if i, ok := ms.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range ms.list {
+		if ms.list[i].key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// get returns the member of a name.
+func (ms *members) get(key string) (json.RawMessage, bool) {
+	if i := ms.find(key); i >= 0 {
+		return ms.list[i].raw, true
+	}
+	return nil, false
+}
+
+// set sets the member of a name: a later member of the same name replaces it.
+func (ms *members) set(key string, raw json.RawMessage) {
+	if i := ms.find(key); i >= 0 {
+		ms.list[i].raw = raw
+		return
+	}
+	if ms.list == nil {
+		ms.list = ms.buf[:0]
+	}
+	ms.list = append(ms.list, member{key, raw})
+	switch {
+	case ms.index != nil:
+		ms.index[key] = len(ms.list) - 1
+	case len(ms.list) == indexFrom:
+		ms.reindex()
+	}
+}
+
+// remove removes the member of a name.
+func (ms *members) remove(key string) {
+	if i := ms.find(key); i >= 0 {
+		ms.list = append(ms.list[:i], ms.list[i+1:]...)
+		if ms.index != nil {
+			ms.reindex()
+		}
+	}
+}
+
+func (ms *members) reindex() {
+	ms.index = make(map[string]int, len(ms.list))
+	for i, m := range ms.list {
+		ms.index[m.key] = i
+	}
+}
+
 // splitObject splits valid JSON into the members of its object (the last of a name
 // wins, as with encoding/json); false when it is not an object or a key needs
 // unescaping.
-func splitObject(b []byte) (map[string]json.RawMessage, bool) {
+func splitObject(b []byte, ms *members) bool {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return nil, false
+		return false
 	}
-	m := map[string]json.RawMessage{}
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return m, true
+		return true
 	}
 	for i < len(b) && b[i] == '"' {
 		end := stringEnd(b, i)
 		key, ok := quickString(b[i:end])
 		if !ok {
-			return nil, false
+			return false
 		}
 		i = skipSpace(b, end)
 		if i >= len(b) || b[i] != ':' {
-			return nil, false
+			return false
 		}
 		i = skipSpace(b, i+1)
 		vend := valueEnd(b, i)
-		m[key] = json.RawMessage(b[i:vend:vend])
+		ms.set(key, json.RawMessage(b[i:vend:vend]))
 		i = skipSpace(b, vend)
 		if i < len(b) && b[i] == ',' {
 			i = skipSpace(b, i+1)
 			continue
 		}
 		if i < len(b) && b[i] == '}' {
-			return m, true
+			return true
 		}
-		return nil, false
+		return false
 	}
-	return nil, false
+	return false
 }
 
 // skipSpace returns the offset of the first byte at or after i that is not JSON

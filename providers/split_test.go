@@ -2,7 +2,9 @@ package providers
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -16,18 +18,25 @@ func FuzzSplitMatchesEncodingJSON(f *testing.F) {
 		`{"s":"caf\u00e9","t":"a\"b","u":"\ud800"}`, `["a","b"]`, `"x"`, `{"m":{"a":"b","a":"c"}}`, `{"n":[1,"x"]}`, "{\"x\":\"\xff\"}"} {
 		f.Add([]byte(s))
 	}
+	// past indexFrom members, a name repeated on both sides of it
+	var long []string
+	for i := range 2 * indexFrom {
+		long = append(long, fmt.Sprintf(`"m%d":%d`, i%(indexFrom+3), i))
+	}
+	f.Add([]byte("{" + strings.Join(long, ",") + "}"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if !json.Valid(b) {
 			return
 		}
-		if m, ok := splitObject(b); ok {
+		var ms members
+		if splitObject(b, &ms) {
 			var want map[string]json.RawMessage
-			if err := json.Unmarshal(b, &want); err != nil || len(m) != len(want) {
-				t.Fatalf("%q: split %v, encoding/json %v (%v)", b, m, want, err)
+			if err := json.Unmarshal(b, &want); err != nil || len(ms.list) != len(want) {
+				t.Fatalf("%q: split %v, encoding/json %v (%v)", b, ms.list, want, err)
 			}
 			for k, v := range want {
-				if string(m[k]) != string(v) {
-					t.Fatalf("%q: member %q split %q, encoding/json %q", b, k, m[k], v)
+				if got, _ := ms.get(k); string(got) != string(v) {
+					t.Fatalf("%q: member %q split %q, encoding/json %q", b, k, got, v)
 				}
 			}
 		}
@@ -41,4 +50,28 @@ func FuzzSplitMatchesEncodingJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The members of an entry are found by name, the last of a name winning, and removed,
+// whether they are few (searched in order) or many (indexed).
+func TestMembers(t *testing.T) {
+	for _, n := range []int{3, indexFrom - 1, indexFrom, 3 * indexFrom} {
+		var ms members
+		for i := range n {
+			ms.set(fmt.Sprintf("k%d", i), json.RawMessage(fmt.Sprint(i)))
+		}
+		ms.set("k1", json.RawMessage(`"again"`))
+		if got, _ := ms.get("k1"); string(got) != `"again"` || len(ms.list) != n {
+			t.Fatalf("%d members: k1 = %s, %d members listed", n, got, len(ms.list))
+		}
+		ms.remove("k0")
+		if _, ok := ms.get("k0"); ok || len(ms.list) != n-1 {
+			t.Fatalf("%d members: k0 still there after remove", n)
+		}
+		for i := 2; i < n; i++ {
+			if got, ok := ms.get(fmt.Sprintf("k%d", i)); !ok || string(got) != fmt.Sprint(i) {
+				t.Fatalf("%d members: k%d = %s after remove", n, i, got)
+			}
+		}
+	}
 }

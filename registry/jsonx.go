@@ -14,6 +14,12 @@ func marshalWithExtra(v any, extra map[string]json.RawMessage) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return appendExtra(b, extra)
+}
+
+// appendExtra appends the extra members, sorted by name, to b, the encoding of an
+// object (which it ends with '}').
+func appendExtra(b []byte, extra map[string]json.RawMessage) ([]byte, error) {
 	if len(extra) == 0 {
 		return b, nil
 	}

@@ -2,8 +2,6 @@ package registry
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/mcpwire/mcpwire/policy"
 )
@@ -25,12 +23,12 @@ func (s *Server) CheckRefNames(environ []string) error {
 		}
 		return nil
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.EnvFrom)) {
+	for _, k := range sortedKeys(s.EnvFrom) {
 		if err := check("envFrom."+k, s.EnvFrom[k]); err != nil {
 			return err
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.HeaderEnv)) {
+	for _, k := range sortedKeys(s.HeaderEnv) {
 		if err := check("headerEnv."+k, s.HeaderEnv[k]); err != nil {
 			return err
 		}

@@ -345,6 +345,15 @@ type LayerInfo struct {
 
 // entryJSON encodes an entry for a layer file.
 func entryJSON(v any) json.RawMessage {
+	if s, ok := v.(*Server); ok {
+		// its own encoding, which is compact JSON already: not compacted again by an
+		// encoder (K7: an import of 200,000 servers)
+		b, err := s.MarshalJSON()
+		if err != nil {
+			panic(err)
+		}
+		return b
+	}
 	b, err := jsonc.Marshal(v)
 	if err != nil {
 		panic(err)

@@ -2,8 +2,6 @@ package registry
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/secretref"
@@ -21,10 +19,10 @@ type SecretUse struct {
 // keys, headers, then the bearer token, each sorted.
 func (s *Server) Secrets() []SecretUse {
 	var out []SecretUse
-	for _, k := range slices.Sorted(maps.Keys(s.EnvSecret)) {
+	for _, k := range sortedKeys(s.EnvSecret) {
 		out = append(out, SecretUse{"envSecret." + k, s.EnvSecret[k]})
 	}
-	for _, h := range slices.Sorted(maps.Keys(s.HeaderSecret)) {
+	for _, h := range sortedKeys(s.HeaderSecret) {
 		out = append(out, SecretUse{"headerSecret." + h, s.HeaderSecret[h]})
 	}
 	if s.BearerSecret != "" {
@@ -73,7 +71,7 @@ func (s *Server) firstProblem(m map[string]string, check func(*Server, string) e
 		if check(s, k) == nil {
 			continue
 		}
-		for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, k := range sortedKeys(m) {
 			if err := check(s, k); err != nil {
 				return err
 			}
@@ -142,13 +140,13 @@ func (s *Server) Literals() []Literal {
 		return v != "" && !plain && !policy.IsReference(v) && !secretref.Is(v) && policy.PlainEnvProblem(k, v) != ""
 	}
 	plainEnv := s.PlainEnvKeys()
-	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+	for _, k := range sortedKeys(s.Env) {
 		if credential(k, s.Env[k], plainEnv[k]) {
 			out = append(out, Literal{"env." + k, k, s.Env[k]})
 		}
 	}
 	plainHeaders := s.PlainHeaderKeys()
-	for _, h := range slices.Sorted(maps.Keys(s.Headers)) {
+	for _, h := range sortedKeys(s.Headers) {
 		v := s.Headers[h]
 		if !credential(h, v, plainHeaders[h]) {
 			continue

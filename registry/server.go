@@ -75,6 +75,9 @@ func (s *Server) UnmarshalJSON(b []byte) error { return decodeServer(bytes.Clone
 
 // MarshalJSON encodes a server: known fields in a fixed order, then unknown members.
 func (s Server) MarshalJSON() ([]byte, error) {
+	if b, ok := appendServer(make([]byte, 0, 128), &s); ok {
+		return appendExtra(b, s.Extra)
+	}
 	return marshalWithExtra(serverJSON(s), s.Extra)
 }
 
@@ -102,19 +105,6 @@ func (s *Server) Qualified() bool {
 		return len(v) > 0
 	}
 	return true
-}
-
-// Clone returns a deep copy.
-func (s *Server) Clone() *Server {
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic(err)
-	}
-	var c Server
-	if err := json.Unmarshal(b, &c); err != nil {
-		panic(err)
-	}
-	return &c
 }
 
 // withoutBookkeeping returns the JSON of s without the fields that do not count as a

@@ -16,22 +16,23 @@ import (
 // (import --adopt: the entries it adopted).
 func (r *Registry) AddServers(servers []*Server, profile *Profile, receipts map[string][]string) error {
 	now := r.now()
-	d := layers.Delta{Kind: layers.Servers, Set: map[string]json.RawMessage{}, Expect: map[string]json.RawMessage{}}
-	var names []string
-	added := map[string]bool{}
+	d := layers.Delta{Kind: layers.Servers, Set: make(map[string]json.RawMessage, len(servers)), Expect: make(map[string]json.RawMessage, len(servers))}
+	names := make([]string, 0, len(servers))
 	for _, in := range servers {
-		s := in.Clone()
+		// a copy of the fields stamped below; the rest is only read, and encoded
+		c := *in
+		s := &c
 		if err := checkNew(s); err != nil {
 			return err
 		}
-		if _, ok := r.Server(s.Name); ok || added[s.Name] {
+		_, twice := d.Set[s.Name] // named twice in servers
+		if _, ok := r.Server(s.Name); ok || twice {
 			return fmt.Errorf("server %q already exists (%s)", s.Name, r.ServerOrigin(s.Name))
 		}
 		s.AddedAt, s.UpdatedAt, s.InjectedProviders = now, now, receipts[s.Name]
 		d.Set[s.Name] = entryJSON(s)
 		d.Expect[s.Name] = r.seen(layers.Servers, s.Name)
 		names = append(names, s.Name)
-		added[s.Name] = true
 	}
 	deltas := []layers.Delta{d}
 	if profile != nil {

@@ -32,7 +32,7 @@ func (c *ClientFile) Renders(name string, s *registry.Server, sf *providers.Serv
 		return false
 	}
 	rule := RuleOf(c.Provider)
-	if rule.Standing("", e.Digest, e.Framed, dg) == EntryIdentical {
+	if rule.Standing("", e.Digest(), e.Framed, dg) == EntryIdentical {
 		return true
 	}
 	return !(rule.Framed && !e.Framed) && c.sameMeaning(name, entry)
@@ -126,7 +126,7 @@ func (c *ClientFile) AdoptTarget(f fsys.FS, layer string, names []string) (fsys.
 	digests := map[string]string{}
 	for _, n := range names {
 		e, _ := c.Entry(n)
-		digests[n] = e.Digest
+		digests[n] = e.Digest()
 	}
 	return fsys.Target{
 		Path:     path,

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
+	"github.com/mcpwire/mcpwire/registry"
 )
 
 // ClientFile is one client's file as it is on disk, its server entries read back
@@ -46,13 +47,18 @@ type ClientFile struct {
 	local LocalRecord
 	// refused: the file has no byte in it, which inject refuses in its format (K9)
 	refused bool
+	// index finds an entry of indexed by name (Entry), built on first use
+	index   map[string]int
+	indexed []ClientEntry
+	// inputs are the input declarations beside the entries (ReadInputs), nil for none
+	inputs *[]registry.Input
+	// unread: the entries are read back in parts (EachPart), not when opened
+	unread bool
 }
 
 // ClientEntry is one server entry of a client file.
 type ClientEntry struct {
 	Name string
-	// Digest is the ownership digest of the entry as it is (C6).
-	Digest string
 	// Framed: the entry sits inside mcpwire's frame lines (Grok Build).
 	Framed bool
 	// Read is the entry read back; nil when it cannot be, and Err says why (the
@@ -60,7 +66,42 @@ type ClientEntry struct {
 	Read *providers.Imported
 	Err  error
 
-	json []byte // the entry as standard JSON (ClientReader)
+	src *listed // the entry as the reader listed it, shared by every client reading it
+}
+
+// Digest is the ownership digest of the entry as it is (C6), worked out on first use:
+// status needs those of the recorded entries only, audit none (K7).
+func (e *ClientEntry) Digest() string { return e.src.digest() }
+
+// JSON is the entry as standard JSON, as it is in the file; nil when it was listed by
+// name alone (ClientReader.Only).
+func (e *ClientEntry) JSON() json.RawMessage { return e.src.json }
+
+// listed is an entry as a ClientReader lists it, once for every client reading its
+// file: its name, whether it sits in its frame, its standard JSON, and its digest once
+// asked for.
+type listed struct {
+	name   string
+	framed bool
+	json   []byte
+	entry  format.Entry // for a digest not of its JSON (TOML)
+	once   sync.Once
+	sum    string
+}
+
+func (l *listed) digest() string {
+	l.once.Do(func() {
+		if l.json == nil && l.entry == nil {
+			return // listed by name alone (ClientReader.Only): no digest
+		}
+		if l.entry != nil {
+			l.sum = l.entry.Digest()
+		} else {
+			l.sum = format.Digest(l.json)
+		}
+		l.entry = nil
+	})
+	return l.sum
 }
 
 // Key identifies the entries the file holds: its path, and where in it they sit (a
@@ -79,15 +120,43 @@ func (c *ClientFile) Lookup(path ...string) (json.RawMessage, bool) {
 	return v.JSON(), true
 }
 
-// Entry returns the entry of a name.
+// Entry returns the entry of a name (the first, should the file hold two).
 func (c *ClientFile) Entry(name string) (*ClientEntry, bool) {
-	for i := range c.Entries {
-		if c.Entries[i].Name == name {
-			return &c.Entries[i], true
+	if len(c.Entries) < indexEntriesFrom {
+		for i := range c.Entries {
+			countEntryStep()
+			if c.Entries[i].Name == name {
+				return &c.Entries[i], true
+			}
 		}
+		return nil, false
+	}
+	if len(c.indexed) != len(c.Entries) || &c.indexed[0] != &c.Entries[0] { // built for these entries
+		c.index, c.indexed = make(map[string]int, len(c.Entries)), c.Entries
+		for i := len(c.Entries) - 1; i >= 0; i-- {
+			countEntryStep()
+			c.index[c.Entries[i].Name] = i
+		}
+	}
+	countEntryStep()
+	if i, ok := c.index[name]; ok {
+		return &c.Entries[i], true
 	}
 	return nil, false
 }
+
+// entrySteps counts the entries Entry looks at, when a test sets it (K7).
+var entrySteps *int
+
+func countEntryStep() {
+	if entrySteps != nil {
+		*entrySteps++
+	}
+}
+
+// indexEntriesFrom is the number of entries from which Entry finds them by an index:
+// import --adopt and --as-profile look up every entry of the file (K7).
+const indexEntriesFrom = 64
 
 // ClientPath returns the file a provider uses for a scope here, as inject chooses it
 // (a packaged build's copy first, then the first existing candidate), and whether it
@@ -134,6 +203,12 @@ func OpenClientFile(f fsys.FS, p *providers.Provider, scope providers.Scope, env
 type ClientReader struct {
 	f     fsys.FS
 	files map[string]*readFile
+	// opened are the files opened (ClientFile.Key) when each is opened once
+	// (Distinct); nil otherwise
+	opened map[string]bool
+	// inParts: the entries are read back in parts as they are used (EachPart), not
+	// when the file is opened
+	inParts bool
 	// only, when set, are the entries read back (and digested): the others are listed
 	// by name alone (explain SERVER)
 	only map[string]bool
@@ -146,6 +221,13 @@ func (r *ClientReader) Only(names ...string) *ClientReader {
 	for _, n := range names {
 		r.only[n] = true
 	}
+	return r
+}
+
+// InParts makes the reader read each file's entries back in parts, as they are used
+// (ClientFile.EachPart), not when the file is opened (status, K7).
+func (r *ClientReader) InParts() *ClientReader {
+	r.inParts = true
 	return r
 }
 
@@ -162,7 +244,7 @@ type readFile struct {
 // readEntries are the entries of one container of a read file.
 type readEntries struct {
 	es   format.Entries
-	list []ClientEntry // Name, Digest, Framed and json set
+	list []*listed
 	err  error
 }
 
@@ -206,19 +288,29 @@ func (r *ClientReader) OpenAt(p *providers.Provider, scope providers.Scope, path
 	if c.local.Scope != "" && !present(c.doc, container.Path) {
 		return nil, nil // no servers of this project in the file shared by every project
 	}
+	if r.opened != nil {
+		if r.opened[c.Key()] {
+			return nil, nil // another client's opening of it has its entries (Distinct)
+		}
+		r.opened[c.Key()] = true
+	}
 	re := rf.list(container, r.only)
 	if re.err != nil {
 		return nil, re.err
 	}
 	c.es = re.es
-	c.Entries = readBackAll(c.target, d, re.list)
+	c.Entries = make([]ClientEntry, len(re.list))
+	for i, l := range re.list {
+		c.Entries[i] = ClientEntry{Name: l.name, Framed: l.framed, src: l}
+	}
 	if decls := d.ReadInputs(c.Lookup); decls != nil {
 		// the inputs the entries ask for are declared beside them (T3)
-		for _, e := range c.Entries {
-			if e.Read != nil {
-				providers.AttachInputs(e.Read.Server, decls)
-			}
-		}
+		c.inputs = &decls
+	}
+	if r.inParts {
+		c.unread = true
+	} else {
+		c.readBack(c.Entries)
 	}
 	if layerDir != "" {
 		if err := c.readRecord(r.f, layerDir); err != nil {
@@ -233,21 +325,44 @@ func (r *ClientReader) OpenAt(p *providers.Provider, scope providers.Scope, path
 // second of processor time per client reading it (K7).
 const parallelFrom = 4096
 
-// readBackAll reads every entry of list back with dialect d, on every processor for a
-// long list.
-func readBackAll(t providers.Target, d providers.Dialect, list []ClientEntry) []ClientEntry {
-	out := make([]ClientEntry, len(list))
-	inParallel(len(list), func(from, to int) {
+// readBack reads entries of the file back with its dialect, on every processor for a
+// long list, with the declarations of the inputs they ask for.
+func (c *ClientFile) readBack(entries []ClientEntry) {
+	inParallel(len(entries), func(from, to int) {
 		for i := from; i < to; i++ {
-			e := &list[i]
-			out[i] = ClientEntry{Name: e.Name, Digest: e.Digest, Framed: e.Framed}
-			if e.json != nil { // nil: listed by name alone (ClientReader.Only)
-				out[i].Read, out[i].Err = providers.ReadBack(t, d, e.json)
+			e := &entries[i]
+			if e.src.json == nil {
+				continue // listed by name alone (ClientReader.Only)
+			}
+			e.Read, e.Err = providers.ReadBack(c.target, c.d, e.src.json)
+			if e.Read != nil && c.inputs != nil {
+				providers.AttachInputs(e.Read.Server, *c.inputs)
 			}
 		}
 	})
-	return out
 }
+
+// EachPart calls fn with the entries of a file opened by a reader that reads in parts
+// (InParts), readPart of them at a time, each part read back first and let go after
+// (K7: status of 200,000 entries holds one part's servers at a time, not 200,000).
+// The entries of any other file are one part.
+func (c *ClientFile) EachPart(fn func([]ClientEntry)) {
+	if !c.unread {
+		fn(c.Entries)
+		return
+	}
+	for from := 0; from < len(c.Entries); from += readPart {
+		part := c.Entries[from:min(from+readPart, len(c.Entries))]
+		c.readBack(part)
+		fn(part)
+		for i := range part {
+			part[i].Read, part[i].Err = nil, nil
+		}
+	}
+}
+
+// readPart is how many entries EachPart reads back at a time.
+const readPart = 8192
 
 // inParallel calls work over [0, n) split into ranges, one per processor when n is
 // at least parallelFrom, and returns when all are done.
@@ -288,9 +403,9 @@ func (r *ClientReader) read(f format.Format, path string) *readFile {
 	return rf
 }
 
-// list lists the entries of a container of the file once: names, digests, frames and
-// each entry as standard JSON (only, when set: of those names alone, the others by
-// name).
+// list lists the entries of a container of the file once: names, frames and each
+// entry as standard JSON, its digest when asked for (only, when set: of those names
+// alone, the others by name).
 func (rf *readFile) list(c format.Container, only map[string]bool) *readEntries {
 	key := strings.Join(c.Path, "\x00") + "\x01" + c.NameKey
 	if c.Frame != nil {
@@ -307,16 +422,30 @@ func (rf *readFile) list(c format.Container, only map[string]bool) *readEntries 
 	if re.es, re.err = rf.doc.Entries(c); re.err != nil {
 		return re
 	}
-	names := re.es.Names()
-	re.list = make([]ClientEntry, len(names))
+	var names []string
+	var all []format.Entry
+	if l, ok := re.es.(format.Lister); ok {
+		names, all = l.All() // in one pass, not a look-up per name (K7)
+	} else {
+		names = re.es.Names()
+	}
+	re.list = make([]*listed, len(names))
 	for i, n := range names { // one at a time: a document builds its indexes as it is read
 		if only != nil && !only[n] {
-			re.list[i] = ClientEntry{Name: n}
+			re.list[i] = &listed{name: n}
 			continue
 		}
-		e, _ := re.es.Get(n)
-		js, digest := format.JSONAndDigest(e)
-		re.list[i] = ClientEntry{Name: n, Digest: digest, Framed: e.Framed(), json: js}
+		var e format.Entry
+		if all != nil {
+			e = all[i]
+		} else {
+			e, _ = re.es.Get(n)
+		}
+		l := &listed{name: n, framed: e.Framed(), json: e.JSON()}
+		if !format.DigestOfJSON(e) {
+			l.entry = e
+		}
+		re.list[i] = l
 	}
 	return re
 }
@@ -381,6 +510,17 @@ func (r *ClientReader) All(ps []*providers.Provider, env providers.PathEnv, laye
 		}
 	}
 	return files, errs
+}
+
+// Distinct opens the file of every provider of ps in every scope that has one here,
+// as All does, each file once: a file several clients read (V10) is read back by the
+// first of them only (audit checks it once; K7: the project's .mcp.json of 200,000
+// entries is not read back three times). A file that cannot be read is an error for
+// every client that reads it.
+func (r *ClientReader) Distinct(ps []*providers.Provider, env providers.PathEnv, layerDir string) (files []*ClientFile, errs []error) {
+	r.opened = map[string]bool{}
+	defer func() { r.opened = nil }()
+	return r.All(ps, env, layerDir)
 }
 
 // FileError is a client file that could not be read or parsed: which client's, in

@@ -103,7 +103,7 @@ func runImport(env *Env, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	warnCopied(env, reg, res.Added, dry)
+	warnCopied(env, reg, res.Copied, dry)
 	reportImport(env, res, reg.Set().Write().Servers.Path, dry)
 	reportMoved(env, ms, dry, "the client files imported from still hold the literals: inject the servers there (--force for entries mcpwire did not write) to replace them with references, and rotate credentials that were committed")
 	out.imported(res)
@@ -274,14 +274,10 @@ func (j *jsonOut) imported(res *inspect.ImportResult) {
 // warnCopied says how many literal credentials an import copied into the registry,
 // which, and into which file (H4): an import under the literal policy takes them as
 // they are, and the person should know where they now are.
-func warnCopied(env *Env, reg *registry.Registry, added []string, dry bool) {
-	var found []string
-	for _, n := range added {
-		if s, ok := reg.Server(n); ok {
-			for _, v := range inspect.LiteralCredentials(s) {
-				found = append(found, termtext.Quote(v.Server)+" ("+termtext.Quote(v.Field)+")")
-			}
-		}
+func warnCopied(env *Env, reg *registry.Registry, copied []policy.Violation, dry bool) {
+	found := make([]string, 0, len(copied))
+	for _, v := range copied {
+		found = append(found, termtext.Quote(v.Server)+" ("+termtext.Quote(v.Field)+")")
 	}
 	if len(found) == 0 {
 		return

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/mcpwire/mcpwire/internal/termtext"
@@ -115,6 +116,8 @@ func printStatus(env *Env, files []inspect.StatusFile) {
 			continue
 		}
 		rows := make([][]string, 0, len(f.Entries))
+		var lastNotes []string // and lastJoined: entries in a row mostly have the same notes (K7)
+		var lastJoined string
 		for _, e := range f.Entries {
 			state := string(e.State)
 			switch {
@@ -126,7 +129,7 @@ func printStatus(env *Env, files []inspect.StatusFile) {
 			if e.Off {
 				state += ", off"
 			}
-			row := []string{termtext.Quote(e.Name), state}
+			row := append(make([]string, 0, 3), termtext.Quote(e.Name), state)
 			notes := e.Blockers
 			if e.Denied != "" {
 				notes = append([]string{"denied by the server policy: " + e.Denied}, notes...)
@@ -135,7 +138,10 @@ func printStatus(env *Env, files []inspect.StatusFile) {
 				notes = append([]string{n}, notes...)
 			}
 			if len(notes) > 0 {
-				row = append(row, strings.Join(notes, "; "))
+				if !slices.Equal(notes, lastNotes) {
+					lastNotes, lastJoined = notes, strings.Join(notes, "; ")
+				}
+				row = append(row, lastJoined)
 			}
 			rows = append(rows, row)
 		}

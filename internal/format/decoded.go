@@ -34,13 +34,13 @@ func (v decoded) Kind() Kind {
 }
 
 func (v decoded) JSON() []byte {
-	b, _ := json.Marshal(v.v)
+	b, _ := marshalDecoded(v.v)
 	return b
 }
 
 // digest is the ownership digest of the value ("" when it cannot be encoded).
 func (v decoded) digest() string {
-	b, err := json.Marshal(v.v)
+	b, err := marshalDecoded(v.v)
 	if err != nil {
 		return ""
 	}

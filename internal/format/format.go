@@ -84,6 +84,13 @@ type Entries interface {
 	Restore(name string, text []byte, value []byte) (string, error)
 }
 
+// Lister is Entries that list every entry at once: the names in document order,
+// as Names gives them, and for each the entry Get gives (the last of a name written
+// twice), without looking each up by name (K7: a file of 200,000 entries).
+type Lister interface {
+	All() ([]string, []Entry)
+}
+
 // Value is a read-only view of a value in a Document. A Value must not be used after
 // an edit of its Document.
 type Value interface {
@@ -112,16 +119,14 @@ type Entry interface {
 	Text() []byte
 }
 
-// JSONAndDigest returns an entry as standard JSON and its ownership digest, encoding
-// it once where the digest is that of its JSON (JSON and YAML entries; a TOML entry's
-// digest is predicted from its text).
-func JSONAndDigest(e Entry) ([]byte, string) {
-	js := e.JSON()
+// DigestOfJSON reports whether an entry's digest is Digest of its JSON (JSON and YAML
+// entries; a TOML entry's is not).
+func DigestOfJSON(e Entry) bool {
 	switch e.(type) {
 	case jsonEntry, yamlEntry:
-		return js, Digest(js)
+		return true
 	}
-	return js, e.Digest()
+	return false
 }
 
 // Strings decodes an array whose every element is a string. (Decoding straight into

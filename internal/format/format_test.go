@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -251,5 +252,55 @@ func TestTOMLDigestIsTheWrittenEntrys(t *testing.T) {
 		if n > 160 {
 			t.Errorf("%v: predicting two digests allocates %v objects, want at most 160", c, n)
 		}
+	}
+}
+
+// spec: K7
+// TestJSONAllIsNamesAndGet: All, one pass over a JSON servers object, lists it as
+// Names and Get do, a name written twice included (each time with its last entry, as
+// Get gives it).
+func TestJSONAllIsNamesAndGet(t *testing.T) {
+	for _, src := range []string{
+		`{"mcpServers": {}}`,
+		`{"mcpServers": {"a": {"command": "x"}, "b": {"url": "u"}, "a": {"command": "y"}}}`,
+		`{"projects": {"/p": {"mcpServers": {"s\u0031": {"command": "x"}, "s2": 1}}}}`,
+	} {
+		doc, err := Parse(JSON, "/f", []byte(src), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := []string{"mcpServers"}
+		if strings.Contains(src, "projects") {
+			path = []string{"projects", "/p", "mcpServers"}
+		}
+		es, err := doc.Entries(Container{Path: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		names, entries := es.(Lister).All()
+		if want := es.Names(); !slices.Equal(names, want) {
+			t.Errorf("%s: names %q, want %q", src, names, want)
+		}
+		for i, n := range names {
+			want, _ := es.Get(n)
+			if got := entries[i]; string(got.JSON()) != string(want.JSON()) || !bytes.Equal(got.Text(), want.Text()) {
+				t.Errorf("%s: %s: %s, want %s", src, n, got.JSON(), want.JSON())
+			}
+		}
+	}
+}
+
+// TestRepeated: a name written twice is found among many, and hashes alone (the same
+// hash for two names is possible) never make two names one.
+func TestRepeated(t *testing.T) {
+	var names []string
+	for i := range 5000 {
+		names = append(names, fmt.Sprintf("s%d", i))
+	}
+	if repeated(names) || repeated(nil) || repeated([]string{"a"}) {
+		t.Errorf("distinct names taken as repeated")
+	}
+	if !repeated(append(slices.Clone(names), "s4321")) || !repeated([]string{"", ""}) {
+		t.Errorf("a repeated name not found")
 	}
 }

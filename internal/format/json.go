@@ -2,8 +2,10 @@ package format
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"slices"
 
 	"github.com/mcpwire/mcpwire/internal/jsonc"
@@ -123,6 +125,62 @@ func (m *jsonMap) Names() []string {
 		return nil
 	}
 	return v.Keys()
+}
+
+// All implements Lister: one pass over the container's members.
+func (m *jsonMap) All() ([]string, []Entry) {
+	v, ok := m.d.doc.Lookup(m.path...)
+	if !ok {
+		return nil, nil
+	}
+	var names []string
+	var vals []jsonc.Value
+	for name, e := range v.Members() {
+		names = append(names, name)
+		vals = append(vals, e)
+	}
+	entries := make([]Entry, len(names))
+	if !repeated(names) {
+		for i, v := range vals {
+			entries[i] = jsonEntry{jsonValue{v}}
+		}
+		return names, entries
+	}
+	last := make(map[string]int, len(names)) // Get gives the last member of a name
+	for i, n := range names {
+		last[n] = i
+	}
+	for i, n := range names {
+		entries[i] = jsonEntry{jsonValue{vals[last[n]]}}
+	}
+	return names, entries
+}
+
+// repeated reports whether a name occurs twice: their hashes sorted, two the same
+// (rarely, two names of one hash: then the names are compared). A sort of 200,000
+// numbers costs less than a map of as many names.
+func repeated(names []string) bool {
+	seed := maphash.MakeSeed()
+	type hashed struct {
+		h uint64
+		i int
+	}
+	hs := make([]hashed, len(names))
+	for i, n := range names {
+		hs[i] = hashed{maphash.String(seed, n), i}
+	}
+	slices.SortFunc(hs, func(a, b hashed) int { return cmp.Compare(a.h, b.h) })
+	for i := 1; i < len(hs); i++ {
+		if hs[i].h != hs[i-1].h {
+			continue
+		}
+		for j := i - 1; j >= 0 && hs[j].h == hs[i].h; j-- {
+			if names[hs[j].i] == names[hs[i].i] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (m *jsonMap) Get(name string) (Entry, bool) {

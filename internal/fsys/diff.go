@@ -31,9 +31,39 @@ func writeHunks(emit func(string), a, b []byte) {
 }
 
 // emitHunks emits the hunks turning the lines al into bl; skipped is the number of
-// lines before them.
+// lines before them. At most maxDiffLines lines of a file are shown (see
+// maxDiffLines); a note says how many more there are.
 func emitHunks(emit func(string), al, bl [][]byte, skipped int) {
 	ops := lineOps(al, bl)
+	hunks := hunkRanges(ops)
+	budget := maxDiffLines
+	for k, h := range hunks {
+		n := h[1] - h[0]
+		if n > budget {
+			rest := n - budget
+			for _, h := range hunks[k+1:] {
+				rest += h[1] - h[0]
+			}
+			emitHunk(emit, ops[h[0]:h[1]], al, bl, skipped, budget)
+			emit(fmt.Sprintf(`\ %d more lines of this diff not shown (a dry run shows a file's first %d)`, rest, maxDiffLines))
+			return
+		}
+		emitHunk(emit, ops[h[0]:h[1]], al, bl, skipped, n)
+		budget -= n
+	}
+}
+
+// maxDiffLines is how many lines of a file's diff a dry run shows (K7): enough for any
+// edit a person reads line by line, and the first servers of an import of 200,000,
+// whose diff of a million lines nobody reads, and which would cost seconds to hide
+// the credentials of.
+const maxDiffLines = 1000
+
+// hunkRanges are the hunks of an edit script: ranges of ops, each a change with up to
+// diffContext lines of context on either side, changes less than 2*diffContext lines
+// apart in one hunk.
+func hunkRanges(ops []op) [][2]int {
+	var out [][2]int
 	for start := 0; start < len(ops); {
 		// Find the next change.
 		first := start
@@ -41,7 +71,7 @@ func emitHunks(emit func(string), al, bl [][]byte, skipped int) {
 			first++
 		}
 		if first == len(ops) {
-			return
+			break
 		}
 		// Extend the hunk while the next change is at most 2*context lines away.
 		last := first
@@ -54,9 +84,10 @@ func emitHunks(emit func(string), al, bl [][]byte, skipped int) {
 		}
 		lo := max(first-diffContext, start, 0)
 		hi := min(last+diffContext+1, len(ops))
-		emitHunk(emit, ops[lo:hi], al, bl, skipped)
+		out = append(out, [2]int{lo, hi})
 		start = hi
 	}
+	return out
 }
 
 // window returns the part of a and b the hunks are made of, a[lo:aHi] and b[lo:bHi]:
@@ -66,11 +97,8 @@ func emitHunks(emit func(string), al, bl [][]byte, skipped int) {
 // of the whole files.
 func window(a, b []byte) (lo, aHi, bHi int) {
 	n := commonPrefix(a, b)
-	pre := bytes.LastIndexByte(a[:n], '\n') + 1 // the start of the first line that differs
-	m := 0
-	for m < len(a)-pre && m < len(b)-pre && a[len(a)-1-m] == b[len(b)-1-m] {
-		m++
-	}
+	pre := lastLineBreak(a[:n]) + 1 // the start of the first line that differs
+	m := commonSuffix(a[pre:], b[pre:])
 	// The common suffix counts from a line start on both sides: else from the line
 	// after its first newline.
 	if sa, sb := len(a)-m, len(b)-m; !lineStart(a, sa, pre) || !lineStart(b, sb, pre) {
@@ -89,7 +117,7 @@ func lineStart(x []byte, i, from int) bool { return i == from || x[i-1] == '\n' 
 // linesBack returns the start of the line k lines before the line that starts at i.
 func linesBack(x []byte, i, k int) int {
 	for ; k > 0 && i > 0; k-- {
-		i = bytes.LastIndexByte(x[:i-1], '\n') + 1
+		i = lastLineBreak(x[:i-1]) + 1
 	}
 	return i
 }
@@ -106,6 +134,20 @@ func linesOn(x []byte, i, k int) int {
 	return i
 }
 
+// lastLineBreak returns the offset of the last '\n' in x, or -1. bytes.LastIndexByte
+// reads a byte at a time, 20 ms for the one line of a minified 50 MB file (K7);
+// bytes.IndexByte, which reads many at once, tells which block holds one.
+func lastLineBreak(x []byte) int {
+	const block = 4096
+	for end := len(x); end > 0; end -= block {
+		from := max(0, end-block)
+		if bytes.IndexByte(x[from:end], '\n') >= 0 {
+			return from + bytes.LastIndexByte(x[from:end], '\n')
+		}
+	}
+	return -1
+}
+
 // op is one line of an edit script: ' ' keeps a[a] (= b[b]), '-' deletes a[a],
 // '+' inserts b[b]. a and b are the positions in each side before the op.
 type op struct {
@@ -113,9 +155,10 @@ type op struct {
 	a, b int
 }
 
-// emitHunk emits one hunk; skipped is the number of lines before al and bl. A line
-// longer than longLine is shown shortened to what changed in it (longline.go).
-func emitHunk(emit func(string), ops []op, al, bl [][]byte, skipped int) {
+// emitHunk emits one hunk, its first show lines; skipped is the number of lines
+// before al and bl. A line longer than longLine is shown shortened to what changed in
+// it (longline.go).
+func emitHunk(emit func(string), ops []op, al, bl [][]byte, skipped, show int) {
 	var na, nb int
 	for _, o := range ops {
 		if o.kind != '+' {
@@ -127,7 +170,7 @@ func emitHunk(emit func(string), ops []op, al, bl [][]byte, skipped int) {
 	}
 	emit(fmt.Sprintf("@@ -%s +%s @@", hunkRange(skipped+ops[0].a, na), hunkRange(skipped+ops[0].b, nb)))
 	shown := shortened(ops, al, bl)
-	for i, o := range ops {
+	for i, o := range ops[:show] {
 		var line []byte
 		switch o.kind {
 		case ' ', '-':
@@ -182,15 +225,31 @@ func lineOps(al, bl [][]byte) []op {
 // lineOpsSteps is lineOps, and the steps its search took: lines compared and
 // positions of the search visited, the work a test bounds instead of the time.
 func lineOpsSteps(al, bl [][]byte) ([]op, int) {
+	// A line is hashed only when another line has its length: the one line of a
+	// minified 50 MB file and its new version are not (K7: 12 ms of hashing).
 	seed := maphash.MakeSeed()
-	byHash := make(map[uint64][]int, len(al)+len(bl)) // the ids of the lines of each hash
-	var lines [][]byte                                // a line of each id
+	type sameLength struct {
+		first  int              // the id of the first line of the length
+		byHash map[uint64][]int // the ids of each hash, once a second line has the length
+	}
+	byLen := map[int]*sameLength{}
+	var lines [][]byte // a line of each id
 	intern := func(ls [][]byte) []int {
 		out := make([]int, len(ls))
 		for i, l := range ls {
-			h := maphash.Bytes(seed, l)
+			sl := byLen[len(l)]
+			if sl == nil {
+				out[i] = len(lines)
+				byLen[len(l)] = &sameLength{first: len(lines)}
+				lines = append(lines, l)
+				continue
+			}
+			if sl.byHash == nil {
+				sl.byHash = map[uint64][]int{hashLine(seed, lines[sl.first]): {sl.first}}
+			}
+			h := hashLine(seed, l)
 			id := -1
-			for _, c := range byHash[h] {
+			for _, c := range sl.byHash[h] {
 				if bytes.Equal(lines[c], l) {
 					id = c
 					break
@@ -199,7 +258,7 @@ func lineOpsSteps(al, bl [][]byte) ([]op, int) {
 			if id < 0 {
 				id = len(lines)
 				lines = append(lines, l)
-				byHash[h] = append(byHash[h], id)
+				sl.byHash[h] = append(sl.byHash[h], id)
 			}
 			out[i] = id
 		}
@@ -224,6 +283,17 @@ func lineOpsSteps(al, bl [][]byte) ([]op, int) {
 	}
 	return ops, d.steps
 }
+
+// hashLine hashes a line for lineOps, counting the bytes in hashed when a test sets it.
+func hashLine(seed maphash.Seed, l []byte) uint64 {
+	if hashed != nil {
+		*hashed += len(l)
+	}
+	return maphash.Bytes(seed, l)
+}
+
+// hashed counts the bytes of lines lineOps hashes, when a test sets it (K7).
+var hashed *int
 
 // differ finds matching lines of a and b (interned line ids), appending them to
 // matches in increasing order.

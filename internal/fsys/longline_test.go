@@ -1,6 +1,7 @@
 package fsys
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -137,5 +138,138 @@ func TestLongLinesPaired(t *testing.T) {
 	got := hunks("a\n"+x+"\n"+y+"\n", "a\n"+x2+"\n"+y+"\nz\n"+x+"\n")
 	if strings.Count(got, `\ line of`) != 4 || strings.Contains(got, x) || len(got) > 2000 {
 		t.Errorf("%s", got)
+	}
+}
+
+// spec: K7
+// TestLongChangeShownShortened: a change of a long line longer than longLine (an
+// import of thousands of servers into a layer file written on one line) is shown to
+// its first longLine bytes or so, cut between tokens, and the note says which.
+func TestLongChangeShownShortened(t *testing.T) {
+	var added strings.Builder
+	for i := 0; added.Len() < 100<<10; i++ {
+		fmt.Fprintf(&added, `,"s%d":{"command":"x","args":["-y","say \"a, b\""]}`, i)
+	}
+	a := minified(8<<10, "")
+	b := minified(8<<10, added.String())
+	var out []string
+	writeHunks(func(l string) { out = append(out, l) }, []byte(a), []byte(b))
+	if len(out) != 7 {
+		t.Fatalf("%d lines:\n%.2000s", len(out), strings.Join(out, "\n"))
+	}
+	from := strings.Index(b, `"mcpServers"`)
+	shown := strings.TrimSuffix(strings.TrimPrefix(out[4], "+…"), "…")
+	if !strings.HasPrefix(b[from:], shown) || len(shown) < longLine || len(shown) > longLine+shortContext+80 {
+		t.Errorf("shown %d bytes of the change: %.200s", len(shown), shown)
+	}
+	if end := from + len(shown); b[end] != ',' && b[end] != '}' && b[end] != ']' {
+		t.Errorf("cut inside a token, before %.20q", b[end:])
+	}
+	if want := fmt.Sprintf(`\ line of %d bytes, shown from byte %d to %d`, len(b), from+1, from+len(shown)); out[5] != want {
+		t.Errorf("note %q, want %q", out[5], want)
+	}
+}
+
+// spec: K7
+// TestDiffShowsFirstLines: a dry run shows the first maxDiffLines lines of a file's
+// diff and says how many more there are: an import of 200,000 servers into a layer
+// file adds a million lines, which nobody reads and whose credentials would take
+// seconds to hide.
+func TestDiffShowsFirstLines(t *testing.T) {
+	var a, b strings.Builder
+	a.WriteString("{\n")
+	b.WriteString("{\n")
+	for i := range 3 * maxDiffLines {
+		fmt.Fprintf(&b, "  \"s%d\": 1,\n", i)
+	}
+	a.WriteString("}\n")
+	b.WriteString("}\n")
+	var out []string
+	writeHunks(func(l string) { out = append(out, l) }, []byte(a.String()), []byte(b.String()))
+	if len(out) != 1+maxDiffLines+1 {
+		t.Fatalf("%d lines", len(out))
+	}
+	if out[0] != fmt.Sprintf("@@ -1,2 +1,%d @@", 3*maxDiffLines+2) || out[1] != " {" || out[maxDiffLines] != fmt.Sprintf(`+  "s%d": 1,`, maxDiffLines-2) {
+		t.Errorf("first lines %q, last shown %q", out[:2], out[maxDiffLines])
+	}
+	if want := fmt.Sprintf(`\ %d more lines of this diff not shown (a dry run shows a file's first %d)`, 3*maxDiffLines+2-maxDiffLines, maxDiffLines); out[len(out)-1] != want {
+		t.Errorf("note %q, want %q", out[len(out)-1], want)
+	}
+	// a diff within the bound is shown whole
+	if got := hunks("a\nb\n", "a\nc\n"); got != "@@ -1,2 +1,2 @@\n a\n-b\n+c\n" {
+		t.Errorf("a small diff: %q", got)
+	}
+}
+
+// TestLastLineBreak: the last '\n' found a block at a time is the one
+// bytes.LastIndexByte finds, wherever it sits against the blocks.
+func TestLastLineBreak(t *testing.T) {
+	for _, n := range []int{0, 1, 4095, 4096, 4097, 8192, 3*4096 + 7} {
+		for _, at := range []int{-1, 0, 1, 4095, 4096, 4097, n / 2, n - 1} {
+			x := []byte(strings.Repeat("a", n))
+			if at >= 0 && at < n {
+				x[at] = '\n'
+				if at > 3 {
+					x[at-3] = '\n' // an earlier one too
+				}
+			}
+			if got, want := lastLineBreak(x), bytes.LastIndexByte(x, '\n'); got != want {
+				t.Errorf("%d bytes, a line break at %d: %d, want %d", n, at, got, want)
+			}
+		}
+	}
+}
+
+// TestIndexQuoteOrEscape: eight bytes at a time finds the first '"' or '\\' as a
+// byte at a time does, at every offset and alignment.
+func TestIndexQuoteOrEscape(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte("ab\"\\'\x00\xff\x22\x5c,")
+	for range 2000 {
+		line := make([]byte, rng.IntN(40))
+		for i := range line {
+			if rng.IntN(6) == 0 {
+				line[i] = alphabet[rng.IntN(len(alphabet))]
+			} else {
+				line[i] = byte(rng.IntN(256))
+			}
+		}
+		for from := 0; from <= len(line); from++ {
+			want := -1
+			for i := from; i < len(line); i++ {
+				if line[i] == '"' || line[i] == '\\' {
+					want = i
+					break
+				}
+			}
+			if got := indexQuoteOrEscape(line, from); got != want {
+				t.Fatalf("indexQuoteOrEscape(%q, %d) = %d, want %d", line, from, got, want)
+			}
+		}
+	}
+}
+
+// spec: K7
+// TestLongLinesNotHashed: the diff of a minified file, one line on each side, does
+// not hash its lines (two lines of different lengths are not the same line); two of
+// one length are hashed once each, and lines still pair as they did.
+func TestLongLinesNotHashed(t *testing.T) {
+	n := 0
+	hashed = &n
+	defer func() { hashed = nil }()
+	a := minified(1<<20, "")
+	b := minified(1<<20, `,"new":{"command":"n"}`)
+	if got := hunks(a, b); !strings.Contains(got, `"new":{"command":"n"}`) {
+		t.Fatalf("the change is not shown:\n%.400s", got)
+	}
+	if n != 0 {
+		t.Errorf("the diff of two lines of different lengths hashed %d bytes", n)
+	}
+	n = 0
+	if got, want := hunks("x\nab\ncd\n", "ab\ncd\ny\n"), "@@ -1,3 +1,3 @@\n-x\n ab\n cd\n+y\n"; got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if want := 4*len("ab\n") + 2*len("x\n"); n != want { // every line shares its length with another
+		t.Errorf("the lines hashed %d bytes, want each once: %d", n, want)
 	}
 }

@@ -49,6 +49,55 @@ func (d *Doc) Set(path []string, value []byte) error {
 	})
 }
 
+// SetMembers sets members of the object at path, names[i] to values[i], as Set sets
+// path+names[i] to each in turn (a missing object at path is created first), with the
+// object found once and the values checked before anything changes: an import writes
+// 200,000 servers into one object (K7). A member that holds a value for which
+// unchanged (when not nil) reports true, given its value as it is and the new one,
+// is left as it is.
+func (d *Doc) SetMembers(path []string, names []string, values [][]byte, unchanged func(cur, value []byte) bool) error {
+	if len(names) != len(values) {
+		return errors.New("as many values as names are needed")
+	}
+	for _, v := range values {
+		if !json.Valid(v) {
+			return errors.New("invalid JSON value")
+		}
+	}
+	o := d.rootObject()
+	if o == nil {
+		return NotObject(d.Root().Kind())
+	}
+	if len(path) > 0 {
+		if _, ok := d.Lookup(path...); !ok {
+			if err := d.Set(path, []byte("{}")); err != nil {
+				return err
+			}
+		}
+		err := d.walk(path, func(p *object, k int) error {
+			if o = d.child(p, k); o == nil {
+				return NotObject(p.members[k].val.Kind(), path...)
+			}
+			return nil
+		}, func(*object, int) error { panic("unreachable: the object was created") })
+		if err != nil {
+			return err
+		}
+	}
+	o.full()
+	o.index(len(names))
+	for i, name := range names {
+		if k := o.find(name); k >= 0 {
+			if unchanged == nil || !unchanged(o.members[k].val.JSON(), values[i]) {
+				d.replace(o, k, values[i])
+			}
+			continue
+		}
+		d.insert(o, name, values[i])
+	}
+	return nil
+}
+
 // walk finds the member at path, materialising the objects on the way: found gets
 // the object holding it and its index there; absent gets the deepest object on the way
 // that exists and the index in path of the first name it does not hold. A value on

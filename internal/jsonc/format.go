@@ -83,11 +83,15 @@ func (d *Doc) format(value []byte, indent string, multiline, spaced bool) []byte
 	var buf bytes.Buffer
 	value = bytes.TrimSpace(value)
 	if !multiline {
-		_ = json.Compact(&buf, value) // value is valid
-		if spaced {
-			return spaceOut(buf.Bytes())
+		compact := value
+		if bytes.ContainsAny(value, " \t\r\n") { // else compact already (K7: 200,000 of them)
+			_ = json.Compact(&buf, value) // value is valid
+			compact = buf.Bytes()
 		}
-		return buf.Bytes()
+		if spaced {
+			return spaceOut(compact)
+		}
+		return append([]byte(nil), compact...)
 	}
 	_ = json.Indent(&buf, value, indent, d.unit) // value is valid
 	out := buf.Bytes()

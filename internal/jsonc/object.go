@@ -171,17 +171,24 @@ func (o *object) find(name string) int {
 		}
 		return -1
 	}
-	if o.byName == nil {
-		o.byName = make(map[string]int, len(o.members))
-		for k := range o.members {
-			countStep()
-			o.byName[unquote(o.members[k].key)] = k
-		}
-	}
+	o.index(0)
 	if k, ok := o.byName[name]; ok {
 		return k
 	}
 	return -1
+}
+
+// index builds byName, with room for more members, unless the object has it or is
+// too small to need one (indexMin, with them).
+func (o *object) index(more int) {
+	if o.byName != nil || len(o.members)+more < indexMin {
+		return
+	}
+	o.byName = make(map[string]int, len(o.members)+more)
+	for k := range o.members {
+		countStep()
+		o.byName[unquote(o.members[k].key)] = k
+	}
 }
 
 // emit passes the object's bytes, in order, to fn.

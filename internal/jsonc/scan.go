@@ -29,11 +29,12 @@ type span struct {
 // object and, in decode mode (deep), the members of their object values
 // and the text that standard JSON does not have.
 type record struct {
-	members []span // members of the root object
-	deep    bool   // decode mode: fill inner and blanks too
-	open    string // edit mode: fill inner for the root member of this name
-	inner   []span // members of the root members' object values, in order
-	blanks  []int  // [start, end) pairs of comments and trailing commas
+	visit   Visitor // told of every token (Walk)
+	members []span  // members of the root object
+	deep    bool    // decode mode: fill inner and blanks too
+	open    string  // edit mode: fill inner for the root member of this name
+	inner   []span  // members of the root members' object values, in order
+	blanks  []int   // [start, end) pairs of comments and trailing commas
 }
 
 // blank notes, in decode mode, text that standard JSON does not have.
@@ -94,6 +95,7 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 	deep := rec != nil && rec.deep
 	opening := rec != nil && rec.open != ""
 	inner := deep // record the members of this root member's object value
+	visit := rec != nil && rec.visit != nil
 	state := stValue
 	for {
 		// Skip whitespace and comments; the common case stays inline.
@@ -134,6 +136,9 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 					return 0, 0, serr
 				}
 			}
+			if visit {
+				rec.visit.Key(ks, ke)
+			}
 			if recording {
 				if depth == 1 {
 					rec.members = appendSpan(rec.members, span{keyStart: ks, keyEnd: ke, valStart: i, first: len(rec.inner)})
@@ -148,6 +153,7 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 			continue
 
 		case stValue:
+			vs := i
 			switch {
 			case c == '"':
 				if i, serr = scanString(data, i); serr != nil {
@@ -164,6 +170,9 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 				}
 				stack[depth] = c
 				depth++
+				if visit {
+					rec.visit.Open(i, c == '[')
+				}
 				if i = skipWS(data, i+1); i < n && data[i] == '/' {
 					if i, serr = skipSpace(data, i, rec); serr != nil {
 						return 0, 0, serr
@@ -172,6 +181,9 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 				if i < n && data[i] == c+2 { // '}' or ']': empty container
 					i++
 					depth--
+					if visit {
+						rec.visit.Close(i)
+					}
 					break
 				}
 				if c == '{' {
@@ -197,6 +209,9 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 			default:
 				return 0, 0, valueError(data, i)
 			}
+			if visit && data[vs] != '{' && data[vs] != '[' {
+				rec.visit.Scalar(vs, i)
+			}
 
 		case stAfter:
 			top := stack[depth-1]
@@ -212,6 +227,9 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 					rec.blank(comma, comma+1)
 					i++
 					depth--
+					if visit {
+						rec.visit.Close(i)
+					}
 					break
 				}
 				if top == '{' {
@@ -223,6 +241,9 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 			case top + 2:
 				i++
 				depth--
+				if visit {
+					rec.visit.Close(i)
+				}
 			default:
 				if top == '{' {
 					return 0, 0, errAt(i, "invalid character %s after object member, expected ',' or '}'", describe(data, i))

@@ -6,7 +6,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/internal/tomledit"
 	"github.com/mcpwire/mcpwire/internal/yamledit"
 	"github.com/mcpwire/mcpwire/policy"
@@ -17,8 +16,8 @@ var launchKeys = map[string]bool{"args": true, "command": true, "cmd": true}
 
 // File learns the credentials of one version of a client file: JSON or JSONC, or
 // TOML (by extension, then by content). A file that parses as neither is read line
-// by line. A JSON file is read in place (internal/jsonc): a 50 MB ~/.claude.json is
-// not decoded, and only the strings that are credentials are.
+// by line. A JSON file is read in one pass over its tokens (stream.go): a 50 MB
+// ~/.claude.json is not decoded, and only the strings that are credentials are.
 func (r *Redactor) File(path string, data []byte) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return
@@ -45,17 +44,14 @@ func (r *Redactor) File(path string, data []byte) {
 }
 
 // Change learns the credentials of two versions of a client file, before and after
-// a write. A JSON file's new version is read only where it differs from the old one:
-// a member written the same in both says the same in both, so a 50 MB
-// ~/.claude.json with one entry added is read once, not twice.
+// a write. Of a JSON file's new version, only the value that holds every byte that
+// differs is read (stream.go): what is written the same in both, under the same
+// names, says the same in both, so a 50 MB ~/.claude.json with one entry added is
+// read once, not twice.
 func (r *Redactor) Change(path string, old, new []byte) {
 	defer collectSooner(len(old) + len(new))()
 	if ext := strings.ToLower(filepath.Ext(path)); ext != ".toml" && ext != ".yaml" && ext != ".yml" {
-		o, oerr := jsonc.Parse(withoutBOM(old))
-		n, nerr := jsonc.Parse(withoutBOM(new))
-		if oerr == nil && nerr == nil {
-			learn[jsonc.Value](r, jsonReader{}, o.Root(), false, false, nil)
-			learn[pair](r, pairReader{}, pair{o.Root(), n.Root()}, false, false, pair.same)
+		if _, ok := r.change(path, old, new); ok { // stream.go
 			return
 		}
 	}
@@ -84,12 +80,7 @@ func collectSooner(size int) func() {
 // userinfo, Bearer tokens) is left to line time, where only the printed lines are
 // searched: a JSON string never spans lines.
 func (r *Redactor) json(data []byte) bool {
-	doc, err := jsonc.Parse(withoutBOM(data))
-	if err != nil {
-		return false
-	}
-	learn[jsonc.Value](r, jsonReader{}, doc.Root(), false, false, nil)
-	return true
+	return newStream(r, withoutBOM(data)).walk() // stream.go
 }
 
 // withoutBOM drops a UTF-8 byte order mark, which clients keep in front of JSON.
@@ -103,7 +94,7 @@ func (r *Redactor) toml(data []byte) bool {
 	if err != nil {
 		return false
 	}
-	learn[any](r, policy.Decoded{}, v, true, false, nil)
+	learn[any](r, policy.Decoded{}, v, true, false)
 	return true
 }
 
@@ -114,7 +105,7 @@ func (r *Redactor) yaml(data []byte) bool {
 		return false
 	}
 	v, _ := doc.Lookup()
-	learn[any](r, policy.Decoded{}, v, true, false, nil)
+	learn[any](r, policy.Decoded{}, v, true, false)
 	return true
 }
 
@@ -125,9 +116,19 @@ const maxNames = 4096
 
 // nameKind is what a member name says about the values under it.
 type nameKind struct {
-	name string // as written
-	norm string // policy.NormName
-	cred bool   // a credential map or a credential name: every string below is one
+	name    string // as written
+	norm    string // policy.NormName
+	cred    bool   // a credential map or a credential name: every string below is one
+	launch  bool   // an argument list or a command line (launchKeys)
+	servers bool   // a member holding servers (New)
+}
+
+// classify is what a member name says.
+func (r *Redactor) classify(name string) nameKind {
+	k := nameKind{name: name, norm: policy.NormName(name)}
+	k.cred = policy.CredentialMap(name) || policy.SecretNamed(name, k.norm)
+	k.launch, k.servers = launchKeys[k.norm], r.servers[k.norm]
+	return k
 }
 
 // learner records the credentials of one document as policy.Walk reads it: every
@@ -139,21 +140,17 @@ type nameKind struct {
 type learner[V any] struct {
 	r     *Redactor
 	rd    policy.Reader[V]
-	text  bool         // search every other string (see Redactor.toml)
-	cred  bool         // the whole document is credentials (a server's auth)
-	known func(V) bool // reports a value learnt already, skipped with what is inside it
-	names []nameKind   // what each name of the path to the current value says
+	text  bool       // search every other string (see Redactor.toml)
+	cred  bool       // the whole document is credentials (a server's auth)
+	names []nameKind // what each name of the path to the current value says
 }
 
-func learn[V any](r *Redactor, rd policy.Reader[V], root V, text, cred bool, known func(V) bool) {
-	l := &learner[V]{r: r, rd: rd, text: text, cred: cred, known: known}
+func learn[V any](r *Redactor, rd policy.Reader[V], root V, text, cred bool) {
+	l := &learner[V]{r: r, rd: rd, text: text, cred: cred}
 	policy.Walk(rd, root, l.visit)
 }
 
 func (l *learner[V]) visit(names []string, inList bool, v V) bool {
-	if l.known != nil && l.known(v) {
-		return false
-	}
 	cred, key := l.path(names)
 	switch l.rd.Kind(v) {
 	case policy.KindList:
@@ -193,7 +190,7 @@ func (l *learner[V]) path(names []string) (cred bool, key string) {
 	for _, name := range names[n:] {
 		k, ok := l.r.names[name]
 		if !ok {
-			k = nameKind{name: name, norm: policy.NormName(name), cred: policy.CredentialMap(name) || policy.SecretName(name)}
+			k = l.r.classify(name)
 			if len(l.r.names) < maxNames {
 				l.r.names[name] = k
 			}
@@ -211,75 +208,4 @@ func (l *learner[V]) path(names []string) (cred bool, key string) {
 		key = l.names[len(l.names)-1].norm
 	}
 	return cred, key
-}
-
-// jsonReader reads internal/jsonc values for policy.Walk, in place.
-type jsonReader struct{}
-
-func (jsonReader) Kind(v jsonc.Value) policy.Kind {
-	switch v.Kind() {
-	case jsonc.String:
-		return policy.KindString
-	case jsonc.Array:
-		return policy.KindList
-	case jsonc.Object:
-		return policy.KindMap
-	}
-	return policy.KindOther
-}
-
-func (jsonReader) Children(v jsonc.Value, fn func(string, jsonc.Value)) {
-	if v.Kind() == jsonc.Array {
-		for e := range v.Elements() {
-			fn("", e)
-		}
-		return
-	}
-	for name, e := range v.Members() {
-		fn(name, e)
-	}
-}
-
-func (jsonReader) Text(v jsonc.Value) string { return v.String() }
-
-// pair is a value of a new version of a document with the value at the same place
-// in the old version (the zero Value when there is none).
-type pair struct{ old, new jsonc.Value }
-
-// same reports that the value is written the same in both versions.
-func (p pair) same() bool { return p.old.Kind() != jsonc.Invalid && p.old.Equal(p.new) }
-
-// pairReader reads the new version of a document in step with the old one: a
-// member with the old member of the same name, an element with the old element at
-// the same index.
-type pairReader struct{}
-
-func (pairReader) Kind(p pair) policy.Kind { return jsonReader{}.Kind(p.new) }
-
-func (pairReader) Text(p pair) string { return p.new.String() }
-
-func (pairReader) Children(p pair, fn func(string, pair)) {
-	if p.new.Kind() == jsonc.Array {
-		var olds []jsonc.Value
-		for e := range p.old.Elements() {
-			olds = append(olds, e)
-		}
-		i := 0
-		for e := range p.new.Elements() {
-			var o jsonc.Value
-			if i < len(olds) {
-				o = olds[i]
-			}
-			fn("", pair{o, e})
-			i++
-		}
-		return
-	}
-	olds := map[string]jsonc.Value{}
-	for name, e := range p.old.Members() {
-		olds[name] = e
-	}
-	for name, e := range p.new.Members() {
-		fn(name, pair{olds[name], e})
-	}
 }

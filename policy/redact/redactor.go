@@ -36,6 +36,8 @@ type Redactor struct {
 	// plain are values the registry declares plain (P11, H10): shown, never learnt as
 	// credentials (Plain)
 	plain map[string]bool
+	// texts, commands and argLists were learnt from already (once)
+	texts, commands, argLists map[string]bool
 }
 
 // New returns a Redactor that knows no credential yet. servers are the names of the
@@ -97,7 +99,7 @@ func (r *Redactor) Server(f policy.Fields) {
 	r.addCommand(f.Command)
 	r.addArgs(f.Args)
 	for _, m := range []map[string]any{f.Auth, f.OAuth} {
-		learn[any](r, policy.Decoded{}, m, true, true, nil)
+		learn[any](r, policy.Decoded{}, m, true, true)
 	}
 }
 
@@ -182,6 +184,9 @@ func (r *Redactor) addCredential(v string) {
 // addText records the credential-shaped parts of any string: URL userinfo, credential
 // query parameters, Bearer tokens.
 func (r *Redactor) addText(s string) {
+	if r.once(&r.texts, s) {
+		return
+	}
 	if red := policy.RedactText(s); red != s {
 		r.setExact(s, red)
 		for _, v := range policy.TextSecrets(s) {
@@ -192,6 +197,9 @@ func (r *Redactor) addText(s string) {
 
 // addArgs records the credential values of an argument list.
 func (r *Redactor) addArgs(args []string) {
+	if len(args) > 0 && r.once(&r.argLists, strings.Join(args, "\x00")) {
+		return
+	}
 	red := policy.RedactArgs(args)
 	for i, a := range args {
 		if red[i] != a {
@@ -206,10 +214,32 @@ func (r *Redactor) addArgs(args []string) {
 
 // addCommand records the credential values of a command line.
 func (r *Redactor) addCommand(cmd string) {
+	if r.once(&r.commands, cmd) {
+		return
+	}
 	r.addText(cmd)
 	for _, v := range policy.ArgSecrets(strings.Fields(cmd)) {
 		r.addAnywhere(v)
 	}
+}
+
+// maxLearnt bounds each set of what was learnt from already (once).
+const maxLearnt = 1 << 16
+
+// once reports whether s is in the set, and adds it: what was learnt from once
+// teaches nothing the second time (K7: the 200,000 servers of an import's dry run
+// mostly share their commands and arguments). A full set stops growing.
+func (r *Redactor) once(set *map[string]bool, s string) bool {
+	if (*set)[s] {
+		return true
+	}
+	if *set == nil {
+		*set = map[string]bool{}
+	}
+	if len(*set) < maxLearnt {
+		(*set)[s] = true
+	}
+	return false
 }
 
 // replacer hides every spelling of every value hidden anywhere (see spellings),

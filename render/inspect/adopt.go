@@ -30,11 +30,11 @@ func (r *ImportRequest) adoption(res *ImportResult, cands map[string]*candidate)
 		var foreign []string
 		for _, e := range c.Entries {
 			cand, ok := cands[e.Name]
-			if !ok || cand.entry[c] == nil {
+			if !ok || !slices.Contains(cand.from, c) {
 				continue
 			}
 			res.Files[i].Servers = append(res.Files[i].Servers, e.Name)
-			if !r.Adopt || c.Record[e.Name] == e.Digest {
+			if !r.Adopt || c.Record[e.Name] == e.Digest() {
 				continue // mcpwire's already, as it is: nothing new to record
 			}
 			if c.Renders(e.Name, cand.s, e.Read.Filters) {

@@ -86,7 +86,7 @@ type AuditRequest struct {
 // looks like a credential) is not a finding. The errors returned are entries mcpwire
 // cannot read as servers: each was checked for credentials all the same.
 func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
-	files, openErrs := render.ClientFiles(f, r.Providers, r.Env, "")
+	files, openErrs := render.NewClientReader(f).Distinct(r.Providers, r.Env, "")
 	checks := render.NewSecretChecks(r.CheckSecret)
 	var out []Finding
 	var errs []error
@@ -127,8 +127,7 @@ func Audit(f fsys.FS, r AuditRequest) ([]Finding, []error) {
 				continue
 			}
 			var entry any
-			raw, _ := c.EntryJSON(e.Name)
-			if err := json.Unmarshal(raw, &entry); err != nil {
+			if err := json.Unmarshal(e.JSON(), &entry); err != nil {
 				out = append(out, finding(c, FindingUnchecked, e.Name, "", "not checked: the entry cannot be read: "+err.Error()))
 				continue
 			}
@@ -204,9 +203,16 @@ func entryCredentials(name string, fields *policy.Fields, entry any, committed b
 		}
 		// a credential where a variable's name belongs is one in any file (T4)
 		vs = append(vs, policy.CheckNames(*fields)...)
-		examined = fieldStrings(*fields)
+		if entry != nil {
+			examined = fieldStrings(*fields)
+		}
 	}
-	vs = append(vs, policy.CheckEntry(name, entry, examined, forms)...)
+	if entry != nil {
+		vs = append(vs, policy.CheckEntry(name, entry, examined, forms)...)
+	}
+	if len(vs) < 2 {
+		return vs
+	}
 	seen := map[string]bool{}
 	out := vs[:0]
 	for _, v := range vs {
@@ -347,6 +353,9 @@ func finding(c *render.ClientFile, kind, server, field, why string) Finding {
 // are taken as such, declared or not.
 func auditFields(name string, s *registry.Server) policy.Fields {
 	plain := func(m map[string]string) map[string]bool {
+		if len(m) == 0 {
+			return nil
+		}
 		out := map[string]bool{}
 		for k, v := range m {
 			if policy.PlainEnvProblem(k, v) == "" {

@@ -57,6 +57,9 @@ type ImportResult struct {
 	Profile string
 	// Changed are the files written: the registry's, ownership records.
 	Changed []string
+	// Copied are the literal credentials of the servers added, in their order
+	// (LiteralCredentials), which import says it copied into the registry (H4).
+	Copied []policy.Violation
 }
 
 // ImportSkip is an entry that was not imported.
@@ -77,11 +80,11 @@ type ImportFile struct {
 	Adopted, Foreign []string
 }
 
-// candidate is one entry on its way into the registry.
+// candidate is one entry on its way into the registry: the server, and the files
+// that hold it as it is (the first is where it comes from).
 type candidate struct {
-	s     *registry.Server
-	from  []*render.ClientFile
-	entry map[*render.ClientFile]*render.ClientEntry
+	s    *registry.Server
+	from []*render.ClientFile
 }
 
 // Import reads the request's files into the registry: every check first, then one
@@ -140,6 +143,9 @@ func Import(f fsys.FS, r ImportRequest) (*ImportResult, error) {
 			return nil, Undone(err, undo)
 		}
 		res.Changed = append(res.Changed, r.Registry.Set().Write().Servers.Path)
+		for _, s := range add { // as written: AddServers changes none of what is checked
+			res.Copied = append(res.Copied, LiteralCredentials(s)...)
+		}
 		if profile != nil {
 			res.Profile = profile.Name
 			res.Changed = append(res.Changed, r.Registry.Set().Write().Profiles.Path)
@@ -170,12 +176,19 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 	cands := map[string]*candidate{}
 	var order, dropped []string
 	seen := map[string]bool{}
+	var only map[string]bool // --servers, as a set
+	if r.Servers != nil {
+		only = make(map[string]bool, len(r.Servers))
+		for _, n := range r.Servers {
+			only[n] = true
+		}
+	}
 	for _, c := range r.Files {
 		res.Files = append(res.Files, ImportFile{Provider: c.Provider.Name, Scope: string(c.Scope), Path: c.Path})
 		var own, unresolved []string
 		for i := range c.Entries {
 			e := &c.Entries[i]
-			if r.Servers != nil && !slices.Contains(r.Servers, e.Name) {
+			if only != nil && !only[e.Name] {
 				continue
 			}
 			seen[e.Name] = true
@@ -199,11 +212,10 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 			prev, dup := cands[e.Name]
 			switch {
 			case !dup:
-				cands[e.Name] = &candidate{s: s, from: []*render.ClientFile{c}, entry: map[*render.ClientFile]*render.ClientEntry{c: e}}
+				cands[e.Name] = &candidate{s: s, from: []*render.ClientFile{c}}
 				order = append(order, e.Name)
 			case sameServer(prev.s, s):
 				prev.from = append(prev.from, c)
-				prev.entry[c] = e
 			default:
 				r.warn(fmt.Sprintf("%s: %s defines it differently from %s; imported as %s defines it", e.Name, c.Path, prev.from[0].Path, prev.from[0].Provider.Name))
 			}

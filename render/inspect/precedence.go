@@ -22,6 +22,15 @@ func markPrecedence(files []StatusFile) {
 		if len(p.Precedence) == 0 {
 			continue
 		}
+		scopes := map[providers.Scope]bool{}
+		for _, f := range files {
+			if f.Provider == p.Name && f.Error == "" {
+				scopes[f.Scope] = true
+			}
+		}
+		if len(scopes) < 2 {
+			continue // one scope's file: no entry stands in for another (K7: no map per entry)
+		}
 		// the file of the client holding each name in each scope
 		held := map[string]map[providers.Scope]string{}
 		for _, f := range files {

@@ -95,7 +95,7 @@ func Status(f fsys.FS, r StatusRequest) []StatusFile {
 	read := newDocCache(f)
 	r.notFound = map[string]string{}
 	r.checks = render.NewSecretChecks(r.CheckSecret)
-	cr := render.NewClientReader(f)
+	cr := render.NewClientReader(f).InParts()
 	var out []StatusFile
 	for _, p := range r.Providers {
 		files, errs := cr.All([]*providers.Provider{p}, r.Env, layer)
@@ -172,23 +172,35 @@ func (r StatusRequest) fileStatus(c *render.ClientFile, read *docCache) StatusFi
 		names = append(names, e.Name)
 	}
 	clientBlockers := c.Dialect().StartBlockers(&providers.StartState{Scope: c.Scope, Project: r.Env.Project, Path: c.Path,
-		Names: names, Read: read.member, Env: r.Env})
-	for _, e := range c.Entries {
-		se := StatusEntry{Name: e.Name, State: r.state(c, e), OriginalKept: slices.Contains(c.TakenOver, e.Name)}
-		if e.Err != nil {
-			se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
-		} else {
-			se.Off = providers.Disabled(e.Read.Server)
-			if d := r.Registry.Denied(e.Name, e.Read.Server); d != nil {
-				se.Denied = d.Rule + " in " + d.File
+		Names: names, Read: read.member, Env: r.Env}) // by position
+	at := 0 // the position in the file of the entry
+	c.EachPart(func(part []render.ClientEntry) {
+		for _, e := range part {
+			se := StatusEntry{Name: e.Name, State: r.state(c, e), OriginalKept: slices.Contains(c.TakenOver, e.Name)}
+			if e.Err != nil {
+				se.Blockers = append(se.Blockers, "mcpwire cannot read the entry: "+e.Err.Error())
+			} else {
+				se.Off = providers.Disabled(e.Read.Server)
+				if d := r.Registry.Denied(e.Name, e.Read.Server); d != nil {
+					se.Denied = d.Rule + " in " + d.File
+				}
+				se.Blockers = r.blockers(e.Read.Server) // a list of its own (K7: one, not three, per entry)
+				se.Blockers = append(se.Blockers, r.secretBlockers(e.Name, e.Read.Server)...)
+				se.Blockers = append(se.Blockers, unresolvedBlockers(c.Provider, e.Read.Unresolved)...)
 			}
-			se.Blockers = append(se.Blockers, r.blockers(e.Read.Server)...)
-			se.Blockers = append(se.Blockers, r.secretBlockers(e.Name, e.Read.Server)...)
-			se.Blockers = append(se.Blockers, unresolvedBlockers(c.Provider, e.Read.Unresolved)...)
+			var cb []string
+			if clientBlockers != nil {
+				cb = clientBlockers[at]
+			}
+			at++
+			if len(se.Blockers) == 0 {
+				se.Blockers = cb // shared by entries with the same (cut: an append copies it)
+			} else {
+				se.Blockers = append(se.Blockers, cb...)
+			}
+			sf.Entries = append(sf.Entries, se)
 		}
-		se.Blockers = append(se.Blockers, clientBlockers[e.Name]...)
-		sf.Entries = append(sf.Entries, se)
-	}
+	})
 	for _, n := range slices.Sorted(maps.Keys(c.Record)) {
 		if _, _, member := providers.RecordedMember(c.Dialect(), n); member {
 			continue
@@ -209,7 +221,7 @@ func (r StatusRequest) state(c *render.ClientFile, e render.ClientEntry) EntrySt
 		return Foreign
 	}
 	s, defined := r.Registry.Server(e.Name)
-	if render.RuleOf(c.Provider).Standing(rec, e.Digest, e.Framed, "") != render.EntryOwned && !(defined && c.MeansServer(e, s)) {
+	if render.RuleOf(c.Provider).Standing(rec, e.Digest(), e.Framed, "") != render.EntryOwned && !(defined && c.MeansServer(e, s)) {
 		return Drifted
 	}
 	if !defined {
