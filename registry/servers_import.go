@@ -31,6 +31,7 @@ func (r *Registry) AddServers(servers []*Server, profile *Profile, receipts map[
 			return fmt.Errorf("server %q already exists (%s)", s.Name, r.ServerOrigin(s.Name))
 		}
 		s.AddedAt, s.UpdatedAt, s.InjectedProviders = now, now, receipts[s.Name]
+		dropEmpty(s)
 		added = append(added, s)
 	}
 	slices.SortFunc(added, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
@@ -98,4 +99,20 @@ func (r *Registry) newProfile(in *Profile, extra []string) (*Profile, error) {
 func sortedContains(names []string, name string) bool {
 	_, ok := slices.BinarySearch(names, name)
 	return ok
+}
+
+// dropEmpty makes the empty lists and maps of a server nil, as its entry leaves them
+// out and loading it gives them (the server is then what loading its entry gives:
+// roundTrips).
+func dropEmpty(s *Server) {
+	for _, l := range []*[]string{&s.Args, &s.PlainEnv, &s.PlainHeaders, &s.InjectedProviders} {
+		if *l != nil && len(*l) == 0 {
+			*l = nil
+		}
+	}
+	for _, m := range []*map[string]string{&s.Env, &s.EnvFrom, &s.Headers, &s.HeaderEnv, &s.EnvInput, &s.HeaderInput, &s.EnvSecret, &s.HeaderSecret} {
+		if *m != nil && len(*m) == 0 {
+			*m = nil
+		}
+	}
 }
