@@ -70,9 +70,10 @@ func decodeWritten(f *layers.File, added []*Server) (map[string]*Server, []strin
 	if len(added) == 0 {
 		return decodeServers(f)
 	}
+	// each of added is an entry of the file: the save added it or failed
 	out := make(map[string]*Server, len(f.Entries))
 	for _, s := range added {
-		if _, ok := f.Entries[s.Name]; ok && roundTrips(s) {
+		if roundTrips(s) {
 			out[s.Name] = s
 		}
 	}
