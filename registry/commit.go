@@ -39,6 +39,7 @@ func (r *Registry) commitAdded(added []*Server, deltas ...layers.Delta) error {
 			}
 		}
 	}
+	before := r.set.Write().Servers.Entries // as this process read them; Save replaces them
 	if err := r.set.Save(deltas...); err != nil {
 		return err
 	}
@@ -47,7 +48,7 @@ func (r *Registry) commitAdded(added []*Server, deltas ...layers.Delta) error {
 	if _, kept := l.Servers.Top["credentialPolicy"]; warning != "" && !kept {
 		r.warn(warning)
 	}
-	srv, errs := decodeWritten(l.Servers, added)
+	srv, errs := decodeWritten(l.Servers, before, added)
 	prof, errs2 := decodeProfiles(l.Profiles)
 	if errs = append(errs, errs2...); len(errs) > 0 {
 		return &layers.LoadError{Problems: errs}
@@ -65,25 +66,44 @@ func (r *Registry) commitAdded(added []*Server, deltas ...layers.Delta) error {
 
 // decodeWritten decodes the servers of the write layer's file as decodeServers does,
 // but for those of added that decode back to themselves (roundTrips), taken as they
-// are.
-func decodeWritten(f *layers.File, added []*Server) (map[string]*Server, []string) {
+// are. before are the file's entries as this process read them, which hold none of
+// added: when the file holds them all and nothing else, only they and the added
+// servers that do not round-trip are decoded, not each name of the file looked up.
+func decodeWritten(f *layers.File, before map[string]json.RawMessage, added []*Server) (map[string]*Server, []string) {
 	if len(added) == 0 {
 		return decodeServers(f)
 	}
 	// each of added is an entry of the file: the save added it or failed
 	out := make(map[string]*Server, len(f.Entries))
+	var others []string
 	for _, s := range added {
 		if roundTrips(s) {
 			out[s.Name] = s
+		} else {
+			others = append(others, s.Name)
 		}
 	}
-	if len(out) == len(f.Entries) {
-		return out, nil
+	rest := &layers.File{Path: f.Path, Kind: f.Kind, Entries: make(map[string]json.RawMessage, len(before)+len(others))}
+	if len(f.Entries) == len(before)+len(added) {
+		for name := range before {
+			others = append(others, name)
+		}
+		for _, name := range others {
+			raw, ok := f.Entries[name]
+			_, twice := out[name]
+			if !ok || twice { // changed by another process meanwhile: look all up
+				clear(rest.Entries)
+				break
+			}
+			rest.Entries[name] = raw // a name twice here leaves rest short: all looked up
+		}
 	}
-	rest := &layers.File{Path: f.Path, Kind: f.Kind, Entries: make(map[string]json.RawMessage, len(f.Entries)-len(out))}
-	for name, raw := range f.Entries {
-		if _, ok := out[name]; !ok {
-			rest.Entries[name] = raw
+	if len(rest.Entries) != len(f.Entries)-len(out) {
+		clear(rest.Entries)
+		for name, raw := range f.Entries {
+			if _, ok := out[name]; !ok {
+				rest.Entries[name] = raw
+			}
 		}
 	}
 	decoded, problems := decodeServers(rest)

@@ -79,3 +79,51 @@ func TestAddedServersAreTheDecoded(t *testing.T) {
 		}
 	}
 }
+
+// spec: K7 W8
+// TestAddServersSeesOtherWrites: after AddServers, which decodes only the entries
+// other than those it added, the registry is the file as another process left it
+// too: an entry it changed, added, or removed (with as many added, so that the file
+// has as many entries as this process expects).
+func TestAddServersSeesOtherWrites(t *testing.T) {
+	tests := []struct {
+		name  string
+		other func(b *Registry) error
+	}{
+		{"nothing", func(b *Registry) error { return nil }},
+		{"changed", func(b *Registry) error {
+			return b.UpdateServer("old", func(s *Server) { s.Command = "changed" })
+		}},
+		{"added", func(b *Registry) error { return b.AddServer(&Server{Name: "other", Command: "b"}) }},
+		{"removed, and one added", func(b *Registry) error {
+			if err := b.RemoveServer("gone"); err != nil {
+				return err
+			}
+			return b.AddServer(&Server{Name: "other", Command: "b"})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, []string{"me"}, map[string]string{"me/mcp-servers.json": `{"servers": {"old": {"command": "x"}, "gone": {"command": "x"}}}`})
+			a, _ := f.load()
+			b, _ := f.load()
+			if err := tt.other(b); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.AddServers([]*Server{{Name: "s2", Command: "x"}, {Name: "s1", Command: "x", Auth: map[string]any{"k": "v"}}}, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			fresh, _ := f.load()
+			if got, want := a.ServerNames(), fresh.ServerNames(); !reflect.DeepEqual(got, want) {
+				t.Fatalf("servers %q, loaded afresh %q", got, want)
+			}
+			for _, name := range fresh.ServerNames() {
+				got, _ := a.Server(name)
+				want, _ := fresh.Server(name)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("server %s after the write:\n%#v\nloaded afresh:\n%#v", name, got, want)
+				}
+			}
+		})
+	}
+}
