@@ -163,8 +163,14 @@ func decodeProfiles(f *layers.File) (map[string]*Profile, []string) {
 // merge rebuilds the merged view: the highest layer defining a name wins.
 func (r *Registry) merge() {
 	r.resolver = nil
-	r.serverAt = map[string]int{}
-	r.profileAt = map[string]int{}
+	ns, np := 0, 0
+	for i := range r.set.Layers {
+		ns, np = ns+len(r.servers[i]), np+len(r.profiles[i])
+	}
+	// sized for every layer's names (shadowed ones counted twice): a map of 10,000
+	// names is not grown step by step
+	r.serverAt = make(map[string]int, ns)
+	r.profileAt = make(map[string]int, np)
 	for i := range r.set.Layers {
 		for name := range r.servers[i] {
 			r.serverAt[name] = i
