@@ -254,3 +254,49 @@ func diffFields(a, b *Server) []string {
 	}
 	return out
 }
+
+// setEvery sets every string and list of strings of a struct to a value naming the
+// field.
+func setEvery(v reflect.Value) {
+	for i := range v.NumField() {
+		f, name := v.Field(i), v.Type().Field(i).Name
+		switch f.Interface().(type) {
+		case string:
+			f.SetString("<" + name + ">")
+		case []string:
+			f.Set(reflect.ValueOf([]string{name, ""}))
+		}
+	}
+}
+
+// spec: K7
+// Every field of Profile and of its tool filters is one decodeProfile reads: a
+// profile with every field set by reflection comes back whole from its JSON, with
+// nothing in Extra. A field added to Profile or Filters and not to the decoder fails.
+func TestDecodeProfileEveryField(t *testing.T) {
+	p, f := &Profile{}, &Filters{}
+	setEvery(reflect.ValueOf(p).Elem())
+	setEvery(reflect.ValueOf(f).Elem())
+	p.ProviderOverrides = map[string]*Filters{"cursor": f}
+	for _, v := range []reflect.Value{reflect.ValueOf(p).Elem(), reflect.ValueOf(f).Elem()} {
+		for i := range v.NumField() {
+			if v.Field(i).IsZero() && v.Type().Field(i).Name != "Extra" {
+				t.Fatalf("%s.%s is left unset: set every field", v.Type().Name(), v.Type().Field(i).Name)
+			}
+		}
+	}
+	b, err := p.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Profile
+	if err := decodeProfile(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Extra) > 0 || got.ProviderOverrides["cursor"] != nil && len(got.ProviderOverrides["cursor"].Extra) > 0 {
+		t.Errorf("members decodeProfile does not read (kept as unknown) in %s", b)
+	}
+	if !reflect.DeepEqual(&got, p) {
+		t.Errorf("decoded %+v (overrides %+v), want %+v (overrides %+v)", got, got.ProviderOverrides["cursor"], *p, f)
+	}
+}
