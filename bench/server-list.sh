@@ -5,7 +5,9 @@
 # bench/ratio starts them in turn and prints medians and the ratio (goal, issue 31:
 # the list under 50 ms on the development machine). Usage: bench/server-list.sh
 # [RUNS] [DIR] — DIR on the filesystem to measure (default: a temporary directory
-# under $TMPDIR); BEFORE=path/to/another/mcpwire adds its row.
+# under $TMPDIR); BEFORE=path/to/another/mcpwire adds its row. Where perf is
+# installed, bench/perfstat.sh then prints each one's CPU time and page faults
+# (medians of RUNS alternating runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-31}
@@ -22,3 +24,6 @@ if [[ -n ${BEFORE:-} ]]; then
 fi
 uptime
 "$work/ratio" "$runs" "${rows[@]}"
+if command -v perf >/dev/null; then
+  bench/perfstat.sh "$runs" "${rows[@]}"
+fi

@@ -41,7 +41,10 @@ func decodeStrings(field string, v jsonc.Raw, dst *[]string) error {
 	if v.IsNull() {
 		return nil
 	}
-	out := []string{}
+	// gathered on the stack and copied once, at its length: one allocation a list
+	// (issue 31: every server's args, at every start)
+	var buf [16]string
+	out := buf[:0]
 	var err error
 	ok := v.Elements(func(e jsonc.Raw) bool {
 		s, ok := e.Text()
@@ -58,7 +61,7 @@ func decodeStrings(field string, v jsonc.Raw, dst *[]string) error {
 	if err != nil {
 		return err
 	}
-	*dst = out
+	*dst = append(make([]string, 0, len(out)), out...)
 	return nil
 }
 

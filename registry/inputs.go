@@ -79,7 +79,7 @@ func decodeInputs(field string, v jsonc.Raw, dst *[]Input) error {
 	if v.IsNull() {
 		return nil
 	}
-	var out []Input
+	out := []Input{} // [] is an empty list, not none, as encoding/json reads it
 	var err error
 	ok := v.Elements(func(e jsonc.Raw) bool {
 		var in Input

@@ -110,9 +110,12 @@ func Load(set *layers.Set) (*Registry, error) {
 func decodeServers(f *layers.File) (map[string]*Server, []string) {
 	out := make(map[string]*Server, len(f.Entries))
 	var problems []string
+	// one allocation for the file's servers, not one a server (issue 31)
+	slab := make([]Server, len(f.Entries))
 	for name, raw := range f.Entries {
-		var s Server
-		if err := decodeServer(raw, &s); err != nil {
+		s := &slab[0]
+		slab = slab[1:]
+		if err := decodeServer(raw, s); err != nil {
 			problems = append(problems, fmt.Sprintf("%s: server %q: %v", f.Path, name, err))
 			continue
 		}
@@ -125,7 +128,7 @@ func decodeServers(f *layers.File) (map[string]*Server, []string) {
 			problems = append(problems, fmt.Sprintf("%s: server %q: %v", f.Path, name, err))
 			continue
 		}
-		out[name] = &s
+		out[name] = s
 	}
 	sort.Strings(problems)
 	return out, problems
@@ -134,9 +137,11 @@ func decodeServers(f *layers.File) (map[string]*Server, []string) {
 func decodeProfiles(f *layers.File) (map[string]*Profile, []string) {
 	out := make(map[string]*Profile, len(f.Entries))
 	var problems []string
+	slab := make([]Profile, len(f.Entries)) // one allocation, as decodeServers
 	for name, raw := range f.Entries {
-		var p Profile
-		if err := decodeProfile(raw, &p); err != nil {
+		p := &slab[0]
+		slab = slab[1:]
+		if err := decodeProfile(raw, p); err != nil {
 			problems = append(problems, fmt.Sprintf("%s: profile %q: %v", f.Path, name, err))
 			continue
 		}
@@ -149,7 +154,7 @@ func decodeProfiles(f *layers.File) (map[string]*Profile, []string) {
 			problems = append(problems, fmt.Sprintf("%s: profile %q: %v", f.Path, name, err))
 			continue
 		}
-		out[name] = &p
+		out[name] = p
 	}
 	sort.Strings(problems)
 	return out, problems
@@ -158,8 +163,14 @@ func decodeProfiles(f *layers.File) (map[string]*Profile, []string) {
 // merge rebuilds the merged view: the highest layer defining a name wins.
 func (r *Registry) merge() {
 	r.resolver = nil
-	r.serverAt = map[string]int{}
-	r.profileAt = map[string]int{}
+	ns, np := 0, 0
+	for i := range r.set.Layers {
+		ns, np = ns+len(r.servers[i]), np+len(r.profiles[i])
+	}
+	// sized for every layer's names (shadowed ones counted twice): a map of 10,000
+	// names is not grown step by step
+	r.serverAt = make(map[string]int, ns)
+	r.profileAt = make(map[string]int, np)
 	for i := range r.set.Layers {
 		for name := range r.servers[i] {
 			r.serverAt[name] = i
