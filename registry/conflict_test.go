@@ -135,6 +135,12 @@ func TestStaleMutationsConflict(t *testing.T) {
 			func(b *Registry) error { return b.AddServer(&Server{Name: "new", Command: "b"}) },
 			func(a *Registry) error { return a.AddServer(&Server{Name: "new", Command: "a"}) },
 			"me/mcp-servers.json", []string{`server "new" was added to `}},
+		{"import servers one of which another process added",
+			func(b *Registry) error { return b.AddServer(&Server{Name: "new", Command: "b"}) },
+			func(a *Registry) error {
+				return a.AddServers([]*Server{{Name: "zz", Command: "a"}, {Name: "new", Command: "a"}, {Name: "aa", Command: "a"}}, nil, nil)
+			},
+			"me/mcp-servers.json", []string{`server "new" was added to `}},
 		{"set a policy another process set",
 			func(b *Registry) error { return b.SetPolicy(policy.None) },
 			func(a *Registry) error { return a.SetPolicy(policy.References) },

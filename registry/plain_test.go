@@ -31,6 +31,17 @@ func TestPlainEnv(t *testing.T) {
 	}
 	err = r.AddServer(&Server{Name: "n", Command: "x", Env: map[string]string{"K": "ghp_x"}, PlainEnv: []string{"K"}})
 	contains(t, err, `server "n": cannot declare plain`, "K: its value starts like a well-known token")
+	// a key or header declared twice is one problem
+	pe = nil
+	err = r.AddServer(&Server{Name: "n", Command: "x", Env: map[string]string{"K": "ghp_x"}, PlainEnv: []string{"K", "K", "L"}})
+	if !errors.As(err, &pe) || !slices.Equal(pe.Keys, []string{"K"}) || len(pe.Problems) != 1 {
+		t.Fatalf("a key declared twice: %v (%+v)", err, pe)
+	}
+	pe = nil
+	err = r.AddServer(&Server{Name: "n", URL: "https://example.com", Headers: map[string]string{"Authorization": "Bearer x"}, PlainHeaders: []string{"Authorization", "Authorization"}})
+	if !errors.As(err, &pe) || !slices.Equal(pe.Headers, []string{"Authorization"}) || len(pe.Problems) != 1 {
+		t.Fatalf("a header declared twice: %v (%+v)", err, pe)
+	}
 	if err := r.AddServer(&Server{Name: "ok", Command: "x", Env: map[string]string{"K": "/k"}, PlainEnv: []string{"K"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,11 @@
 package registry
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/mcpwire/mcpwire/internal/hint"
 	"slices"
+	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/hint"
 
 	"github.com/mcpwire/mcpwire/layers"
 )
@@ -16,8 +17,9 @@ import (
 // (import --adopt: the entries it adopted).
 func (r *Registry) AddServers(servers []*Server, profile *Profile, receipts map[string][]string) error {
 	now := r.now()
-	d := layers.Delta{Kind: layers.Servers, Set: make(map[string]json.RawMessage, len(servers)), Expect: make(map[string]json.RawMessage, len(servers))}
-	names := make([]string, 0, len(servers))
+	// the servers handed to the save as a slice sorted by name, not as maps of
+	// 200,000 names (K7)
+	added := make([]*Server, 0, len(servers))
 	for _, in := range servers {
 		// a copy of the fields stamped below; the rest is only read, and encoded
 		c := *in
@@ -25,14 +27,24 @@ func (r *Registry) AddServers(servers []*Server, profile *Profile, receipts map[
 		if err := checkNew(s); err != nil {
 			return err
 		}
-		_, twice := d.Set[s.Name] // named twice in servers
-		if _, ok := r.Server(s.Name); ok || twice {
+		if _, ok := r.Server(s.Name); ok {
 			return fmt.Errorf("server %q already exists (%s)", s.Name, r.ServerOrigin(s.Name))
 		}
 		s.AddedAt, s.UpdatedAt, s.InjectedProviders = now, now, receipts[s.Name]
-		d.Set[s.Name] = entryJSON(s)
-		d.Expect[s.Name] = r.seen(layers.Servers, s.Name)
-		names = append(names, s.Name)
+		dropEmpty(s)
+		added = append(added, s)
+	}
+	slices.SortFunc(added, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
+	names := make([]string, len(added))
+	d := layers.Delta{Kind: layers.Servers, Add: make([]layers.Entry, len(added))}
+	for i, s := range added {
+		if i > 0 && names[i-1] == s.Name { // named twice in servers
+			return fmt.Errorf("server %q already exists (%s)", s.Name, r.ServerOrigin(s.Name))
+		}
+		names[i] = s.Name
+		// absent from the write layer as this process read it, since no layer
+		// defines it: the save checks it still is (W8)
+		d.Add[i] = layers.Entry{Name: s.Name, Value: entryJSON(s)}
 	}
 	deltas := []layers.Delta{d}
 	if profile != nil {
@@ -42,11 +54,11 @@ func (r *Registry) AddServers(servers []*Server, profile *Profile, receipts map[
 		}
 		deltas = append(deltas, r.profileDelta(p))
 	}
-	return r.commit(deltas...)
+	return r.commitAdded(added, deltas...)
 }
 
-// newProfile checks a profile of servers that are being added (extra) or exist, as
-// AddProfile does, and stamps it.
+// newProfile checks a profile of servers that are being added (extra, sorted) or
+// exist, as AddProfile does, and stamps it.
 func (r *Registry) newProfile(in *Profile, extra []string) (*Profile, error) {
 	p := in.Clone()
 	p.ProviderOverrides = normalizeOverrides(p.ProviderOverrides)
@@ -61,7 +73,7 @@ func (r *Registry) newProfile(in *Profile, extra []string) (*Profile, error) {
 	}
 	var missing []string
 	for _, n := range p.Servers {
-		if _, ok := r.Server(n); !ok && !slices.Contains(extra, n) {
+		if _, ok := r.Server(n); !ok && !sortedContains(extra, n) {
 			missing = append(missing, n)
 		}
 	}
@@ -80,4 +92,27 @@ func (r *Registry) newProfile(in *Profile, extra []string) (*Profile, error) {
 	now := r.now()
 	p.CreatedAt, p.UpdatedAt = now, now
 	return p, nil
+}
+
+// sortedContains reports whether the sorted names hold name: a profile of 200,000
+// imported servers looks each up (K7), not through all of them.
+func sortedContains(names []string, name string) bool {
+	_, ok := slices.BinarySearch(names, name)
+	return ok
+}
+
+// dropEmpty makes the empty lists and maps of a server nil, as its entry leaves them
+// out and loading it gives them (the server is then what loading its entry gives:
+// roundTrips).
+func dropEmpty(s *Server) {
+	for _, l := range []*[]string{&s.Args, &s.PlainEnv, &s.PlainHeaders, &s.InjectedProviders} {
+		if *l != nil && len(*l) == 0 {
+			*l = nil
+		}
+	}
+	for _, m := range []*map[string]string{&s.Env, &s.EnvFrom, &s.Headers, &s.HeaderEnv, &s.EnvInput, &s.HeaderInput, &s.EnvSecret, &s.HeaderSecret} {
+		if *m != nil && len(*m) == 0 {
+			*m = nil
+		}
+	}
 }

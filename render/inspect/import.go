@@ -114,6 +114,12 @@ func Import(f fsys.FS, r ImportRequest) (*ImportResult, error) {
 	}
 	undo := func() error { return nil }
 	if r.MoveSecrets != nil && len(add) > 0 {
+		// the servers' own lists and maps, which moving the secrets changes, not
+		// those of the entries read
+		for i, s := range add {
+			add[i] = s.Clone()
+			cands[res.Added[i]].s = add[i]
+		}
 		if undo, err = r.MoveSecrets(add); err != nil {
 			return nil, err
 		}
@@ -191,7 +197,9 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 			if only != nil && !only[e.Name] {
 				continue
 			}
-			seen[e.Name] = true
+			if only != nil {
+				seen[e.Name] = true
+			}
 			s, why := importable(e, c.Scope == providers.Project)
 			if why == "" {
 				// a reference whose name is a credential is no reference (T4)
@@ -252,8 +260,11 @@ func importable(e *render.ClientEntry, committed bool) (*registry.Server, string
 	if e.Err != nil {
 		return nil, "cannot be read: " + e.Err.Error()
 	}
-	s := e.Read.Server.Clone()
-	s.Name = e.Name
+	// a copy of its fields, not of its lists and maps, which are only read (K7: an
+	// import reads 200,000); the list appended to below is its own
+	c := *e.Read.Server
+	s := &c
+	s.Name, s.PlainEnv = e.Name, slices.Clip(s.PlainEnv)
 	if committed {
 		for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 			if policy.PlainEnvProblem(k, s.Env[k]) == "" {
