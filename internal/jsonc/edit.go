@@ -37,7 +37,7 @@ func (d *Doc) Set(path []string, value []byte) error {
 	if len(path) == 0 {
 		return errEmptyPath
 	}
-	if !json.Valid(value) {
+	if !validStandard(value) {
 		return errors.New("invalid JSON value")
 	}
 	return d.walk(path, func(o *object, k int) error {
@@ -60,7 +60,7 @@ func (d *Doc) SetMembers(path []string, names []string, values [][]byte, unchang
 		return errors.New("as many values as names are needed")
 	}
 	for _, v := range values {
-		if !json.Valid(v) {
+		if !validStandard(v) {
 			return errors.New("invalid JSON value")
 		}
 	}
@@ -86,6 +86,7 @@ func (d *Doc) SetMembers(path []string, names []string, values [][]byte, unchang
 	}
 	o.full()
 	o.index(len(names))
+	o.members = slices.Grow(o.members, len(names)) // room for the new members, once
 	for i, name := range names {
 		if k := o.find(name); k >= 0 {
 			if unchanged == nil || !unchanged(o.members[k].val.JSON(), values[i]) {
