@@ -108,7 +108,8 @@ func (y *yamlEntries) Get(name string) (Entry, bool) {
 		}
 		return *e, true
 	}
-	v, ok := y.d.doc.Get(y.path, y.item, name)
+	// the document's own value: a decoded Value never changes or hands out its data
+	v, ok := y.d.doc.View(y.path, y.item, name)
 	if !ok {
 		return nil, false
 	}

@@ -37,7 +37,7 @@ func (d *Doc) Set(path []string, value []byte) error {
 	if len(path) == 0 {
 		return errEmptyPath
 	}
-	if !validStandard(value) {
+	if !Valid(value) {
 		return errors.New("invalid JSON value")
 	}
 	return d.walk(path, func(o *object, k int) error {
@@ -60,7 +60,7 @@ func (d *Doc) SetMembers(path []string, names []string, values [][]byte, unchang
 		return errors.New("as many values as names are needed")
 	}
 	for _, v := range values {
-		if !validStandard(v) {
+		if !Valid(v) {
 			return errors.New("invalid JSON value")
 		}
 	}

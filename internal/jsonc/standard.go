@@ -9,14 +9,16 @@ type valueStyle struct {
 	nl, indent, unit  string
 }
 
-// validStandard reports whether value is one standard JSON value (RFC 8259, as
-// json.Valid says; no comments, no trailing commas) nested at most maxDepth levels.
-func validStandard(value []byte) bool {
+// Valid reports whether value is one standard JSON value (RFC 8259, as json.Valid
+// says; no comments, no trailing commas) nested at most limits.Depth levels, as every
+// document mcpwire reads is: one pass of this package's scanner, which skips a
+// string's plain bytes eight at a time (K7: a 200,000-entry import checks 40 MB).
+func Valid(value []byte) bool {
 	_, ok := reformat(nil, value, nil)
 	return ok
 }
 
-// reformat validates value as validStandard does and, with a style, appends it to
+// reformat validates value as Valid does and, with a style, appends it to
 // dst laid out in that style: strings, numbers and literals as they are written,
 // whitespace between tokens replaced by the style's. It is json.Valid, json.Indent,
 // json.Compact and the spacing of a one-line object in one pass over the value

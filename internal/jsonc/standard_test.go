@@ -121,7 +121,7 @@ func TestReformatAllocations(t *testing.T) {
 		if _, ok := reformat(dst[:0], v, &st); !ok {
 			t.Fatal("refused")
 		}
-		if !validStandard(v) {
+		if !Valid(v) {
 			t.Fatal("not valid")
 		}
 	}); n != 0 {
