@@ -2,6 +2,7 @@ package yamledit
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -44,6 +45,21 @@ func TestViewIsGetUnchangedByEdits(t *testing.T) {
 	for i := range views {
 		if !reflect.DeepEqual(seen[i], copies[i]) {
 			t.Errorf("%v: viewed value changed by an edit to %v", views[i], seen[i])
+		}
+	}
+}
+
+// A key written twice in a mapping is refused naming both lines, found without a map
+// of every key's line.
+func TestDuplicateKeyLines(t *testing.T) {
+	for src, want := range map[string]string{
+		"a: 1\nb: 2\na: 3\n":                              `line 3: mapping key "a" already defined at line 1`,
+		"ext:\n  x: {}\n  y: {}\n  y: {}\n":               `line 4: mapping key "y" already defined at line 3`,
+		"base: &b {k: 1}\nm:\n  <<: *b\n  k: 2\n  k: 3\n": `line 5: mapping key "k" already defined at line 4`,
+	} {
+		_, err := Parse([]byte(src))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %s", src, err, want)
 		}
 	}
 }
