@@ -283,14 +283,15 @@ func TestStatusGooseAllocations(t *testing.T) {
 	}
 	t.Logf("status %d allocations, %d bytes; yaml.v3's parse %d, %d: %.2f×, %.2f×", status, statusBytes, floor, floorBytes,
 		float64(status)/float64(floor), float64(statusBytes)/float64(floorBytes))
-	// 2.4× when entries were encoded by reflection (K7); 1.74×, and 1.92× the bytes,
-	// once each entry read back was no longer a copy of the document's (View) and a
-	// mapping was built without a second map of its keys' lines (2.04× before)
+	// 2.4× when entries were encoded by reflection (K7); 1.74×, and 1.86× the bytes,
+	// once each entry read back was no longer a copy of the document's (View), a
+	// mapping was built without a second map of its keys' lines and the names were
+	// listed at their size (2.04× the bytes before)
 	if float64(status) > 1.8*float64(floor) {
 		t.Errorf("status of a Goose file: %d allocations, more than 1.8 × yaml.v3's parse (%d)", status, floor)
 	}
-	if float64(statusBytes) > 1.98*float64(floorBytes) {
-		t.Errorf("status of a Goose file: %d bytes allocated, more than 1.98 × yaml.v3's parse (%d)", statusBytes, floorBytes)
+	if float64(statusBytes) > 1.92*float64(floorBytes) {
+		t.Errorf("status of a Goose file: %d bytes allocated, more than 1.92 × yaml.v3's parse (%d)", statusBytes, floorBytes)
 	}
 }
 

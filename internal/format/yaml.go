@@ -93,6 +93,9 @@ type yamlEntries struct {
 
 func (y *yamlEntries) Names() []string {
 	var out []string
+	if len(y.pending) == 0 && len(y.added) == 0 {
+		return y.d.doc.Names(y.path, y.item) // none edited: the document's own (K7)
+	}
 	for _, n := range append(y.d.doc.Names(y.path, y.item), y.added...) {
 		if e, edited := y.pending[n]; !edited || e != nil {
 			out = append(out, n)

@@ -247,9 +247,13 @@ func (d *Doc) checkParents(path []string) error {
 // Names returns the names of the container's entries in document order: the keys of
 // a mapping, or the item members of a sequence's mappings.
 func (d *Doc) Names(path []string, item string) []string {
-	var out []string
-	for _, e := range d.entries(path, item) {
-		out = append(out, e.name)
+	entries := d.entries(path, item)
+	if len(entries) == 0 {
+		return nil
+	}
+	out := make([]string, len(entries))
+	for i, e := range entries {
+		out[i] = e.name
 	}
 	return out
 }
