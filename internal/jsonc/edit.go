@@ -20,7 +20,8 @@ var errEmptyPath = errors.New("empty path: the root cannot be set or deleted")
 // ErrNotObject), e.g. `"mcpServers" must be an object, not an array`, and
 // changes nothing.
 //
-// If value is not valid JSON, Set returns an error and changes nothing.
+// If value is not valid JSON (or nests deeper than the 1,000 levels a document
+// may, limits.Depth), Set returns an error and changes nothing.
 //
 // An existing member keeps its place, its key and the comments around it;
 // only its value is replaced. If the new value equals the old one (as
