@@ -68,6 +68,7 @@ var reformatStyles = []valueStyle{
 	{multiline: true, nl: "\r\n", indent: "    ", unit: "\t"},
 }
 
+// spec: K7
 // reformat accepts exactly what json.Valid accepts (within maxDepth levels) and
 // writes what json.Indent, json.Compact and the spacing of a one-line object wrote
 // before it (K7).
@@ -98,6 +99,7 @@ func FuzzReformat(f *testing.F) {
 	})
 }
 
+// spec: K1 K7
 // A value nested deeper than a document may be is refused, and a value at that
 // depth is not.
 func TestReformatDepth(t *testing.T) {
@@ -112,7 +114,8 @@ func TestReformatDepth(t *testing.T) {
 	}
 }
 
-// Checking and laying out a value allocates nothing but what it writes (K7).
+// spec: K7
+// Checking and laying out a value allocates nothing but what it writes.
 func TestReformatAllocations(t *testing.T) {
 	v := []byte(`{"name": "s0", "type": "stdio", "args": ["-y", "p"], "env": {"A": "1"}, "n": -1.5e3, "on": true}`)
 	st := valueStyle{multiline: true, nl: "\n", indent: "  ", unit: "  "}
