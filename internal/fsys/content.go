@@ -1,0 +1,153 @@
+package fsys
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+)
+
+// Content is the new content of a file: one slice, or consecutive pieces. An edit of
+// a large file (a 50 MB ~/.claude.json) gives pieces, most of them slices of the file
+// as it was read, so that the new content is never built in one buffer: the write
+// copies the pieces to the temporary file one after the other (issue 31, "streaming
+// splice"). A Content is not changed once made.
+type Content struct {
+	one    []byte
+	pieces [][]byte
+	n      int
+}
+
+// ContentOf is the content b.
+func ContentOf(b []byte) Content { return Content{one: b, n: len(b)} }
+
+// PiecesOf is the content made of pieces, in order. The pieces are kept, not copied:
+// none of them may change while the content is in use.
+func PiecesOf(pieces [][]byte) Content {
+	n := 0
+	for _, p := range pieces {
+		n += len(p)
+	}
+	if len(pieces) == 1 {
+		return Content{one: pieces[0], n: n}
+	}
+	return Content{pieces: pieces, n: n}
+}
+
+// Len is the content's length in bytes.
+func (c Content) Len() int { return c.n }
+
+// Split reports whether the content is in pieces (Bytes then builds a new slice).
+func (c Content) Split() bool { return c.pieces != nil }
+
+// Bytes returns the content as one slice: its own when it is one, else a new one
+// joining the pieces.
+func (c Content) Bytes() []byte {
+	if c.pieces == nil {
+		return c.one
+	}
+	out := make([]byte, 0, c.n)
+	for _, p := range c.pieces {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// each passes the content's pieces, in order, to fn until it returns false.
+func (c Content) each(fn func([]byte) bool) {
+	if c.pieces == nil {
+		fn(c.one)
+		return
+	}
+	for _, p := range c.pieces {
+		if !fn(p) {
+			return
+		}
+	}
+}
+
+// WriteTo writes the content's pieces, in order, to w. It implements io.WriterTo.
+func (c Content) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	var err error
+	c.each(func(p []byte) bool {
+		var k int
+		k, err = w.Write(p)
+		n += int64(k)
+		return err == nil
+	})
+	return n, err
+}
+
+// Equal reports whether the content is exactly b.
+func (c Content) Equal(b []byte) bool {
+	if c.n != len(b) {
+		return false
+	}
+	same := true
+	c.each(func(p []byte) bool {
+		same = bytes.Equal(p, b[:len(p)])
+		b = b[len(p):]
+		return same
+	})
+	return same
+}
+
+// SameAs reports whether the two contents hold the same bytes.
+func (c Content) SameAs(d Content) bool {
+	if c.n != d.n {
+		return false
+	}
+	if d.pieces == nil {
+		return c.Equal(d.one)
+	}
+	if c.pieces == nil {
+		return d.Equal(c.one)
+	}
+	// both in pieces: walk them side by side
+	var rest []byte
+	i := 0
+	same := true
+	c.each(func(p []byte) bool {
+		for len(p) > 0 {
+			for len(rest) == 0 {
+				rest = d.pieces[i]
+				i++
+			}
+			k := min(len(p), len(rest))
+			if !bytes.Equal(p[:k], rest[:k]) {
+				same = false
+				return false
+			}
+			p, rest = p[k:], rest[k:]
+		}
+		return true
+	})
+	return same
+}
+
+// contentWriter is a filesystem that writes a Content without joining its pieces.
+type contentWriter interface {
+	// WriteContent is [FS.WriteFile] of a Content, written piece by piece.
+	WriteContent(name string, c Content, perm fs.FileMode, opts *WriteOptions) error
+}
+
+// contentStager is a [Batcher] that stages a Content piece by piece.
+type contentStager interface {
+	StageContent(name string, c Content, perm fs.FileMode) (*PendingWrite, error)
+}
+
+// writeContent writes c to name through f: piece by piece when f can, else joined.
+func writeContent(f FS, name string, c Content, perm fs.FileMode, opts *WriteOptions) error {
+	if w, ok := f.(contentWriter); ok && c.Split() {
+		return w.WriteContent(name, c, perm, opts)
+	}
+	return f.WriteFile(name, c.Bytes(), perm, opts)
+}
+
+// stageContent stages c through b: piece by piece when b can, else joined.
+func stageContent(b Batcher, name string, c Content, perm fs.FileMode) (*PendingWrite, error) {
+	if s, ok := b.(contentStager); ok && c.Split() {
+		return s.StageContent(name, c, perm)
+	}
+	return b.StageWrite(name, c.Bytes(), perm)
+}
