@@ -3,6 +3,7 @@ package write
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"sync/atomic"
 
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
@@ -12,8 +13,17 @@ import (
 // spliceMin is the size of a client file from which its edit is written as pieces
 // (a JSON file: the untouched stretches of the file as it was read, and the edited
 // region) instead of one new buffer: a 50 MB ~/.claude.json is then held once, not
-// twice (issue 31, "streaming splice"; docs/writes.md). A variable for tests.
-var spliceMin = 1 << 20
+// twice (issue 31, "streaming splice"; docs/writes.md).
+var spliceMin atomic.Int64
+
+func init() { spliceMin.Store(1 << 20) }
+
+// SetSpliceMin sets the size of a client file from which its edit is written in
+// pieces, and returns what restores it: tests compare the two ways on small files.
+func SetSpliceMin(n int) (restore func()) {
+	old := spliceMin.Swap(int64(n))
+	return func() { spliceMin.Store(old) }
+}
 
 // piecer is a document that can give its bytes in pieces (format's JSON documents).
 type piecer interface {
@@ -23,7 +33,7 @@ type piecer interface {
 // output is the edited document's content: in pieces for a large file whose
 // format can give them, else one new slice.
 func (e *fileEdit) output(doc format.Document, cur fsys.Snapshot) (fsys.Content, error) {
-	if p, ok := doc.(piecer); ok && cur.Exists && len(cur.Data) >= spliceMin && !e.syntaxNeedsBytes() {
+	if p, ok := doc.(piecer); ok && cur.Exists && int64(len(cur.Data)) >= spliceMin.Load() && !e.syntaxNeedsBytes() {
 		return notEmpty(fsys.PiecesOf(p.Pieces()), cur), nil
 	}
 	out, err := doc.Bytes()
