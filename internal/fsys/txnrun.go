@@ -31,8 +31,8 @@ type undo struct {
 	path    string
 	old     Snapshot
 	wrote   Content // content written
-	removed bool   // the file was removed
-	chmod   bool   // only the mode was changed
+	removed bool    // the file was removed
+	chmod   bool    // only the mode was changed
 }
 
 // runAll runs the transaction (steps 2 and 3 of Apply). When an Edit reports that a
