@@ -151,3 +151,72 @@ func stageContent(b Batcher, name string, c Content, perm fs.FileMode) (*Pending
 	}
 	return b.StageWrite(name, c.Bytes(), perm)
 }
+
+// Pieces returns the content's pieces, in order (one for a content of one slice).
+// They must not be changed.
+func (c Content) Pieces() [][]byte {
+	if c.pieces == nil {
+		return [][]byte{c.one}
+	}
+	return c.pieces
+}
+
+// Slice returns bytes from to to of the content: a slice of a piece when they lie in
+// one (not to be changed), else a new slice.
+func (c Content) Slice(from, to int) []byte {
+	if from < 0 || to > c.n || from > to {
+		panic("fsys: Content.Slice out of range")
+	}
+	if c.pieces == nil {
+		return c.one[from:to]
+	}
+	var out []byte
+	at := 0
+	for _, p := range c.pieces {
+		lo, hi := max(from-at, 0), min(to-at, len(p))
+		at += len(p)
+		if lo >= hi {
+			if at >= to {
+				break
+			}
+			continue
+		}
+		if out == nil && hi-lo == to-from {
+			return p[lo:hi]
+		}
+		if out == nil {
+			out = make([]byte, 0, to-from)
+		}
+		out = append(out, p[lo:hi]...)
+	}
+	return out
+}
+
+// HasPrefix reports whether the content starts with prefix.
+func (c Content) HasPrefix(prefix []byte) bool {
+	return c.n >= len(prefix) && bytes.Equal(c.Slice(0, len(prefix)), prefix)
+}
+
+// CommonEnds returns the lengths of the common prefix and suffix of old and the
+// content, not overlapping on either, compared piece by piece.
+func (c Content) CommonEnds(old []byte) (prefix, suffix int) {
+	ps := c.Pieces()
+	for _, p := range ps {
+		k := commonPrefix(p, old[prefix:])
+		prefix += k
+		if k < len(p) {
+			break
+		}
+	}
+	limit := min(len(old), c.n) - prefix
+	for i := len(ps) - 1; i >= 0 && suffix < limit; i-- {
+		p := ps[i]
+		p = p[max(0, len(p)-(limit-suffix)):]
+		k := commonSuffix(p, old[:len(old)-suffix])
+		suffix += k
+		if k < len(p) {
+			break
+		}
+	}
+	return prefix, min(suffix, limit)
+}

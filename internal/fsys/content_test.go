@@ -2,6 +2,8 @@ package fsys
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -148,4 +150,95 @@ func TestApplyContentIsNotJoined(t *testing.T) {
 	if got, limit := after.TotalAlloc-before.TotalAlloc, uint64(len(data))*5/4; got > limit {
 		t.Errorf("allocated %d bytes for a file of %d, want at most %d (the read and a little)", got, len(data), limit)
 	}
+}
+
+func TestContentSliceAndCommonEnds(t *testing.T) {
+	old := []byte("0123456789")
+	tests := []struct {
+		name         string
+		c            Content
+		prefix, suff int
+	}{
+		{"same", PiecesOf([][]byte{old[:3], old[3:]}), 10, 0},
+		{"insert", PiecesOf([][]byte{old[:4], []byte("xy"), old[4:]}), 4, 6},
+		{"replace", PiecesOf([][]byte{old[:4], []byte("x"), old[5:]}), 4, 5},
+		{"delete", PiecesOf([][]byte{old[:4], old[6:]}), 4, 4},
+		{"repeat", PiecesOf([][]byte{old[:5], old[4:]}), 5, 5},
+		{"all new", PiecesOf([][]byte{[]byte("ab"), []byte("c")}), 0, 0},
+		{"empty", PiecesOf(nil), 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			whole := tt.c.Bytes()
+			wp := commonPrefix(whole, old)
+			ws := commonSuffix(whole[wp:], old[wp:])
+			if p, s := tt.c.CommonEnds(old); p != tt.prefix || s != tt.suff || p != wp || s != ws {
+				t.Errorf("CommonEnds = %d, %d; want %d, %d (joined: %d, %d)", p, s, tt.prefix, tt.suff, wp, ws)
+			}
+			for from := 0; from <= len(whole); from++ {
+				for to := from; to <= len(whole); to++ {
+					if got := tt.c.Slice(from, to); !bytes.Equal(got, whole[from:to]) {
+						t.Fatalf("Slice(%d, %d) = %q, want %q", from, to, got, whole[from:to])
+					}
+				}
+			}
+		})
+	}
+}
+
+// spec: K7
+// TestDiffOfPiecesIsTheDiffOfBytes: the diff of a new version in pieces (a dry run's
+// write of a large file, issue 31), which joins only the window around what changed,
+// is the diff of the same bytes in one slice: edits of lines and within a long line,
+// at the start, the middle and the end, the pieces cut anywhere.
+func TestDiffOfPiecesIsTheDiffOfBytes(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(31, 7))
+	lines := func(n int) []byte {
+		var b []byte
+		for i := range n {
+			b = fmt.Appendf(b, "  \"k%d\": \"v%d\",\n", i%7, i)
+		}
+		return b
+	}
+	bases := [][]byte{lines(40), bytes.TrimSuffix(lines(40), []byte("\n")), bytes.ReplaceAll(lines(600), []byte("\n"), nil), {}}
+	for round := range 3000 {
+		a := bases[round%len(bases)]
+		at, cut := rnd.IntN(len(a)+1), rnd.IntN(20)
+		cut = min(cut, len(a)-at)
+		ins := []byte(fmt.Sprintf("  \"new%d\": 1,\n", rnd.IntN(3)))[:rnd.IntN(14)]
+		if round%5 == 0 {
+			ins = append(bytes.Clone(a[at:at+cut]), '\n')
+		}
+		b := append(append(bytes.Clone(a[:at]), ins...), a[at+cut:]...)
+		var pieces [][]byte
+		for rest := b; len(rest) > 0; {
+			k := 1 + rnd.IntN(len(rest))
+			pieces, rest = append(pieces, rest[:k]), rest[k:]
+		}
+		if lo, aHi, bHi := window(a, PiecesOf(pieces)); [3]int{lo, aHi, bHi} != bytesWindow(a, b) {
+			t.Fatalf("a %q, b %q: window %d, %d, %d; in one slice %d", a, b, lo, aHi, bHi, bytesWindow(a, b))
+		}
+		var want, got []string
+		writeHunks(func(l string) { want = append(want, l) }, a, b)
+		writeHunksOf(func(l string) { got = append(got, l) }, a, PiecesOf(pieces))
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("a %q, b %q:\nin pieces\n%s\nwant\n%s", a, b, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// bytesWindow is window as it was of two slices, before a new version could be in
+// pieces: what window must still give.
+func bytesWindow(a, b []byte) [3]int {
+	n := commonPrefix(a, b)
+	pre := lastLineBreak(a[:n]) + 1
+	m := commonSuffix(a[pre:], b[pre:])
+	if sa, sb := len(a)-m, len(b)-m; !lineStart(a, sa, pre) || !lineStart(b, sb, pre) {
+		if j := bytes.IndexByte(a[sa:], '\n'); j >= 0 {
+			m -= j + 1
+		} else {
+			m = 0
+		}
+	}
+	return [3]int{linesBack(a, pre, diffContext), linesOn(a, len(a)-m, diffContext), linesOn(b, len(b)-m, diffContext)}
 }
