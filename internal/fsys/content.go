@@ -23,10 +23,7 @@ func ContentOf(b []byte) Content { return Content{one: b, n: len(b)} }
 // PiecesOf is the content made of pieces, in order. The pieces are kept, not copied:
 // none of them may change while the content is in use.
 func PiecesOf(pieces [][]byte) Content {
-	n := 0
-	for _, p := range pieces {
-		n += len(p)
-	}
+	n := lenOf(pieces)
 	if len(pieces) == 1 {
 		return Content{one: pieces[0], n: n}
 	}
@@ -219,4 +216,29 @@ func (c Content) CommonEnds(old []byte) (prefix, suffix int) {
 		}
 	}
 	return prefix, min(suffix, limit)
+}
+
+// Drop returns the content without its first n bytes.
+func (c Content) Drop(n int) Content {
+	if c.pieces == nil {
+		return ContentOf(c.one[n:])
+	}
+	ps := c.pieces
+	for len(ps) > 0 && n >= len(ps[0]) {
+		n -= len(ps[0])
+		ps = ps[1:]
+	}
+	if n > 0 {
+		ps = append([][]byte{ps[0][n:]}, ps[1:]...)
+	}
+	return Content{pieces: ps, n: lenOf(ps)}
+}
+
+// lenOf is the length of pieces.
+func lenOf(ps [][]byte) int {
+	n := 0
+	for _, p := range ps {
+		n += len(p)
+	}
+	return n
 }

@@ -176,6 +176,9 @@ func TestContentSliceAndCommonEnds(t *testing.T) {
 				t.Errorf("CommonEnds = %d, %d; want %d, %d (joined: %d, %d)", p, s, tt.prefix, tt.suff, wp, ws)
 			}
 			for from := 0; from <= len(whole); from++ {
+				if d := tt.c.Drop(from); !bytes.Equal(d.Bytes(), whole[from:]) || d.Len() != len(whole)-from {
+					t.Fatalf("Drop(%d) = %q, want %q", from, d.Bytes(), whole[from:])
+				}
 				for to := from; to <= len(whole); to++ {
 					if got := tt.c.Slice(from, to); !bytes.Equal(got, whole[from:to]) {
 						t.Fatalf("Slice(%d, %d) = %q, want %q", from, to, got, whole[from:to])
