@@ -3,8 +3,8 @@ package fsys
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
