@@ -167,3 +167,20 @@ func history(i int) string {
 	}
 	return strings.Join(h, ", ")
 }
+
+// spec: C3 C4 C6 W7
+// TestCrashConvergenceInPieces: TestCrashConvergence with every client file's edit
+// written in pieces (issue 31's splice, used for large files): a crash at any change
+// converges on the rerun all the same.
+func TestCrashConvergenceInPieces(t *testing.T) {
+	defer write.SetSpliceMin(0)()
+	TestCrashConvergence(t)
+}
+
+// spec: W7 W3 W9 C3 C5 C6
+// TestFaultRollbackInPieces: TestFaultRollback with every client file's edit written
+// in pieces: every fault is rolled back all the same.
+func TestFaultRollbackInPieces(t *testing.T) {
+	defer write.SetSpliceMin(0)()
+	TestFaultRollback(t)
+}

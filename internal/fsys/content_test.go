@@ -2,6 +2,7 @@ package fsys
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -244,4 +245,32 @@ func bytesWindow(a, b []byte) [3]int {
 		}
 	}
 	return [3]int{linesBack(a, pre, diffContext), linesOn(a, len(a)-m, diffContext), linesOn(b, len(b)-m, diffContext)}
+}
+
+// spec: W3 W7
+// TestApplyContentFaults: a write in pieces that fails at any stage (the temporary
+// file's creation, its write, its sync, the rename) leaves the file as it was and no
+// temporary file, as a write of one slice does.
+func TestApplyContentFaults(t *testing.T) {
+	for _, stage := range []string{"open", "write", "sync", "rename"} {
+		t.Run(stage, func(t *testing.T) {
+			path, data := bigFile(t, 2*writeChunk)
+			errFault := errors.New("injected")
+			f := NewOSWith(OSOptions{Fault: func(s, _ string) error {
+				if s == stage {
+					return errFault
+				}
+				return nil
+			}})
+			edits := 0
+			_, err := Apply(f, []Target{{Path: path, EditContent: spliceEdit("NEW", &edits)}})
+			if !errors.Is(err, errFault) {
+				t.Fatalf("error %v, want the injected fault", err)
+			}
+			if got, _ := os.ReadFile(path); !bytes.Equal(got, data) {
+				t.Errorf("the file changed")
+			}
+			noTemp(t, filepath.Dir(path))
+		})
+	}
 }
