@@ -334,24 +334,3 @@ func (r *Redactor) change(path string, oldFile []byte, newFile fsys.Content) (re
 	r.File(path, newFile.Bytes())
 	return whole, true
 }
-
-// commonEnds returns the lengths of the common prefix and suffix of a and b, not
-// overlapping on either.
-func commonEnds(a, b []byte) (prefix, suffix int) {
-	n := min(len(a), len(b))
-	for prefix < n && a[prefix] == b[prefix] {
-		if prefix+4096 <= n && bytes.Equal(a[prefix:prefix+4096], b[prefix:prefix+4096]) {
-			prefix += 4096
-			continue
-		}
-		prefix++
-	}
-	for suffix < n-prefix && a[len(a)-1-suffix] == b[len(b)-1-suffix] {
-		if suffix+4096 <= n-prefix && bytes.Equal(a[len(a)-suffix-4096:len(a)-suffix], b[len(b)-suffix-4096:len(b)-suffix]) {
-			suffix += 4096
-			continue
-		}
-		suffix++
-	}
-	return prefix, suffix
-}
