@@ -43,7 +43,7 @@ fi
 # timed LABEL CMD...: run CMD under /usr/bin/time; appends "wall_ns cpu_ms rss_bytes" to
 # $work/LABEL
 timed() {
-  local label=$1 t0 t1
+  local label=$1 t0 t1 kb u s
   shift
   t0=$(now)
   /usr/bin/time -f '%M %U %S' -o "$work/rss" "$@" >/dev/null
