@@ -14,6 +14,7 @@ scope=${3:-user}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/mcpwire" ./cmd/mcpwire
+go build -o "$work/jsonfloor" ./bench/jsonfloor
 export HOME="$work/home" AIWG_CONFIG="$work/home/.aiwg" TMPDIR="$work"
 mkdir -p "$HOME"
 go run ./bench/genclaude -size "$size" -out "$HOME/.claude.json"
@@ -63,6 +64,8 @@ for r in $(seq "$runs"); do
   for k in "${!bins[@]}"; do
     timed "dry-${labels[$k]}" "${bins[$k]}" inject --provider claude-code "${where[@]}" --servers bench1 --dry-run
   done
+  # the floor of any edit that validates the whole file (W2): one pass over its tokens
+  timed floor "$work/jsonfloor" "$HOME/.claude.json"
   rm -f "$work/copy.json"; sync
   t0=$(now); cp "$HOME/.claude.json" "$work/copy.json"; sync "$work/copy.json"; t1=$(now)
   echo "$(( t1 - t0 )) 0 0" >>"$work/cpsync"
@@ -72,11 +75,14 @@ median() { cut -d' ' -f"$2" "$1" | sort -n | awk '{ v[NR] = $1 } END { print (NR
 cs=$(median "$work/cpsync" 1)
 printf 'file: %.1f MB (%s scope), %s runs alternating, load %s\n' "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$scope" "$runs" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'cp+sync: %.1f ms (median)\n' "$(awk -v c="$cs" 'BEGIN { print c / 1e6 }')"
-for what in inject dry; do
-  for l in "${labels[@]}"; do
-    f="$work/$what-$l"
-    awk -v w="$(median "$f" 1)" -v cpu="$(median "$f" 2)" -v m="$(median "$f" 3)" -v cs="$cs" -v b="$bytes" -v name="$what ($l)" 'BEGIN {
-      printf "%-16s %7.1f ms = %.2fx cp+sync, CPU %4d ms, peak RSS %6.1f MB = %.2fx the file\n", name, w / 1e6, w / cs, cpu, m / 1e6, m / b
-    }'
-  done
+for row in inject-now inject-before dry-now dry-before floor; do
+  f="$work/$row"
+  [[ -f $f ]] || continue
+  case $row in
+    floor) name="jsonfloor (read, one pass)" ;;
+    *) name="${row%%-*} (${row#*-})" ;;
+  esac
+  awk -v w="$(median "$f" 1)" -v cpu="$(median "$f" 2)" -v m="$(median "$f" 3)" -v cs="$cs" -v b="$bytes" -v name="$name" 'BEGIN {
+    printf "%-27s %7.1f ms = %.2fx cp+sync, CPU %4d ms, peak RSS %6.1f MB = %.2fx the file\n", name, w / 1e6, w / cs, cpu, m / 1e6, m / b
+  }'
 done
