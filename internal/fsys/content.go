@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"io/fs"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // Content is the new content of a file: one slice, or consecutive pieces. An edit of
@@ -15,6 +17,10 @@ type Content struct {
 	one    []byte
 	pieces [][]byte
 	n      int
+	// joined is the pieces joined, once Bytes joined them: shared by the copies of
+	// the content, so that they are joined once (a dry run's redaction and its diff
+	// of a minified file both need them whole)
+	joined *[]byte
 }
 
 // ContentOf is the content b.
@@ -27,7 +33,7 @@ func PiecesOf(pieces [][]byte) Content {
 	if len(pieces) == 1 {
 		return Content{one: pieces[0], n: n}
 	}
-	return Content{pieces: pieces, n: n}
+	return Content{pieces: pieces, n: n, joined: new([]byte)}
 }
 
 // Len is the content's length in bytes.
@@ -36,15 +42,22 @@ func (c Content) Len() int { return c.n }
 // Split reports whether the content is in pieces (Bytes then builds a new slice).
 func (c Content) Split() bool { return c.pieces != nil }
 
-// Bytes returns the content as one slice: its own when it is one, else a new one
-// joining the pieces.
+// Bytes returns the content as one slice: its own when it is one, else the pieces
+// joined, the first time in a new slice that every later call (of any copy of the
+// content) returns. It must not be changed.
 func (c Content) Bytes() []byte {
 	if c.pieces == nil {
 		return c.one
 	}
-	out := make([]byte, 0, c.n)
+	if c.joined != nil && *c.joined != nil {
+		return *c.joined
+	}
+	out := bigbuf.Make(0, c.n) // huge pages: a fresh process faults a 50 MB buffer in slowly
 	for _, p := range c.pieces {
 		out = append(out, p...)
+	}
+	if c.joined != nil {
+		*c.joined = out
 	}
 	return out
 }
@@ -159,13 +172,17 @@ func (c Content) Pieces() [][]byte {
 }
 
 // Slice returns bytes from to to of the content: a slice of a piece when they lie in
-// one (not to be changed), else a new slice.
+// one, else a new slice; a slice of the content joined (Bytes) when they are most of
+// it, so that such slices share one join. None is to be changed.
 func (c Content) Slice(from, to int) []byte {
 	if from < 0 || to > c.n || from > to {
 		panic("fsys: Content.Slice out of range")
 	}
 	if c.pieces == nil {
 		return c.one[from:to]
+	}
+	if c.joined != nil && (*c.joined != nil || to-from > c.n/2) {
+		return c.Bytes()[from:to]
 	}
 	var out []byte
 	at := 0
@@ -241,4 +258,22 @@ func lenOf(ps [][]byte) int {
 		n += len(p)
 	}
 	return n
+}
+
+// Sub returns bytes from to to of the content as a content, without copying them.
+func (c Content) Sub(from, to int) Content {
+	if c.pieces == nil {
+		return ContentOf(c.one[from:to])
+	}
+	d := c.Drop(from)
+	ps, n := d.Pieces(), to-from
+	var out [][]byte
+	for _, p := range ps {
+		if n == 0 {
+			break
+		}
+		k := min(len(p), n)
+		out, n = append(out, p[:k]), n-k
+	}
+	return Content{pieces: out, n: to - from}
 }

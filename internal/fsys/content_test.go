@@ -274,3 +274,89 @@ func TestApplyContentFaults(t *testing.T) {
 		})
 	}
 }
+
+// spec: K7
+// TestDiffOfALongLineInPieces: the diff of a minified file written in pieces, one long
+// line on either side, which a dry run cuts short around the change before joining
+// it, is the diff of the whole lines: changes at the start, the middle and the end,
+// long strings around them (where the excerpt reaches the cut, and the window is
+// joined whole), with and without a final line break, lines after it or not.
+func TestDiffOfALongLineInPieces(t *testing.T) {
+	defer func(w, m int) { bigWindow, lineMargin = w, m }(bigWindow, lineMargin)
+	bigWindow, lineMargin = 32<<10, 6<<10
+	rnd := rand.New(rand.NewPCG(31, 11))
+	line := func(n int, long bool) []byte {
+		var b []byte
+		b = append(b, '{')
+		for i := range n {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			v := fmt.Sprintf("v%d", i)
+			if long && i%97 == 0 {
+				v = strings.Repeat("s", 9000) // a long string: the excerpt's cut is far
+			}
+			b = fmt.Appendf(b, `"k%d":{"a":[1,2],"b":%q}`, i, v)
+		}
+		return append(b, '}')
+	}
+	cut, total := 0, 0
+	for round := range 200 {
+		a := line(4000+rnd.IntN(2000), round%4 == 3)
+		switch round % 3 {
+		case 1:
+			a = append(a, '\n')
+		case 2:
+			a = append(a, "\nnext line\n"...)
+		}
+		// an edit as mcpwire makes one: a member added before a key, or one removed
+		from := rnd.IntN(len(a))
+		if round%5 == 0 {
+			from = rnd.IntN(100)
+		} else if round%5 == 1 {
+			from = max(0, len(a)-rnd.IntN(2000)-1)
+		}
+		at := bytes.Index(a[from:], []byte(`"k`))
+		if at < 0 {
+			continue
+		}
+		at += from
+		ins := []byte(fmt.Sprintf(`"new%d":{"command":"x","env":{"TOKEN":"t%d"}},`, rnd.IntN(9), rnd.IntN(9)))
+		if round%7 == 6 {
+			// a change as long as the line: nothing to cut
+			a = line(200, false)
+			at = bytes.Index(a, []byte(`"k`))
+			ins = bytes.Repeat(ins, 800)
+		}
+		del := 0
+		if round%2 == 1 && round%7 != 6 {
+			if next := bytes.Index(a[at+1:], []byte(`,"k`)); next >= 0 {
+				ins, del = nil, next+2
+			}
+		}
+		b := append(append(bytes.Clone(a[:at]), ins...), a[at+del:]...)
+		if bytes.Equal(a, b) {
+			continue
+		}
+		pieces := [][]byte{b[:min(at, len(b))]}
+		for rest := b[min(at, len(b)):]; len(rest) > 0; {
+			k := 1 + rnd.IntN(len(rest))
+			pieces, rest = append(pieces, rest[:k]), rest[k:]
+		}
+		var want, got []string
+		writeHunks(func(l string) { want = append(want, l) }, a, b)
+		writeHunksOf(func(l string) { got = append(got, l) }, a, PiecesOf(pieces))
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("round %d, at %d, del %d, ins %q:\nin pieces\n%.3000s\nwant\n%.3000s", round, at, del, ins, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		lo, aHi, bHi := window(a, PiecesOf(pieces))
+		total++
+		var dummy []string
+		if writeLongLine(func(l string) { dummy = append(dummy, l) }, a, PiecesOf(pieces), lo, aHi, bHi) {
+			cut++
+		}
+	}
+	if cut < total/2 {
+		t.Errorf("%d of %d diffs cut their line short, want most", cut, total)
+	}
+}

@@ -33,6 +33,9 @@ func writeHunks(emit func(string), a, b []byte) {
 // file written in pieces, issue 31).
 func writeHunksOf(emit func(string), a []byte, b Content) {
 	lo, aHi, bHi := window(a, b)
+	if b.Split() && bHi-lo > bigWindow && aHi > lo && writeLongLine(emit, a, b, lo, aHi, bHi) {
+		return // one long line, cut short on either side (longline_pieces.go)
+	}
 	skipped := bytes.Count(a[:lo], []byte{'\n'}) // lines before the window, the same on both sides
 	emitHunks(emit, splitLines(a[lo:aHi]), splitLines(b.Slice(lo, bHi)), skipped)
 }
