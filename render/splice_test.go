@@ -132,9 +132,10 @@ func bigClaudeJSON(w *world, size int) string {
 
 // spec: K7
 // TestInjectLargeFileHeldOnce: an inject into an 8 MB ~/.claude.json, in user and in
-// local scope, allocates less than 1.5 times the file: its read, and the edited
-// region (issue 31: the new content is written in pieces, never built in one buffer
-// beside the read, which cost twice the file and more).
+// local scope, allocates beyond one read of the file less than half the file (the
+// edited region, the noted projects of local scope: issue 31, the new content is
+// written in pieces, never built in one buffer beside the read, which cost the whole
+// file again and more).
 func TestInjectLargeFileHeldOnce(t *testing.T) {
 	for _, scope := range []providers.Scope{providers.User, providers.Local} {
 		t.Run(string(scope), func(t *testing.T) {
@@ -144,6 +145,11 @@ func TestInjectLargeFileHeldOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			_, read := allocsOf(func() {
+				if _, err := fsys.ReadSnapshot(fsys.NewOS(), path); err != nil {
+					t.Fatal(err)
+				}
+			})
 			for i, servers := range [][]string{{"notes"}, {"notes", "fetch"}} {
 				req := w.request("claude-code", scope, "", servers...)
 				_, bytes := allocsOf(func() {
@@ -151,8 +157,8 @@ func TestInjectLargeFileHeldOnce(t *testing.T) {
 						t.Fatal(err)
 					}
 				})
-				if limit := uint64(fi.Size()) * 3 / 2; bytes > limit {
-					t.Errorf("inject %d allocated %d bytes for a file of %d, want at most %d", i, bytes, fi.Size(), limit)
+				if limit := read + uint64(fi.Size())/2; bytes > limit {
+					t.Errorf("inject %d allocated %d bytes for a file of %d, want at most %d (its read, %d, and half the file)", i, bytes, fi.Size(), limit, read)
 				}
 			}
 		})

@@ -37,10 +37,16 @@ func writeLongLine(emit func(string), a []byte, b Content, lo, aHi, bHi int) boo
 	if bytes.IndexByte(mid, '\n') >= 0 {
 		return false // before p and after s, b's line is a's: no line break
 	}
-	start := cutBefore(aL, max(0, p-shortContext)) // as shortened
+	// where shortened starts the excerpts, cutBefore(aL, at), read from c0 on: the
+	// line is read once up to the change
+	at := max(0, p-shortContext)
 	c0 := 0
-	if start > lineMargin {
-		c0 = cutBefore(aL, start-lineMargin)
+	if at > lineMargin {
+		c0 = cutBefore(aL, at-lineMargin)
+	}
+	start := cutBetween(aL, c0, at)
+	if c0 == start {
+		c0 = 0 // no place to cut between: from the start
 	}
 	c1 := min(len(aL), len(aL)-s+longLine+shortContext+lineMargin)
 	tail := len(aL) - c1 // what is cut off the end of both lines
@@ -51,8 +57,12 @@ func writeLongLine(emit func(string), a []byte, b Content, lo, aHi, bHi int) boo
 	bT := make([]byte, 0, bL.Len()-c0-tail+nlB)
 	bT = append(append(append(bT, aL[c0:p]...), mid...), aL[len(aL)-s:c1]...)
 	bT = append(bT, "\n"[:nlB]...)
-	// the excerpts must end before the cut, as they end in the whole lines
+	// the lines cut short are still long, and their excerpts end before the cut, as
+	// they end in the whole lines
 	for _, l := range [][]byte{aT[:len(aT)-nlA], bT[:len(bT)-nlB]} {
+		if len(l) <= longLine {
+			return false
+		}
 		to := min(len(l)-(s-tail), start-c0+longLine)
 		if tail > 0 && cutAfter(l, start-c0, min(len(l), to+shortContext)) >= len(l) {
 			return false
