@@ -5,7 +5,8 @@
 # file's projects, in its middle. BEFORE=path/to/another/mcpwire adds its rows, run
 # alternately with this build's in every round (issue 31). Prints medians (wall time,
 # CPU time, peak RSS) and ratios to cp+sync of the same file in the same run.
-# Usage: [BEFORE=bin] bench/claude-json.sh [SIZE_MB] [RUNS] [SCOPE]
+# MINIFY=1 writes the file on one line (user scope only).
+# Usage: [BEFORE=bin] [MINIFY=1] bench/claude-json.sh [SIZE_MB] [RUNS] [SCOPE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-50}
@@ -18,6 +19,11 @@ go build -o "$work/jsonfloor" ./bench/jsonfloor
 export HOME="$work/home" AIWG_CONFIG="$work/home/.aiwg" TMPDIR="$work"
 mkdir -p "$HOME"
 go run ./bench/genclaude -size "$size" -out "$HOME/.claude.json"
+if [[ -n ${MINIFY:-} ]]; then
+  # one line, as bench/hostile.sh (K7): SIZE_MB 69 gives a 52 MB minified file
+  go run ./bench/hostilegen minify "$HOME/.claude.json" "$work/min.json"
+  mv "$work/min.json" "$HOME/.claude.json"
+fi
 where=(--scope "$scope")
 if [ "$scope" = local ]; then
   # the project is one of the file's projects, halfway through the map
