@@ -36,10 +36,10 @@ func (tx *txn) undo(u undo) error {
 	case u.chmod:
 		return tx.f.Chmod(u.path, u.old.Mode)
 	case u.old.Exists:
-		expect := &Snapshot{Exists: !u.removed, Data: u.wrote}
+		expect := &Snapshot{Exists: !u.removed, Data: u.wrote.Bytes()}
 		return tx.f.WriteFile(u.path, u.old.Data, u.old.Mode, &WriteOptions{Expect: expect})
 	}
-	return tx.removeChecked(u.path, Snapshot{Exists: true, Data: u.wrote}, nil)
+	return tx.removeChecked(u.path, Snapshot{Exists: true, Data: u.wrote.Bytes()}, nil)
 }
 
 // release releases every lock taken, once.

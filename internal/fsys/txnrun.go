@@ -30,9 +30,9 @@ type txn struct {
 type undo struct {
 	path    string
 	old     Snapshot
-	wrote   []byte // content written
-	removed bool   // the file was removed
-	chmod   bool   // only the mode was changed
+	wrote   Content // content written
+	removed bool    // the file was removed
+	chmod   bool    // only the mode was changed
 }
 
 // runAll runs the transaction (steps 2 and 3 of Apply). When an Edit reports that a
@@ -106,7 +106,9 @@ func (tx *txn) run(plans []*plan) ([]Result, error) {
 		}
 		results[i] = Result{Path: p.t.Path, Old: p.snap, Mode: p.perm, Changed: changed, Removed: p.remove && changed}
 		if !p.remove {
-			results[i].New = p.data
+			if !p.data.Split() {
+				results[i].New = p.data.Bytes()
+			}
 		}
 	}
 	tx.syncDirs()
@@ -173,7 +175,7 @@ func (tx *txn) stageAll(b Batcher, plans []*plan, locked []bool, order []int, pe
 		if err := tx.intr.check(); err != nil {
 			return fmt.Errorf("%s: %w", p.t.Path, err)
 		}
-		w, err := b.StageWrite(p.t.Path, p.data, p.perm)
+		w, err := stageContent(b, p.t.Path, p.data, p.perm)
 		if err != nil {
 			return err
 		}
@@ -394,7 +396,7 @@ func (tx *txn) writeOnce(p *plan, w *PendingWrite) error {
 			tx.dirs = append(tx.dirs, filepath.Dir(path))
 		} else {
 			w.discard()
-			err = f.WriteFile(path, p.data, p.perm, opts)
+			err = writeContent(f, path, p.data, p.perm, opts)
 		}
 		if err != nil {
 			var de *DisplacedError
