@@ -135,6 +135,12 @@ type Batcher interface {
 	// file with data and exactly mode perm, not yet synced (the transaction syncs a
 	// batch's temporary files together). Its errors name the file.
 	StageWrite(name string, data []byte, perm fs.FileMode) (*PendingWrite, error)
+	// Adopt is StageWrite for a new file name whose content the file from beside it
+	// holds already, synced (see [Target.From]): no temporary file is written, and
+	// CommitWrite renames from itself over name. It fails, changing nothing, when from
+	// does not hold exactly data with mode perm; a failed commit or a discard leaves
+	// from in place.
+	Adopt(name, from string, data []byte, perm fs.FileMode) (*PendingWrite, error)
 	// CommitWrite is the second half: it runs opts' checks (W5, W8) and renames the
 	// synced temporary file of w over its file; the directory is synced with the
 	// batch's. On failure the temporary file is removed (or kept, for a
@@ -172,6 +178,12 @@ func (tx *txn) stageAll(b Batcher, plans []*plan, locked []bool, order []int, pe
 		}
 		if err := tx.intr.check(); err != nil {
 			return fmt.Errorf("%s: %w", p.t.Path, err)
+		}
+		if p.t.From != "" && !p.snap.Exists {
+			if w, err := b.Adopt(p.t.Path, p.t.From, p.data, p.perm); err == nil {
+				pend[i] = w // durable already: nothing to sync
+				continue
+			}
 		}
 		w, err := b.StageWrite(p.t.Path, p.data, p.perm)
 		if err != nil {
