@@ -33,6 +33,11 @@ type undo struct {
 	wrote   []byte // content written
 	removed bool   // the file was removed
 	chmod   bool   // only the mode was changed
+	// from is the file an adopted write renamed over path (Target.From): the undo
+	// writes it back before it removes path, so that a staged record stays while
+	// the rollback of the client file it describes may still fail
+	from string
+	perm fs.FileMode
 }
 
 // runAll runs the transaction (steps 2 and 3 of Apply). When an Edit reports that a
@@ -401,7 +406,11 @@ func (tx *txn) writeOnce(p *plan, w *PendingWrite) error {
 		snap := p.snap
 		opts := &WriteOptions{Expect: &snap, Check: p.t.Check}
 		var err error
+		from := ""
 		if w.holds(p.data, p.perm) {
+			if w.adopted {
+				from = w.tmp
+			}
 			err = tx.b.CommitWrite(w, opts)
 			tx.dirs = append(tx.dirs, filepath.Dir(path))
 		} else {
@@ -416,7 +425,7 @@ func (tx *txn) writeOnce(p *plan, w *PendingWrite) error {
 			}
 			return err
 		}
-		tx.done = append(tx.done, undo{path: path, old: p.snap, wrote: p.data})
+		tx.done = append(tx.done, undo{path: path, old: p.snap, wrote: p.data, from: from, perm: p.perm})
 	}
 	return nil
 }
