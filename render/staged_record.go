@@ -2,7 +2,8 @@ package render
 
 import (
 	"encoding/json"
-	"maps"
+
+	"github.com/mcpwire/mcpwire/providers"
 )
 
 // An ownership record is written as the staged record of itself too (issue 31,
@@ -18,6 +19,25 @@ import (
 // instead of the record being written anew and the staged copy removed — one file
 // written, synced and removed fewer per record.
 
+// stagedRecordDoc is a record with the members of the staged record that stages it
+// from none, in one encoding (TestEncodeStagedMembers keeps its members those of
+// OwnRecord and OwnStage together).
+type stagedRecordDoc struct {
+	After          map[string]string   `json:"after"`
+	AfterCreated   *CreatedFile        `json:"afterCreated,omitempty"`
+	AfterOriginals map[string]Original `json:"afterOriginals,omitempty"`
+	Before         map[string]string   `json:"before"`
+	Container      []string            `json:"container,omitempty"`
+	Created        *CreatedFile        `json:"created,omitempty"`
+	Destination    string              `json:"destination"`
+	Entries        map[string]string   `json:"entries"`
+	Originals      map[string]Original `json:"originals,omitempty"`
+	Project        string              `json:"project,omitempty"`
+	Provider       string              `json:"provider,omitempty"`
+	Providers      []string            `json:"providers,omitempty"`
+	Scope          providers.Scope     `json:"scope,omitempty"`
+}
+
 // EncodeStaged encodes the record as it is written: with the members of the staged
 // record that stages it from none.
 func (r *OwnRecord) EncodeStaged() []byte {
@@ -25,14 +45,10 @@ func (r *OwnRecord) EncodeStaged() []byte {
 	if entries == nil {
 		entries = map[string]string{}
 	}
-	st := &OwnStage{Destination: r.Destination, Before: map[string]string{}, After: entries,
-		AfterOriginals: r.Originals, AfterCreated: r.Created}
-	var a, b map[string]json.RawMessage
-	if json.Unmarshal(st.Encode(), &a) != nil || json.Unmarshal(r.Encode(), &b) != nil {
-		panic("render: a record that does not encode as a JSON object")
-	}
-	maps.Copy(a, b)
-	out, err := json.MarshalIndent(a, "", "  ")
+	doc := stagedRecordDoc{After: entries, AfterCreated: r.Created, AfterOriginals: r.Originals, Before: map[string]string{},
+		Container: r.Container, Created: r.Created, Destination: r.Destination, Entries: entries, Originals: r.Originals,
+		Project: r.Project, Provider: r.Provider, Providers: r.Providers, Scope: r.Scope}
+	out, err := json.MarshalIndent(&doc, "", "  ")
 	if err != nil {
 		panic(err)
 	}

@@ -38,6 +38,21 @@ func TestEncodeStagedMembersApart(t *testing.T) {
 	}
 }
 
+// TestEncodeStagedMembers: the encoding of a record with its staged record's members
+// has exactly the members of both, so that a member added to either is not lost.
+func TestEncodeStagedMembers(t *testing.T) {
+	want := append(jsonMembers(reflect.TypeFor[OwnRecord]()), jsonMembers(reflect.TypeFor[OwnStage]())...)
+	slices.Sort(want)
+	want = slices.Compact(want)
+	got := jsonMembers(reflect.TypeFor[stagedRecordDoc]())
+	slices.Sort(got)
+	// a record staged from none has nothing before it and forgets nothing
+	want = slices.DeleteFunc(want, func(m string) bool { return m == "beforeOriginals" || m == "beforeCreated" || m == "forgotten" })
+	if !slices.Equal(got, want) {
+		t.Errorf("members %v, want %v", got, want)
+	}
+}
+
 // TestEncodeStagedReadsAsBoth: a record written with EncodeStaged reads, as a record,
 // as the record (in this version and, encoding/json ignoring members it does not know,
 // in the earlier ones); as a staged record, as the staging of that record from none,

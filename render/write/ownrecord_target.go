@@ -34,9 +34,8 @@ func (e *fileEdit) recordTarget() fsys.Target {
 				e.recordOut = nil
 				return nil, 0, true, nil
 			}
-			rec := e.finalRecord()
-			e.recordOut = rec.EncodeStaged()
-			if cur.Exists && !bytes.Equal(cur.Data, e.recordOut) && bytes.Equal(s.Rec.Encode(), rec.Encode()) {
+			e.recordOut = e.encodedRecord()
+			if cur.Exists && !bytes.Equal(cur.Data, e.recordOut) && bytes.Equal(s.Rec.Encode(), e.finalRecord().Encode()) {
 				// the same record as an earlier mcpwire wrote it (without the members
 				// of its staged record): left as it is
 				e.recordOut = cur.Data
@@ -58,4 +57,21 @@ func (e *fileEdit) finalRecord() *render.OwnRecord {
 		rec.Provider = s.Provider
 	}
 	return rec
+}
+
+// encodedRecord is finalRecord as it is written (render.OwnRecord.EncodeStaged),
+// encoded once for the staged record's target and the record's own: the same edit
+// (a memoized compute gives the same next) of the same record file (Load keeps the
+// decoded record while its bytes stay) encodes the same.
+func (e *fileEdit) encodedRecord() []byte {
+	if m := e.encoded; m.next != e.next || m.rec != e.own.Rec || m.data == nil {
+		e.encoded = encodedRecord{next: e.next, rec: e.own.Rec, data: e.finalRecord().EncodeStaged()}
+	}
+	return e.encoded.data
+}
+
+// encodedRecord is the last encoding of a record, and what it was encoded from.
+type encodedRecord struct {
+	next, rec *render.OwnRecord
+	data      []byte
 }
