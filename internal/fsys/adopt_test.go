@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -54,7 +55,9 @@ func TestApplyAdoptsFrom(t *testing.T) {
 			t.Fatal(err)
 		}
 		after, err := os.Lstat(w.path)
-		if err != nil || !os.SameFile(before, after) || readOr(w.path) != "record\n" {
+		// the same inode; under wine a renamed file gets another file index, and the
+		// staged file gone with no temporary file written says the same
+		if err != nil || runtime.GOOS != "windows" && !os.SameFile(before, after) || readOr(w.path) != "record\n" {
 			t.Errorf("%s is not the staged file renamed (%v): %q", w.path, err, readOr(w.path))
 		}
 		if _, err := os.Lstat(w.from); !errors.Is(err, fs.ErrNotExist) {
