@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpwire/mcpwire/internal/limits"
 	"github.com/mcpwire/mcpwire/internal/termtext"
+	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 	"github.com/mcpwire/mcpwire/render/inspect"
@@ -265,12 +266,21 @@ func serverList(env *Env, c *cli.Context) error {
 	}
 	// The text list needs only the target of each server: no full view (R8 redaction
 	// happens in serverTarget).
-	rows := make([][]string, 0, len(names)+1)
-	rows = append(rows, []string{"NAME", "TYPE", "TARGET", "LAYER"})
-	for _, n := range names {
-		s, _ := reg.Server(n)
-		rows = append(rows, []string{termtext.Quote(n), termtext.Quote(s.Type), serverTarget(s.URL, s.Command, s.Args), termtext.Quote(reg.ServerOrigin(n))})
-	}
+	// The rows are built on every core, in chunks: redacting each target (R8) is most
+	// of what the list itself costs, and it runs after the load, on its own (issue 31).
+	rows := make([][]string, len(names)+1)
+	rows[0] = []string{"NAME", "TYPE", "TARGET", "LAYER"}
+	cells := make([]string, 4*len(names)) // one allocation for every row's cells
+	const chunk = 256
+	layers.Parallel((len(names)+chunk-1)/chunk, func(c int) {
+		for i := c * chunk; i < min(len(names), (c+1)*chunk); i++ {
+			n := names[i]
+			s, _ := reg.Server(n)
+			row := cells[4*i : 4*i+4 : 4*i+4]
+			row[0], row[1], row[2], row[3] = termtext.Quote(n), termtext.Quote(s.Type), serverTarget(s.URL, s.Command, s.Args), termtext.Quote(reg.ServerOrigin(n))
+			rows[i+1] = row
+		}
+	})
 	return table(env.Stdout, "", rows)
 }
 

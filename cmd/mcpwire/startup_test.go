@@ -47,8 +47,10 @@ func inittrace(t *testing.T) []byte {
 }
 
 // TestVersionWork: `mcpwire --version` builds the command tree and prints a line:
-// at most 1,500 objects and 120 KB in process (735 and 60 KB measured, December
-// 2026), so that no command's work moves to the start of every command.
+// at most 1,000 objects and 80 KB in process on Linux (735 and 60 KB measured,
+// December 2026; 728 and 59 KB on 7 December, when the bound came down from 1,500 and
+// 120 KB: blackfriday's entity table alone is 762 objects and 214 KB), so that no
+// command's work moves to the start of every command.
 // bench/startup.sh times the whole process beside a Go "hello world".
 //
 // spec: H14
@@ -72,7 +74,11 @@ func TestVersionWork(t *testing.T) {
 		size = min(size, after.TotalAlloc-before.TotalAlloc)
 	}
 	t.Logf("--version: %d objects, %d bytes", objects, size)
-	if objects > 1500 || size > 120<<10 {
-		t.Errorf("--version allocated %d objects and %d bytes, want at most 1,500 and 120 KB", objects, size)
+	maxObjects, maxSize := uint64(1000), uint64(80<<10)
+	if runtime.GOOS != "linux" {
+		maxObjects, maxSize = maxObjects*3/2, maxSize*3/2 // measured on Linux
+	}
+	if objects > maxObjects || size > maxSize {
+		t.Errorf("--version allocated %d objects and %d bytes, want at most %d and %d", objects, size, maxObjects, maxSize)
 	}
 }

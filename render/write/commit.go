@@ -104,7 +104,7 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 func preStage(f fsys.FS, preps []*Prepared, merged []fsys.Target) (bool, error) {
 	creates := false
 	for _, p := range preps {
-		for _, path := range p.filePaths() {
+		for _, path := range p.createPaths() {
 			if _, err := f.Lstat(path); fsys.IsNotExist(err) && len(missingDirs(f, path)) > 0 {
 				creates = true
 			}
@@ -156,6 +156,18 @@ func (p *Prepared) filePaths() []string {
 		out = append(out, p.perm.path)
 	}
 	return out
+}
+
+// createPaths are the filePaths the injection may create: not the settings file of
+// an idle settings edit (no deny rule to write, nothing recorded), which stays absent.
+func (p *Prepared) createPaths() []string {
+	if p.perm != nil && p.perm.idle() {
+		if p.edit == nil {
+			return nil
+		}
+		return []string{p.edit.path}
+	}
+	return p.filePaths()
 }
 
 // removals are the files the injection removed (or found gone) whose directories are

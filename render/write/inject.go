@@ -236,8 +236,9 @@ func (r *Request) otherTargets(f fsys.FS, prep *Prepared, ft fileTargetSet, t ta
 			return err
 		}
 		// a server that stays in the file, though not selected, keeps its rules (B7)
+		perm.want, perm.wantRecorded = rules, true
 		perm.wantFn = func() []string {
-			return append(slices.Clone(rules), staying(dr, perm.record, edit.staying(), r.Servers)...)
+			return append(slices.Clone(perm.want), staying(dr, perm.record, edit.staying(), r.Servers)...)
 		}
 		// staged records → MCP config → settings → deny record → ownership record (W7)
 		stages = append(stages, batch(batchStaged, perm.stageTarget(f, targets[0]))...)

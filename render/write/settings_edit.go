@@ -22,6 +22,8 @@ type permEdit struct {
 	// wantFn, when set, computes want at edit time (uninject: the rules of the
 	// servers actually removed depend on the config file's edit).
 	wantFn func() []string
+	// wantRecorded: wantFn adds to want only rules the record tracks (inject).
+	wantRecorded bool
 	// keepOnly: add no rule, only keep or remove tracked ones (uninject).
 	keepOnly bool
 	// record is the deny record (nil when there is none): read when the edit is
@@ -251,6 +253,15 @@ func (e *permEdit) warning() string {
 }
 
 // permTargets returns the settings target and its record target (W7 order).
+// idle reports whether the settings edit, as prepared, has nothing to do: no rule to
+// add, no record or staged record to settle, no sidecar. Its apply then leaves the
+// settings file as it is (active false), so a file that is not there is not created.
+// The edit reads the record again under the lock; a record another process wrote
+// since makes it active then.
+func (e *permEdit) idle() bool {
+	return !e.sidecar && e.record == nil && e.staged == nil && len(e.want) == 0 && (e.wantFn == nil || e.wantRecorded)
+}
+
 func permTargets(f fsys.FS, layerDir, settings string, want []string, scope settingsScope) (*permEdit, []fsys.Target, error) {
 	recPath, canon, err := render.RecordPath(layerDir, scope.recordDir, settings)
 	if err != nil {
