@@ -57,11 +57,11 @@ func printRedactedDiff(env *Env, dr *fsys.DryRun, reg *registry.Registry) {
 		old := in.Old != nil && in.Old.Exists
 		switch {
 		case old && in.Op == "write":
-			r.Change(in.Path, in.Old.Data, in.Data)
+			r.ChangeContent(in.Path, in.Old.Data, in.Content)
 		case old:
 			r.File(in.Path, in.Old.Data)
 		case in.Op == "write":
-			r.File(in.Path, in.Data)
+			r.File(in.Path, in.Content.Bytes())
 		}
 	}
 	io.WriteString(env.Stdout, dr.DiffOnly(r.Line, include))

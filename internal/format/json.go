@@ -256,3 +256,14 @@ type jsonEntry struct{ jsonValue }
 func (e jsonEntry) Digest() string { return Digest(e.v.JSON()) }
 func (e jsonEntry) Framed() bool   { return false }
 func (e jsonEntry) Text() []byte   { return e.v.Text() }
+
+// Pieces returns the bytes Bytes would return as consecutive pieces, most of them
+// slices of the input (see jsonc.Doc.Pieces), for a write that does not build the
+// whole file in memory.
+func (d *jsonDoc) Pieces() [][]byte {
+	p := d.doc.Pieces()
+	if len(d.bom) == 0 {
+		return p
+	}
+	return append([][]byte{d.bom}, p...)
+}

@@ -25,9 +25,19 @@ const (
 // Only the changed region is split into lines and diffed (see window): a small edit
 // of a 50 MB file costs a pass over its bytes, not a table of its lines (issue 11).
 func writeHunks(emit func(string), a, b []byte) {
+	writeHunksOf(emit, a, ContentOf(b))
+}
+
+// writeHunksOf is writeHunks of a new version b that may be in pieces: only its
+// window (what changed and its context) is read, and joined (a dry run of a 50 MB
+// file written in pieces, issue 31).
+func writeHunksOf(emit func(string), a []byte, b Content) {
 	lo, aHi, bHi := window(a, b)
+	if b.Split() && bHi-lo > bigWindow && aHi > lo && writeLongLine(emit, a, b, lo, aHi, bHi) {
+		return // one long line, cut short on either side (longline_pieces.go)
+	}
 	skipped := bytes.Count(a[:lo], []byte{'\n'}) // lines before the window, the same on both sides
-	emitHunks(emit, splitLines(a[lo:aHi]), splitLines(b[lo:bHi]), skipped)
+	emitHunks(emit, splitLines(a[lo:aHi]), splitLines(b.Slice(lo, bHi)), skipped)
 }
 
 // emitHunks emits the hunks turning the lines al into bl; skipped is the number of
@@ -95,20 +105,27 @@ func hunkRanges(ops []op) [][2]int {
 // diffContext lines after the last one. The lines outside it are the same on both
 // sides and too far from a change to be shown, so diffing the window gives the hunks
 // of the whole files.
-func window(a, b []byte) (lo, aHi, bHi int) {
-	n := commonPrefix(a, b)
+func window(a []byte, b Content) (lo, aHi, bHi int) {
+	n, m := b.CommonEnds(a)
 	pre := lastLineBreak(a[:n]) + 1 // the start of the first line that differs
-	m := commonSuffix(a[pre:], b[pre:])
+	// the common suffix of a[pre:] and b[pre:], which may reach back before n
+	if m == min(len(a), b.Len())-n {
+		for m < min(len(a), b.Len())-pre && a[len(a)-1-m] == b.Slice(b.Len()-1-m, b.Len()-m)[0] {
+			m++
+		}
+	}
 	// The common suffix counts from a line start on both sides: else from the line
 	// after its first newline.
-	if sa, sb := len(a)-m, len(b)-m; !lineStart(a, sa, pre) || !lineStart(b, sb, pre) {
+	if sa, sb := len(a)-m, b.Len()-m; !lineStart(a, sa, pre) || !(sb == pre || b.Slice(sb-1, sb)[0] == '\n') {
 		if j := bytes.IndexByte(a[sa:], '\n'); j >= 0 {
 			m -= j + 1
 		} else {
 			m = 0
 		}
 	}
-	return linesBack(a, pre, diffContext), linesOn(a, len(a)-m, diffContext), linesOn(b, len(b)-m, diffContext)
+	// after len(a)-m, a and b are the same: b's lines end where a's do
+	aHi = linesOn(a, len(a)-m, diffContext)
+	return linesBack(a, pre, diffContext), aHi, aHi - len(a) + b.Len()
 }
 
 // lineStart reports whether offset i of x starts a line, the region starting at from.

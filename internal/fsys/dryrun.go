@@ -23,8 +23,11 @@ type Intent struct {
 	Op string
 	// Path is the file or directory acted on (the new link for "symlink").
 	Path string
-	// Data is the content of a "write".
+	// Data is the content of a "write"; nil when it was written in pieces (then
+	// Content holds them).
 	Data []byte
+	// Content is the content of a "write", in pieces or not.
+	Content Content
 	// Mode is the mode of a "write", "mkdir" or "chmod".
 	Mode fs.FileMode
 	// Old is what a "write", "remove" or "chmod" found at Path before it, as seen by
@@ -62,8 +65,11 @@ const (
 
 // node is the overlay state of one path.
 type node struct {
-	kind   nodeKind
-	data   []byte
+	kind nodeKind
+	data []byte
+	// split is a file's content written in pieces (WriteContent): data is nil until
+	// a read of the file joins them (bytes)
+	split  Content
 	mode   fs.FileMode // permission bits
 	target string
 	mtime  time.Time
@@ -107,7 +113,7 @@ func (d *DryRun) read(name string) (data []byte, overlay bool, err error) {
 			name = linkTarget(name, n.target)
 			continue
 		}
-		return n.data, true, nil
+		return n.bytes(), true, nil
 	}
 	return nil, false, &fs.PathError{Op: "open", Path: name, Err: errTooManyLinks}
 }
@@ -323,7 +329,7 @@ func (i *nodeInfo) Size() int64 {
 	if i.n.kind == kindSymlink {
 		return int64(len(i.n.target))
 	}
-	return int64(len(i.n.data))
+	return int64(i.n.size())
 }
 
 func (i *nodeInfo) Mode() fs.FileMode {
@@ -338,3 +344,27 @@ func (i *nodeInfo) Mode() fs.FileMode {
 func (i *nodeInfo) ModTime() time.Time { return i.n.mtime }
 func (i *nodeInfo) IsDir() bool        { return i.n.kind == kindDir }
 func (i *nodeInfo) Sys() any           { return nil }
+
+// bytes returns a file node's content, joining its pieces the first time.
+func (n *node) bytes() []byte {
+	if n.data == nil && n.split.Split() {
+		n.data = n.split.Bytes()
+	}
+	return n.data
+}
+
+// size is a file node's length.
+func (n *node) size() int {
+	if n.split.Split() {
+		return n.split.Len()
+	}
+	return len(n.data)
+}
+
+// content is a file node's content, in pieces when it was written so.
+func (n *node) content() Content {
+	if n.split.Split() {
+		return n.split
+	}
+	return ContentOf(n.data)
+}

@@ -21,13 +21,27 @@ import (
 // as they are, without a copy: a dry run over a 50 MB file holds each version once
 // (issue 11). The caller must not change them after the call; [Apply] never does.
 func (d *DryRun) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOptions) error {
+	return d.WriteContent(name, ContentOf(data), perm, opts)
+}
+
+// WriteContent is WriteFile of a content, kept in its pieces: the Intent's Data is
+// nil when it is in pieces (Content holds them), and the Diff reads only the region
+// that changed and its context where it can (issue 31, K7).
+func (d *DryRun) WriteContent(name string, c Content, perm fs.FileMode, opts *WriteOptions) error {
 	p := filepath.Clean(name)
 	old, err := d.writeChecks(p, opts)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
-	d.set(p, &node{kind: kindFile, data: data, mode: effectiveMode(perm.Perm())}, old)
-	d.intents = append(d.intents, Intent{Op: "write", Path: p, Data: data, Mode: perm, Old: old})
+	n := &node{kind: kindFile, mode: effectiveMode(perm.Perm())}
+	in := Intent{Op: "write", Path: p, Content: c, Mode: perm, Old: old}
+	if c.Split() {
+		n.split = c
+	} else {
+		n.data, in.Data = c.Bytes(), c.Bytes()
+	}
+	d.set(p, n, old)
+	d.intents = append(d.intents, in)
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package fsys
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -41,7 +40,7 @@ func (d *DryRun) DiffOnly(redact func(string) string, include func(path string) 
 	for _, p := range d.order {
 		if include != nil && !include(p) {
 			switch cur, old := d.nodes[p], d.orig[p]; {
-			case cur.kind == kindFile && (old.kind != kindFile || !bytes.Equal(old.data, cur.data)):
+			case cur.kind == kindFile && (old.kind != kindFile || !cur.content().Equal(old.bytes())):
 				emit("would also write " + p)
 			case old.kind == kindFile && cur.kind != kindFile:
 				emit("would also remove " + p)
@@ -100,14 +99,14 @@ func diffFile(emit func(string), p string, old, cur *node) {
 	case cur.kind == kindAbsent:
 		emit("deleted file mode " + octal(old.mode))
 		to = "/dev/null"
-	case old.mode == cur.mode && bytes.Equal(old.data, cur.data):
+	case old.mode == cur.mode && cur.content().Equal(old.bytes()):
 		return
 	case old.mode != cur.mode:
 		emit(fmt.Sprintf("mode %s -> %s", octal(old.mode), octal(cur.mode)))
 	}
 	emit("--- " + from)
 	emit("+++ " + to)
-	writeHunks(emit, old.data, cur.data)
+	writeHunksOf(emit, old.bytes(), cur.content())
 }
 
 // slashPath is p with forward slashes and no leading one, to follow "a/" or "b/".

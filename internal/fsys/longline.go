@@ -150,9 +150,13 @@ func excerptOf(line []byte, start, to int) excerpt {
 // tokens: just after a ',', '{' or '[' outside quoted strings, or 0. It reads the line
 // from its start, the only way to know what is quoted, skipping each string with
 // bytes.IndexByte.
-func cutBefore(line []byte, at int) int {
-	cut := 0
-	for i := 0; i < at; {
+func cutBefore(line []byte, at int) int { return cutBetween(line, 0, at) }
+
+// cutBetween is cutBefore reading the line from from, a place where it can be cut
+// (or 0), which it returns when no later place before at is one.
+func cutBetween(line []byte, from, at int) int {
+	cut := from
+	for i := from; i < at; {
 		switch c := line[i]; c {
 		case '"', '\'':
 			i = quotedEnd(line, i)

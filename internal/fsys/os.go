@@ -169,11 +169,16 @@ func (o OS) Chmod(name string, perm fs.FileMode) error {
 // symlink or not a regular file is refused. An [Interrupt] stops the write before the
 // rename, the temporary file removed.
 func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOptions) (err error) {
+	return o.WriteContent(name, ContentOf(data), perm, opts)
+}
+
+// WriteContent is [OS.WriteFile] of c, written to the temporary file piece by piece.
+func (o OS) WriteContent(name string, c Content, perm fs.FileMode, opts *WriteOptions) (err error) {
 	if err := o.intr.begin(); err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	defer o.intr.end()
-	w, err := o.StageWrite(name, data, perm)
+	w, err := o.StageContent(name, c, perm)
 	if err != nil {
 		return err
 	}
@@ -192,29 +197,40 @@ func (o OS) WriteFile(name string, data []byte, perm fs.FileMode, opts *WriteOpt
 // Interrupt.
 const writeChunk = 1 << 20
 
-// fill sets the temporary file's mode and writes data to it (a chunk at a time,
-// checking the Interrupt in between); syncPending syncs and closes it.
-func (o OS) fill(f *os.File, tmp, name string, data []byte, perm fs.FileMode) error {
+// fill sets the temporary file's mode and writes c to it, piece by piece and a chunk
+// at a time, checking the Interrupt in between; syncPending syncs and closes it.
+func (o OS) fill(f *os.File, tmp, name string, c Content, perm fs.FileMode) error {
 	if err := f.Chmod(effectiveMode(perm)); err != nil { // beat the umask
 		return err
 	}
 	if err := o.fault("write", name); err != nil {
 		return err
 	}
-	for rest, first := data, true; len(rest) > 0 || first; first = false {
-		if err := o.intr.check(); err != nil {
-			return err
-		}
-		n := min(len(rest), writeChunk)
-		if _, err := f.Write(rest[:n]); err != nil {
-			return err
-		}
-		rest = rest[n:]
-		if first && len(rest) > 0 {
-			o.after("partial", tmp)
-		}
+	if err := o.intr.check(); err != nil {
+		return err
 	}
-	return nil
+	left, first := c.Len(), true
+	var err error
+	c.each(func(p []byte) bool {
+		for len(p) > 0 {
+			if !first {
+				if err = o.intr.check(); err != nil {
+					return false
+				}
+			}
+			n := min(len(p), writeChunk)
+			if _, err = f.Write(p[:n]); err != nil {
+				return false
+			}
+			p, left = p[n:], left-n
+			if first && left > 0 {
+				o.after("partial", tmp)
+			}
+			first = false
+		}
+		return true
+	})
+	return err
 }
 
 // removeTemp removes the temporary file of a failed write, unless it holds another

@@ -18,7 +18,7 @@ import (
 type PendingWrite struct {
 	o         OS // the filesystem that made it, with its hooks
 	name, tmp string
-	data      []byte
+	data      Content
 	perm      fs.FileMode
 	f         *os.File // open until synced
 	// err is the failure of a step after the temporary file was created: discard
@@ -33,6 +33,11 @@ type PendingWrite struct {
 // StageWrite creates name's temporary file with data and mode perm, unsynced. Its
 // errors name the file.
 func (o OS) StageWrite(name string, data []byte, perm fs.FileMode) (*PendingWrite, error) {
+	return o.StageContent(name, ContentOf(data), perm)
+}
+
+// StageContent is [OS.StageWrite] of c, written piece by piece.
+func (o OS) StageContent(name string, data Content, perm fs.FileMode) (*PendingWrite, error) {
 	if err := checkDest(name); err != nil {
 		return nil, fmt.Errorf("write %s: %w", name, err)
 	}
@@ -70,12 +75,12 @@ func (o OS) Adopt(name, from string, data []byte, perm fs.FileMode) (*PendingWri
 	if !bytes.Equal(cur, data) {
 		return nil, fmt.Errorf("adopt %s: %s does not hold its content", name, from)
 	}
-	return &PendingWrite{o: o, name: name, tmp: from, data: data, perm: perm, adopted: true}, nil
+	return &PendingWrite{o: o, name: name, tmp: from, data: ContentOf(data), perm: perm, adopted: true}, nil
 }
 
 // holds reports whether the temporary file holds data with mode perm.
-func (w *PendingWrite) holds(data []byte, perm fs.FileMode) bool {
-	return w != nil && w.perm == perm && bytes.Equal(w.data, data)
+func (w *PendingWrite) holds(data Content, perm fs.FileMode) bool {
+	return w != nil && w.perm == perm && w.data.SameAs(data)
 }
 
 // syncPending makes the temporary files durable and closes them: their fsyncs run at

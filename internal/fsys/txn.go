@@ -1,7 +1,6 @@
 package fsys
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,6 +32,10 @@ type Target struct {
 	// depends on a later target's file should let that target's Edit check that the
 	// file still holds what it read, and fail with [ErrChanged] if not.
 	Edit func(cur Snapshot) (data []byte, perm fs.FileMode, remove bool, err error)
+	// EditContent, when set, is used instead of Edit: the same, giving the new
+	// content as a [Content], which a large file's edit gives in pieces that are
+	// never joined (OS writes them one after the other).
+	EditContent func(cur Snapshot) (data Content, perm fs.FileMode, remove bool, err error)
 	// DirPerm is the mode for missing parent directories created for this target
 	// (0 = refuse when the parent is missing). Directories created are kept even when
 	// the transaction fails (see [Apply]).
@@ -93,7 +96,8 @@ type Result struct {
 	Path string
 	// Old is the content the final edit was computed from.
 	Old Snapshot
-	// New is the content written (or kept); nil when removed.
+	// New is the content written (or kept); nil when removed, and when the target's
+	// EditContent gave it in pieces (a large file, never joined).
 	New []byte
 	// Mode is the file's final mode.
 	Mode fs.FileMode
@@ -215,7 +219,7 @@ func isEditChanged(err error) bool {
 type plan struct {
 	t      Target
 	snap   Snapshot
-	data   []byte
+	data   Content
 	perm   fs.FileMode
 	remove bool
 	same   bool // data is the snapshot's content (the file exists and is kept)
@@ -276,7 +280,7 @@ func (p *plan) planEdit(f FS) error {
 
 // editFrom runs the target's Edit on snap.
 func (p *plan) editFrom(snap Snapshot) error {
-	data, perm, remove, err := p.t.Edit(snap)
+	data, perm, remove, err := p.t.RunEdit(snap)
 	if errors.Is(err, ErrChanged) {
 		return &editChanged{err}
 	}
@@ -293,8 +297,17 @@ func (p *plan) editFrom(snap Snapshot) error {
 		perm = effectiveMode(perm)
 	}
 	p.snap, p.data, p.perm, p.remove = snap, data, perm, remove
-	p.same = snap.Exists && !remove && bytes.Equal(snap.Data, data) // once: 50 MB to compare
+	p.same = snap.Exists && !remove && data.Equal(snap.Data) // once: 50 MB to compare
 	return nil
+}
+
+// RunEdit runs the target's EditContent, or its Edit, on snap.
+func (t Target) RunEdit(snap Snapshot) (Content, fs.FileMode, bool, error) {
+	if t.EditContent != nil {
+		return t.EditContent(snap)
+	}
+	data, perm, remove, err := t.Edit(snap)
+	return ContentOf(data), perm, remove, err
 }
 
 // unchanged reports that the edit keeps the file as it is.

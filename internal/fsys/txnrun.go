@@ -30,9 +30,9 @@ type txn struct {
 type undo struct {
 	path    string
 	old     Snapshot
-	wrote   []byte // content written
-	removed bool   // the file was removed
-	chmod   bool   // only the mode was changed
+	wrote   Content // content written
+	removed bool    // the file was removed
+	chmod   bool    // only the mode was changed
 	// from is the file an adopted write renamed over path (Target.From): the undo
 	// writes it back before it removes path, so that a staged record stays while
 	// the rollback of the client file it describes may still fail
@@ -111,7 +111,9 @@ func (tx *txn) run(plans []*plan) ([]Result, error) {
 		}
 		results[i] = Result{Path: p.t.Path, Old: p.snap, Mode: p.perm, Changed: changed, Removed: p.remove && changed}
 		if !p.remove {
-			results[i].New = p.data
+			if !p.data.Split() {
+				results[i].New = p.data.Bytes()
+			}
 		}
 	}
 	tx.syncDirs()
@@ -185,12 +187,12 @@ func (tx *txn) stageAll(b Batcher, plans []*plan, locked []bool, order []int, pe
 			return fmt.Errorf("%s: %w", p.t.Path, err)
 		}
 		if p.t.From != "" && !p.snap.Exists {
-			if w, err := b.Adopt(p.t.Path, p.t.From, p.data, p.perm); err == nil {
+			if w, err := b.Adopt(p.t.Path, p.t.From, p.data.Bytes(), p.perm); err == nil {
 				pend[i] = w // durable already: nothing to sync
 				continue
 			}
 		}
-		w, err := b.StageWrite(p.t.Path, p.data, p.perm)
+		w, err := stageContent(b, p.t.Path, p.data, p.perm)
 		if err != nil {
 			return err
 		}
@@ -415,7 +417,7 @@ func (tx *txn) writeOnce(p *plan, w *PendingWrite) error {
 			tx.dirs = append(tx.dirs, filepath.Dir(path))
 		} else {
 			w.discard()
-			err = f.WriteFile(path, p.data, p.perm, opts)
+			err = writeContent(f, path, p.data, p.perm, opts)
 		}
 		if err != nil {
 			var de *DisplacedError

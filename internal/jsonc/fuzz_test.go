@@ -82,6 +82,7 @@ func FuzzParse(f *testing.F) {
 		if got := d.Bytes(); !bytes.Equal(got, in) {
 			t.Fatalf("Bytes() = %q, want the input %q", got, in)
 		}
+		checkPieces(t, d, in)
 		var buf bytes.Buffer
 		if _, err := d.WriteTo(&buf); err != nil || !bytes.Equal(buf.Bytes(), in) {
 			t.Fatalf("WriteTo = %q, %v; want the input", buf.Bytes(), err)
@@ -202,6 +203,7 @@ func checkOpenSame(t *testing.T, in []byte, path []string, value []byte, del boo
 		} else {
 			err = d.Set(path, value)
 		}
+		checkPieces(t, d, d.Bytes())
 		return d.Bytes(), err
 	}
 	a, err := Parse(in)
@@ -492,6 +494,10 @@ func FuzzEditSequence(f *testing.F) {
 				t.Fatalf("edit %q: err = %v, want error: %v", path, err, wantErr)
 			}
 			out := d.Bytes()
+			checkPieces(t, d, out)
+			if noted != nil {
+				checkPieces(t, noted, out)
+			}
 			if noted != nil && ((notedErr == nil) != (err == nil) || !bytes.Equal(noted.Bytes(), out)) {
 				t.Fatalf("after edit %q of %q: ParseOpen's Doc gives %q, %v; Parse's %q, %v", path, in, noted.Bytes(), notedErr, out, err)
 			}
@@ -510,4 +516,20 @@ func FuzzEditSequence(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkPieces checks that the document's Pieces, joined, are want (its Bytes): a
+// large file's edit is written from them (issue 31, streaming splice).
+func checkPieces(t *testing.T, d *Doc, want []byte) {
+	t.Helper()
+	var got []byte
+	for _, p := range d.Pieces() {
+		if len(p) == 0 {
+			t.Fatalf("Pieces of %q gives an empty piece", want)
+		}
+		got = append(got, p...)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("Pieces joined = %q, want %q", got, want)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/tomledit"
 	"github.com/mcpwire/mcpwire/internal/yamledit"
 	"github.com/mcpwire/mcpwire/policy"
@@ -49,14 +50,21 @@ func (r *Redactor) File(path string, data []byte) {
 // names, says the same in both, so a 50 MB ~/.claude.json with one entry added is
 // read once, not twice.
 func (r *Redactor) Change(path string, old, new []byte) {
-	defer collectSooner(len(old) + len(new))()
+	r.ChangeContent(path, old, fsys.ContentOf(new))
+}
+
+// ChangeContent is Change of a new version that may be in pieces (a dry run's write
+// of a large file, issue 31): of a JSON file, only the value that holds the
+// difference is joined.
+func (r *Redactor) ChangeContent(path string, old []byte, new fsys.Content) {
+	defer collectSooner(len(old) + new.Len())()
 	if ext := strings.ToLower(filepath.Ext(path)); ext != ".toml" && ext != ".yaml" && ext != ".yml" {
 		if _, ok := r.change(path, old, new); ok { // stream.go
 			return
 		}
 	}
 	r.File(path, old)
-	r.File(path, new)
+	r.File(path, new.Bytes())
 }
 
 // bigInput is the size of the files learnt from above which collectSooner acts.
@@ -84,7 +92,10 @@ func (r *Redactor) json(data []byte) bool {
 }
 
 // withoutBOM drops a UTF-8 byte order mark, which clients keep in front of JSON.
-func withoutBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) }
+func withoutBOM(data []byte) []byte { return bytes.TrimPrefix(data, utf8BOM) }
+
+// utf8BOM is the UTF-8 byte order mark.
+var utf8BOM = []byte("\xef\xbb\xbf")
 
 // toml learns from a TOML document, decoded strictly in linear time (tomledit.Decode: a
 // config.toml of thousands of tables is not quadratic). Every string is also searched for URL

@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/jsonc"
 )
 
@@ -280,18 +281,25 @@ func (s *stream) Scalar(start, end int) {
 // arguments is learnt whole. false when old is not JSONC; a new version that is not,
 // or whose difference no value holds, is learnt whole (File). read is the part of
 // the new version (without a byte order mark) it read.
-func (r *Redactor) change(path string, oldFile, newFile []byte) (read [2]int, ok bool) {
-	old, new := withoutBOM(oldFile), withoutBOM(newFile)
-	lo, m := commonEnds(old, new)
+//
+// The new version may be in pieces (a dry run's write of a large file, issue 31): only
+// the value found is read from it, joined (the whole version when no value holds the
+// difference).
+func (r *Redactor) change(path string, oldFile []byte, newFile fsys.Content) (read [2]int, ok bool) {
+	old, new := withoutBOM(oldFile), newFile
+	if new.HasPrefix(utf8BOM) {
+		new = new.Drop(len(utf8BOM))
+	}
+	lo, m := new.CommonEnds(old)
 	so := newStream(r, old)
 	so.lo, so.snap = lo, &snapshot{}
 	if !so.walk() {
 		return read, false
 	}
-	if lo == len(old) && lo == len(new) {
+	if lo == len(old) && lo == new.Len() {
 		return read, true // the same
 	}
-	whole := [2]int{0, len(new)}
+	whole := [2]int{0, new.Len()}
 	sp := so.snap
 	for d := len(sp.frames) - 1; d >= 0; d-- {
 		if sp.ends[d] < len(old)-m {
@@ -302,45 +310,27 @@ func (r *Redactor) change(path string, oldFile, newFile []byte) (read [2]int, ok
 		}
 		// in the new version, the value ends as far from the end (quick to check first)
 		tail := len(old) - sp.ends[d]
-		if at := len(new) - tail - 1; at < lo || new[at] != old[sp.ends[d]-1] {
+		if at := new.Len() - tail - 1; at < lo || new.Slice(at, at+1)[0] != old[sp.ends[d]-1] {
 			continue
 		}
 		f := sp.frames[d]
-		sn := newStream(r, new)
+		// the value is read from a copy of it alone, which ends where the common
+		// tail starts: a value that does not end there does not end in the copy
+		value := new.Slice(f.start, new.Len()-tail)
+		sn := newStream(r, value)
 		sn.names = sp.names[:f.base:f.base]
 		if d > 0 {
 			parent := sp.frames[d-1]
 			parent.collect = nil
 			sn.frames = []frame{parent}
 		}
-		end, err := jsonc.WalkValue(new, f.start, sn)
-		if err == nil && len(new)-end == tail {
+		end, err := jsonc.WalkValue(value, 0, sn)
+		if err == nil && end == len(value) {
 			sn.apply()
-			return [2]int{f.start, end}, true
+			return [2]int{f.start, f.start + end}, true
 		}
 		// not a value there, or its change reaches beyond it: the next one out
 	}
-	r.File(path, newFile)
+	r.File(path, newFile.Bytes())
 	return whole, true
-}
-
-// commonEnds returns the lengths of the common prefix and suffix of a and b, not
-// overlapping on either.
-func commonEnds(a, b []byte) (prefix, suffix int) {
-	n := min(len(a), len(b))
-	for prefix < n && a[prefix] == b[prefix] {
-		if prefix+4096 <= n && bytes.Equal(a[prefix:prefix+4096], b[prefix:prefix+4096]) {
-			prefix += 4096
-			continue
-		}
-		prefix++
-	}
-	for suffix < n-prefix && a[len(a)-1-suffix] == b[len(b)-1-suffix] {
-		if suffix+4096 <= n-prefix && bytes.Equal(a[len(a)-suffix-4096:len(a)-suffix], b[len(b)-suffix-4096:len(b)-suffix]) {
-			suffix += 4096
-			continue
-		}
-		suffix++
-	}
-	return prefix, suffix
 }

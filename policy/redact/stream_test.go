@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/policy"
 )
@@ -134,6 +135,13 @@ func FuzzChangeLearnsEveryVersion(f *testing.F) {
 		if d := sameLearning(got, want); d != "" {
 			t.Fatalf("%q -> %q: %s", old, new, d)
 		}
+		// the new version in pieces, as a dry run's write of a large file gives it:
+		// the old version's bytes around the insertion, not copied (issue 31)
+		pieces := New("mcpServers")
+		pieces.ChangeContent("/x.json", old, fsys.PiecesOf([][]byte{old[:at], insert, old[at:]}))
+		if d := sameLearning(pieces, want); d != "" {
+			t.Fatalf("%q -> %q in pieces: %s", old, new, d)
+		}
 	})
 }
 
@@ -152,7 +160,7 @@ func TestChangeReadsTheChangedValue(t *testing.T) {
 	old := b.String()
 	new := strings.Replace(old, `"personal":`, `"added": {"command": "x", "env": {"T": "NEWSECRET"}}, "personal":`, 1)
 	r := New("mcpServers")
-	read, ok := r.change("/h/.claude.json", []byte(old), []byte(new))
+	read, ok := r.change("/h/.claude.json", []byte(old), fsys.ContentOf([]byte(new)))
 	if want := strings.Index(new, `{"added"`); !ok || read[0] != want || read[1]-read[0] > 120 {
 		t.Errorf("read %v of the new version (%v), want the servers object at %d", read, ok, want)
 	}
@@ -165,7 +173,7 @@ func TestChangeReadsTheChangedValue(t *testing.T) {
 	// the next value out, once
 	grown := strings.Replace(new, `}}}}`, `}}}, "apiKey": "TOPSECRET"}`, 1)
 	r = New("mcpServers")
-	if read, ok := r.change("/h/.claude.json", []byte(old), []byte(grown)); !ok || read != [2]int{0, len(grown)} {
+	if read, ok := r.change("/h/.claude.json", []byte(old), fsys.ContentOf([]byte(grown))); !ok || read != [2]int{0, len(grown)} {
 		t.Errorf("read %v of the new version (%v), want the root [0 %d]", read, ok, len(grown))
 	}
 	if r.exact["TOPSECRET"] != policy.Redacted || r.exact["NEWSECRET"] != policy.Redacted {

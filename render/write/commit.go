@@ -122,7 +122,7 @@ func preStage(f fsys.FS, preps []*Prepared, merged []fsys.Target) (bool, error) 
 			// checked with the staged records, which share their directories; their
 			// edits refuse nothing the client files' do not
 		default:
-			t.Edit = planOnly(t.Edit)
+			t.Edit, t.EditContent = nil, planOnly(t.RunEdit)
 			targets = append(targets, t)
 		}
 	}
@@ -137,12 +137,12 @@ func preStage(f fsys.FS, preps []*Prepared, merged []fsys.Target) (bool, error) 
 }
 
 // planOnly is an Edit that refuses what edit refuses and changes nothing.
-func planOnly(edit func(fsys.Snapshot) ([]byte, fs.FileMode, bool, error)) func(fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-	return func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+func planOnly(edit func(fsys.Snapshot) (fsys.Content, fs.FileMode, bool, error)) func(fsys.Snapshot) (fsys.Content, fs.FileMode, bool, error) {
+	return func(cur fsys.Snapshot) (fsys.Content, fs.FileMode, bool, error) {
 		if _, _, _, err := edit(cur); err != nil {
-			return nil, 0, false, err
+			return fsys.Content{}, 0, false, err
 		}
-		return cur.Data, 0, !cur.Exists, nil
+		return fsys.ContentOf(cur.Data), 0, !cur.Exists, nil
 	}
 }
 

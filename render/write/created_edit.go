@@ -51,10 +51,10 @@ func createdDirs(f fsys.FS, path string, missing []string, known ...*render.Crea
 // and the directories an interrupted run's staged record named (intent), and whether
 // the file goes: mcpwire created it, nobody changed it since, and it holds no entry any
 // more (empty).
-func nextCreated(f fsys.FS, path string, cur fsys.Snapshot, out []byte, base, intent *render.CreatedFile, missing []string, write, empty bool) (*render.CreatedFile, bool) {
+func nextCreated(f fsys.FS, path string, cur fsys.Snapshot, out fsys.Content, base, intent *render.CreatedFile, missing []string, write, empty bool) (*render.CreatedFile, bool) {
 	switch {
 	case !cur.Exists && write:
-		return &render.CreatedFile{Dirs: createdDirs(f, path, missing, base, intent), Digest: render.ContentDigest(out)}, false
+		return &render.CreatedFile{Dirs: createdDirs(f, path, missing, base, intent), Digest: contentDigest(out)}, false
 	case !cur.Exists:
 		if dirs := createdDirs(f, path, nil, base, intent); len(dirs) > 0 {
 			return &render.CreatedFile{Dirs: dirs}, false // the directories of a file that went
@@ -65,7 +65,7 @@ func nextCreated(f fsys.FS, path string, cur fsys.Snapshot, out []byte, base, in
 	case empty:
 		return &render.CreatedFile{Dirs: createdDirs(f, path, nil, base)}, true
 	}
-	return &render.CreatedFile{Dirs: base.Dirs, Digest: render.ContentDigest(out)}, false
+	return &render.CreatedFile{Dirs: base.Dirs, Digest: contentDigest(out)}, false
 }
 
 // removal is a record whose file mcpwire removed (or found gone) with directories it

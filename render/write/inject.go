@@ -304,19 +304,19 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 		DirPerm: dirMode(scope, r.Project, edit.path),
 		Check:   parentCheck(f, scope, r.Project, edit.path),
 		Handoff: edit.takeHandoff,
-		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+		EditContent: func(cur fsys.Snapshot) (fsys.Content, fs.FileMode, bool, error) {
 			out, err := edit.compute(cur)
 			if err != nil {
-				return nil, 0, false, err
+				return fsys.Content{}, 0, false, err
 			}
 			if !cur.Exists && len(edit.set) == 0 || edit.removeFile {
 				// nothing to write, and no file to remove from: none; or the file
 				// mcpwire created, left with nothing of anyone's (H7)
-				return nil, 0, true, nil
+				return fsys.Content{}, 0, true, nil
 			}
 			if !cur.Exists && len(edit.wrote) > 0 {
 				if err := yieldCheck(f, edit.p, edit.p.Dest(scope), edit.path); err != nil {
-					return nil, 0, false, err
+					return fsys.Content{}, 0, false, err
 				}
 			}
 			return out, fileMode(scope, cur, private, false), false, nil

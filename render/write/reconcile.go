@@ -112,7 +112,7 @@ type editMemo struct {
 	in                      []byte
 	raw, stagedRaw          []byte
 	exists, rawOK, stagedOK bool
-	out                     []byte
+	out                     fsys.Content
 	err                     error
 }
 
@@ -153,12 +153,12 @@ func (e *foreignError) Hints() []string {
 
 // compute is apply, run once for the same file and records: the staged record's
 // target and the file's own target both need its result (staging.go).
-func (e *fileEdit) compute(cur fsys.Snapshot) ([]byte, error) {
+func (e *fileEdit) compute(cur fsys.Snapshot) (fsys.Content, error) {
 	s := e.own
 	if e.loaded {
 		e.loaded = false
 	} else if err := s.Load(); err != nil {
-		return nil, err
+		return fsys.Content{}, err
 	}
 	if m := e.memo; m != nil && m.exists == cur.Exists && m.rawOK == s.Exists && e.sameStaged(m) &&
 		bytes.Equal(m.raw, s.Raw) && m.sameInput(cur.Data) {
@@ -182,20 +182,20 @@ func (e *fileEdit) sameStaged(m *editMemo) bool {
 
 // apply edits a client file, in any format: the entries of the edit are reconciled
 // with the entries in the file, and only they change (W1).
-func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
+func (e *fileEdit) apply(cur fsys.Snapshot) (fsys.Content, error) {
 	e.wrote, e.dropped, e.kept, e.forget, e.notes = map[string]string{}, nil, nil, nil, nil
 	e.unselected, e.unselectedKept, e.names = nil, nil, nil
 	e.taken, e.restored = map[string]render.Original{}, nil
 	if err := render.CheckNotEmpty(e.own.FS, e.p.Format, e.path, cur); err != nil {
-		return nil, err
+		return fsys.Content{}, err
 	}
 	doc, err := format.ParseFor(e.p.Format, e.path, cur.Data, cur.Exists, e.Servers)
 	if err != nil {
-		return nil, err
+		return fsys.Content{}, err
 	}
 	entries, err := doc.Entries(e.Container(doc))
 	if err != nil {
-		return nil, err
+		return fsys.Content{}, err
 	}
 	e.record, e.forgotten = e.own.Rec, nil
 	switch {
@@ -208,22 +208,21 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 		e.record.Created = render.SettleCreated(e.own.Rec.Created, e.own.Stage.AfterCreated, cur)
 	}
 	if err := e.reconcile(entries); err != nil {
-		return nil, err
+		return fsys.Content{}, err
 	}
 	if err := e.editFile(doc, entries); err != nil {
-		return nil, err
+		return fsys.Content{}, err
 	}
 	e.notes = append(e.notes, e.lostOriginals()...)
 	e.names = entries.Names()
 	if err := e.checkNames(); err != nil {
-		return nil, err
+		return fsys.Content{}, err
 	}
 	e.next = e.nextRecord()
-	out, err := doc.Bytes()
+	out, err := e.output(doc, cur)
 	if err != nil {
-		return nil, err
+		return fsys.Content{}, err
 	}
-	out = render.NotEmpty(out, cur)
 	if !cur.Exists && !e.missingKnown {
 		e.missing, e.missingKnown = missingDirs(e.own.FS, e.path), true
 	}
@@ -233,7 +232,10 @@ func (e *fileEdit) apply(cur fsys.Snapshot) ([]byte, error) {
 	}
 	e.next.Created, e.removeFile = nextCreated(e.own.FS, e.path, cur, out, e.record.Created, intent, e.missing,
 		len(e.set) > 0, len(e.names) == 0 && len(e.next.Entries) == 0)
-	return out, e.checkSyntax(cur.Data, out)
+	if out.Split() {
+		return out, nil // syntaxNeedsBytes: nothing for checkSyntax to check
+	}
+	return out, e.checkSyntax(cur.Data, out.Bytes())
 }
 
 // nextRecord is the record after the edit: the settled one, without every entry
@@ -272,7 +274,7 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	}
 	e.setLoaded(true)
 	base := e.root().record
-	unchanged := cur.Exists && bytes.Equal(out, cur.Data)
+	unchanged := cur.Exists && out.Equal(cur.Data)
 	// the file's own target, next in the transaction, edits from this read: a 50 MB
 	// ~/.claude.json is read and held once, not twice (speed and peak memory, issue 11)
 	e.root().handoff = &cur

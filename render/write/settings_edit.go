@@ -205,7 +205,7 @@ func (e *permEdit) apply(cur fsys.Snapshot) ([]byte, bool, error) {
 	if e.staged != nil {
 		intent = e.staged.After.Created
 	}
-	e.created, e.removeFile = nextCreated(e.f, e.path, cur, out, e.record.CreatedOf(), intent, e.missing, keep, len(e.deny) == 0)
+	e.created, e.removeFile = nextCreated(e.f, e.path, cur, fsys.ContentOf(out), e.record.CreatedOf(), intent, e.missing, keep, len(e.deny) == 0)
 	if e.removeFile {
 		out, keep, e.out = nil, false, nil
 	}

@@ -87,19 +87,20 @@ func chain(a, b fsys.Target) fsys.Target {
 			return s, ok
 		}
 	}
-	c.Edit = func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
-		data, perm, remove, err := a.Edit(cur)
+	c.Edit = nil
+	c.EditContent = func(cur fsys.Snapshot) (fsys.Content, fs.FileMode, bool, error) {
+		data, perm, remove, err := a.RunEdit(cur)
 		if err != nil {
-			return nil, 0, false, err
+			return fsys.Content{}, 0, false, err
 		}
 		next := fsys.Snapshot{}
 		if !remove {
 			if perm == 0 {
 				perm = cur.Mode
 			}
-			next = fsys.Snapshot{Exists: true, Data: data, Mode: perm}
+			next = fsys.Snapshot{Exists: true, Data: data.Bytes(), Mode: perm}
 		}
-		return b.Edit(next)
+		return b.RunEdit(next)
 	}
 	return c
 }
@@ -133,13 +134,13 @@ func (e *fileEdit) root() *fileEdit {
 
 // computeChain runs the edits of these entries before e, then e, on the client file
 // as read: each edit of a shared file sees what the earlier ones made of it.
-func (e *fileEdit) computeChain(cur fsys.Snapshot) ([]byte, error) {
+func (e *fileEdit) computeChain(cur fsys.Snapshot) (fsys.Content, error) {
 	if e.before != nil {
 		out, err := e.before.computeChain(cur)
 		if err != nil {
-			return nil, err
+			return fsys.Content{}, err
 		}
-		cur = fsys.Snapshot{Exists: true, Data: out, Mode: cur.Mode}
+		cur = fsys.Snapshot{Exists: true, Data: out.Bytes(), Mode: cur.Mode}
 		if e.before.removeFile {
 			cur = fsys.Snapshot{} // the earlier edit removes the file (H7), as chain does
 		}
