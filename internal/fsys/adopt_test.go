@@ -44,6 +44,8 @@ func readOr(path string) string {
 // TestApplyAdoptsFrom: a new file whose content the file named From holds already is
 // that file renamed (issue 31: no temporary file, no fsync of it); From holding
 // anything else, or the file existing, is an ordinary write that leaves From alone.
+//
+// spec: W3
 func TestApplyAdoptsFrom(t *testing.T) {
 	t.Run("adopted", func(t *testing.T) {
 		w := newAdoptWorld(t, "record\n")
@@ -97,6 +99,8 @@ func TestApplyAdoptsFrom(t *testing.T) {
 // TestApplyAdoptedRollback: a transaction failing after it renamed From over a new
 // file writes From back before it removes the file, so that a staged record is there
 // again while the rollback of the file it describes may still fail.
+//
+// spec: W7 K10
 func TestApplyAdoptedRollback(t *testing.T) {
 	w := newAdoptWorld(t, "record\n")
 	later := filepath.Join(w.dir, "later")
