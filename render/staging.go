@@ -15,7 +15,8 @@ import (
 // changes a client file (or Claude's settings) and the record describing it cannot
 // replace both at once. So before the client file it writes the record it is about to
 // write, staged beside the record (<record>.staged: the record before and after), and
-// it removes the staged copy once the record itself is written. A crash anywhere leaves
+// it removes the staged copy once the record itself is written (a record that does not
+// exist yet is its staged copy renamed into place: staged_record.go). A crash anywhere leaves
 // either no staged copy (then the record matches the file) or one, and the next run
 // that reads the record settles the staged copy against the file: an entry holding
 // what the staged record says was written is mcpwire's; one still holding what was

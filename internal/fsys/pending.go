@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 )
@@ -24,6 +25,9 @@ type PendingWrite struct {
 	// then keeps another program's file (*DisplacedError) instead of removing it.
 	err       error
 	committed bool
+	// adopted: tmp is not a temporary file but a file of its own that holds the
+	// content (Adopt), never removed by discard.
+	adopted bool
 }
 
 // StageWrite creates name's temporary file with data and mode perm, unsynced. Its
@@ -49,6 +53,29 @@ func (o OS) StageContent(name string, data Content, perm fs.FileMode) (*PendingW
 		return nil, fmt.Errorf("write %s: %w", name, err)
 	}
 	return w, nil
+}
+
+// Adopt makes from, a file beside name that holds data with mode perm already
+// (synced), the pending write of name (see [Batcher.Adopt]).
+func (o OS) Adopt(name, from string, data []byte, perm fs.FileMode) (*PendingWrite, error) {
+	if filepath.Dir(filepath.Clean(from)) != filepath.Dir(filepath.Clean(name)) {
+		return nil, fmt.Errorf("adopt %s: %s is not beside it", name, from)
+	}
+	fi, err := os.Lstat(from)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Mode().Perm() != perm || fi.Size() != int64(len(data)) {
+		return nil, fmt.Errorf("adopt %s: %s does not hold its content", name, from)
+	}
+	cur, err := o.ReadFile(from)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(cur, data) {
+		return nil, fmt.Errorf("adopt %s: %s does not hold its content", name, from)
+	}
+	return &PendingWrite{o: o, name: name, tmp: from, data: ContentOf(data), perm: perm, adopted: true}, nil
 }
 
 // holds reports whether the temporary file holds data with mode perm.
@@ -140,6 +167,10 @@ func (w *PendingWrite) discard() {
 	if w == nil || w.committed || w.tmp == "" {
 		return
 	}
+	if w.adopted {
+		w.tmp = "" // another file of mcpwire's, not a temporary one: it stays
+		return
+	}
 	if w.f != nil {
 		_ = w.f.Close()
 		w.f = nil
@@ -164,13 +195,15 @@ func syncDirs(dirs []string) {
 }
 
 // RemoveUnchanged removes each of paths that still holds the bytes want gives for it,
-// and reports which it removed. On the real filesystem the removals run at once: a
+// and reports which are gone: removed, or not there (renamed into place as the file
+// it stages, Target.From). On the real filesystem the removals run at once: a
 // removed file's blocks may be discarded before unlink returns (ext4 mounted with
 // discard), one disk round trip each. Errors leave a file in place.
 func RemoveUnchanged(f FS, paths []string, want [][]byte) []bool {
 	removed := make([]bool, len(paths))
 	one := func(i int) error {
-		if cur, err := f.ReadFile(paths[i]); err == nil && bytes.Equal(cur, want[i]) && f.Remove(paths[i]) == nil {
+		cur, err := f.ReadFile(paths[i])
+		if IsNotExist(err) || err == nil && bytes.Equal(cur, want[i]) && f.Remove(paths[i]) == nil {
 			removed[i] = true
 		}
 		return nil

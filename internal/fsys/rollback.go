@@ -38,6 +38,12 @@ func (tx *txn) undo(u undo) error {
 	case u.old.Exists:
 		expect := &Snapshot{Exists: !u.removed, Data: u.wrote.Bytes()}
 		return tx.f.WriteFile(u.path, u.old.Data, u.old.Mode, &WriteOptions{Expect: expect})
+	case u.from != "":
+		// the file it was renamed from first (a staged record, which settles the
+		// client file if undoing that fails), then the file, as for any new file
+		if err := tx.f.WriteFile(u.from, u.wrote.Bytes(), u.perm, &WriteOptions{Expect: &Snapshot{}}); err != nil {
+			return err
+		}
 	}
 	return tx.removeChecked(u.path, Snapshot{Exists: true, Data: u.wrote.Bytes()}, nil)
 }

@@ -70,6 +70,16 @@ type Target struct {
 	// by its record). Every writer of the file must name the same Guard. One lock
 	// file fewer is one file creation and removal fewer (issue 13).
 	Guard string
+	// From, when set, is a file beside Path that may already hold exactly the bytes
+	// Edit returns, durably (written, synced and renamed into place by an earlier
+	// batch or transaction, under the lock this target takes: a staged ownership
+	// record written as the record it stages, docs/writes.md "Crashes"). When Path
+	// does not exist and From holds those bytes with the target's mode, a batched
+	// write renames From over Path instead of writing a temporary file: one inode,
+	// one file write and one fsync fewer. Otherwise it is ignored. From is consumed
+	// by the rename; a failure or a rollback leaves it, or removes Path, as for any
+	// new file.
+	From string
 }
 
 // lockPath is the path whose lock the target takes.

@@ -33,6 +33,11 @@ type undo struct {
 	wrote   Content // content written
 	removed bool    // the file was removed
 	chmod   bool    // only the mode was changed
+	// from is the file an adopted write renamed over path (Target.From): the undo
+	// writes it back before it removes path, so that a staged record stays while
+	// the rollback of the client file it describes may still fail
+	from string
+	perm fs.FileMode
 }
 
 // runAll runs the transaction (steps 2 and 3 of Apply). When an Edit reports that a
@@ -137,6 +142,12 @@ type Batcher interface {
 	// file with data and exactly mode perm, not yet synced (the transaction syncs a
 	// batch's temporary files together). Its errors name the file.
 	StageWrite(name string, data []byte, perm fs.FileMode) (*PendingWrite, error)
+	// Adopt is StageWrite for a new file name whose content the file from beside it
+	// holds already, synced (see [Target.From]): no temporary file is written, and
+	// CommitWrite renames from itself over name. It fails, changing nothing, when from
+	// does not hold exactly data with mode perm; a failed commit or a discard leaves
+	// from in place.
+	Adopt(name, from string, data []byte, perm fs.FileMode) (*PendingWrite, error)
 	// CommitWrite is the second half: it runs opts' checks (W5, W8) and renames the
 	// synced temporary file of w over its file; the directory is synced with the
 	// batch's. On failure the temporary file is removed (or kept, for a
@@ -174,6 +185,12 @@ func (tx *txn) stageAll(b Batcher, plans []*plan, locked []bool, order []int, pe
 		}
 		if err := tx.intr.check(); err != nil {
 			return fmt.Errorf("%s: %w", p.t.Path, err)
+		}
+		if p.t.From != "" && !p.snap.Exists {
+			if w, err := b.Adopt(p.t.Path, p.t.From, p.data.Bytes(), p.perm); err == nil {
+				pend[i] = w // durable already: nothing to sync
+				continue
+			}
 		}
 		w, err := stageContent(b, p.t.Path, p.data, p.perm)
 		if err != nil {
@@ -391,7 +408,11 @@ func (tx *txn) writeOnce(p *plan, w *PendingWrite) error {
 		snap := p.snap
 		opts := &WriteOptions{Expect: &snap, Check: p.t.Check}
 		var err error
+		from := ""
 		if w.holds(p.data, p.perm) {
+			if w.adopted {
+				from = w.tmp
+			}
 			err = tx.b.CommitWrite(w, opts)
 			tx.dirs = append(tx.dirs, filepath.Dir(path))
 		} else {
@@ -406,7 +427,7 @@ func (tx *txn) writeOnce(p *plan, w *PendingWrite) error {
 			}
 			return err
 		}
-		tx.done = append(tx.done, undo{path: path, old: p.snap, wrote: p.data})
+		tx.done = append(tx.done, undo{path: path, old: p.snap, wrote: p.data, from: from, perm: p.perm})
 	}
 	return nil
 }

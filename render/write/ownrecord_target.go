@@ -1,6 +1,7 @@
 package write
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 
@@ -16,6 +17,7 @@ func (e *fileEdit) recordTarget() fsys.Target {
 	s := e.own
 	return fsys.Target{
 		Path:     s.Path,
+		From:     s.Path + render.StagedSuffix, // when the staged record is this record too
 		DirPerm:  0o700,
 		Check:    func() error { return render.CheckRecordDir(s.FS, s.Path) },
 		CheckKey: render.RecordDirKey(s.Path),
@@ -32,13 +34,44 @@ func (e *fileEdit) recordTarget() fsys.Target {
 				e.recordOut = nil
 				return nil, 0, true, nil
 			}
-			rec := &render.OwnRecord{Destination: s.Canon, LocalRecord: s.Local, Provider: s.Rec.Provider, Providers: s.Rec.Writers(s.Writers...),
-				Entries: e.next.Entries, Originals: e.next.Originals, Created: e.next.Created}
-			if rec.Provider == "" {
-				rec.Provider = s.Provider
+			e.recordOut = e.encodedRecord()
+			if cur.Exists && !bytes.Equal(cur.Data, e.recordOut) && bytes.Equal(s.Rec.Encode(), e.finalRecord().Encode()) {
+				// the same record as an earlier mcpwire wrote it (without the members
+				// of its staged record): left as it is
+				e.recordOut = cur.Data
 			}
-			e.recordOut = rec.Encode()
+			// a staged record holding these bytes is renamed over a record that does
+			// not exist yet (From): it is this record
 			return e.recordOut, 0o600, false, nil
 		},
 	}
+}
+
+// finalRecord is the record the edit writes: the settled record after the edit
+// (next), with where it stands and who wrote there.
+func (e *fileEdit) finalRecord() *render.OwnRecord {
+	s := e.own
+	rec := &render.OwnRecord{Destination: s.Canon, LocalRecord: s.Local, Provider: s.Rec.Provider, Providers: s.Rec.Writers(s.Writers...),
+		Entries: e.next.Entries, Originals: e.next.Originals, Created: e.next.Created}
+	if rec.Provider == "" {
+		rec.Provider = s.Provider
+	}
+	return rec
+}
+
+// encodedRecord is finalRecord as it is written (render.OwnRecord.EncodeStaged),
+// encoded once for the staged record's target and the record's own: the same edit
+// (a memoized compute gives the same next) of the same record file (Load keeps the
+// decoded record while its bytes stay) encodes the same.
+func (e *fileEdit) encodedRecord() []byte {
+	if m := e.encoded; m.next != e.next || m.rec != e.own.Rec || m.data == nil {
+		e.encoded = encodedRecord{next: e.next, rec: e.own.Rec, data: e.finalRecord().EncodeStaged()}
+	}
+	return e.encoded.data
+}
+
+// encodedRecord is the last encoding of a record, and what it was encoded from.
+type encodedRecord struct {
+	next, rec *render.OwnRecord
+	data      []byte
 }

@@ -62,6 +62,7 @@ type fileEdit struct {
 	record, next *render.OwnRecord
 	stage        staged
 	memo         *editMemo
+	encoded      encodedRecord
 	// handoff is the client file as the staged record's edit read it, for the file's
 	// own target to edit from (takeHandoff); preRead the read of it preStage's
 	// transaction made (keepRead), for the next transaction of the command
@@ -290,6 +291,12 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	}
 	st := &render.OwnStage{Destination: e.own.Canon, Before: base.Entries, After: e.next.Entries, Forgotten: forgotten,
 		BeforeOriginals: base.Originals, AfterOriginals: e.next.Originals, BeforeCreated: base.Created, AfterCreated: e.next.Created}
+	if !e.own.Exists && len(forgotten) == 0 && len(base.Entries) == 0 && len(base.Originals) == 0 && base.Created == nil {
+		// no record yet, and none before: this staged record is the record as its
+		// target writes it (render.EncodeStaged), renamed into place once the client
+		// file is written (issue 31)
+		return e.encodedRecord(), nil
+	}
 	return st.Encode(), nil
 }
 

@@ -122,6 +122,17 @@ func (f *Faulty) StageWrite(name string, data []byte, perm fs.FileMode) (*fsys.P
 	return f.nextWrite(name, perm).StageWrite(name, data, perm)
 }
 
+// Adopt is [fsys.OS.Adopt], counted as a write like StageWrite: when it is the
+// FailWrite-th write, at whatever stage, its CommitWrite fails at the rename (an
+// adopted write has no temporary file to open, fill or sync).
+func (f *Faulty) Adopt(name, from string, data []byte, perm fs.FileMode) (*fsys.PendingWrite, error) {
+	if _, err := (fsys.OS{}).Adopt(name, from, data, perm); err != nil {
+		return nil, err // not adopted, and not counted: the write that follows is
+	}
+	n := f.record(&f.writes, fmt.Sprintf("write %s %#o", name, perm))
+	return failAt(n, f.FailWrite, StageRename).Adopt(name, from, data, perm)
+}
+
 // CommitWrite is the second half, failing at [StageRename] when its StageWrite was
 // the FailWrite-th write.
 func (*Faulty) CommitWrite(w *fsys.PendingWrite, opts *fsys.WriteOptions) error {
