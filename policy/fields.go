@@ -104,11 +104,14 @@ func Check(level Level, f Fields) []Violation {
 	if level == Literal {
 		return nil
 	}
+	// nothing here is captured by a closure that escapes: a check of a plain server
+	// allocates nothing but what it finds (K7: an import checks 200,000)
+	server := f.Server
 	var out []Violation
-	add := func(field string) { out = append(out, Violation{f.Server, field}) }
+	add := func(field string) { out = append(out, Violation{server, field}) }
 	refused := literal
 	if level >= None {
-		refused = func(v string) bool { return v != "" }
+		refused = nonEmpty
 	}
 	for _, k := range sortedKeys(f.Env) {
 		if refused(f.Env[k]) && !f.exemptEnv(k) {
@@ -133,18 +136,11 @@ func Check(level Level, f Fields) []Violation {
 			add("args " + x.name)
 		}
 	})
-	for _, part := range []struct {
-		name string
-		m    map[string]any
-	}{{"auth", f.Auth}, {"oauth", f.OAuth}} {
-		walkStrings(part.name, part.m, func(path, key, s string) {
-			for _, name := range urlCredentials(s, refused) {
-				add(path + " " + strings.TrimPrefix(name, "url "))
-			}
-			if NormName(key) != "type" && SecretName(key) && refused(s) && !isURL(s) {
-				add(path)
-			}
-		})
+	for _, name := range authCredentials("auth", f.Auth, refused) {
+		add(name)
+	}
+	for _, name := range authCredentials("oauth", f.OAuth, refused) {
+		add(name)
 	}
 	if level < None {
 		return dedupe(out)
@@ -165,6 +161,27 @@ func Check(level Level, f Fields) []Violation {
 		add("oauth")
 	}
 	return dedupe(out)
+}
+
+// nonEmpty refuses every value but the empty string (None).
+func nonEmpty(v string) bool { return v != "" }
+
+// authCredentials names the fields of an auth or oauth object (part) that refused
+// refuses: URL credentials in its strings, and secrets under a credential's name.
+func authCredentials(part string, m map[string]any, refused func(string) bool) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	var out []string
+	walkStrings(part, m, func(path, key, s string) {
+		for _, name := range urlCredentials(s, refused) {
+			out = append(out, path+" "+strings.TrimPrefix(name, "url "))
+		}
+		if NormName(key) != "type" && SecretName(key) && refused(s) && !isURL(s) {
+			out = append(out, path)
+		}
+	})
+	return out
 }
 
 // urlCredentials names the credentials a URL carries: "url userinfo" and

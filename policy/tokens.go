@@ -20,8 +20,11 @@ const minTokenBody = 16
 // ASIA) has exactly 16 upper-case letters and digits after its prefix; a JWT (eyJ)
 // three dot-separated parts; a PEM block (-----BEGIN) is one whatever follows.
 func KnownToken(v string) (prefix string, ok bool) {
+	if len(v) < len("-----BEGIN") { // the shortest token: every other needs 16 after its prefix
+		return "", false
+	}
 	p := ""
-	for _, tp := range tokenPrefixes {
+	for _, tp := range prefixesFrom[v[0]] { // K7: every argument of 200,000 servers
 		if strings.HasPrefix(v, tp) {
 			p = tp
 			break
@@ -66,6 +69,14 @@ func KnownToken(v string) (prefix string, ok bool) {
 	}
 	return p, digit || upper && lower
 }
+
+// prefixesFrom are tokenPrefixes by their first byte, in their order.
+var prefixesFrom = func() (by [256][]string) {
+	for _, p := range tokenPrefixes {
+		by[p[0]] = append(by[p[0]], p)
+	}
+	return by
+}()
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 

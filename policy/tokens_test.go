@@ -80,3 +80,30 @@ func TestTokenArgs(t *testing.T) {
 		t.Errorf("words refused as tokens: %v", vs)
 	}
 }
+
+// spec: K6 K7
+// TestKnownTokenShortest: the shortest token of each prefix is accepted, and none is
+// shorter than what KnownToken turns away before looking at prefixes.
+func TestKnownTokenShortest(t *testing.T) {
+	for _, p := range tokenPrefixes {
+		body := "Ab1cD2eF3gH4iJ5k" // minTokenBody characters, both cases and digits
+		switch p {
+		case "-----BEGIN":
+			body = ""
+		case "AKIA", "ASIA":
+			body = "AB12CD34EF56GH78"
+		case "eyJ":
+			body = "Ab1c.D2eF3g.H4iJ"
+		}
+		v := p + body
+		if got, ok := KnownToken(v); !ok || got != p {
+			t.Errorf("%q: KnownToken = %q, %v", v, got, ok)
+		}
+		if len(v) < len("-----BEGIN") {
+			t.Errorf("%q is shorter than KnownToken's least length", v)
+		}
+		if _, ok := KnownToken(v[:len(v)-1]); ok && p != "-----BEGIN" {
+			t.Errorf("%q: accepted one character short", v[:len(v)-1])
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 	"github.com/mcpwire/mcpwire/policy"
 	"github.com/mcpwire/mcpwire/registry"
 )
@@ -66,7 +67,7 @@ type reading struct {
 
 // newReading decodes an entry of p's file, which must be an object.
 func newReading(p *Provider, entry json.RawMessage) (*reading, error) {
-	if !json.Valid(entry) {
+	if !jsonc.Valid(entry) { // K7: json.Valid's scanner takes twice as long
 		return nil, &EntryError{"entry", "not an object"}
 	}
 	r := readings.Get().(*reading)

@@ -7,7 +7,7 @@ import (
 
 // Fast paths of reading entries back (K7: status, audit and import read every entry
 // of every client file, 200,000 of them in under two seconds). An entry is standard
-// JSON, checked once with json.Valid; its members are then split without
+// JSON, checked once with jsonc.Valid; its members are then split without
 // reflection, and the strings, string lists and string maps that most members are
 // taken as they are when they hold no escape. Anything else goes through
 // encoding/json, which gives the same values.

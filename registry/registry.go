@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -203,6 +204,26 @@ func (r *Registry) ServerOrigin(name string) string {
 
 // ServerNames returns every effective server name, sorted.
 func (r *Registry) ServerNames() []string { return sortedKeys(r.serverAt) }
+
+// EffectiveServers returns every effective server, sorted by name: what Server gives
+// for each of ServerNames, each looked up once (K7: a dry run's redactor learns the
+// 200,000 servers an import adds).
+func (r *Registry) EffectiveServers() []*Server {
+	type named struct {
+		name string
+		s    *Server
+	}
+	all := make([]named, 0, len(r.serverAt))
+	for name, i := range r.serverAt {
+		all = append(all, named{name, r.servers[i][name]})
+	}
+	slices.SortFunc(all, func(a, b named) int { return strings.Compare(a.name, b.name) })
+	out := make([]*Server, len(all))
+	for i, n := range all {
+		out[i] = n.s
+	}
+	return out
+}
 
 // Profile returns the effective profile of a name, as stored (not resolved).
 func (r *Registry) Profile(name string) (*Profile, bool) {

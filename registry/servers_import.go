@@ -14,47 +14,76 @@ import (
 // them, in one write (import, B1): every check of AddServer for each server and of
 // AddProfile for the profile is made before anything is written, so a refusal writes
 // nothing. receipts name, per server, the providers it is recorded as injected into
-// (import --adopt: the entries it adopted).
+// (import --adopt: the entries it adopted). The servers become the registry's: once
+// checked, each is stamped (its times, its receipts, its empty lists and maps made
+// nil) and kept as it is, not copied (K7: an import adds 200,000), so the caller must
+// not change them afterwards. A refused server leaves every server as it was given.
 func (r *Registry) AddServers(servers []*Server, profile *Profile, receipts map[string][]string) error {
-	now := r.now()
-	// the servers handed to the save as a slice sorted by name, not as maps of
-	// 200,000 names (K7)
-	added := make([]*Server, 0, len(servers))
-	for _, in := range servers {
-		// a copy of the fields stamped below; the rest is only read, and encoded
-		c := *in
-		s := &c
+	for _, s := range servers {
 		if err := checkNew(s); err != nil {
 			return err
 		}
 		if _, ok := r.Server(s.Name); ok {
 			return fmt.Errorf("server %q already exists (%s)", s.Name, r.ServerOrigin(s.Name))
 		}
-		s.AddedAt, s.UpdatedAt, s.InjectedProviders = now, now, receipts[s.Name]
-		dropEmpty(s)
-		added = append(added, s)
 	}
+	// the servers handed to the save as a slice sorted by name, not as maps of
+	// 200,000 names (K7)
+	added := slices.Clone(servers)
 	slices.SortFunc(added, func(a, b *Server) int { return strings.Compare(a.Name, b.Name) })
 	names := make([]string, len(added))
-	d := layers.Delta{Kind: layers.Servers, Add: make([]layers.Entry, len(added))}
 	for i, s := range added {
 		if i > 0 && names[i-1] == s.Name { // named twice in servers
 			return fmt.Errorf("server %q already exists (%s)", s.Name, r.ServerOrigin(s.Name))
 		}
 		names[i] = s.Name
-		// absent from the write layer as this process read it, since no layer
-		// defines it: the save checks it still is (W8)
-		d.Add[i] = layers.Entry{Name: s.Name, Value: entryJSON(s)}
 	}
-	deltas := []layers.Delta{d}
+	var p *Profile
 	if profile != nil {
-		p, err := r.newProfile(profile, names)
-		if err != nil {
+		var err error
+		if p, err = r.newProfile(profile, names); err != nil {
 			return err
 		}
+	}
+	now := r.now()
+	d := layers.Delta{Kind: layers.Servers, Add: make([]layers.Entry, len(added))}
+	var chunk []byte // the entries encoded one after another, a chunk at a time
+	for i, s := range added {
+		s.AddedAt, s.UpdatedAt, s.InjectedProviders = now, now, receipts[s.Name]
+		dropEmpty(s)
+		// absent from the write layer as this process read it, since no layer
+		// defines it: the save checks it still is (W8)
+		var value []byte
+		value, chunk = encodeInto(chunk, s)
+		d.Add[i] = layers.Entry{Name: s.Name, Value: value}
+	}
+	deltas := []layers.Delta{d}
+	if p != nil {
 		deltas = append(deltas, r.profileDelta(p))
 	}
 	return r.commitAdded(added, deltas...)
+}
+
+// entryChunk is the size of the chunks AddServers encodes entries into, one after
+// another: one allocation for hundreds of entries, not one or two for each (K7).
+const entryChunk = 64 << 10
+
+// encodeInto is entryJSON(s), encoded at the end of chunk (or of a new chunk when
+// chunk has little room left); it returns the entry, which nothing appended later
+// overwrites, and the chunk to encode the next one into.
+func encodeInto(chunk []byte, s *Server) (value, rest []byte) {
+	if len(s.Extra) > 0 {
+		return entryJSON(s), chunk
+	}
+	if cap(chunk)-len(chunk) < entryChunk/16 {
+		chunk = make([]byte, 0, entryChunk)
+	}
+	start := len(chunk)
+	b, ok := appendServer(chunk, s) // what MarshalJSON writes of a server with no Extra
+	if !ok {
+		return entryJSON(s), chunk
+	}
+	return b[start:len(b):len(b)], b
 }
 
 // newProfile checks a profile of servers that are being added (extra, sorted) or

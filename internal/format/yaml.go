@@ -93,6 +93,9 @@ type yamlEntries struct {
 
 func (y *yamlEntries) Names() []string {
 	var out []string
+	if len(y.pending) == 0 && len(y.added) == 0 {
+		return y.d.doc.Names(y.path, y.item) // none edited: the document's own (K7)
+	}
 	for _, n := range append(y.d.doc.Names(y.path, y.item), y.added...) {
 		if e, edited := y.pending[n]; !edited || e != nil {
 			out = append(out, n)
@@ -108,7 +111,8 @@ func (y *yamlEntries) Get(name string) (Entry, bool) {
 		}
 		return *e, true
 	}
-	v, ok := y.d.doc.Get(y.path, y.item, name)
+	// the document's own value: a decoded Value never changes or hands out its data
+	v, ok := y.d.doc.View(y.path, y.item, name)
 	if !ok {
 		return nil, false
 	}

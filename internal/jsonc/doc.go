@@ -66,6 +66,7 @@ type Doc struct {
 	styled bool
 	nl     string // "\n" or "\r\n"
 	unit   string // one level of indentation
+	brk    []byte // the last lineBreak made
 }
 
 // Parse validates data as JSONC and returns an editable document. Parse

@@ -2,7 +2,6 @@ package jsonc
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 )
 
@@ -77,27 +76,16 @@ func (d *Doc) scanLayout(o *object) (multiline bool, indent string) {
 // document's unit, continuation lines starting with indent and using the
 // document's line ending (multiline), or on one line, with a space after
 // each ':' and ',' if spaced. Key order, string escapes and number
-// spellings are kept; nothing is re-marshalled.
+// spellings are kept; nothing is re-marshalled. value is valid (reformat
+// checked it).
 func (d *Doc) format(value []byte, indent string, multiline, spaced bool) []byte {
 	d.style()
-	var buf bytes.Buffer
-	value = bytes.TrimSpace(value)
-	if !multiline {
-		compact := value
-		if bytes.ContainsAny(value, " \t\r\n") { // else compact already (K7: 200,000 of them)
-			_ = json.Compact(&buf, value) // value is valid
-			compact = buf.Bytes()
-		}
-		if spaced {
-			return spaceOut(compact)
-		}
-		return append([]byte(nil), compact...)
+	st := valueStyle{multiline: multiline, spaced: spaced, nl: d.nl, indent: indent, unit: d.unit}
+	size := len(value)
+	if spaced || multiline {
+		size += size / 4
 	}
-	_ = json.Indent(&buf, value, indent, d.unit) // value is valid
-	out := buf.Bytes()
-	if d.nl != "\n" {
-		out = bytes.ReplaceAll(out, []byte("\n"), []byte(d.nl))
-	}
+	out, _ := reformat(make([]byte, 0, size), value, &st)
 	return out
 }
 
@@ -106,24 +94,4 @@ func (d *Doc) format(value []byte, indent string, multiline, spaced bool) []byte
 func simpleMid(mid []byte) bool {
 	return len(mid) > 0 && len(mid) <= 8 && bytes.Count(mid, []byte{':'}) == 1 &&
 		len(bytes.Trim(mid, " \t:")) == 0
-}
-
-// spaceOut adds a space after each ':' and ',' of compact JSON.
-func spaceOut(compact []byte) []byte {
-	out := make([]byte, 0, len(compact)+len(compact)/4)
-	for i := 0; i < len(compact); {
-		c := compact[i]
-		if c == '"' {
-			end := stringEnd(compact, i)
-			out = append(out, compact[i:end]...)
-			i = end
-			continue
-		}
-		out = append(out, c)
-		if c == ':' || c == ',' {
-			out = append(out, ' ')
-		}
-		i++
-	}
-	return out
 }

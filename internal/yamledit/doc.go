@@ -247,9 +247,13 @@ func (d *Doc) checkParents(path []string) error {
 // Names returns the names of the container's entries in document order: the keys of
 // a mapping, or the item members of a sequence's mappings.
 func (d *Doc) Names(path []string, item string) []string {
-	var out []string
-	for _, e := range d.entries(path, item) {
-		out = append(out, e.name)
+	entries := d.entries(path, item)
+	if len(entries) == 0 {
+		return nil
+	}
+	out := make([]string, len(entries))
+	for i, e := range entries {
+		out[i] = e.name
 	}
 	return out
 }
@@ -257,6 +261,15 @@ func (d *Doc) Names(path []string, item string) []string {
 // Get returns a copy of the decoded value of a container's entry (only the entry is
 // copied: a lookup of every entry of a container stays linear).
 func (d *Doc) Get(path []string, item, name string) (any, bool) {
+	v, ok := d.View(path, item, name)
+	return clone(v), ok
+}
+
+// View is Get without the copy: the document's own decoded value of the entry, for
+// a caller that only reads it and never changes it (K7: status reads back each of a
+// Goose file's 22,000 extensions). The document never changes data it has handed
+// out: an edit decodes the file it writes afresh (Apply).
+func (d *Doc) View(path []string, item, name string) (any, bool) {
 	v, ok := d.at(path)
 	if !ok {
 		return nil, false
@@ -267,7 +280,7 @@ func (d *Doc) Get(path []string, item, name string) (any, bool) {
 			return nil, false
 		}
 		e, ok := m[name]
-		return clone(e), ok
+		return e, ok
 	}
 	list, _ := v.([]any)
 	key := strings.Join(path, "\x00") + "\x01" + item
@@ -288,7 +301,7 @@ func (d *Doc) Get(path []string, item, name string) (any, bool) {
 		d.items[key] = index
 	}
 	if i, ok := index[name]; ok {
-		return clone(list[i]), true
+		return list[i], true
 	}
 	return nil, false
 }

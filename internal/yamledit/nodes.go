@@ -162,12 +162,14 @@ func (d *Doc) entries(path []string, item string) []entryNode {
 	var out []entryNode
 	switch {
 	case isMapping(n) && item == "":
-		for _, p := range pairs(n) {
-			name, ok := keyString(p.key)
+		out = make([]entryNode, 0, len(n.Content)/2) // K7: 22,000 extensions, not grown step by step
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i]
+			name, ok := keyString(key)
 			if !ok {
 				continue
 			}
-			out = append(out, entryNode{name: name, node: p.val, first: p.key.Line, col: p.key.Column})
+			out = append(out, entryNode{name: name, node: n.Content[i+1], first: key.Line, col: key.Column})
 		}
 	case isSequence(n) && item != "":
 		for _, v := range n.Content {

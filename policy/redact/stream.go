@@ -166,6 +166,12 @@ func (s *stream) learnt(a action) {
 			return
 		}
 	}
+	if len(s.acts) == cap(s.acts) && cap(s.acts) >= 256 {
+		// doubled, not grown by a quarter: the dry run of an import learns a command
+		// and an argument list for each of 200,000 servers (K7), and every step
+		// leaves a copy behind
+		s.acts = append(make([]action, 0, 2*cap(s.acts)), s.acts...)
+	}
 	s.acts = append(s.acts, a)
 }
 

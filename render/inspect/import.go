@@ -98,8 +98,8 @@ func Import(f fsys.FS, r ImportRequest) (*ImportResult, error) {
 		return nil, err
 	}
 	var add []*registry.Server
-	for _, n := range order {
-		c := cands[n]
+	for i, c := range order { // the candidates in order, not looked up again by name (K7)
+		n := c.s.Name
 		cur, defined := r.Registry.Server(n)
 		switch {
 		case !defined:
@@ -110,6 +110,7 @@ func Import(f fsys.FS, r ImportRequest) (*ImportResult, error) {
 		default:
 			r.skip(res, c.from[0], n, fmt.Sprintf("already defined differently in %s; not replaced", r.Registry.ServerOrigin(n)))
 			delete(cands, n)
+			order[i] = nil
 		}
 	}
 	undo := func() error { return nil }
@@ -129,9 +130,9 @@ func Import(f fsys.FS, r ImportRequest) (*ImportResult, error) {
 	}
 	adopted := r.adoption(res, cands)
 	var kept []string
-	for _, n := range order {
-		if cands[n] != nil {
-			kept = append(kept, n)
+	for _, c := range order {
+		if c != nil {
+			kept = append(kept, c.s.Name)
 		}
 	}
 	profile, err := r.profile(f, res, cands, kept)
@@ -178,9 +179,10 @@ func Undone(err error, undo func() error) error {
 // that cannot be read, or are not valid servers, are skipped with a warning; a name
 // defined differently in two files comes from the first, with a warning; the members
 // with no registry equivalent are named in one warning.
-func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []string, error) {
+func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []*candidate, error) {
 	cands := map[string]*candidate{}
-	var order, dropped []string
+	var order []*candidate
+	var dropped []string
 	seen := map[string]bool{}
 	var only map[string]bool // --servers, as a set
 	if r.Servers != nil {
@@ -220,8 +222,9 @@ func (r *ImportRequest) collect(res *ImportResult) (map[string]*candidate, []str
 			prev, dup := cands[e.Name]
 			switch {
 			case !dup:
-				cands[e.Name] = &candidate{s: s, from: []*render.ClientFile{c}}
-				order = append(order, e.Name)
+				cand := &candidate{s: s, from: []*render.ClientFile{c}}
+				cands[e.Name] = cand
+				order = append(order, cand)
 			case sameServer(prev.s, s):
 				prev.from = append(prev.from, c)
 			default:
