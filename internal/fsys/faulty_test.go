@@ -207,6 +207,9 @@ func failedWrite(t *testing.T, dir string, targets []fsys.Target, before map[str
 	if !strings.HasPrefix(err.Error(), "write "+targets[n-1].Path+": ") {
 		t.Errorf("error %q does not name the file", err)
 	}
+	if errors.As(err, new(*fsys.RollbackError)) {
+		t.Errorf("error %q is a RollbackError: the rollback completed", err)
+	}
 	for p, want := range before {
 		if got := fsys.FileState(t, p); got != want {
 			t.Errorf("%s = %q, want %q", p, got, want)
@@ -302,6 +305,10 @@ func TestApplyRollbackErrorsAreJoined(t *testing.T) {
 	_, err := fsys.Apply(f, targets)
 	if !errors.Is(err, fsystest.ErrInjected) {
 		t.Fatalf("err = %v", err)
+	}
+	var rb *fsys.RollbackError
+	if !errors.As(err, &rb) || len(rb.Errs) != 1 {
+		t.Errorf("err = %v: want a RollbackError of the one failed undo", err)
 	}
 	msg := err.Error()
 	two := targets[1].Path
