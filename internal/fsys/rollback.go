@@ -8,11 +8,11 @@ import (
 
 // RollbackError is the part of a transaction's error (found with errors.As) saying
 // that its rollback did not complete: undoing some finished write failed — most
-// often because another program changed the file since (docs/writes.md "What can
-// still go wrong"), so that mcpwire's write stays in it. Errs are the failed undos,
-// each "rollback <path>: …". A caller that keeps state describing the transaction's
-// writes (a staged ownership record) must keep it then: the writes may still be on
-// disk.
+// often because another program changed the file since (docs/writes.md "What
+// mcpwire cannot prevent"), so that mcpwire's write stays in it. Errs are the failed
+// undos, each "rollback <path>: …". A caller that keeps state describing the
+// transaction's writes (a staged ownership record) must keep it then: the writes may
+// still be on disk.
 type RollbackError struct {
 	Errs []error
 }
