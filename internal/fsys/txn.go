@@ -138,10 +138,12 @@ const maxRetries = 5
 //     with every target edited afresh, up to 5 times, like a client file (W8).
 //  4. On a failure, undo the finished writes in reverse order (restore content and
 //     mode, or remove files that did not exist) and release the locks. Rollback
-//     errors are joined to the returned error. Directories created in step 2 stay:
-//     another process (mcpwire or the client) may already be creating a file in a
-//     directory it found there, and nothing can prove that none is, so removing
-//     even an empty one could make that process fail (issue 11).
+//     errors are joined to the returned error, as a [RollbackError]; when a write of
+//     a batch cannot be undone, the writes of the earlier batches stay (see
+//     [Target.Batch]), as a crash there would leave them. Directories created in
+//     step 2 stay: another process (mcpwire or the client) may already be creating a
+//     file in a directory it found there, and nothing can prove that none is, so
+//     removing even an empty one could make that process fail (issue 11).
 //
 // Targets that need no change are neither locked nor written, unless an interrupted
 // run left temporary or lock files of theirs: they are locked then, which removes
