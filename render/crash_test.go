@@ -19,6 +19,9 @@ type crashScenario struct {
 	name  string
 	setup func(t *testing.T, w *world)
 	run   func(w *world, f fsys.FS) error
+	// pieces: the run edits a JSON client file placed beforehand, which is written in
+	// pieces once padded (crashConvergence)
+	pieces bool
 }
 
 func injectProfile(provider, profile string) func(w *world, f fsys.FS) error {
@@ -54,14 +57,14 @@ func switchProfiles(provider string) func(t *testing.T, w *world) {
 }
 
 var crashScenarios = []crashScenario{
-	{"claude project inject", claudeProject, injectProfile("claude-code", "dev")},
-	{"claude project, switch profiles", switchProfiles("claude-code"), injectProfile("claude-code", "b")},
+	{"claude project inject", claudeProject, injectProfile("claude-code", "dev"), true},
+	{"claude project, switch profiles", switchProfiles("claude-code"), injectProfile("claude-code", "b"), true},
 	{"claude user inject", func(t *testing.T, w *world) {
 		w.place(w.dest(w.provider("claude-code"), providers.User), fixtures.File("claude-code/user.dev.claude.json"))
 	}, func(w *world, f fsys.FS) error {
 		_, err := write.Inject(f, w.request("claude-code", providers.User, "dev"))
 		return err
-	}},
+	}, true},
 	{"claude project uninject", func(t *testing.T, w *world) {
 		claudeProject(t, w)
 		if _, err := write.Inject(fsys.NewOS(), w.request("claude-code", "", "dev")); err != nil {
@@ -70,13 +73,13 @@ var crashScenarios = []crashScenario{
 	}, func(w *world, f fsys.FS) error {
 		_, err := write.Uninject(f, w.request("claude-code", "", "", "notes", "tickets", "github"))
 		return err
-	}},
-	{"codex, switch profiles", switchProfiles("codex"), injectProfile("codex", "b")},
+	}, true},
+	{"codex, switch profiles", switchProfiles("codex"), injectProfile("codex", "b"), false},
 	{"ephemeral --out", func(t *testing.T, w *world) {}, func(w *world, f fsys.FS) error {
 		_, err := write.Ephemeral(f, w.request("claude-code", "", "dev"), filepath.Join(w.project, "run.json"))
 		return err
-	}},
-	{"opencode, switch profiles", switchProfiles("opencode"), injectProfile("opencode", "b")},
+	}, false},
+	{"opencode, switch profiles", switchProfiles("opencode"), injectProfile("opencode", "b"), false},
 }
 
 // TestCrashConvergence stops a command at every change it makes to the disk, as a
@@ -87,7 +90,14 @@ var crashScenarios = []crashScenario{
 // client file and its record left the entries unowned for good (issue 11 defect 1).
 //
 // spec: C3 C4 C6 W7
-func TestCrashConvergence(t *testing.T) {
+func TestCrashConvergence(t *testing.T) { crashConvergence(t, false) }
+
+// crashConvergence is TestCrashConvergence; with pieces, the JSON files placed are
+// padded (padPlaced) and the uninterrupted run of every scenario that edits one must
+// write it in pieces (fsys.OS's piecewise write, never joined).
+func crashConvergence(t *testing.T, pieces bool) {
+	padPlaced = pieces
+	defer func() { padPlaced = false }()
 	for _, sc := range crashScenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			// the same root for every world, so that record names (hashes of paths) match
@@ -101,6 +111,10 @@ func TestCrashConvergence(t *testing.T) {
 			full := fixtures.NewCrashFS(fsys.OS{}, -1)
 			if err := sc.run(w, full); err != nil {
 				t.Fatalf("uninterrupted: %v", err)
+			}
+			t.Logf("%d writes in pieces", full.PieceWrites())
+			if pieces && sc.pieces && full.PieceWrites() == 0 {
+				t.Fatal("no file was written in pieces")
 			}
 			want := treeState(t, root)
 			kills := 0

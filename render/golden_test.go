@@ -107,9 +107,20 @@ func (w *world) settingsDest(p *providers.Provider, scope providers.Scope) strin
 	return c[0]
 }
 
+// padPlaced, when set, makes place give every JSON object it writes a first member
+// holding padLen bytes, which an edit leaves untouched: a file edited in pieces
+// (write.SetSpliceMin) then has a piece of its own to write, never joined (pieces
+// under 4 KiB are copied together into one, jsonc.Doc.Pieces).
+var padPlaced bool
+
+const padLen = 8 << 10
+
 // place writes content to path, creating its directories.
 func (w *world) place(path string, content []byte) {
 	w.t.Helper()
+	if padPlaced && strings.HasSuffix(path, ".json") {
+		content = padded(content)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		w.t.Fatal(err)
 	}
@@ -453,3 +464,17 @@ func runGolden(t *testing.T, gc goldenCase, fx fixtures.Fixture) {
 // permissionsDir is the write layer's directory of the records of Claude Code's deny
 // rules (C3).
 const permissionsDir = "claude-tool-permissions"
+
+// padded is a JSON object with a first member of padLen bytes (see padPlaced); other
+// content as it is.
+func padded(content []byte) []byte {
+	i := bytes.IndexByte(content, '{')
+	if i < 0 || len(bytes.TrimSpace(content[:i])) > 0 {
+		return content
+	}
+	member := `"zzPad": "` + strings.Repeat("x", padLen) + `"`
+	if rest := bytes.TrimSpace(content[i+1:]); !bytes.HasPrefix(rest, []byte("}")) {
+		member += ","
+	}
+	return slices.Concat(content[:i+1], []byte(member), content[i+1:])
+}

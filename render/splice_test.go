@@ -176,17 +176,23 @@ func history(i int) string {
 
 // spec: C3 C4 C6 W7
 // TestCrashConvergenceInPieces: TestCrashConvergence with every client file's edit
-// written in pieces (issue 31's splice, used for large files): a crash at any change
+// computed in pieces (issue 31's splice, used for large files) and the JSON files it
+// places padded (padPlaced), so that each scenario editing one (the Claude Code ones)
+// writes it in pieces, never joined: fixtures.CrashFS passes them to fsys.OS's
+// piecewise write, and the uninterrupted run must have used it. A crash at any change
 // converges on the rerun all the same.
 func TestCrashConvergenceInPieces(t *testing.T) {
 	defer write.SetSpliceMin(0)()
-	TestCrashConvergence(t)
+	crashConvergence(t, true)
 }
 
 // spec: W7 W3 W9 C3 C5 C6
-// TestFaultRollbackInPieces: TestFaultRollback with every client file's edit written
-// in pieces: every fault is rolled back all the same.
+// TestFaultRollbackInPieces: TestFaultRollback with every client file's edit computed
+// in pieces and the JSON files it places padded, so that the scenarios editing an
+// existing .mcp.json write it in pieces (fsystest.Faulty passes them to fsys.OS's
+// piecewise write, and the run without faults must have used it): every fault is
+// rolled back all the same.
 func TestFaultRollbackInPieces(t *testing.T) {
 	defer write.SetSpliceMin(0)()
-	TestFaultRollback(t)
+	faultRollback(t, true)
 }

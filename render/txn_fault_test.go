@@ -67,6 +67,9 @@ func notRolledBack(before, after map[string]string, calls []string) []string {
 type faultScenario struct {
 	name  string
 	setup func(t *testing.T, w *world) (run func(f fsys.FS) error, order []string)
+	// pieces: the run edits a JSON client file placed beforehand, which is written in
+	// pieces once padded (faultRollback)
+	pieces bool
 }
 
 // claudeInject injects profile dev into Claude Code at project scope: .mcp.json →
@@ -79,6 +82,9 @@ func claudeInject(existing bool) func(t *testing.T, w *world) (func(fsys.FS) err
 		settings := w.settingsDest(p, providers.Project)
 		order := stagedOrder(mcp, settings, recordOf(t, w, permissionsDir), recordOf(t, w, render.OwnershipDir))
 		if existing {
+			if padPlaced {
+				w.place(mcp, []byte("{}\n")) // padded: edited in pieces
+			}
 			w.place(settings, fixtures.File("claude-code/project.settings.settings.local.json"))
 			first := w.request("claude-code", "", "dev")
 			first.Servers = []string{"notes"}
@@ -195,12 +201,12 @@ func recordPathOf(t testing.TB, w *world, sub, dest string) (string, string) {
 }
 
 var faultScenarios = []faultScenario{
-	{"claude inject, new files", claudeInject(false)},
-	{"claude inject, existing files", claudeInject(true)},
-	{"claude uninject", claudeUninject},
-	{"ephemeral --out, new files", ephemeralOut(false)},
-	{"ephemeral --out, existing files", ephemeralOut(true)},
-	{"ephemeral temporary directory", ephemeralTempDir},
+	{"claude inject, new files", claudeInject(false), false},
+	{"claude inject, existing files", claudeInject(true), true},
+	{"claude uninject", claudeUninject, true},
+	{"ephemeral --out, new files", ephemeralOut(false), false},
+	{"ephemeral --out, existing files", ephemeralOut(true), false},
+	{"ephemeral temporary directory", ephemeralTempDir, false},
 }
 
 // TestFaultRollback fails, in turn, every write of a multi-file operation, once when
@@ -214,7 +220,14 @@ var faultScenarios = []faultScenario{
 // deny record → ownership record).
 //
 // spec: W7 W3 W9 C3 C5 C6
-func TestFaultRollback(t *testing.T) {
+func TestFaultRollback(t *testing.T) { faultRollback(t, false) }
+
+// faultRollback is TestFaultRollback; with pieces, the JSON files placed are padded
+// (padPlaced) and the run without faults of every scenario that edits one must write
+// it in pieces (fsys.OS's piecewise write, never joined).
+func faultRollback(t *testing.T, pieces bool) {
+	padPlaced = pieces
+	defer func() { padPlaced = false }()
 	for _, sc := range faultScenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			// the files written, in order, by a run without faults
@@ -223,6 +236,10 @@ func TestFaultRollback(t *testing.T) {
 			ok := &fsystest.Faulty{}
 			if err := run(ok); err != nil {
 				t.Fatalf("without faults: %v", err)
+			}
+			t.Logf("%d writes in pieces", ok.PieceWrites())
+			if pieces && sc.pieces && ok.PieceWrites() == 0 {
+				t.Fatal("no file was written in pieces")
 			}
 			got := writtenPaths(ok.Calls())
 			if order == nil { // paths known only after the run: the MCP file, then the sidecar

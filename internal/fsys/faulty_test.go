@@ -207,6 +207,9 @@ func failedWrite(t *testing.T, dir string, targets []fsys.Target, before map[str
 	if !strings.HasPrefix(err.Error(), "write "+targets[n-1].Path+": ") {
 		t.Errorf("error %q does not name the file", err)
 	}
+	if errors.As(err, new(*fsys.RollbackError)) {
+		t.Errorf("error %q is a RollbackError: the rollback completed", err)
+	}
 	for p, want := range before {
 		if got := fsys.FileState(t, p); got != want {
 			t.Errorf("%s = %q, want %q", p, got, want)
@@ -302,6 +305,10 @@ func TestApplyRollbackErrorsAreJoined(t *testing.T) {
 	_, err := fsys.Apply(f, targets)
 	if !errors.Is(err, fsystest.ErrInjected) {
 		t.Fatalf("err = %v", err)
+	}
+	var rb *fsys.RollbackError
+	if !errors.As(err, &rb) || len(rb.Errs) != 1 {
+		t.Errorf("err = %v: want a RollbackError of the one failed undo", err)
 	}
 	msg := err.Error()
 	two := targets[1].Path
@@ -425,4 +432,30 @@ func TestApplyBatchedRollback(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestApplyFailedRollbackKeepsEarlierBatches: a batched transaction whose third
+// write (batch 3) fails and whose rollback of the second (batch 2, a new file) fails
+// too keeps the first (batch 1) as written, as a crash after the second batch would
+// leave it: a batch is on disk only with every batch before it, so that an earlier
+// batch's file (a staged ownership record) still settles a later one that stays.
+// The error is a RollbackError naming the failed undo.
+//
+// spec: W7 K10
+func TestApplyFailedRollbackKeepsEarlierBatches(t *testing.T) {
+	dir, targets, _ := fsys.RollbackFixture(t)
+	for i := range targets {
+		targets[i].Batch = 1 + i // write order is target order
+	}
+	_, err := fsys.Apply(&fsystest.Faulty{FailWrite: 3, WriteStage: fsystest.StageRename, FailRemove: 1}, targets)
+	var rb *fsys.RollbackError
+	if !errors.As(err, &rb) || len(rb.Errs) != 1 || !strings.Contains(rb.Error(), "rollback "+targets[1].Path+": ") {
+		t.Fatalf("err = %v: want a RollbackError of the second file's undo", err)
+	}
+	for i, want := range []string{fsys.State(0o644, "one\n+1\n"), fsys.State(0o600, "two\n"), fsys.State(0o600, "three\n")} {
+		if got := fsys.FileState(t, targets[i].Path); got != want {
+			t.Errorf("%s = %q, want %q", targets[i].Path, got, want)
+		}
+	}
+	fsys.NoTemp(t, dir)
 }

@@ -71,14 +71,16 @@ type Target struct {
 	// file fewer is one file creation and removal fewer (issue 13).
 	Guard string
 	// From, when set, is a file beside Path that may already hold exactly the bytes
-	// Edit returns, durably (written, synced and renamed into place by an earlier
-	// batch or transaction, under the lock this target takes: a staged ownership
-	// record written as the record it stages, docs/writes.md "Crashes"). When Path
-	// does not exist and From holds those bytes with the target's mode, a batched
-	// write renames From over Path instead of writing a temporary file: one inode,
-	// one file write and one fsync fewer. Otherwise it is ignored. From is consumed
-	// by the rename; a failure or a rollback leaves it, or removes Path, as for any
-	// new file.
+	// Edit returns, durably: written, synced and renamed into place before this
+	// transaction began, by an earlier transaction, under the lock this target takes
+	// (a staged ownership record written as the record it stages, docs/writes.md
+	// "Crashes"; render/write's preStage writes it so). An earlier batch of the same
+	// transaction cannot: every batch is staged before the first rename, when From
+	// must exist already. When Path does not exist and From holds those bytes with
+	// the target's mode, a batched write renames From over Path instead of writing a
+	// temporary file: one inode, one file write and one fsync fewer. Otherwise it is
+	// ignored. From is consumed by the rename; a rollback writes it back before it
+	// removes Path, and a failure before the rename leaves it.
 	From string
 }
 
@@ -136,10 +138,12 @@ const maxRetries = 5
 //     with every target edited afresh, up to 5 times, like a client file (W8).
 //  4. On a failure, undo the finished writes in reverse order (restore content and
 //     mode, or remove files that did not exist) and release the locks. Rollback
-//     errors are joined to the returned error. Directories created in step 2 stay:
-//     another process (mcpwire or the client) may already be creating a file in a
-//     directory it found there, and nothing can prove that none is, so removing
-//     even an empty one could make that process fail (issue 11).
+//     errors are joined to the returned error, as a [RollbackError]; when a write of
+//     a batch cannot be undone, the writes of the earlier batches stay (see
+//     [Target.Batch]), as a crash there would leave them. Directories created in
+//     step 2 stay: another process (mcpwire or the client) may already be creating a
+//     file in a directory it found there, and nothing can prove that none is, so
+//     removing even an empty one could make that process fail (issue 11).
 //
 // Targets that need no change are neither locked nor written, unless an interrupted
 // run left temporary or lock files of theirs: they are locked then, which removes

@@ -38,6 +38,8 @@ type undo struct {
 	// the rollback of the client file it describes may still fail
 	from string
 	perm fs.FileMode
+	// batch is the write's Batch when the transaction's writes were batched, else 0
+	batch int
 }
 
 // runAll runs the transaction (steps 2 and 3 of Apply). When an Edit reports that a
@@ -50,8 +52,8 @@ func (tx *txn) runAll(plans []*plan) ([]Result, error) {
 		if err == nil || !isEditChanged(err) || try == maxRetries {
 			return results, err
 		}
-		if errs := tx.undoDone(); len(errs) > 0 {
-			return nil, errors.Join(append([]error{err}, errs...)...)
+		if rerr := rollbackError(tx.undoDone()); rerr != nil {
+			return nil, errors.Join(err, rerr)
 		}
 		backoff(try)
 		tx.redo, tx.stale = false, true
@@ -393,6 +395,14 @@ func (tx *txn) write(p *plan, w *PendingWrite) (bool, error) {
 
 func (tx *txn) writeOnce(p *plan, w *PendingWrite) error {
 	f, path := tx.f, p.t.Path
+	if tx.b != nil {
+		n := len(tx.done)
+		defer func() {
+			for i := n; i < len(tx.done); i++ {
+				tx.done[i].batch = p.t.Batch
+			}
+		}()
+	}
 	switch {
 	case p.remove:
 		if err := tx.removeChecked(path, p.snap, p.t.Check); err != nil {

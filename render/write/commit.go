@@ -1,6 +1,7 @@
 package write
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -41,9 +42,12 @@ func Commit(f fsys.FS, preps []*Prepared, receipts bool) error {
 		}
 	})
 	if err != nil {
-		if pre {
+		if pre && !errors.As(err, new(*fsys.RollbackError)) {
 			unstage(f, stages, nil) // as if the transaction had never begun
 		}
+		// a rollback that did not complete may have left mcpwire's entries in a
+		// client file: the staged records stay, and the next run settles them as
+		// after a crash (docs/writes.md "Crashes")
 		return err
 	}
 	i := 0

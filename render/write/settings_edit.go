@@ -252,7 +252,6 @@ func (e *permEdit) warning() string {
 		e.client, strings.Join(e.warn, ", "), e.path)
 }
 
-// permTargets returns the settings target and its record target (W7 order).
 // idle reports whether the settings edit, as prepared, has nothing to do: no rule to
 // add, no record or staged record to settle, no sidecar. Its apply then leaves the
 // settings file as it is (active false), so a file that is not there is not created.
@@ -262,6 +261,9 @@ func (e *permEdit) idle() bool {
 	return !e.sidecar && e.record == nil && e.staged == nil && len(e.want) == 0 && (e.wantFn == nil || e.wantRecorded)
 }
 
+// permTargets returns the settings edit of the deny rules want in settings, with its
+// record read (a corrupt one refused before anything is written), and its two
+// targets in W7 order: the settings file, then its deny record.
 func permTargets(f fsys.FS, layerDir, settings string, want []string, scope settingsScope) (*permEdit, []fsys.Target, error) {
 	recPath, canon, err := render.RecordPath(layerDir, scope.recordDir, settings)
 	if err != nil {

@@ -47,6 +47,7 @@ type Faulty struct {
 
 	mu                             sync.Mutex
 	writes, removes, chmods, mkdir int
+	pieces                         int
 	calls                          []string
 }
 
@@ -114,6 +115,34 @@ func (f *Faulty) nextWrite(name string, perm fs.FileMode) fsys.OS {
 		stage = StageWrite
 	}
 	return failAt(n, f.FailWrite, stage)
+}
+
+// WriteContent is [fsys.OS.WriteContent] (a content written piece by piece, never
+// joined), counted and failing as WriteFile.
+func (f *Faulty) WriteContent(name string, c fsys.Content, perm fs.FileMode, opts *fsys.WriteOptions) error {
+	f.countPieces()
+	return f.nextWrite(name, perm).WriteContent(name, c, perm, opts)
+}
+
+// StageContent is [fsys.OS.StageContent], counted and failing as StageWrite.
+func (f *Faulty) StageContent(name string, c fsys.Content, perm fs.FileMode) (*fsys.PendingWrite, error) {
+	f.countPieces()
+	return f.nextWrite(name, perm).StageContent(name, c, perm)
+}
+
+// countPieces counts a write given in pieces.
+func (f *Faulty) countPieces() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pieces++
+}
+
+// PieceWrites is the number of writes given in pieces (WriteContent, StageContent)
+// so far, failed ones included.
+func (f *Faulty) PieceWrites() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pieces
 }
 
 // StageWrite is the first half of [Faulty.WriteFile] in a batched transaction (see
