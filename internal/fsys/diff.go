@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"hash/maphash"
 	"sort"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // diffContext is the number of unchanged lines shown around a change, as diff -u.
@@ -36,7 +38,7 @@ func writeHunksOf(emit func(string), a []byte, b Content) {
 	if b.Split() && bHi-lo > bigWindow && aHi > lo && writeLongLine(emit, a, b, lo, aHi, bHi) {
 		return // one long line, cut short on either side (longline_pieces.go)
 	}
-	skipped := bytes.Count(a[:lo], []byte{'\n'}) // lines before the window, the same on both sides
+	skipped := bigbuf.Count(a[:lo], '\n') // lines before the window, the same on both sides
 	emitHunks(emit, splitLines(a[lo:aHi]), splitLines(b.Slice(lo, bHi)), skipped)
 }
 
