@@ -197,3 +197,40 @@ func Count(b []byte, c byte) int {
 	}
 	return n
 }
+
+// IndexByte is bytes.IndexByte(b, c), a Chunk at a time over a mapped file, the
+// pages it passed dropped.
+func IndexByte(b []byte, c byte) int {
+	if !IsMapped(b) {
+		return bytes.IndexByte(b, c)
+	}
+	for at := 0; at < len(b); at += Chunk {
+		part := b[at:min(at+Chunk, len(b))]
+		Populate(part)
+		i := bytes.IndexByte(part, c)
+		release(part)
+		if i >= 0 {
+			return at + i
+		}
+	}
+	return -1
+}
+
+// LastIndexByte is bytes.LastIndexByte(b, c), a Chunk at a time backwards over a
+// mapped file, the pages it passed dropped.
+func LastIndexByte(b []byte, c byte) int {
+	if !IsMapped(b) {
+		return bytes.LastIndexByte(b, c)
+	}
+	for end := len(b); end > 0; end -= Chunk {
+		from := max(0, end-Chunk)
+		part := b[from:end]
+		Populate(part)
+		i := bytes.LastIndexByte(part, c)
+		release(part)
+		if i >= 0 {
+			return from + i
+		}
+	}
+	return -1
+}

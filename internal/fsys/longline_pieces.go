@@ -31,7 +31,7 @@ var lineMargin = 64 << 10
 func writeLongLine(emit func(string), a []byte, b Content, lo, aHi, bHi int) bool {
 	nlA, nlB := boolInt(a[aHi-1] == '\n'), boolInt(b.Slice(bHi-1, bHi)[0] == '\n')
 	aL, bL := a[lo:aHi-nlA], b.Sub(lo, bHi-nlB) // the lines without their line breaks
-	if bytes.IndexByte(aL, '\n') >= 0 {
+	if bigbuf.IndexByte(aL, '\n') >= 0 {
 		return false
 	}
 	p, s := bL.CommonEnds(aL) // as shortened's commonEnds
