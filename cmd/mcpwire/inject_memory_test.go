@@ -7,8 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/benchgen"
@@ -51,15 +51,31 @@ func TestInjectMemoryBelowFile(t *testing.T) {
 	}
 	env := append(os.Environ(), "HOME="+home, "AIWG_CONFIG="+filepath.Join(home, ".aiwg"), "TMPDIR="+work,
 		"AIWG_CONFIG_LAYERS=", "AIWG_MCP_CREDENTIAL_POLICY=")
+	maxrss, err := exec.LookPath("maxrss")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rssOut := filepath.Join(work, "maxrss")
+	env = append(env, "MCPWIRE_MAXRSS_OUT="+rssOut)
+	// run runs mcpwire through maxrss (maxrss_test.go): its peak is its own, not
+	// this test process's
 	run := func(args ...string) (string, int64) {
 		t.Helper()
-		cmd := exec.Command(bin, args...)
+		cmd := exec.Command(maxrss, append([]string{bin}, args...)...)
 		cmd.Env, cmd.Dir = env, work
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("mcpwire %s: %v\n%.2000s", strings.Join(args, " "), err, out)
 		}
-		return string(out), cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+		b, err := os.ReadFile(rssOut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rss, err := strconv.ParseInt(string(b), 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), rss
 	}
 	run("server", "add", "bench1", "--command", "bench-mcp", "--arg", "--n")
 	for _, scope := range [][]string{{"--scope", "user"}, {"--scope", "local", "--project", proj}} {
