@@ -55,6 +55,14 @@ func Map(fd, size int) (*Mapped, []byte, error) {
 	return m, b, nil
 }
 
+// register adds m to the mappings that Lookup finds.
+func register(m *Mapped) {
+	mapsMu.Lock()
+	maps = append(maps, m)
+	nmaps.Store(int32(len(maps)))
+	mapsMu.Unlock()
+}
+
 // dup duplicates fd, close-on-exec.
 func dup(fd int) (int, error) {
 	for {

@@ -27,4 +27,7 @@ var ErrShort = errors.New("the file was cut short while being copied")
 func IsNoCopy(err error) bool { return err != nil }
 
 // CopyRange is refused: nothing is mapped here.
-func (m *Mapped) CopyRange(dst int, off int64, n int) error { return errNoMap }
+func (m *Mapped) CopyRange(dst int, off int64, n int) error {
+	_ = m.fd // never set here
+	return errNoMap
+}

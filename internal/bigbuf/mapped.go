@@ -35,14 +35,6 @@ var (
 	nmaps  atomic.Int32
 )
 
-// register adds m to the mappings that Lookup finds.
-func register(m *Mapped) {
-	mapsMu.Lock()
-	maps = append(maps, m)
-	nmaps.Store(int32(len(maps)))
-	mapsMu.Unlock()
-}
-
 // Lookup returns the mapping that b lies in (at offset off of the file), or nil.
 func Lookup(b []byte) (m *Mapped, off int64) {
 	if nmaps.Load() == 0 || len(b) == 0 {
