@@ -226,3 +226,7 @@ func LastIndexByte(b []byte, c byte) int {
 	}
 	return -1
 }
+
+// Mappings is how many files the process has mapped (tests: the crash and fault
+// matrices check that they edited mapped files).
+func Mappings() int { return int(nmaps.Load()) }

@@ -18,7 +18,7 @@ func TestLargeReadIsMapped(t *testing.T) {
 	for _, c := range []struct {
 		n      int
 		mapped bool
-	}{{mapMin - 16, false}, {mapMin, true}, {3 * mapMin, true}} {
+	}{{1<<20 - 16, false}, {1 << 20, true}, {3 << 20, true}} {
 		path, data := bigFile(t, c.n)
 		snap, err := ReadSnapshot(OS{}, path)
 		if err != nil {

@@ -73,7 +73,7 @@ func readFile(name string) ([]byte, error) {
 	if err := checkStat(name, &st); err != nil {
 		return nil, err
 	}
-	if st.Size >= mapMin && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+	if st.Size >= mapMin.Load() && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
 		// a large file is mapped, not read (Linux; elsewhere Map refuses): see mapMin
 		if _, data, err := bigbuf.Map(fd, int(st.Size)); err == nil {
 			return data, nil
@@ -103,13 +103,6 @@ func readFile(name string) ([]byte, error) {
 		}
 	}
 }
-
-// mapMin is the size from which a file is mapped read-only instead of read into
-// the process's memory (internal/bigbuf): a 50 MB ~/.claude.json then stays
-// resident a window at a time as it is scanned, digested, written and compared,
-// instead of whole (issue 31; docs/writes.md, "A large file's edit, written in
-// pieces"). The same size from which its edit is written in pieces.
-const mapMin = 1 << 20
 
 // stat is syscall.Stat, retried on EINTR.
 func stat(name string, st *syscall.Stat_t) error {
