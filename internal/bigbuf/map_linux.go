@@ -3,6 +3,7 @@ package bigbuf
 import (
 	"errors"
 	"hash/maphash"
+	"sync"
 	"syscall"
 	"unsafe"
 
@@ -26,6 +27,9 @@ func Sum(b []byte) uint64 { return maphash.Bytes(seed, b) }
 // keeps its own descriptor (a dup of fd). When the file is cut short meanwhile it
 // returns a *FaultError, the mapping undone; the caller reads the file instead.
 func Map(fd, size int) (*Mapped, []byte, error) {
+	if Mappings() >= maxMaps() {
+		return nil, nil, errTooMany
+	}
 	own, err := dup(fd)
 	if err != nil {
 		return nil, nil, err
@@ -62,6 +66,22 @@ func register(m *Mapped) {
 	nmaps.Store(int32(len(maps)))
 	mapsMu.Unlock()
 }
+
+// errTooMany is Map's refusal once the process holds maxMaps mappings: the
+// caller reads the file.
+var errTooMany = errors.New("too many files mapped")
+
+// maxMaps is how many files a process maps at most, each with a descriptor kept
+// open: a quarter of its descriptors, at most 4096. A command maps a few (each
+// large client file it reads, again at each redo); a test binary that runs
+// thousands of transactions in one process reads the rest.
+var maxMaps = sync.OnceValue(func() int {
+	var r syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &r); err != nil {
+		return 64
+	}
+	return int(min(4096, r.Cur/4))
+})
 
 // dup duplicates fd, close-on-exec.
 func dup(fd int) (int, error) {
