@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // Target is one file of a transaction run by [Apply].
@@ -282,8 +284,20 @@ func (p *plan) planEdit(f FS) error {
 	return p.edit(f)
 }
 
-// editFrom runs the target's Edit on snap.
+// editFrom runs the target's Edit on snap. A large file is mapped, not read
+// (internal/bigbuf): when another program cuts it short meanwhile, a page of it the
+// edit touches is gone (SIGBUS), which is the file changing while being read, as
+// ErrChanged (the transaction reads it again), not a crash.
 func (p *plan) editFrom(snap Snapshot) error {
+	var err error
+	if ferr := bigbuf.Guard(func() { err = p.editFromOnce(snap) }); ferr != nil {
+		return &editChanged{fmt.Errorf("%s: %w (%w)", p.t.Path, ErrChanged, ferr)}
+	}
+	return err
+}
+
+// editFromOnce is editFrom, unguarded.
+func (p *plan) editFromOnce(snap Snapshot) error {
 	data, perm, remove, err := p.t.RunEdit(snap)
 	if errors.Is(err, ErrChanged) {
 		return &editChanged{err}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
@@ -121,7 +122,9 @@ func (m *editMemo) sameInput(data []byte) bool {
 	if len(data) != len(m.in) {
 		return false
 	}
-	return len(data) == 0 || &data[0] == &m.in[0] || bytes.Equal(data, m.in)
+	// a mapped file is compared by the digests taken as it was mapped: two mappings
+	// of one file show the same bytes, also when another program wrote to it since
+	return len(data) == 0 || &data[0] == &m.in[0] || bigbuf.Same(data, m.in)
 }
 
 // standing says how an existing entry stands: its digest d against the ownership
