@@ -49,6 +49,9 @@ type Env struct {
 	errs *stream
 	// warnings, when set, collects every warning too (--json, U5).
 	warnings *[]string
+	// setGC sets the process's garbage collector goal (gc.go); nil in process and
+	// when the user chose GOGC.
+	setGC func(percent int)
 }
 
 // NewOSEnv returns the real process environment.
@@ -75,6 +78,7 @@ func NewOSEnv() *Env {
 		Home:      home,
 		Cwd:       cwd,
 		interrupt: intr,
+		setGC:     gcSetter(os.Getenv),
 	}
 }
 

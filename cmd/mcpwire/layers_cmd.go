@@ -36,6 +36,7 @@ func layersCommand(env *Env) *cli.Command {
 
 // runLayers prints the layers, the floor and the origin of every entry (L2, P2).
 func runLayers(env *Env, c *cli.Context) error {
+	env.listing()
 	if err := exactArgs(c, 0, ""); err != nil {
 		return err
 	}

@@ -2,16 +2,9 @@
 // them into the configuration files of AI clients.
 package main
 
-import (
-	"os"
-	"runtime/debug"
-)
+import "os"
 
 func main() {
-	// mcpwire runs for a fraction of a second and allocates a few tens of MB for a
-	// large registry: collect garbage less often unless the user chose GOGC.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	setProcessGC()
 	os.Exit(Run(os.Args[1:]))
 }

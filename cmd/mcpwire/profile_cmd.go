@@ -189,6 +189,7 @@ func (v profileView) MarshalJSON() ([]byte, error) {
 }
 
 func profileList(env *Env, c *cli.Context) error {
+	env.listing()
 	reg, err := env.registryFor(c, 0, "")
 	if err != nil {
 		return err
@@ -229,6 +230,7 @@ type resolvedView struct {
 }
 
 func profileShow(env *Env, c *cli.Context) error {
+	env.listing()
 	reg, err := env.registryFor(c, 1, "a profile NAME")
 	if err != nil {
 		return err

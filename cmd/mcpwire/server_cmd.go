@@ -247,6 +247,7 @@ func profilesListing(reg *registry.Registry, server string) []string {
 }
 
 func serverList(env *Env, c *cli.Context) error {
+	env.listing()
 	reg, err := env.registryFor(c, 0, "")
 	if err != nil {
 		return err
@@ -285,6 +286,7 @@ func serverList(env *Env, c *cli.Context) error {
 }
 
 func serverShow(env *Env, c *cli.Context) error {
+	env.listing()
 	reg, err := env.registryFor(c, 1, "a server NAME")
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"github.com/mcpwire/mcpwire/internal/limits"
 )
 
@@ -43,14 +44,25 @@ func readFile(name string) ([]byte, error) {
 	if err := checkRead(name, fi); err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limits.FileBytes+1))
-	if err != nil {
-		return nil, err
+	// One buffer of the file's size and a byte (to see the end without growing), as
+	// on Unix: io.ReadAll grows from 512 bytes by half again each time, which held a
+	// 50 MB file about twice and copied it a dozen times (K7).
+	data := bigbuf.Make(0, int(fi.Size())+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if len(data) > limits.FileBytes {
+			return nil, limits.Size(name, limits.FileBytes) // it grew while being read
+		}
+		switch {
+		case err == io.EOF:
+			return data, nil
+		case err != nil:
+			return nil, err
+		case len(data) == cap(data):
+			data = append(data, 0)[:len(data)] // it grew: grow
+		}
 	}
-	if len(data) > limits.FileBytes {
-		return nil, limits.Size(name, limits.FileBytes) // it grew while being read
-	}
-	return data, nil
 }
 
 // checkRead refuses to read a file whose description (following symlinks) is not
