@@ -116,9 +116,11 @@ func checkDigests(entries map[string]string) error {
 
 // OwnState is the ownership record of one client file as its edit sees it (C6): the
 // record file, and the staged record an interrupted run may have left beside it
-// (staging.go). Every edit reads both again, so that it decides which entries are
+// (staging.go). Every edit loads both again, so that it decides which entries are
 // mcpwire's on the records as they are now — under the transaction's lock, once
-// Apply holds it — not as they were when the edit was prepared (C6, W8).
+// Apply holds it — not as they were when the edit was prepared (C6, W8): a file whose
+// description (fsys.Unchanged: the same inode, size, modification time and mode) is
+// the one last read is not read again, any other is.
 type OwnState struct {
 	FS       fsys.FS
 	Path     string // the record file
