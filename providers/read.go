@@ -57,7 +57,7 @@ type reading struct {
 	// holds for less than a map (K7: an entry of a file of 200,000 is read in
 	// microseconds)
 	used    []string
-	usedBuf [4]string
+	usedBuf [16]string // a Goose extension's reading uses 11
 	err     error
 	// extra are members inside other members that are dropped (drop).
 	extra, extraUnknown []string

@@ -2,6 +2,7 @@ package providers
 
 import (
 	"encoding/json"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -21,11 +22,12 @@ type member struct {
 // members are the members of an entry, each name once (the last of a name wins, as
 // with encoding/json): a short list searched in order, and indexed by name once it is
 // long (an entry of thousands of members is read in linear time). An entry's
-// members mostly fit in buf, inside the reading: no map per entry (K7).
+// members fit in buf, inside the (pooled) reading, until they are indexed: no list
+// grown and no map per entry (K7: a Goose extension has 11 members).
 type members struct {
 	list  []member
 	index map[string]int // by name, once list is long
-	buf   [4]member
+	buf   [indexFrom]member
 }
 
 // indexFrom is the number of members from which they are indexed by name.
@@ -200,8 +202,9 @@ func quickString(tok []byte) (string, bool) {
 }
 
 // quickDecode decodes raw (valid JSON, not null) into dst for the kinds entries
-// mostly hold — a string, a list of strings, a map of strings — when every string in
-// it needs no unescaping; false leaves dst alone for encoding/json.
+// mostly hold — a string, a list of strings, a map of strings, a boolean, a number
+// (strconv.ParseFloat, as encoding/json parses one) — when every string in it needs
+// no unescaping; false leaves dst alone for encoding/json.
 func quickDecode(raw []byte, dst any) bool {
 	switch d := dst.(type) {
 	case *string:
@@ -210,6 +213,22 @@ func quickDecode(raw []byte, dst any) bool {
 			*d = s
 		}
 		return ok
+	case *bool:
+		switch string(raw) {
+		case "true", "false":
+			*d = raw[0] == 't'
+			return true
+		}
+		return false
+	case *float64:
+		if len(raw) == 0 || raw[0] != '-' && (raw[0] < '0' || raw[0] > '9') {
+			return false
+		}
+		f, err := strconv.ParseFloat(string(raw), 64) // a number of valid JSON: what encoding/json does
+		if err == nil {
+			*d = f
+		}
+		return err == nil
 	case *[]string:
 		var out []string
 		ok := quickElements(raw, '[', ']', func(_, v []byte) bool {

@@ -10,12 +10,13 @@ import (
 
 // FuzzSplitMatchesEncodingJSON: the fast paths of reading an entry (split.go) give
 // what encoding/json gives, or step aside: the members of an object, and strings,
-// string lists and string maps.
+// string lists, string maps, booleans and numbers.
 //
 // spec: K7
 func FuzzSplitMatchesEncodingJSON(f *testing.F) {
 	for _, s := range []string{`{"command":"x","args":["-y","p"],"env":{"A":"b"}}`, `{}`, `{"a":1,"a":2}`, `{ "k" : [ "x" , "y" ] }`,
-		`{"s":"caf\u00e9","t":"a\"b","u":"\ud800"}`, `["a","b"]`, `"x"`, `{"m":{"a":"b","a":"c"}}`, `{"n":[1,"x"]}`, "{\"x\":\"\xff\"}"} {
+		`{"s":"caf\u00e9","t":"a\"b","u":"\ud800"}`, `["a","b"]`, `"x"`, `{"m":{"a":"b","a":"c"}}`, `{"n":[1,"x"]}`, "{\"x\":\"\xff\"}",
+		`300`, `-1.5e3`, `1e400`, `-0`, `0.1`, `true`, `false`, ` true`, `null`} {
 		f.Add([]byte(s))
 	}
 	// past indexFrom members, a name repeated on both sides of it
@@ -40,7 +41,8 @@ func FuzzSplitMatchesEncodingJSON(f *testing.F) {
 				}
 			}
 		}
-		for _, dst := range []func() any{func() any { return new(string) }, func() any { return new([]string) }, func() any { return new(map[string]string) }} {
+		for _, dst := range []func() any{func() any { return new(string) }, func() any { return new([]string) }, func() any { return new(map[string]string) },
+			func() any { return new(bool) }, func() any { return new(float64) }} {
 			got, want := dst(), dst()
 			if !quickDecode(b, got) {
 				continue

@@ -286,12 +286,15 @@ func TestStatusGooseAllocations(t *testing.T) {
 	// 2.4× when entries were encoded by reflection (K7); 1.74×, and 1.86× the bytes,
 	// once each entry read back was no longer a copy of the document's (View), a
 	// mapping was built without a second map of its keys' lines and the names were
-	// listed at their size (2.04× the bytes before)
-	if float64(status) > 1.8*float64(floor) {
-		t.Errorf("status of a Goose file: %d allocations, more than 1.8 × yaml.v3's parse (%d)", status, floor)
+	// listed at their size (2.04× the bytes before); 1.45× and 1.46× once the
+	// entries were read from yaml.v3's tree, the document's data not built (its
+	// checks made on the tree, yamledit.checkData) and each entry's JSON written
+	// from its nodes into shared blocks
+	if float64(status) > 1.55*float64(floor) {
+		t.Errorf("status of a Goose file: %d allocations, more than 1.55 × yaml.v3's parse (%d)", status, floor)
 	}
-	if float64(statusBytes) > 1.92*float64(floorBytes) {
-		t.Errorf("status of a Goose file: %d bytes allocated, more than 1.92 × yaml.v3's parse (%d)", statusBytes, floorBytes)
+	if float64(statusBytes) > 1.6*float64(floorBytes) {
+		t.Errorf("status of a Goose file: %d bytes allocated, more than 1.6 × yaml.v3's parse (%d)", statusBytes, floorBytes)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+
+	"github.com/mcpwire/mcpwire/internal/jsonc"
 )
 
 // marshalDecoded is json.Marshal of decoded data, byte for byte, written without
@@ -80,16 +82,5 @@ func appendDecoded(b []byte, v any) ([]byte, bool) {
 	return b, false
 }
 
-// appendString appends a JSON string as encoding/json writes it (HTML characters
-// escaped): plain printable ASCII as it is, anything else by encoding/json.
-func appendString(b []byte, s string) ([]byte, bool) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, err := json.Marshal(s)
-			return append(b, q...), err == nil
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"'), true
-}
+// appendString appends a JSON string as encoding/json writes it.
+func appendString(b []byte, s string) ([]byte, bool) { return jsonc.AppendMarshaled(b, s) }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/mcpwire/mcpwire/internal/yamledit"
 )
@@ -104,6 +105,28 @@ func (y *yamlEntries) Names() []string {
 	return out
 }
 
+// All lists the entries in one pass when none is edited (K7: the 22,000 extensions of
+// a Goose file, each read from the tree); else by name.
+func (y *yamlEntries) All() ([]string, []Entry) {
+	if len(y.pending) > 0 || len(y.added) > 0 {
+		names := y.Names()
+		entries := make([]Entry, len(names))
+		for i, n := range names {
+			entries[i], _ = y.Get(n)
+		}
+		return names, entries
+	}
+	names, vals := y.d.doc.All(y.path, y.item)
+	entries := make([]Entry, len(names))
+	arena := &jsonArena{}
+	for i, v := range vals {
+		e := y.entry(names[i], v)
+		e.arena = arena
+		entries[i] = e
+	}
+	return names, entries
+}
+
 func (y *yamlEntries) Get(name string) (Entry, bool) {
 	if e, edited := y.pending[name]; edited {
 		if e == nil {
@@ -111,16 +134,21 @@ func (y *yamlEntries) Get(name string) (Entry, bool) {
 		}
 		return *e, true
 	}
-	// the document's own value: a decoded Value never changes or hands out its data
+	// the document's own value: read from its tree, its data built only if asked for
 	v, ok := y.d.doc.View(y.path, y.item, name)
 	if !ok {
 		return nil, false
 	}
+	return y.entry(name, v), true
+}
+
+// entry is the document's own entry of a name.
+func (y *yamlEntries) entry(name string, v yamledit.Value) yamlEntry {
 	doc := y.d.doc
-	return yamlEntry{decoded{v, true}, func() []byte {
+	return yamlEntry{&yamlValue{node: v, tree: true}, func() []byte {
 		text, _ := doc.Text(y.path, y.item, name)
 		return []byte(text)
-	}}, true
+	}}
 }
 
 // written is the entry as the file will hold it: a list entry with its name member
@@ -155,7 +183,7 @@ func (y *yamlEntries) Set(name string, e Object) (string, error) {
 		}
 	}
 	y.d.entries = append(y.d.entries, yamledit.Op{Path: y.path, Item: y.item, Name: name, Value: yamlValueOf(e)})
-	y.pending[name] = &yamlEntry{decoded{v, true}, nil}
+	y.pending[name] = &yamlEntry{&yamlValue{d: decoded{v, true}}, nil}
 	return Digest(raw), nil
 }
 
@@ -185,7 +213,7 @@ func (y *yamlEntries) Restore(name string, text, value []byte) (string, error) {
 	if err := json.Unmarshal(value, &v); err != nil {
 		return "", err
 	}
-	y.pending[name] = &yamlEntry{decoded{v, true}, nil}
+	y.pending[name] = &yamlEntry{&yamlValue{d: decoded{v, true}}, nil}
 	return Digest(value), nil
 }
 
@@ -215,8 +243,76 @@ func yamlValueOf(v any) any {
 // yamlEntry is a server entry of a YAML document; text reads its lines (nil for one
 // not written yet).
 type yamlEntry struct {
-	decoded
+	*yamlValue
 	text func() []byte
+}
+
+// yamlValue is an entry's value: the document's own, read from its tree (tree: its
+// JSON is written from the tree, and its data built only when asked for, K7), or
+// decoded data (an entry set or restored).
+type yamlValue struct {
+	node  yamledit.Value
+	tree  bool
+	arena *jsonArena // where its JSON is written, when listed with others (All)
+	once  sync.Once
+	d     decoded
+}
+
+// value is the decoded value, built from the tree on first use.
+func (y *yamlValue) value() decoded {
+	y.once.Do(func() {
+		if y.tree {
+			y.d = decoded{y.node.Data(), true}
+		}
+	})
+	return y.d
+}
+
+func (y *yamlValue) Kind() Kind                      { return y.value().Kind() }
+func (y *yamlValue) Member(key string) (Value, bool) { return y.value().Member(key) }
+func (y *yamlValue) Keys() []string                  { return y.value().Keys() }
+func (y *yamlValue) Carry() (any, bool)              { return y.value().Carry() }
+
+func (y *yamlValue) JSON() []byte {
+	if y.arena != nil {
+		if b, ok := y.arena.json(y.node); ok {
+			return b
+		}
+	} else if b, ok := y.node.AppendJSON(nil); ok {
+		return b
+	}
+	return y.value().JSON()
+}
+
+// jsonArena holds the JSON of the entries of a container listed together in blocks
+// of jsonBlock bytes, not in an allocation (and its growth) each: 22,000 entries of a
+// Goose file (K7).
+type jsonArena struct {
+	mu      sync.Mutex
+	scratch []byte
+	block   []byte
+}
+
+// jsonBlock is the size of an arena's blocks.
+const jsonBlock = 64 << 10
+
+// json writes the JSON of v into the arena and returns it (its capacity its length:
+// an append to it never writes over another's); false when v's JSON is not written
+// from the tree.
+func (a *jsonArena) json(v yamledit.Value) ([]byte, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	b, ok := v.AppendJSON(a.scratch[:0])
+	if !ok {
+		return nil, false
+	}
+	a.scratch = b
+	if len(b) > cap(a.block)-len(a.block) {
+		a.block = make([]byte, 0, max(jsonBlock, len(b)))
+	}
+	start := len(a.block)
+	a.block = append(a.block, b...)
+	return a.block[start:len(a.block):len(a.block)], true
 }
 
 func (e yamlEntry) Digest() string { return Digest(e.JSON()) }

@@ -43,7 +43,7 @@ func (d *Doc) Apply(ops []Op) error {
 	if len(ops) == 0 {
 		return nil
 	}
-	want := clone(d.data).(map[string]any)
+	want := clone(d.data.get()).(map[string]any)
 	vals := make([]any, len(ops))
 	for i, op := range ops {
 		if err := d.Check(op.Path, op.Item); err != nil {
@@ -71,7 +71,7 @@ func (d *Doc) Apply(ops []Op) error {
 	if err := next.load(out); err != nil {
 		return fmt.Errorf("mcpwire cannot edit this YAML layout safely (the result does not parse: %v)", err)
 	}
-	if !equal(next.data, want) {
+	if !equal(next.data.get(), want) {
 		return errors.New("mcpwire cannot edit this YAML layout safely (the result would read differently)")
 	}
 	*d = *next

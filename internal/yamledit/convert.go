@@ -123,6 +123,130 @@ func firstAlias(n *yaml.Node) int {
 	return 0
 }
 
+// checkData finds what building the data of a checked tree (toValue) would refuse —
+// a mapping key that is not a scalar or that names a member twice, a merge key that
+// names what is not a mapping, a scalar its tag cannot decode — and gives the same
+// first error, without building anything: a document's data is built only when it is
+// asked for (K7). An anchored node is looked at once, however many aliases name it.
+func checkData(root *yaml.Node) error {
+	c := &dataChecker{done: map[*yaml.Node]bool{}}
+	return c.node(root)
+}
+
+// dataChecker walks a tree in toValue's order; done holds the anchored nodes walked.
+type dataChecker struct {
+	done map[*yaml.Node]bool
+}
+
+// smallMapping is the number of members up to which a mapping's keys are compared
+// with the keys before them, not indexed.
+const smallMapping = 16
+
+func (c *dataChecker) node(n *yaml.Node) error {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n.Anchor != "" {
+		if c.done[n] {
+			return nil // an alias of a node walked already: no error there
+		}
+		c.done[n] = true
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if k, _, _ := quickScalar(n); k != notQuick {
+			return nil
+		}
+		_, err := scalar(n)
+		return err
+	case yaml.SequenceNode:
+		for _, e := range n.Content {
+			if err := c.node(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	case yaml.MappingNode:
+		return c.mapping(n)
+	}
+	return fmt.Errorf("line %d: unexpected YAML node", n.Line)
+}
+
+// mapping checks a mapping as mapping builds it: its own members, then the mappings
+// its merge key names.
+func (c *dataChecker) mapping(n *yaml.Node) error {
+	var names map[string]bool
+	if len(n.Content) > 2*smallMapping {
+		names = make(map[string]bool, len(n.Content)/2)
+	}
+	merge, err := eachMember(n, func(i int, name string) error {
+		dup := false
+		if names != nil {
+			dup = names[name]
+			names[name] = true
+		} else {
+			dup = keyLine(n, i, name) > 0
+		}
+		if dup {
+			return duplicateKey(n, i, name)
+		}
+		return c.node(n.Content[i+1])
+	})
+	if err != nil || merge == nil {
+		return err
+	}
+	return eachMerged(merge, c.node)
+}
+
+// eachMember calls fn with the position and name of each member of mapping n but
+// its merge key, in order, until fn fails, and returns the merge key's value (the
+// last, should there be two); an error for a key that is not a scalar.
+func eachMember(n *yaml.Node, fn func(i int, name string) error) (merge *yaml.Node, err error) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if isMerge(k) {
+			merge = n.Content[i+1]
+			continue
+		}
+		name, ok := keyString(k)
+		if !ok {
+			return nil, fmt.Errorf("line %d: a mapping key must be a scalar, not %s", k.Line, describeNode(k))
+		}
+		if err := fn(i, name); err != nil {
+			return nil, err
+		}
+	}
+	return merge, nil
+}
+
+// duplicateKey is the error for member i of n, whose name a member before it has.
+func duplicateKey(n *yaml.Node, i int, name string) error {
+	return fmt.Errorf("line %d: mapping key %q already defined at line %d", n.Content[i].Line, name, keyLine(n, i, name))
+}
+
+// eachMerged calls fn with each mapping a merge key's value names (an earlier one of
+// a list first), aliases followed, until fn fails; an error when one is not a
+// mapping.
+func eachMerged(merge *yaml.Node, fn func(*yaml.Node) error) error {
+	from := []*yaml.Node{merge}
+	if merge.Kind == yaml.SequenceNode {
+		from = merge.Content
+	}
+	for _, m := range from {
+		t := m
+		if t.Kind == yaml.AliasNode {
+			t = t.Alias
+		}
+		if t.Kind != yaml.MappingNode {
+			return fmt.Errorf("line %d: a merge key must name mappings", m.Line)
+		}
+		if err := fn(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // toValue builds the data of a checked node, as normalize gives yaml.v3's decoding of
 // it: map[string]any, []any and normalized scalars. A mapping's keys that name the same member, or that are not
 // scalars, are refused.
@@ -167,76 +291,88 @@ func keyLine(n *yaml.Node, end int, name string) int {
 // that it does not have (an earlier one of a list first), as yaml.v3 merges.
 func mapping(n *yaml.Node) (map[string]any, error) {
 	out := make(map[string]any, len(n.Content)/2)
-	var merge *yaml.Node
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := n.Content[i]
-		if isMerge(k) {
-			merge = n.Content[i+1]
-			continue
-		}
-		name, ok := keyString(k)
-		if !ok {
-			return nil, fmt.Errorf("line %d: a mapping key must be a scalar, not %s", k.Line, describeNode(k))
-		}
+	merge, err := eachMember(n, func(i int, name string) error {
 		if _, dup := out[name]; dup { // out holds only the keys before it yet
-			return nil, fmt.Errorf("line %d: mapping key %q already defined at line %d", k.Line, name, keyLine(n, i, name))
+			return duplicateKey(n, i, name)
 		}
 		v, err := toValue(n.Content[i+1])
-		if err != nil {
-			return nil, err
-		}
 		out[name] = v
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if merge == nil {
 		return out, nil
 	}
-	from := []*yaml.Node{merge}
-	if merge.Kind == yaml.SequenceNode {
-		from = merge.Content
-	}
-	for _, m := range from {
-		t := m
-		if t.Kind == yaml.AliasNode {
-			t = t.Alias
-		}
-		if t.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("line %d: a merge key must name mappings", m.Line)
-		}
+	err = eachMerged(merge, func(t *yaml.Node) error {
 		mv, err := mapping(t)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for k, v := range mv {
 			if _, ok := out[k]; !ok {
 				out[k] = v
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// quick is the kind of a scalar that scalar decodes without reflection.
+type quick int
+
+const (
+	notQuick quick = iota
+	quickStr
+	quickNull
+	quickBool
+	quickInt
+)
+
+// quickScalar classifies a scalar node: a string, null, a boolean or a decimal int
+// (with its value), or notQuick for any other (decoded by yaml.v3). Nothing is
+// allocated: checking a tree's data boxes no value (K7).
+func quickScalar(n *yaml.Node) (k quick, b bool, i int64) {
+	switch n.ShortTag() {
+	case tagStr:
+		return quickStr, false, 0
+	case tagNull:
+		return quickNull, false, 0
+	case "!!bool":
+		switch n.Value {
+		case "true", "True", "TRUE":
+			return quickBool, true, 0
+		case "false", "False", "FALSE":
+			return quickBool, false, 0
+		}
+	case "!!int":
+		if v := n.Value; v == "0" || v != "" && v[0] >= '1' && v[0] <= '9' {
+			if i, err := strconv.ParseInt(v, 10, 64); err == nil {
+				return quickInt, false, i // plain decimal digits
+			}
+		}
+	}
+	return notQuick, false, 0
 }
 
 // scalar decodes a scalar node as yaml.v3 does into an interface value: a string, nil,
 // a bool, an int, a float64, a time.Time for a timestamp, the decoded bytes of
 // !!binary as a string. The common kinds are read without reflection.
 func scalar(n *yaml.Node) (any, error) {
-	switch n.ShortTag() {
-	case tagStr:
+	switch k, b, i := quickScalar(n); k {
+	case quickStr:
 		return n.Value, nil
-	case tagNull:
+	case quickNull:
 		return nil, nil
-	case "!!bool":
-		switch n.Value {
-		case "true", "True", "TRUE":
-			return true, nil
-		case "false", "False", "FALSE":
-			return false, nil
-		}
-	case "!!int":
-		if v := n.Value; v == "0" || v != "" && v[0] >= '1' && v[0] <= '9' {
-			if i, err := strconv.ParseInt(v, 10, 64); err == nil {
-				return int(i), nil // plain decimal digits
-			}
-		}
+	case quickBool:
+		return b, nil
+	case quickInt:
+		return int(i), nil
 	}
 	var v any
 	if err := n.Decode(&v); err != nil {

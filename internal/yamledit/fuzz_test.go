@@ -2,6 +2,7 @@ package yamledit
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -156,6 +157,7 @@ func FuzzParse(f *testing.F) {
 		if limit := 1<<20 + 400*uint64(len(src)); n > limit {
 			t.Fatalf("Parse of %d bytes allocated %d bytes", len(src), n)
 		}
+		checkDataAsBuilt(t, src, err)
 		var le *limits.Error
 		if err != nil {
 			if errors.As(err, &le) && !errors.Is(err, limits.ErrRefused) {
@@ -175,8 +177,49 @@ func FuzzParse(f *testing.F) {
 			}
 			want = m
 		}
-		if !equal(d.data, want) {
-			t.Fatalf("data of %q:\n got  %v\n want %v", src, d.data, want)
+		if got := d.data.get(); !equal(got, want) {
+			t.Fatalf("data of %q:\n got  %v\n want %v", src, got, want)
+		}
+		if d.root != nil {
+			checkJSON(t, src, d.root)
 		}
 	})
+}
+
+// checkDataAsBuilt: Parse, which checks a tree's data without building it
+// (checkData), refuses exactly what building it refuses, with the same error (err is
+// Parse's); a document it accepts builds without an error.
+func checkDataAsBuilt(t *testing.T, src []byte, err error) {
+	t.Helper()
+	root, perr := parseTree(bytes.TrimPrefix(src, utf8BOM))
+	if perr != nil || root == nil || checkTree(root, limits.AliasNodes, limits.Depth) != nil {
+		return
+	}
+	_, berr := mapping(root)
+	switch {
+	case berr == nil && err != nil:
+		t.Fatalf("%q: refused (%v), but its data builds", src, err)
+	case berr != nil && (err == nil || err.Error() != berr.Error()):
+		t.Fatalf("%q: Parse says %v, building its data %v", src, err, berr)
+	}
+}
+
+// checkJSON: every node whose JSON is written from the tree (appendJSON) writes what
+// json.Marshal writes of its data.
+func checkJSON(t *testing.T, src []byte, n *yaml.Node) {
+	t.Helper()
+	if b, ok := appendJSON(nil, n); ok {
+		v, err := toValue(n)
+		if err != nil {
+			t.Fatalf("%q: line %d: %v", src, n.Line, err)
+		}
+		if want, _ := json.Marshal(v); !bytes.Equal(b, want) {
+			t.Fatalf("%q: line %d: JSON %s, want %s", src, n.Line, b, want)
+		}
+	}
+	if n.Kind != yaml.AliasNode {
+		for _, c := range n.Content {
+			checkJSON(t, src, c)
+		}
+	}
 }

@@ -9,14 +9,17 @@ type lineTable struct {
 }
 
 func newLineTable(src []byte) lineTable {
-	starts := []int{0}
-	for i, c := range src {
-		if c == '\n' && i+1 < len(src) {
-			starts = append(starts, i+1)
-		}
-	}
 	if len(src) == 0 {
-		starts = nil
+		return lineTable{src: src, starts: []int{0}}
+	}
+	starts := make([]int, 1, bytes.Count(src, []byte("\n"))+2) // allocated once (K7)
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 || i+j+1 == len(src) {
+			break
+		}
+		i += j + 1
+		starts = append(starts, i)
 	}
 	return lineTable{src: src, starts: append(starts, len(src))}
 }
