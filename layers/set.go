@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 )
 
@@ -115,18 +116,22 @@ func Parallel(n int, fn func(i int)) {
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var faults bigbuf.Faults // a large layer file is mapped (internal/bigbuf)
 	for range workers {
 		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
+			faults.Guard(func() {
+				for {
+					i := int(next.Add(1)) - 1
+					if i >= n {
+						return
+					}
+					fn(i)
 				}
-				fn(i)
-			}
+			})
 		})
 	}
 	wg.Wait()
+	faults.Raise()
 }
 
 // LoadError lists every bad layer file.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
@@ -373,10 +374,12 @@ func inParallel(n int, work func(from, to int)) {
 		return
 	}
 	var wg sync.WaitGroup
+	var faults bigbuf.Faults // the entries may be slices of a mapped file (internal/bigbuf)
 	for w := range workers {
-		wg.Go(func() { work(w*n/workers, (w+1)*n/workers) })
+		wg.Go(func() { faults.Guard(func() { work(w*n/workers, (w+1)*n/workers) }) })
 	}
 	wg.Wait()
+	faults.Raise()
 }
 
 // read reads and parses a file once.

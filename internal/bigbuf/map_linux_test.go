@@ -139,3 +139,30 @@ func TestSameByDigest(t *testing.T) {
 		t.Error("Same does not go by what each mapping held when mapped")
 	}
 }
+
+// TestFaultsRaisedWhereWaited: a fault of a mapped file cut short, caught in another
+// goroutine (Faults.Guard), is raised again in the goroutine that waited for it
+// (Raise), whose Guard returns it; without a fault Raise does nothing.
+func TestFaultsRaisedWhereWaited(t *testing.T) {
+	data := testData(2 * Chunk)
+	path, _, b := mapFile(t, data)
+	if err := os.Truncate(path, Chunk); err != nil {
+		t.Fatal(err)
+	}
+	var quiet Faults
+	if err := Guard(quiet.Raise); err != nil {
+		t.Errorf("no fault: Raise gave %v", err)
+	}
+	var faults Faults
+	var sink byte
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		faults.Guard(func() { sink = b[len(b)-1] })
+	}()
+	<-done
+	var fe *FaultError
+	if err := Guard(faults.Raise); !errors.As(err, &fe) {
+		t.Fatalf("Raise after a fault in another goroutine: %v (read %q), want a *FaultError", err, sink)
+	}
+}

@@ -99,6 +99,9 @@ func Guard(fn func()) (err error) {
 // faultIn returns the *FaultError of a recovered fault at an address of a mapped
 // file, or nil.
 func faultIn(r any) *FaultError {
+	if fe, ok := r.(*FaultError); ok {
+		return fe // raised again by the goroutine that waited for the one it was caught in (Faults)
+	}
 	re, ok := r.(runtime.Error)
 	if !ok {
 		return nil
@@ -230,3 +233,25 @@ func LastIndexByte(b []byte, c byte) int {
 // Mappings is how many files the process has mapped (tests: the crash and fault
 // matrices check that they edited mapped files).
 func Mappings() int { return int(nmaps.Load()) }
+
+// Faults carries a fault of a mapped file caught in other goroutines to the one that
+// waits for them: SetPanicOnFault is a goroutine's own, so a worker that touches a
+// mapped file runs its work through Faults.Guard, and the goroutine that waits for
+// the workers calls Raise, which panics with the first fault caught there, for that
+// goroutine's Guard to return (cmd/mcpwire's Run: "a file changed while mcpwire was
+// reading it", never a crash).
+type Faults struct{ first atomic.Pointer[FaultError] }
+
+// Guard runs fn as the package's Guard does, keeping the first fault caught.
+func (f *Faults) Guard(fn func()) {
+	if err := Guard(fn); err != nil {
+		f.first.CompareAndSwap(nil, err.(*FaultError))
+	}
+}
+
+// Raise panics with the first fault caught, if any.
+func (f *Faults) Raise() {
+	if e := f.first.Load(); e != nil {
+		panic(e)
+	}
+}
