@@ -104,7 +104,11 @@ func parseParallel(src []byte) (root *yaml.Node, ok bool) {
 	if !shiftSkeleton(top, r.keyLine, r.lines) {
 		return nil, false
 	}
-	c := got[0].root
+	c, n := got[0].root, 0
+	for _, p := range got {
+		n += len(p.root.Content)
+	}
+	c.Content = append(make([]*yaml.Node, 0, n), c.Content...)
 	for _, p := range got[1:] {
 		c.Content = append(c.Content, p.root.Content...)
 	}
