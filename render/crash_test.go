@@ -2,11 +2,13 @@ package render_test
 
 import (
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/registry"
@@ -109,12 +111,16 @@ func crashConvergence(t *testing.T, pieces bool) {
 			}
 			w := fresh()
 			full := fixtures.NewCrashFS(fsys.OS{}, -1)
+			mapped := bigbuf.Mappings()
 			if err := sc.run(w, full); err != nil {
 				t.Fatalf("uninterrupted: %v", err)
 			}
 			t.Logf("%d writes in pieces", full.PieceWrites())
 			if pieces && sc.pieces && full.PieceWrites() == 0 {
 				t.Fatal("no file was written in pieces")
+			}
+			if pieces && sc.pieces && runtime.GOOS == "linux" && bigbuf.Mappings() == mapped {
+				t.Fatal("no file was mapped")
 			}
 			want := treeState(t, root)
 			kills := 0

@@ -116,9 +116,11 @@ func checkDigests(entries map[string]string) error {
 
 // OwnState is the ownership record of one client file as its edit sees it (C6): the
 // record file, and the staged record an interrupted run may have left beside it
-// (staging.go). Every edit reads both again, so that it decides which entries are
+// (staging.go). Every edit loads both again, so that it decides which entries are
 // mcpwire's on the records as they are now — under the transaction's lock, once
-// Apply holds it — not as they were when the edit was prepared (C6, W8).
+// Apply holds it — not as they were when the edit was prepared (C6, W8): a file whose
+// description (fsys.Unchanged: the same inode, size, modification time and mode) is
+// the one last read is not read again, any other is.
 type OwnState struct {
 	FS       fsys.FS
 	Path     string // the record file
@@ -133,6 +135,13 @@ type OwnState struct {
 	Exists, Staged bool
 	Rec            *OwnRecord
 	Stage          *OwnStage
+
+	// snap and stagedSnap are the last reads of the two files, as fsys.ReadSnapshot
+	// took them: the next Load looks at each file's description first and reads it
+	// again only when it is not the one read (issue 31: a record was read three times
+	// while a transaction planned). unseen is set by Load and cleared by TakeSnapshot.
+	snap, stagedSnap *fsys.Snapshot
+	unseen           bool
 }
 
 // NewOwnState reads the record of a destination's servers, refusing a corrupt one (or
@@ -150,10 +159,12 @@ func NewOwnState(f fsys.FS, layerDir, dest, provider string, local LocalRecord) 
 // Load reads the record and the staged record again; what holds the same bytes as
 // the last Load is not decoded again (the decoded records are never changed).
 func (s *OwnState) Load() error {
-	data, exists, err := ReadOptional(s.FS, s.Path)
+	snap, err := reread(s.FS, s.Path, s.snap)
 	if err != nil {
 		return err
 	}
+	s.snap, s.unseen = snap, true
+	data, exists := snap.Data, snap.Exists
 	if s.Rec == nil || exists != s.Exists || !bytes.Equal(data, s.Raw) {
 		rec := &OwnRecord{Destination: s.Canon, Entries: map[string]string{}}
 		if exists {
@@ -166,15 +177,56 @@ func (s *OwnState) Load() error {
 	}
 	s.Raw, s.Exists = data, exists
 	staged, wasStaged := s.StagedRaw, s.Staged
-	if s.StagedRaw, s.Staged, err = ReadOptional(s.FS, s.Path+StagedSuffix); err != nil || !s.Staged {
-		s.Stage = nil
+	if s.stagedSnap, err = reread(s.FS, s.Path+StagedSuffix, s.stagedSnap); err != nil {
+		s.StagedRaw, s.Staged, s.Stage = nil, false, nil
 		return err
+	}
+	if s.StagedRaw, s.Staged = s.stagedSnap.Data, s.stagedSnap.Exists; !s.Staged {
+		s.Stage = nil
+		return nil
 	}
 	if s.Stage != nil && wasStaged && bytes.Equal(staged, s.StagedRaw) {
 		return nil
 	}
 	s.Stage, err = decodeOwnStage(s.Path+StagedSuffix, s.StagedRaw)
 	return err
+}
+
+// reread reads path as fsys.ReadSnapshot does, or gives back last (the previous read)
+// when the file still holds it (fsys.Unchanged: by its description when it stood
+// still while read, else by its bytes).
+func reread(f fsys.FS, path string, last *fsys.Snapshot) (*fsys.Snapshot, error) {
+	switch {
+	case last != nil && !last.Exists:
+		if _, err := f.Lstat(path); fsys.IsNotExist(err) {
+			return last, nil // still nothing there
+		}
+	case last != nil:
+		if same, err := fsys.Unchanged(f, path, *last); err == nil && same {
+			return last, nil
+		}
+	}
+	snap, err := fsys.ReadSnapshot(f, path)
+	if err != nil {
+		return nil, err
+	}
+	return &snap, nil
+}
+
+// UseStaged tells s what a transaction's target just read of the staged record
+// (fsys.ReadSnapshot, or a handed-over read): the next Load reads the file again
+// only if it is no longer that one.
+func (s *OwnState) UseStaged(cur fsys.Snapshot) { s.stagedSnap = &cur }
+
+// TakeSnapshot gives the record file as the last Load read it, once after each Load
+// (ok false otherwise): a transaction's target of the record plans from it instead of
+// reading the file again (fsys.Target.Handoff), and reads it under its lock as before.
+func (s *OwnState) TakeSnapshot() (fsys.Snapshot, bool) {
+	if !s.unseen || s.snap == nil {
+		return fsys.Snapshot{}, false
+	}
+	s.unseen = false
+	return *s.snap, true
 }
 
 // Unchanged reports whether the record file still holds what load read.

@@ -87,6 +87,7 @@ func TestSpliceWritesTheSameBytes(t *testing.T) {
 func spliceRun(t *testing.T, root, content string, scope providers.Scope, splice int) []string {
 	t.Helper()
 	defer write.SetSpliceMin(splice)()
+	defer fsys.SetMapMin(int64(max(splice, 1)))() // in pieces, every file read is mapped (Linux)
 	w := newWorldIn(t, root)
 	key, _ := json.Marshal(w.projectKey())
 	path := w.dest(w.provider("claude-code"), scope)
@@ -183,6 +184,7 @@ func history(i int) string {
 // converges on the rerun all the same.
 func TestCrashConvergenceInPieces(t *testing.T) {
 	defer write.SetSpliceMin(0)()
+	defer fsys.SetMapMin(4 << 10)() // the padded JSON files are mapped (Linux)
 	crashConvergence(t, true)
 }
 
@@ -194,5 +196,6 @@ func TestCrashConvergenceInPieces(t *testing.T) {
 // rolled back all the same.
 func TestFaultRollbackInPieces(t *testing.T) {
 	defer write.SetSpliceMin(0)()
+	defer fsys.SetMapMin(4 << 10)() // the padded JSON files are mapped (Linux)
 	faultRollback(t, true)
 }

@@ -9,11 +9,13 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/fsys/fsystest"
 	"github.com/mcpwire/mcpwire/internal/winetest"
@@ -234,12 +236,16 @@ func faultRollback(t *testing.T, pieces bool) {
 			w := newWorld(t)
 			run, order := sc.setup(t, w)
 			ok := &fsystest.Faulty{}
+			mapped := bigbuf.Mappings()
 			if err := run(ok); err != nil {
 				t.Fatalf("without faults: %v", err)
 			}
 			t.Logf("%d writes in pieces", ok.PieceWrites())
 			if pieces && sc.pieces && ok.PieceWrites() == 0 {
 				t.Fatal("no file was written in pieces")
+			}
+			if pieces && sc.pieces && runtime.GOOS == "linux" && bigbuf.Mappings() == mapped {
+				t.Fatal("no file was mapped")
 			}
 			got := writtenPaths(ok.Calls())
 			if order == nil { // paths known only after the run: the MCP file, then the sidecar

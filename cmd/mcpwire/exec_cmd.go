@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"github.com/mcpwire/mcpwire/internal/secretref"
 	"github.com/mcpwire/mcpwire/internal/secretstore"
 	"github.com/mcpwire/mcpwire/internal/termtext"
@@ -28,11 +29,18 @@ import (
 
 // Run runs mcpwire with args (without the program name): exec and headers at once,
 // everything else through Main.
-func Run(args []string) int {
+func Run(args []string) (code int) {
 	if code, ok := runDelivery(args, os.Stdout, os.Stderr); ok {
 		return code
 	}
-	return Main(args, NewOSEnv())
+	// A large file is mapped, not read (internal/bigbuf): a page of it another
+	// program cut off while mcpwire reads it faults. A transaction's edits turn that
+	// into the file changing (fsys, editFrom) and read it again; anywhere else (a dry
+	// run's diff, a listing) the command stops with an error, never a crash.
+	if err := bigbuf.Guard(func() { code = Main(args, NewOSEnv()) }); err != nil {
+		return fail(os.Stderr, 1, fmt.Errorf("a file changed while mcpwire was reading it (%w)", err), "run the command again")
+	}
+	return code
 }
 
 // runDelivery runs exec or headers, and reports false for any other command (or a

@@ -22,6 +22,9 @@ func TestMain(m *testing.M) {
 		"mcptest": mcptestMain,
 		// the 1Password CLI's stand-in (S6): secrets_cmds_test.go
 		"op": func() { os.Exit(storetest.OpMain()) },
+		// a fresh, small process that runs a command and reports its peak memory
+		// (inject_memory_test.go)
+		"maxrss": maxrssMain,
 	})
 }
 

@@ -19,18 +19,25 @@ var ErrNotRegular = errors.New("is not a regular file")
 // CheckNotSymlink refuses path when it exists and is a symlink or anything else than a
 // regular file (W5). A missing path is fine.
 func CheckNotSymlink(f FS, path string) error {
+	_, err := lstatChecked(f, path)
+	return err
+}
+
+// lstatChecked is CheckNotSymlink, returning what it found at path: a regular file,
+// or nil when nothing is there.
+func lstatChecked(f FS, path string) (fs.FileInfo, error) {
 	fi, err := f.Lstat(path)
 	switch {
 	case IsNotExist(err):
-		return nil
+		return nil, nil
 	case err != nil:
-		return err
+		return nil, err
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return &SymlinkError{Path: path}
+		return nil, &SymlinkError{Path: path}
 	case !fi.Mode().IsRegular():
-		return &NotRegularError{Path: path, Mode: fi.Mode().Type()}
+		return nil, &NotRegularError{Path: path, Mode: fi.Mode().Type()}
 	}
-	return nil
+	return fi, nil
 }
 
 // SymlinkError is a destination refused because it is a symlink (W5). It matches
@@ -83,19 +90,9 @@ func CheckRealDirs(f FS, root, path string) error {
 func NearestExistingDir(f FS, path string) (string, error) {
 	p := filepath.Clean(path)
 	for {
-		_, err := f.Lstat(p)
-		if err == nil {
-			fi, err := f.Stat(p)
-			if err != nil {
-				return "", err
-			}
-			if !fi.IsDir() {
-				return "", fmt.Errorf("%s: not a directory", p)
-			}
-			return p, nil
-		}
-		if !IsNotExist(err) {
-			return "", err
+		d, err := nearestStep(f, p)
+		if d != "" || err != nil {
+			return d, err
 		}
 		parent := filepath.Dir(p)
 		if parent == p {
@@ -103,6 +100,26 @@ func NearestExistingDir(f FS, path string) (string, error) {
 		}
 		p = parent
 	}
+}
+
+// nearestStep is one step of NearestExistingDir: p when it exists (an error when it
+// is not a directory), "" when it does not.
+func nearestStep(f FS, p string) (string, error) {
+	_, err := f.Lstat(p)
+	if err == nil {
+		fi, err := f.Stat(p)
+		if err != nil {
+			return "", err
+		}
+		if !fi.IsDir() {
+			return "", fmt.Errorf("%s: not a directory", p)
+		}
+		return p, nil
+	}
+	if !IsNotExist(err) {
+		return "", err
+	}
+	return "", nil
 }
 
 // CheckWritableDir checks that the nearest existing ancestor of dir (dir included) is

@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // compareChunk is the read size of a streaming comparison.
@@ -28,7 +30,7 @@ func SameContent(f FS, name string, want Snapshot) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return cur.Exists == want.Exists && bytes.Equal(cur.Data, want.Data), nil
+	return cur.Exists == want.Exists && bigbuf.Same(cur.Data, want.Data), nil
 }
 
 // sameContent streams the file and compares it chunk by chunk.
@@ -51,6 +53,9 @@ func (OS) sameContent(name string, want Snapshot) (bool, error) {
 	if !fi.Mode().IsRegular() || fi.Size() != int64(len(want.Data)) {
 		return false, nil
 	}
+	if bigbuf.IsMapped(want.Data) {
+		return sameSums(fh, bigbuf.Sums(want.Data))
+	}
 	buf := make([]byte, min(compareChunk, len(want.Data)+1)) // a small file, a small buffer
 	rest := want.Data
 	for {
@@ -66,4 +71,33 @@ func (OS) sameContent(name string, want Snapshot) (bool, error) {
 			return false, err
 		}
 	}
+}
+
+// sameSums reports whether the file open as fh, of the size already checked, holds
+// chunks of the digests sums: the compare of a file with a mapped snapshot, whose
+// pages show the file as it is now, not as it was read (docs/writes.md, "A large
+// file's edit, written in pieces"). The file is read a chunk at a time into one
+// buffer, never mapped.
+func sameSums(fh io.Reader, sums []uint64) (bool, error) {
+	buf := make([]byte, bigbuf.Chunk)
+	for _, want := range sums {
+		n, err := io.ReadFull(fh, buf)
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+			if errors.Is(err, io.EOF) {
+				return false, nil
+			}
+			return false, err
+		}
+		if bigbuf.Sum(buf[:n]) != want {
+			return false, nil
+		}
+	}
+	n, err := fh.Read(buf[:1]) // nothing more
+	if n > 0 {
+		return false, nil
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false, err
+	}
+	return true, nil
 }

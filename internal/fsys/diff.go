@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"hash/maphash"
 	"sort"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // diffContext is the number of unchanged lines shown around a change, as diff -u.
@@ -36,7 +38,7 @@ func writeHunksOf(emit func(string), a []byte, b Content) {
 	if b.Split() && bHi-lo > bigWindow && aHi > lo && writeLongLine(emit, a, b, lo, aHi, bHi) {
 		return // one long line, cut short on either side (longline_pieces.go)
 	}
-	skipped := bytes.Count(a[:lo], []byte{'\n'}) // lines before the window, the same on both sides
+	skipped := bigbuf.Count(a[:lo], '\n') // lines before the window, the same on both sides
 	emitHunks(emit, splitLines(a[lo:aHi]), splitLines(b.Slice(lo, bHi)), skipped)
 }
 
@@ -117,7 +119,7 @@ func window(a []byte, b Content) (lo, aHi, bHi int) {
 	// The common suffix counts from a line start on both sides: else from the line
 	// after its first newline.
 	if sa, sb := len(a)-m, b.Len()-m; !lineStart(a, sa, pre) || !(sb == pre || b.Slice(sb-1, sb)[0] == '\n') {
-		if j := bytes.IndexByte(a[sa:], '\n'); j >= 0 {
+		if j := bigbuf.IndexByte(a[sa:], '\n'); j >= 0 {
 			m -= j + 1
 		} else {
 			m = 0
@@ -142,7 +144,7 @@ func linesBack(x []byte, i, k int) int {
 // linesOn returns the end of the k lines that start at the line start i.
 func linesOn(x []byte, i, k int) int {
 	for ; k > 0 && i < len(x); k-- {
-		j := bytes.IndexByte(x[i:], '\n')
+		j := bigbuf.IndexByte(x[i:], '\n')
 		if j < 0 {
 			return len(x)
 		}
@@ -155,6 +157,9 @@ func linesOn(x []byte, i, k int) int {
 // reads a byte at a time, 20 ms for the one line of a minified 50 MB file (K7);
 // bytes.IndexByte, which reads many at once, tells which block holds one.
 func lastLineBreak(x []byte) int {
+	if bigbuf.IsMapped(x) {
+		return bigbuf.LastIndexByte(x, '\n') // a mapped file, its pages dropped behind
+	}
 	const block = 4096
 	for end := len(x); end > 0; end -= block {
 		from := max(0, end-block)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // errTooManyLinks reports a symlink loop in the overlay.
@@ -126,7 +128,7 @@ func (d *DryRun) sameContent(name string, want Snapshot) (bool, error) {
 		return SameContent(d.base, name, want)
 	}
 	cur := d.snapshot(filepath.Clean(name))
-	return cur.Exists == want.Exists && bytes.Equal(cur.Data, want.Data), nil
+	return cur.Exists == want.Exists && bigbuf.Same(cur.Data, want.Data), nil
 }
 
 // Lstat describes the named file without following a final symlink.

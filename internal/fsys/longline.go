@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // A minified file is one line: a dry run's diff of a small edit of a minified 50 MB
@@ -156,7 +158,16 @@ func cutBefore(line []byte, at int) int { return cutBetween(line, 0, at) }
 // (or 0), which it returns when no later place before at is one.
 func cutBetween(line []byte, from, at int) int {
 	cut := from
+	// a mapped file's pages are dropped behind, a Chunk at a time
+	relFrom, relAt := from, len(line)+1
+	if bigbuf.IsMapped(line) {
+		relAt = from + bigbuf.Chunk
+	}
 	for i := from; i < at; {
+		if i >= relAt {
+			bigbuf.Release(line[relFrom:i])
+			relFrom, relAt = i, i+bigbuf.Chunk
+		}
 		switch c := line[i]; c {
 		case '"', '\'':
 			i = quotedEnd(line, i)

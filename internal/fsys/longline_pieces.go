@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // A dry run's write of a large file in pieces (issue 31) keeps its new version
@@ -29,7 +31,7 @@ var lineMargin = 64 << 10
 func writeLongLine(emit func(string), a []byte, b Content, lo, aHi, bHi int) bool {
 	nlA, nlB := boolInt(a[aHi-1] == '\n'), boolInt(b.Slice(bHi-1, bHi)[0] == '\n')
 	aL, bL := a[lo:aHi-nlA], b.Sub(lo, bHi-nlB) // the lines without their line breaks
-	if bytes.IndexByte(aL, '\n') >= 0 {
+	if bigbuf.IndexByte(aL, '\n') >= 0 {
 		return false
 	}
 	p, s := bL.CommonEnds(aL) // as shortened's commonEnds
@@ -83,7 +85,7 @@ func writeLongLine(emit func(string), a []byte, b Content, lo, aHi, bHi int) boo
 		}
 		return fmt.Sprintf(`\ line of %d bytes, shown from byte %d to %d`, whole, from+c0, to+c0)
 	}
-	emitHunks(func(l string) { emit(shift(l)) }, [][]byte{aT}, [][]byte{bT}, bytes.Count(a[:lo], []byte{'\n'}))
+	emitHunks(func(l string) { emit(shift(l)) }, [][]byte{aT}, [][]byte{bT}, bigbuf.Count(a[:lo], '\n'))
 	return true
 }
 

@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // OS is the real filesystem. Its WriteFile is an atomic replace (W3) with exact modes
@@ -219,7 +222,7 @@ func (o OS) fill(f *os.File, tmp, name string, c Content, perm fs.FileMode) erro
 				}
 			}
 			n := min(len(p), writeChunk)
-			if _, err = f.Write(p[:n]); err != nil {
+			if err = writePiece(f, p[:n]); err != nil {
 				return false
 			}
 			p, left = p[n:], left-n
@@ -230,6 +233,31 @@ func (o OS) fill(f *os.File, tmp, name string, c Content, perm fs.FileMode) erro
 		}
 		return true
 	})
+	return err
+}
+
+// writePiece writes p to f. A stretch of a mapped file (the unchanged bytes of a
+// large file's edit) is copied from the file by the kernel (copy_file_range), never
+// touched by the process; where the kernel cannot, it is written from the mapping
+// and its pages dropped after. A file cut short meanwhile is ErrChanged: the
+// transaction reads it again.
+func writePiece(f *os.File, p []byte) error {
+	m, off := bigbuf.Lookup(p)
+	if m == nil {
+		_, err := f.Write(p)
+		return err
+	}
+	err := m.CopyRange(int(f.Fd()), off, len(p))
+	if bigbuf.IsNoCopy(err) {
+		_, err = f.Write(p)
+		bigbuf.Release(p)
+		if errors.Is(err, syscall.EFAULT) {
+			err = bigbuf.ErrShort
+		}
+	}
+	if errors.Is(err, bigbuf.ErrShort) {
+		return fmt.Errorf("%w (%w)", ErrChanged, err)
+	}
 	return err
 }
 

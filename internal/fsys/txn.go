@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // Target is one file of a transaction run by [Apply].
@@ -239,7 +241,8 @@ func (p *plan) prepare(f FS, pl *planning) error {
 	if err := pl.check(p.t); err != nil {
 		return err
 	}
-	if err := CheckNotSymlink(f, p.t.Path); err != nil {
+	before, err := lstatChecked(f, p.t.Path)
+	if err != nil {
 		return err
 	}
 	parent := filepath.Dir(p.t.Path)
@@ -250,14 +253,14 @@ func (p *plan) prepare(f FS, pl *planning) error {
 	if near != parent && p.t.DirPerm == 0 {
 		return fmt.Errorf("%s: directory %s does not exist", p.t.Path, parent)
 	}
-	if err := p.planEdit(f); err != nil {
+	if err := p.planEdit(f, before); err != nil {
 		return err
 	}
 	if near == parent {
 		p.stale = hasLeftovers(f, p.t.Path, pl.listings)
 	}
 	if p.needsWrite() {
-		return CheckWritable(near)
+		return pl.checkWritable(near)
 	}
 	return nil
 }
@@ -272,18 +275,35 @@ func (p *plan) edit(f FS) error {
 }
 
 // planEdit is the plan-time edit: from the target's handed-over snapshot when it has
-// one, else from the file.
-func (p *plan) planEdit(f FS) error {
+// one, else from the file, read with before as its first look (the check of W5 that
+// prepare just made: one lstat, not two).
+func (p *plan) planEdit(f FS, before fs.FileInfo) error {
 	if p.t.Handoff != nil {
 		if snap, ok := p.t.Handoff(); ok {
 			return p.editFrom(snap)
 		}
 	}
-	return p.edit(f)
+	snap, err := readSnapshotAfter(f, p.t.Path, before)
+	if err != nil {
+		return err
+	}
+	return p.editFrom(snap)
 }
 
-// editFrom runs the target's Edit on snap.
+// editFrom runs the target's Edit on snap. A large file is mapped, not read
+// (internal/bigbuf): when another program cuts it short meanwhile, a page of it the
+// edit touches is gone (SIGBUS), which is the file changing while being read, as
+// ErrChanged (the transaction reads it again), not a crash.
 func (p *plan) editFrom(snap Snapshot) error {
+	var err error
+	if ferr := bigbuf.Guard(func() { err = p.editFromOnce(snap) }); ferr != nil {
+		return &editChanged{fmt.Errorf("%s: %w (%w)", p.t.Path, ErrChanged, ferr)}
+	}
+	return err
+}
+
+// editFromOnce is editFrom, unguarded.
+func (p *plan) editFromOnce(snap Snapshot) error {
 	data, perm, remove, err := p.t.RunEdit(snap)
 	if errors.Is(err, ErrChanged) {
 		return &editChanged{err}
@@ -339,9 +359,31 @@ func (p *plan) needsWrite() bool {
 func ReadSnapshot(f FS, path string) (Snapshot, error) {
 	before, err := f.Lstat(path)
 	if IsNotExist(err) {
-		before = nil
+		return Snapshot{}, nil // nothing there: nothing to read (issue 31: one call, not two)
 	} else if err != nil {
 		return Snapshot{}, err
+	}
+	return readSnapshotAfter(f, path, before)
+}
+
+// ReadSnapshotChecked is [CheckNotSymlink] and then [ReadSnapshot] of path, with one
+// look at it for both (issue 31: a transaction planning a client file looked at it
+// twice in a row).
+func ReadSnapshotChecked(f FS, path string) (Snapshot, error) {
+	before, err := lstatChecked(f, path)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	return readSnapshotAfter(f, path, before)
+}
+
+// readSnapshotAfter is ReadSnapshot with its first look at path already taken: before
+// is what Lstat found there (nil: nothing). An earlier look only makes the snapshot's
+// description stricter — the file must then have stood still from that look through
+// the read — so it is as sound as ReadSnapshot's own.
+func readSnapshotAfter(f FS, path string, before fs.FileInfo) (Snapshot, error) {
+	if before == nil {
+		return Snapshot{}, nil // nothing there: nothing to read
 	}
 	data, err := f.ReadFile(path)
 	if IsNotExist(err) {

@@ -1,7 +1,6 @@
 package fsys
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // txn is the state of a running transaction: what to undo.
@@ -456,7 +457,7 @@ func (tx *txn) removeChecked(path string, want Snapshot, check func() error) err
 	if err != nil {
 		return err
 	}
-	if cur.Exists != want.Exists || !bytes.Equal(cur.Data, want.Data) {
+	if cur.Exists != want.Exists || !bigbuf.Same(cur.Data, want.Data) {
 		return fmt.Errorf("remove %s: %w", path, ErrChanged)
 	}
 	return tx.f.Remove(path)

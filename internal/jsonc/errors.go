@@ -1,12 +1,12 @@
 package jsonc
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"github.com/mcpwire/mcpwire/internal/limits"
 )
 
@@ -66,8 +66,8 @@ func errAt(off int, format string, args ...any) *scanError {
 // syntaxError converts a scanError at an offset of data to a SyntaxError.
 func syntaxError(data []byte, e *scanError) *SyntaxError {
 	off := min(max(e.off, 0), len(data))
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := off - bytes.LastIndexByte(data[:off], '\n')
+	line := 1 + bigbuf.Count(data[:off], '\n')
+	col := off - bigbuf.LastIndexByte(data[:off], '\n')
 	if le, ok := e.err.(*limits.Error); ok {
 		le.Line = line
 	}

@@ -3,6 +3,8 @@ package jsonc
 import (
 	"bytes"
 	"strings"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // defaultUnit is the indentation unit for files that show none.
@@ -17,7 +19,7 @@ func (d *Doc) style() {
 	}
 	d.styled = true
 	d.nl = "\n"
-	if i := bytes.IndexByte(d.data, '\n'); i > 0 && d.data[i-1] == '\r' {
+	if i := bigbuf.IndexByte(d.data, '\n'); i > 0 && d.data[i-1] == '\r' {
 		d.nl = "\r\n"
 	}
 	d.unit = defaultUnit

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"github.com/mcpwire/mcpwire/internal/limits"
 )
 
@@ -96,6 +97,14 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 	opening := rec != nil && rec.open != ""
 	inner := deep // record the members of this root member's object value
 	visit := rec != nil && rec.visit != nil
+	// a mapped file (internal/bigbuf) is scanned a window at a time: the pages of
+	// each are mapped at once and dropped once passed, so that the file is never
+	// resident whole
+	relFrom, relAt := start, n+1
+	if bigbuf.IsMapped(data) {
+		relAt = start + bigbuf.Chunk
+		bigbuf.Populate(data[start:min(relAt, n)])
+	}
 	state := stValue
 	for {
 		// Skip whitespace and comments; the common case stays inline.
@@ -255,6 +264,11 @@ func scan(data []byte, i int, rec *record) (start, end int, serr *scanError) {
 		// A value ended at i.
 		if depth == 0 {
 			return start, i, nil
+		}
+		if i >= relAt {
+			bigbuf.Release(data[relFrom:i])
+			relFrom, relAt = i, i+bigbuf.Chunk
+			bigbuf.Populate(data[i:min(relAt, n)])
 		}
 		if recording {
 			if depth == 1 {

@@ -1,5 +1,7 @@
 package jsonc
 
+import "github.com/mcpwire/mcpwire/internal/bigbuf"
+
 // window makes an object whose members ParseOpen noted without building them: the
 // projects map of a 50 MB ~/.claude.json has tens of thousands of members, and an
 // edit of one project's servers needs one of them. Until a member is looked up the
@@ -79,10 +81,22 @@ func (o *object) findWindowed(name string) (int, bool) {
 		o.full()
 		return 0, false
 	}
+	// the keys lie all over the file (a project's key every kilobyte or so): in a
+	// mapped file their pages are dropped behind, a Chunk at a time, and a key
+	// shorter than name is never read (an escape only lengthens a key)
+	mapped, hi := bigbuf.IsMapped(w.src), w.end
 	for k := len(w.spans) - 1; k >= 0; k-- {
-		if keyIs(w.src[w.spans[k].keyStart:w.spans[k].keyEnd], name) {
+		sp := w.spans[k]
+		if sp.keyEnd-sp.keyStart-2 < len(name) {
+			continue
+		}
+		if keyIs(w.src[sp.keyStart:sp.keyEnd], name) {
 			o.open(k)
 			return 1, true
+		}
+		if mapped && hi-sp.keyStart >= bigbuf.Chunk {
+			bigbuf.Release(w.src[sp.keyStart:hi])
+			hi = sp.keyStart
 		}
 	}
 	o.full()

@@ -323,11 +323,14 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 		},
 	}
 	stage := stageTarget(f, own.Path+render.StagedSuffix, &edit.stage, func() ([]byte, error) {
-		if err := preChecks(f, main); err != nil {
-			return nil, err // the file's own refusal, before any edit of it
+		if err := targetCheck(main); err != nil {
+			return nil, err // the file's own refusals, before any edit of it (the symlink's: stagedRecord)
 		}
 		return edit.stagedRecord(f)
 	})
+	// the staged record as this target just read it is what the record's next Load
+	// reads too, while its description stays the one read (issue 31: read once)
+	edit.stageEdit, stage.Edit = stage.Edit, edit.editStaged
 	return fileTargetSet{stage: stage, main: main, record: edit.recordTarget()}, nil
 }
 

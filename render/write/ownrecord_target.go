@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"reflect"
 
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/render"
@@ -21,6 +22,7 @@ func (e *fileEdit) recordTarget() fsys.Target {
 		DirPerm:  0o700,
 		Check:    func() error { return render.CheckRecordDir(s.FS, s.Path) },
 		CheckKey: render.RecordDirKey(s.Path),
+		Handoff:  s.TakeSnapshot, // the record as the client file's edit last loaded it
 		Edit: func(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
 			if !s.Unchanged(cur) {
 				return nil, 0, false, fmt.Errorf("%s: %w", s.Path, fsys.ErrChanged)
@@ -33,6 +35,14 @@ func (e *fileEdit) recordTarget() fsys.Target {
 				// that what an interrupted run left converges with a finished one, K10)
 				e.recordOut = nil
 				return nil, 0, true, nil
+			}
+			if final := e.finalRecord(); cur.Exists && reflect.DeepEqual(s.Rec, final) {
+				// the record read (s.Rec is its decoding: Unchanged above) is the record
+				// to write: its bytes stay, whichever mcpwire encoded them — what the
+				// encoding below would also decide, without encoding 35 records of an
+				// up-to-date run (issue 31)
+				e.recordOut = cur.Data
+				return e.recordOut, 0o600, false, nil
 			}
 			e.recordOut = e.encodedRecord()
 			if cur.Exists && !bytes.Equal(cur.Data, e.recordOut) && bytes.Equal(s.Rec.Encode(), e.finalRecord().Encode()) {

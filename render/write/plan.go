@@ -77,6 +77,11 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *pro
 	p := t.P
 	t.Home, t.Exec, t.GOOS = r.Env.Home, r.Env.Exec, r.Env.GOOS
 	var names []string
+	var entries []namedEntry
+	if len(servers) > 0 {
+		// one entry per server, usually: allocated once, not grown (issue 31)
+		names, entries = make([]string, 0, len(servers)), make([]namedEntry, 0, len(servers))
+	}
 	for _, s := range servers {
 		names = append(names, s.Name)
 	}
@@ -84,7 +89,6 @@ func (r *Request) plan(t target, servers []*registry.Server) ([]namedEntry, *pro
 		return nil, nil, nil, err
 	}
 	fs := providers.Effective(r.Filters, p.Name, names)
-	var entries []namedEntry
 	var written []string
 	var probs, skipped []providers.Problem
 	for _, s := range servers {

@@ -3,10 +3,12 @@ package write
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"maps"
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"github.com/mcpwire/mcpwire/internal/format"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
@@ -63,6 +65,8 @@ type fileEdit struct {
 	stage        staged
 	memo         *editMemo
 	encoded      encodedRecord
+	// stageEdit is the Edit of the staged record's target (editStaged)
+	stageEdit func(fsys.Snapshot) ([]byte, fs.FileMode, bool, error)
 	// handoff is the client file as the staged record's edit read it, for the file's
 	// own target to edit from (takeHandoff); preRead the read of it preStage's
 	// transaction made (keepRead), for the next transaction of the command
@@ -121,7 +125,9 @@ func (m *editMemo) sameInput(data []byte) bool {
 	if len(data) != len(m.in) {
 		return false
 	}
-	return len(data) == 0 || &data[0] == &m.in[0] || bytes.Equal(data, m.in)
+	// a mapped file is compared by the digests taken as it was mapped: two mappings
+	// of one file show the same bytes, also when another program wrote to it since
+	return len(data) == 0 || &data[0] == &m.in[0] || bigbuf.Same(data, m.in)
 }
 
 // standing says how an existing entry stands: its digest d against the ownership
@@ -261,7 +267,9 @@ func (e *fileEdit) nextRecord() *render.OwnRecord {
 // client file changes and so does its record.
 func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 	if e.after != nil {
-		return nil, nil // the last edit of these entries stages the record
+		// the last edit of these entries stages the record; the file is still refused
+		// here when it is a symlink (W5), before any edit of it
+		return nil, fsys.CheckNotSymlink(f, e.path)
 	}
 	cur, err := e.read(f)
 	if err != nil {
@@ -306,11 +314,14 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 func (e *fileEdit) read(f fsys.FS) (fsys.Snapshot, error) {
 	if h := e.preRead; h != nil {
 		e.preRead = nil
+		if err := fsys.CheckNotSymlink(f, e.path); err != nil {
+			return fsys.Snapshot{}, err
+		}
 		if same, err := fsys.Unchanged(f, e.path, *h); err == nil && same {
 			return *h, nil
 		}
 	}
-	cur, err := fsys.ReadSnapshot(f, e.path)
+	cur, err := fsys.ReadSnapshotChecked(f, e.path) // refusing a symlink (W5)
 	if e.keepRead {
 		e.preRead = &cur
 	}

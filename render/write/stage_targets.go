@@ -36,10 +36,10 @@ func batch(b int, targets ...fsys.Target) []fsys.Target {
 // stageTarget is the target writing the staged deny record before the settings file.
 func (e *permEdit) stageTarget(f fsys.FS, settings fsys.Target) fsys.Target {
 	return stageTarget(f, e.recPath+render.StagedSuffix, &e.stage, func() ([]byte, error) {
-		if err := preChecks(f, settings); err != nil {
+		if err := targetCheck(settings); err != nil {
 			return nil, err
 		}
-		cur, err := fsys.ReadSnapshot(f, e.path)
+		cur, err := fsys.ReadSnapshotChecked(f, e.path) // and no symlink at its path
 		if err != nil {
 			return nil, err
 		}
@@ -92,6 +92,13 @@ func stageTarget(f fsys.FS, path string, st *staged, decide func() ([]byte, erro
 			return nil, 0, true, nil
 		},
 	}
+}
+
+// editStaged is the staged record's Edit (stageEdit), first telling the ownership
+// record's state what the target read of the staged file (render.OwnState.UseStaged).
+func (e *fileEdit) editStaged(cur fsys.Snapshot) ([]byte, fs.FileMode, bool, error) {
+	e.own.UseStaged(cur)
+	return e.stageEdit(cur)
 }
 
 // unstage removes the staged records of a finished transaction, each only while it
@@ -154,13 +161,12 @@ func unstageWritten(f fsys.FS, list []*staged, results []fsys.Result, pre bool) 
 	}
 }
 
-// preChecks are the checks Apply runs on a target before its Edit (its Check, and no
-// symlink at its path), for a staged record's target that edits it first.
-func preChecks(f fsys.FS, t fsys.Target) error {
+// targetCheck is the check Apply runs on a target before its Edit (its Check), for a
+// staged record's target that edits it first; the other, no symlink at its path, is
+// made by the read of the file that follows (fsys.ReadSnapshotChecked).
+func targetCheck(t fsys.Target) error {
 	if t.Check != nil {
-		if err := t.Check(); err != nil {
-			return err
-		}
+		return t.Check()
 	}
-	return fsys.CheckNotSymlink(f, t.Path)
+	return nil
 }
