@@ -115,8 +115,17 @@ func (d *Doc) load(src []byte) error {
 
 // parseTree parses src as one YAML document whose top level is a mapping, and
 // returns that mapping (nil for an empty document, or one that is only comments or
-// null).
-func parseTree(src []byte) (root *yaml.Node, err error) {
+// null). A large document is parsed in pieces on every core when its layout allows
+// (parallel.go), to the same tree; otherwise, and for every error, whole.
+func parseTree(src []byte) (*yaml.Node, error) {
+	if root, ok := parseParallel(src); ok {
+		return root, nil
+	}
+	return parseWhole(src)
+}
+
+// parseWhole is parseTree's parse of the whole source at once.
+func parseWhole(src []byte) (root *yaml.Node, err error) {
 	defer func() {
 		if r := recover(); r != nil { // the parser's own failures are errors, never a crash
 			root, err = nil, fmt.Errorf("the YAML parser failed: %v", r)
