@@ -33,6 +33,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"github.com/mcpwire/mcpwire/internal/limits"
 	"go.yaml.in/yaml/v3"
 )
@@ -128,6 +129,9 @@ func parseTree(src []byte) (*yaml.Node, error) {
 func parseWhole(src []byte) (root *yaml.Node, err error) {
 	defer func() {
 		if r := recover(); r != nil { // the parser's own failures are errors, never a crash
+			if bigbuf.Recovered(r) != nil {
+				panic(r) // a mapped file cut short is no parser failure: for the caller's guard
+			}
 			root, err = nil, fmt.Errorf("the YAML parser failed: %v", r)
 		}
 	}()

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -24,6 +25,10 @@ var parallelMin = 256 << 10
 
 // parallelPieces is how many pieces the container is cut into; 0 is one a core.
 var parallelPieces = 0
+
+// beforePieces, when set (tests), is given the offsets the pieces start at once they
+// are cut, before they are parsed.
+var beforePieces func(cuts []int)
 
 // piecesParsed counts the pieces parsed by the parallel path, for tests.
 var piecesParsed atomic.Int64
@@ -56,6 +61,9 @@ func parseParallel(src []byte) (root *yaml.Node, ok bool) {
 		return nil, false
 	}
 	cuts := cutPieces(r, pieces)
+	if beforePieces != nil {
+		beforePieces(cuts)
+	}
 
 	// The pieces, each on its own goroutine; the skeleton on this one.
 	type piece struct {
@@ -64,6 +72,7 @@ func parseParallel(src []byte) (root *yaml.Node, ok bool) {
 	}
 	got := make([]piece, len(cuts))
 	var wg sync.WaitGroup
+	var faults bigbuf.Faults // src may be a mapped file (internal/bigbuf)
 	for i, c := range cuts {
 		end := r.end
 		if i+1 < len(cuts) {
@@ -73,13 +82,14 @@ func parseParallel(src []byte) (root *yaml.Node, ok bool) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[i].root, got[i].ok = parsePiece(src[c:end], line-1, r.seq)
+			faults.Guard(func() { got[i].root, got[i].ok = parsePiece(src[c:end], line-1, r.seq) })
 		}()
 	}
 	skel := make([]byte, 0, len(src)-(r.end-r.start))
 	skel = append(append(skel, src[:r.start]...), src[r.end:]...)
 	top, err := parseWhole(skel)
 	wg.Wait()
+	faults.Raise()
 	if err != nil || top == nil {
 		return nil, false
 	}
@@ -123,7 +133,10 @@ func parseParallel(src []byte) (root *yaml.Node, ok bool) {
 // change (anchors, aliases, tags, merge keys, comments).
 func parsePiece(b []byte, off int, seq bool) (root *yaml.Node, ok bool) {
 	defer func() {
-		if recover() != nil {
+		if r := recover(); r != nil {
+			if bigbuf.Recovered(r) != nil {
+				panic(r) // the file was cut short: for the caller's guard (Faults)
+			}
 			root, ok = nil, false
 		}
 	}()
