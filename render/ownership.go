@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/providers"
 )
@@ -165,7 +165,7 @@ func (s *OwnState) Load() error {
 	}
 	s.snap, s.unseen = snap, true
 	data, exists := snap.Data, snap.Exists
-	if s.Rec == nil || exists != s.Exists || !bytes.Equal(data, s.Raw) {
+	if s.Rec == nil || exists != s.Exists || !bigbuf.Same(data, s.Raw) {
 		rec := &OwnRecord{Destination: s.Canon, Entries: map[string]string{}}
 		if exists {
 			if err := decodeRecord(data, rec); err != nil {
@@ -185,7 +185,7 @@ func (s *OwnState) Load() error {
 		s.Stage = nil
 		return nil
 	}
-	if s.Stage != nil && wasStaged && bytes.Equal(staged, s.StagedRaw) {
+	if s.Stage != nil && wasStaged && bigbuf.Same(staged, s.StagedRaw) {
 		return nil
 	}
 	s.Stage, err = decodeOwnStage(s.Path+StagedSuffix, s.StagedRaw)
@@ -231,7 +231,7 @@ func (s *OwnState) TakeSnapshot() (fsys.Snapshot, bool) {
 
 // Unchanged reports whether the record file still holds what load read.
 func (s *OwnState) Unchanged(cur fsys.Snapshot) bool {
-	return cur.Exists == s.Exists && (!cur.Exists || bytes.Equal(cur.Data, s.Raw))
+	return cur.Exists == s.Exists && (!cur.Exists || bigbuf.Same(cur.Data, s.Raw))
 }
 
 // ReadOptional reads a file; a missing one is not an error.

@@ -3,6 +3,7 @@ package bigbuf
 import (
 	"errors"
 	"hash/maphash"
+	"slices"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -59,12 +60,19 @@ func Map(fd, size int) (*Mapped, []byte, error) {
 	return m, b, nil
 }
 
+// mapsMu serialises the changes of maps.
+var mapsMu sync.Mutex
+
 // register adds m to the mappings that Lookup finds.
 func register(m *Mapped) {
 	mapsMu.Lock()
-	maps = append(maps, m)
-	nmaps.Store(int32(len(maps)))
-	mapsMu.Unlock()
+	defer mapsMu.Unlock()
+	var ms []*Mapped
+	if cur := maps.Load(); cur != nil {
+		ms = slices.Clone(*cur)
+	}
+	ms = append(ms, m)
+	maps.Store(&ms)
 }
 
 // errTooMany is Map's refusal once the process holds maxMaps mappings: the
@@ -102,13 +110,10 @@ func dup(fd int) (int, error) {
 func unregister(m *Mapped) {
 	mapsMu.Lock()
 	defer mapsMu.Unlock()
-	for i, x := range maps {
-		if x == m {
-			maps = append(maps[:i], maps[i+1:]...)
-			break
-		}
+	if cur := maps.Load(); cur != nil {
+		ms := slices.DeleteFunc(slices.Clone(*cur), func(x *Mapped) bool { return x == m })
+		maps.Store(&ms)
 	}
-	nmaps.Store(int32(len(maps)))
 }
 
 // release drops the whole pages inside b (MADV_DONTNEED).

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"runtime"
 	"runtime/debug"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -29,15 +28,13 @@ type Mapped struct {
 // after every Chunk, so that only about one Chunk of the file is resident at a time.
 const Chunk = 1 << 20
 
-var (
-	mapsMu sync.Mutex
-	maps   []*Mapped
-	nmaps  atomic.Int32
-)
+// maps are the files mapped (register, Linux): replaced, never changed in place, so
+// that a look-up (every string jsonc hands out asks, Raw.Text) takes no lock.
+var maps atomic.Pointer[[]*Mapped]
 
 // Lookup returns the mapping that b lies in (at offset off of the file), or nil.
 func Lookup(b []byte) (m *Mapped, off int64) {
-	if nmaps.Load() == 0 || len(b) == 0 {
+	if len(b) == 0 || maps.Load() == nil {
 		return nil, 0
 	}
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
@@ -46,9 +43,11 @@ func Lookup(b []byte) (m *Mapped, off int64) {
 
 // lookupAddr returns the mapping holding [lo, hi).
 func lookupAddr(lo, hi uintptr) (*Mapped, int64) {
-	mapsMu.Lock()
-	defer mapsMu.Unlock()
-	for _, m := range maps {
+	ms := maps.Load()
+	if ms == nil {
+		return nil, 0
+	}
+	for _, m := range *ms {
 		if m.lo <= lo && hi <= m.hi {
 			return m, int64(lo - m.lo)
 		}
@@ -232,7 +231,12 @@ func LastIndexByte(b []byte, c byte) int {
 
 // Mappings is how many files the process has mapped (tests: the crash and fault
 // matrices check that they edited mapped files).
-func Mappings() int { return int(nmaps.Load()) }
+func Mappings() int {
+	if ms := maps.Load(); ms != nil {
+		return len(*ms)
+	}
+	return 0
+}
 
 // Faults carries a fault of a mapped file caught in other goroutines to the one that
 // waits for them: SetPanicOnFault is a goroutine's own, so a worker that touches a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"io/fs"
+	"unsafe"
 
 	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
@@ -100,6 +101,31 @@ func (c Content) Equal(b []byte) bool {
 		return same
 	})
 	return same
+}
+
+// mapped reports whether any of c's bytes lie in a mapped file (internal/bigbuf).
+func (c Content) mapped() bool {
+	if c.pieces == nil {
+		return bigbuf.IsMapped(c.one)
+	}
+	for _, p := range c.pieces {
+		if bigbuf.IsMapped(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// identical reports whether c and d are the same content, not only the same bytes:
+// the same slices.
+func (c Content) identical(d Content) bool {
+	switch {
+	case c.n != d.n || (c.pieces == nil) != (d.pieces == nil):
+		return false
+	case c.pieces == nil:
+		return c.n == 0 || unsafe.SliceData(c.one) == unsafe.SliceData(d.one)
+	}
+	return len(c.pieces) == len(d.pieces) && (len(c.pieces) == 0 || &c.pieces[0] == &d.pieces[0])
 }
 
 // SameAs reports whether the two contents hold the same bytes.

@@ -135,3 +135,49 @@ func TestMappedSnapshotComparedByDigest(t *testing.T) {
 		t.Error("the compare before the rename does not see the change")
 	}
 }
+
+// spec: W8
+// TestStagedFileOfAMappedFileNotReused: a temporary file filled from a mapped file
+// is not taken as holding a redo's edit of a new read of the file when the file was
+// written in place between the two reads: two mappings of one file show its bytes as
+// they are now, so they compare equal, and the temporary file holds the older
+// version. The same edit is held; contents not mapped are compared as before.
+func TestStagedFileOfAMappedFileNotReused(t *testing.T) {
+	path, data := bigFile(t, 2<<20)
+	read := func() []byte {
+		snap, err := ReadSnapshot(OS{}, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bigbuf.IsMapped(snap.Data) {
+			t.Fatal("the large file was not mapped")
+		}
+		return snap.Data
+	}
+	first := read()
+	staged := &PendingWrite{data: PiecesOf([][]byte{first, []byte("edit")}), perm: 0o600, from: first}
+	if !staged.holds(staged.data, 0o600, first) {
+		t.Error("the temporary file is not taken as holding the edit it was filled with")
+	}
+	again := read()
+	if !staged.holds(PiecesOf([][]byte{again, []byte("edit")}), 0o600, again) {
+		t.Error("an unchanged file read again: its temporary file is not reused")
+	}
+	// another program writes the file in place, its size kept
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("CHANGED"), 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	second := read()
+	if staged.holds(PiecesOf([][]byte{second, []byte("edit")}), 0o600, second) {
+		t.Error("a temporary file filled before the file was written in place is taken as holding the edit of the new read")
+	}
+	plain := &PendingWrite{data: PiecesOf([][]byte{bytes.Clone(data), []byte("edit")}), perm: 0o600}
+	if !plain.holds(PiecesOf([][]byte{bytes.Clone(data), []byte("edit")}), 0o600, nil) {
+		t.Error("the same unmapped content is not taken as held")
+	}
+}

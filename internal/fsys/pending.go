@@ -3,6 +3,7 @@ package fsys
 import (
 	"bytes"
 	"fmt"
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,6 +29,8 @@ type PendingWrite struct {
 	// adopted: tmp is not a temporary file but a file of its own that holds the
 	// content (Adopt), never removed by discard.
 	adopted bool
+	// from is the target's file as read when data was edited from it (holds).
+	from []byte
 }
 
 // StageWrite creates name's temporary file with data and mode perm, unsynced. Its
@@ -78,9 +81,22 @@ func (o OS) Adopt(name, from string, data []byte, perm fs.FileMode) (*PendingWri
 	return &PendingWrite{o: o, name: name, tmp: from, data: ContentOf(data), perm: perm, adopted: true}, nil
 }
 
-// holds reports whether the temporary file holds data with mode perm.
-func (w *PendingWrite) holds(data Content, perm fs.FileMode) bool {
-	return w != nil && w.perm == perm && w.data.SameAs(data)
+// holds reports whether the temporary file holds data with mode perm, data being
+// the edit of from (a target's file as read). Where either content has stretches of
+// a mapped file (internal/bigbuf), comparing them byte by byte says nothing: two
+// mappings of one file show its bytes as they are now, also when it was written in
+// place since the temporary file was filled, which would then rename its older
+// version over the newer (a batched transaction's redo edits a new read). So the
+// staged content must be the same edit, or the file it was filled from must be the
+// one read now, by the digests taken as each was mapped.
+func (w *PendingWrite) holds(data Content, perm fs.FileMode, from []byte) bool {
+	if w == nil || w.perm != perm {
+		return false
+	}
+	if w.data.mapped() || data.mapped() {
+		return w.data.identical(data) || bigbuf.Same(w.from, from) && w.data.SameAs(data)
+	}
+	return w.data.SameAs(data)
 }
 
 // syncPending makes the temporary files durable and closes them: their fsyncs run at

@@ -199,6 +199,7 @@ func (tx *txn) stageAll(b Batcher, plans []*plan, locked []bool, order []int, pe
 		if err != nil {
 			return err
 		}
+		w.from = p.snap.Data
 		pend[i] = w
 		ws = append(ws, w)
 	}
@@ -420,7 +421,7 @@ func (tx *txn) writeOnce(p *plan, w *PendingWrite) error {
 		opts := &WriteOptions{Expect: &snap, Check: p.t.Check}
 		var err error
 		from := ""
-		if w.holds(p.data, p.perm) {
+		if w.holds(p.data, p.perm, p.snap.Data) {
 			if w.adopted {
 				from = w.tmp
 			}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 )
 
 // Decoded is a document read by Decode: its root value as standard JSON and
@@ -98,7 +100,8 @@ func (r Raw) IsNull() bool { return r.Kind() == Null }
 
 // Text decodes a string value as encoding/json does. It reports false when
 // r is not a string. The result shares memory with r when the string holds
-// no escapes and is valid UTF-8, so r must never be modified afterwards.
+// no escapes and is valid UTF-8, so r must never be modified afterwards; never
+// with a mapped file (internal/bigbuf), which another program may write.
 func (r Raw) Text() (string, bool) {
 	if len(r) > 0 && (r[0] <= ' ' || r[len(r)-1] <= ' ') {
 		r = bytes.TrimSpace(r)
@@ -111,6 +114,11 @@ func (r Raw) Text() (string, bool) {
 	case len(body) == 0:
 		return "", true
 	case bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body):
+		if bigbuf.IsMapped(body) {
+			// a mapped file's bytes change when another program writes it in place:
+			// a string must not (registry values, map keys, a probe's command)
+			return string(body), true
+		}
 		return unsafe.String(&body[0], len(body)), true
 	case utf8.Valid(body):
 		return unquote(r), true

@@ -1,7 +1,6 @@
 package write
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -167,7 +166,7 @@ func (e *fileEdit) compute(cur fsys.Snapshot) (fsys.Content, error) {
 		return fsys.Content{}, err
 	}
 	if m := e.memo; m != nil && m.exists == cur.Exists && m.rawOK == s.Exists && e.sameStaged(m) &&
-		bytes.Equal(m.raw, s.Raw) && m.sameInput(cur.Data) {
+		bigbuf.Same(m.raw, s.Raw) && m.sameInput(cur.Data) {
 		return m.out, m.err
 	}
 	out, err := e.apply(cur)
@@ -180,10 +179,10 @@ func (e *fileEdit) compute(cur fsys.Snapshot) (fsys.Content, error) {
 // staged record against the same file gives the same edit.
 func (e *fileEdit) sameStaged(m *editMemo) bool {
 	s := e.own
-	if m.stagedOK == s.Staged && bytes.Equal(m.stagedRaw, s.StagedRaw) {
+	if m.stagedOK == s.Staged && bigbuf.Same(m.stagedRaw, s.StagedRaw) {
 		return true
 	}
-	return !m.stagedOK && s.Staged && e.stage.ok && bytes.Equal(s.StagedRaw, e.stage.data)
+	return !m.stagedOK && s.Staged && e.stage.ok && bigbuf.Same(s.StagedRaw, e.stage.data)
 }
 
 // apply edits a client file, in any format: the entries of the edit are reconciled
