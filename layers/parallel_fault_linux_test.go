@@ -3,10 +3,10 @@ package layers
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/bigbuf"
+	"github.com/mcpwire/mcpwire/internal/bigbuf/bigbuftest"
 )
 
 // TestParallelFaultOfMappedFile: a large layer file is mapped (internal/bigbuf);
@@ -15,24 +15,12 @@ import (
 // *bigbuf.FaultError, not a crash of the process.
 func TestParallelFaultOfMappedFile(t *testing.T) {
 	const size = 4 << 20
-	path := filepath.Join(t.TempDir(), "mcp-servers.json")
-	if err := os.WriteFile(path, make([]byte, size), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	_, b, err := bigbuf.Map(int(f.Fd()), size)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, b := bigbuftest.MapFile(t, "mcp-servers.json", make([]byte, size))
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
 	var sink [16]byte
-	err = bigbuf.Guard(func() {
+	err := bigbuf.Guard(func() {
 		Parallel(16, func(i int) { sink[i] = b[i*(size/16)] })
 	})
 	var fe *bigbuf.FaultError

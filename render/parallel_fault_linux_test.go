@@ -3,10 +3,10 @@ package render
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/bigbuf"
+	"github.com/mcpwire/mcpwire/internal/bigbuf/bigbuftest"
 )
 
 // TestInParallelFaultOfMappedFile: entries read back on every processor may be
@@ -16,25 +16,13 @@ import (
 // mcpwire was reading it"), not a crash of the process.
 func TestInParallelFaultOfMappedFile(t *testing.T) {
 	const size = 4 << 20
-	path := filepath.Join(t.TempDir(), "big.json")
-	if err := os.WriteFile(path, make([]byte, size), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	_, b, err := bigbuf.Map(int(f.Fd()), size)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, b := bigbuftest.MapFile(t, "big.json", make([]byte, size))
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
 	n := 4 * parallelFrom
 	var sink [8]byte
-	err = bigbuf.Guard(func() {
+	err := bigbuf.Guard(func() {
 		inParallel(n, func(from, to int) {
 			for i := from; i < to; i++ {
 				sink[i%8] = b[i*(size/n)]

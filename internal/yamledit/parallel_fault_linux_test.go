@@ -3,10 +3,10 @@ package yamledit
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/internal/bigbuf"
+	"github.com/mcpwire/mcpwire/internal/bigbuf/bigbuftest"
 )
 
 // TestParallelParseFaultOfMappedFile: a large YAML file is mapped
@@ -18,7 +18,7 @@ import (
 // spec: K7
 func TestParallelParseFaultOfMappedFile(t *testing.T) {
 	withParallel(t, 256<<10, 2)
-	path, b := mapYAML(t, gooseFile(300<<10))
+	path, b := bigbuftest.MapFile(t, "config.yaml", gooseFile(300<<10))
 	// what this goroutine reads (the head, and the pieces but the last, whose lines
 	// it counts) stays; the pages of the last piece but its first go
 	beforePieces = func(cuts []int) {
@@ -40,7 +40,7 @@ func TestParallelParseFaultOfMappedFile(t *testing.T) {
 //
 // spec: K7
 func TestParseFaultOfMappedFile(t *testing.T) {
-	path, b := mapYAML(t, gooseFile(64<<10))
+	path, b := bigbuftest.MapFile(t, "config.yaml", gooseFile(64<<10))
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -50,23 +50,4 @@ func TestParseFaultOfMappedFile(t *testing.T) {
 	if !errors.As(err, &fe) {
 		t.Fatalf("parsing a mapped file cut short: %v (parseWhole: %v), want a *bigbuf.FaultError", err, perr)
 	}
-}
-
-// mapYAML writes src to a file and maps it.
-func mapYAML(t *testing.T, src []byte) (string, []byte) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(path, src, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	_, b, err := bigbuf.Map(int(f.Fd()), len(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path, b
 }
