@@ -148,13 +148,25 @@ type OwnState struct {
 // a corrupt staged one) before anything is written. local is set for a project's own
 // servers in a file shared by every project: they have a record of their own.
 func NewOwnState(f fsys.FS, layerDir, dest, provider string, local LocalRecord) (*OwnState, error) {
+	s, err := UnloadedOwnState(f, layerDir, dest, provider, local)
+	if err != nil {
+		return nil, err
+	}
+	return s, s.Load()
+}
+
+// UnloadedOwnState is NewOwnState without reading the records: its first Load does
+// (Loaded reports false until then).
+func UnloadedOwnState(f fsys.FS, layerDir, dest, provider string, local LocalRecord) (*OwnState, error) {
 	path, canon, err := entryRecordPath(layerDir, dest, local.Container, local.Scope != "")
 	if err != nil {
 		return nil, err
 	}
-	s := &OwnState{FS: f, Path: path, Canon: canon, Provider: provider, Local: local, Writers: []string{provider}}
-	return s, s.Load()
+	return &OwnState{FS: f, Path: path, Canon: canon, Provider: provider, Local: local, Writers: []string{provider}}, nil
 }
+
+// Loaded reports whether a Load has read the records (and found them sound).
+func (s *OwnState) Loaded() bool { return s.Rec != nil }
 
 // Load reads the record and the staged record again; what holds the same bytes as
 // the last Load is not decoded again (the decoded records are never changed).

@@ -34,6 +34,15 @@ var _ FS = OS{}
 // NewOS returns the real filesystem.
 func NewOS() FS { return OS{} }
 
+// ConcurrentReads reports whether f's reads (ReadFile, Lstat, Stat, ReadDir,
+// EvalSymlinks) may run on several goroutines at once while nothing is written
+// through f: the real filesystem's may (its hooks are on the writes alone); a dry run
+// is not safe for concurrent use, and the fakes of tests count and order their calls.
+func ConcurrentReads(f FS) bool {
+	_, ok := f.(OS)
+	return ok
+}
+
 // OSOptions configure the real filesystem returned by [NewOSWith].
 type OSOptions struct {
 	// Interrupt, when set, lets a signal stop the writes cleanly (see [Interrupt]).

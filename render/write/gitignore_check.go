@@ -59,19 +59,19 @@ func (r *Request) checkIgnored(path string) error {
 	}
 	done := make(chan error, 1)
 	go func() { done <- check() }()
-	r.batch.ignored = append(r.batch.ignored, done)
+	r.batch.ignored = append(r.batch.ignored, ignoreCheck{req: r.batch.req, done: done})
 	return nil
 }
 
-// waitIgnored waits for the git checks started so far and returns the first
-// refusal, in the order of the requests.
-func (b *prepareBatch) waitIgnored() error {
-	var first error
-	for _, done := range b.ignored {
-		if err := <-done; first == nil {
-			first = err
+// waitIgnored waits for the git checks started so far and returns their refusals by
+// request.
+func (b *prepareBatch) waitIgnored() map[int]error {
+	out := map[int]error{}
+	for _, c := range b.ignored {
+		if err := <-c.done; err != nil {
+			out[c.req] = err
 		}
 	}
 	b.ignored = nil
-	return first
+	return out
 }

@@ -1,7 +1,6 @@
 package write
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -55,12 +54,21 @@ func Inject(f fsys.FS, r Request) (*Result, error) {
 // PrepareAll prepares the requests of one transaction in order, as Prepare does each;
 // what does not change while nothing is written is found out once for all of them:
 // the write layer's overlap check (L8), whether the files a new file would hide exist.
+// With a second core, the edits are computed there meanwhile (precompute), the
+// ownership records read and checked with them; the first refusal in the order of the
+// requests is returned, as when each request was prepared in full before the next.
 func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 	batch := &prepareBatch{checked: map[*registry.Registry]bool{}, exists: map[string]bool{}}
+	pre := startPrecompute(f, len(reqs))
+	defer pre.wait(f) // the edits are the caller's once PrepareAll returns
+	batch.lazy = pre != nil
 	preps := make([]*Prepared, 0, len(reqs))
+	at := make([]int, 0, len(reqs)) // the request of each prep
 	var refused RenderErrors
-	for _, r := range reqs {
-		r.batch = batch
+	var stop error
+	stopAt := len(reqs)
+	for i, r := range reqs {
+		r.batch, batch.req = batch, i
 		prep, err := Prepare(f, r)
 		var re *RenderError
 		if errors.As(err, &re) {
@@ -69,12 +77,14 @@ func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 			continue
 		}
 		if err != nil {
-			// an earlier request's refusal comes first, as if its check had not waited
-			return nil, cmp.Or(batch.waitIgnored(), err)
+			stop, stopAt = err, i
+			break
 		}
-		preps = append(preps, prep)
+		preps, at = append(preps, prep), append(at, i)
+		pre.add(prep.edit)
 	}
-	if err := batch.waitIgnored(); err != nil {
+	pre.wait(f)
+	if err := batch.firstRefusal(preps, at, stopAt, stop); err != nil {
 		return nil, err
 	}
 	switch len(refused) {
@@ -84,6 +94,29 @@ func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 		return nil, refused[0]
 	}
 	return nil, refused
+}
+
+// firstRefusal waits for the git checks and returns the first refusal of the
+// requests up to stopAt in their order: a request's git check (started first), then
+// its ownership record (read by precompute), then stop, the error that ended the
+// preparing at request stopAt.
+func (b *prepareBatch) firstRefusal(preps []*Prepared, at []int, stopAt int, stop error) error {
+	git := b.waitIgnored()
+	j := 0
+	for i := 0; i <= stopAt; i++ {
+		if err := git[i]; err != nil {
+			return err
+		}
+		if i == stopAt {
+			return stop
+		}
+		for ; j < len(at) && at[j] <= i; j++ {
+			if e := preps[j].edit; at[j] == i && e != nil && e.loadErr != nil {
+				return e.loadErr
+			}
+		}
+	}
+	return nil
 }
 
 // RenderErrors are the refusals of several clients in one transaction.
@@ -293,7 +326,11 @@ func (r *Request) fileTargets(f fsys.FS, edit *fileEdit, scope providers.Scope) 
 	if r.Provider.Dest(scope).Nested() {
 		local = render.LocalRecord{Scope: scope, Project: r.Project, Container: edit.Servers}
 	}
-	own, err := render.NewOwnState(f, layer.Dir, edit.path, edit.p.Name, local)
+	newOwn := render.NewOwnState
+	if r.batch != nil && r.batch.lazy {
+		newOwn = render.UnloadedOwnState // loaded by precompute, refused in request order by PrepareAll
+	}
+	own, err := newOwn(f, layer.Dir, edit.path, edit.p.Name, local)
 	if err != nil {
 		return fileTargetSet{}, err
 	}

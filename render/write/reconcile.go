@@ -76,6 +76,9 @@ type fileEdit struct {
 	// compute follows in the same pass; a record changed in between is seen by the
 	// record's own target, which fails the pass with ErrChanged (recordTarget).
 	loaded bool
+	// loadErr is the refusal of the ownership records that precompute read (a
+	// corrupt one), which PrepareAll returns in its request's turn.
+	loadErr error
 
 	// Results of the last edit.
 	wrote   map[string]string // name → digest of what was written
@@ -168,6 +171,9 @@ func (e *fileEdit) compute(cur fsys.Snapshot) (fsys.Content, error) {
 	if m := e.memo; m != nil && m.exists == cur.Exists && m.rawOK == s.Exists && e.sameStaged(m) &&
 		bigbuf.Same(m.raw, s.Raw) && m.sameInput(cur.Data) {
 		return m.out, m.err
+	}
+	if applyHook != nil {
+		applyHook()
 	}
 	out, err := e.apply(cur)
 	e.memo = &editMemo{in: cur.Data, exists: cur.Exists, raw: s.Raw, rawOK: s.Exists, stagedRaw: s.StagedRaw, stagedOK: s.Staged, out: out, err: err}
@@ -308,11 +314,13 @@ func (e *fileEdit) stagedRecord(f fsys.FS) ([]byte, error) {
 }
 
 // read reads the client file for the staged record's edit: as an earlier transaction
-// of the same command read it (preStage), while it has not changed since, so that a
-// large file is read once.
+// of the same command read it (preStage), or PrepareAll's second core (precompute),
+// while it has not changed since, so that a large file is read once.
 func (e *fileEdit) read(f fsys.FS) (fsys.Snapshot, error) {
 	if h := e.preRead; h != nil {
-		e.preRead = nil
+		if !e.keepRead {
+			e.preRead = nil
+		}
 		if err := fsys.CheckNotSymlink(f, e.path); err != nil {
 			return fsys.Snapshot{}, err
 		}

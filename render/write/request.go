@@ -57,8 +57,18 @@ type prepareBatch struct {
 	checked map[*registry.Registry]bool
 	// exists caches whether a path exists (Lstat), for hides.
 	exists map[string]bool
-	// ignored are the git checks under way (checkIgnored), in request order.
-	ignored []chan error
+	// ignored are the git checks under way (checkIgnored), in request order; req is
+	// the request being prepared.
+	ignored []ignoreCheck
+	req     int
+	// lazy: the ownership records are read by precompute, not by Prepare.
+	lazy bool
+}
+
+// ignoreCheck is a git check under way for request req.
+type ignoreCheck struct {
+	req  int
+	done chan error
 }
 
 // exists reports whether path exists, once per PrepareAll.

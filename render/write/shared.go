@@ -118,6 +118,8 @@ func linkSharedEdits(preps []*Prepared) {
 		}
 		if prev := last[e.own.Path]; prev != nil {
 			e.before, prev.after = prev, e
+			prev.forgetPrecomputed()
+			e.forgetPrecomputed()
 			e.own.Writers = providers.AppendNew(slices.Clone(prev.own.Writers), e.own.Writers)
 		}
 		last[e.own.Path] = e
