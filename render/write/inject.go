@@ -62,6 +62,7 @@ func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 	pre := startPrecompute(f, len(reqs))
 	defer pre.wait(f) // the edits are the caller's once PrepareAll returns
 	batch.lazy = pre != nil
+	batch.startEarlyChecks(f, reqs)
 	preps := make([]*Prepared, 0, len(reqs))
 	at := make([]int, 0, len(reqs)) // the request of each prep
 	var refused RenderErrors
@@ -185,7 +186,7 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	edit.set, edit.remove, edit.filters = entries, prep.off, filters
 	edit.force, edit.keepFilters = r.Inject.Force, r.Inject.KeepFilters
 	if r.Inject.Sync {
-		edit.sync = map[string]bool{}
+		edit.sync = make(map[string]bool, len(r.Servers))
 		for _, n := range r.Servers {
 			edit.sync[n] = true
 		}
