@@ -60,7 +60,7 @@ func Inject(f fsys.FS, r Request) (*Result, error) {
 func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 	batch := &prepareBatch{checked: map[*registry.Registry]bool{}, exists: map[string]bool{}}
 	pre := startPrecompute(f, len(reqs))
-	defer pre.wait(f) // the edits are the caller's once PrepareAll returns
+	defer pre.wait(nil) // the edits are the caller's once PrepareAll returns
 	batch.lazy = pre != nil
 	batch.startEarlyChecks(f, reqs)
 	preps := make([]*Prepared, 0, len(reqs))
@@ -84,7 +84,7 @@ func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 		preps, at = append(preps, prep), append(at, i)
 		pre.add(prep.edit)
 	}
-	pre.wait(f)
+	pre.wait(preps)
 	if err := batch.firstRefusal(preps, at, stopAt, stop); err != nil {
 		return nil, err
 	}
