@@ -7,8 +7,9 @@ import "sync"
 // file holds it, once for each client: 1,440 digests of 200 different entries for a
 // 20-server profile in 36 clients (issue 31), since mcpwire writes a server alike for
 // every client of a dialect. It is bounded (maxMemoDigests entries of at most
-// maxMemoInput bytes; an entry past the bound is digested every time) and safe for
-// concurrent use: an injection computes its edits on two cores.
+// maxMemoInput bytes: a larger entry is digested every time, and a full memo starts
+// again empty) and safe for concurrent use: an injection computes its edits on two
+// cores.
 type digestMemo struct {
 	mu sync.Mutex
 	m  map[string]string
@@ -33,17 +34,23 @@ func (m *digestMemo) get(in []byte) (string, bool) {
 	return d, ok
 }
 
-// put holds the digest d of in, while the memo has room.
+// put holds the digest d of in; a full memo starts again empty.
 func (m *digestMemo) put(in []byte, d string) {
 	if len(in) > maxMemoInput {
 		return
 	}
 	m.mu.Lock()
-	if m.m == nil {
+	if m.m == nil || len(m.m) >= maxMemoDigests {
 		m.m = map[string]string{}
 	}
-	if len(m.m) < maxMemoDigests {
-		m.m[string(in)] = d
-	}
+	m.m[string(in)] = d
 	m.mu.Unlock()
+}
+
+// ForgetDigests empties the memo, as at a process's start: for tests that count
+// what one run allocates, several runs in one process.
+func ForgetDigests() {
+	digests.mu.Lock()
+	digests.m = nil
+	digests.mu.Unlock()
 }

@@ -56,6 +56,7 @@ func (r *Request) checkIgnored(path string) error {
 	if !ok || c.path != path {
 		c = r.startIgnored(path)
 	}
+	delete(r.batch.early, r.batch.req) // claimed
 	r.batch.ignored = append(r.batch.ignored, ignoreCheck{req: r.batch.req, done: c.done})
 	return nil
 }
@@ -104,6 +105,9 @@ func (b *prepareBatch) waitIgnored() map[int]error {
 			out[c.req] = err
 		}
 	}
-	b.ignored = nil
+	for _, c := range b.early {
+		<-c.done // unclaimed (its request was refused before it asked): no git left running
+	}
+	b.ignored, b.early = nil, nil
 	return out
 }

@@ -68,8 +68,13 @@ func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 	var refused RenderErrors
 	var stop error
 	stopAt := len(reqs)
+	var held []*heldWarnings // by request, while records are refused late (lazy)
 	for i, r := range reqs {
 		r.batch, batch.req = batch, i
+		if batch.lazy {
+			h := &heldWarnings{out: r.Warn}
+			r.Warn, held = h.add, append(held, h)
+		}
 		prep, err := Prepare(f, r)
 		var re *RenderError
 		if errors.As(err, &re) {
@@ -85,7 +90,13 @@ func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 		pre.add(prep.edit)
 	}
 	pre.wait(preps)
-	if err := batch.firstRefusal(preps, at, stopAt, stop); err != nil {
+	upTo, err := batch.firstRefusal(preps, at, stopAt, stop)
+	for i, h := range held {
+		if i <= upTo {
+			h.pass() // said as when each request was prepared in full before the next
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	switch len(refused) {
@@ -100,24 +111,53 @@ func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 // firstRefusal waits for the git checks and returns the first refusal of the
 // requests up to stopAt in their order: a request's git check (started first), then
 // its ownership record (read by precompute), then stop, the error that ended the
-// preparing at request stopAt.
-func (b *prepareBatch) firstRefusal(preps []*Prepared, at []int, stopAt int, stop error) error {
+// preparing at request stopAt. upTo is the last request whose warnings are said: a
+// corrupt record stopped the preparing at its request; anything else did not, or
+// where it happened.
+func (b *prepareBatch) firstRefusal(preps []*Prepared, at []int, stopAt int, stop error) (upTo int, err error) {
 	git := b.waitIgnored()
 	j := 0
 	for i := 0; i <= stopAt; i++ {
 		if err := git[i]; err != nil {
-			return err
+			return stopAt, err
 		}
 		if i == stopAt {
-			return stop
+			return stopAt, stop
 		}
 		for ; j < len(at) && at[j] <= i; j++ {
 			if e := preps[j].edit; at[j] == i && e != nil && e.loadErr != nil {
-				return e.loadErr
+				return i, e.loadErr
 			}
 		}
 	}
-	return nil
+	return stopAt, nil
+}
+
+// heldWarnings holds a request's warnings until pass says them, then says every
+// later one at once (Commit's).
+type heldWarnings struct {
+	out     func(string)
+	held    []string
+	passing bool
+}
+
+func (h *heldWarnings) add(msg string) {
+	switch {
+	case h.out == nil:
+	case h.passing:
+		h.out(msg)
+	default:
+		h.held = append(h.held, msg)
+	}
+}
+
+// pass says the held warnings, and lets every later one through.
+func (h *heldWarnings) pass() {
+	h.passing = true
+	for _, m := range h.held {
+		h.add(m)
+	}
+	h.held = nil
 }
 
 // RenderErrors are the refusals of several clients in one transaction.
@@ -201,7 +241,17 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	return prep, r.otherTargets(f, prep, ft, t, scope)
+	if err := r.otherTargets(f, prep, ft, t, scope); err != nil {
+		if !edit.own.Loaded() {
+			// the ownership record is refused first, as when it was read before its
+			// other targets (a PrepareAll on two cores reads it later: precompute)
+			if lerr := edit.own.Load(); lerr != nil {
+				return nil, lerr
+			}
+		}
+		return nil, err
+	}
+	return prep, nil
 }
 
 // projectWarnings are the R10 warnings of ${project} written as an absolute path into

@@ -33,6 +33,7 @@ type precompute struct {
 	edits  chan *fileEdit
 	done   sync.WaitGroup
 	shared []*fileEdit // held: files other clients are written too
+	waited bool
 }
 
 // startPrecompute starts the worker, or returns nil (every method is a no-op on nil).
@@ -41,13 +42,13 @@ func startPrecompute(f fsys.FS, n int) *precompute {
 		return nil
 	}
 	p := &precompute{f: f, edits: make(chan *fileEdit, n)}
-	p.done.Go(p.work)
+	p.done.Go(func() { p.work(p.edits) })
 	return p
 }
 
-// work computes the edits handed over until there are no more.
-func (p *precompute) work() {
-	for e := range p.edits {
+// work computes the edits of edits until there are no more.
+func (p *precompute) work(edits chan *fileEdit) {
+	for e := range edits {
 		e.precompute(p.f)
 	}
 }
@@ -69,11 +70,12 @@ func (p *precompute) add(e *fileEdit) {
 // one core. It returns once everything has finished: the edits are the caller's
 // again. Waiting again does nothing.
 func (p *precompute) wait(preps []*Prepared) {
-	if p == nil || p.edits == nil {
+	if p == nil || p.waited {
 		return
 	}
+	p.waited = true // a panic in the work below leaves the deferred wait nothing to do
 	close(p.edits)
-	p.work()
+	p.work(p.edits)
 	p.done.Wait()
 	held := map[*fileEdit]bool{}
 	for _, e := range p.shared {
@@ -86,17 +88,16 @@ func (p *precompute) wait(preps []*Prepared) {
 			chains = append(chains, e)
 		}
 	}
-	p.edits = make(chan *fileEdit, len(chains))
+	last := make(chan *fileEdit, len(chains))
 	for _, e := range chains {
-		p.edits <- e
+		last <- e
 	}
-	close(p.edits)
+	close(last)
 	if len(chains) > 1 {
-		p.done.Go(p.work)
+		p.done.Go(func() { p.work(last) })
 	}
-	p.work()
+	p.work(last)
 	p.done.Wait()
-	p.edits = nil
 }
 
 // precomputeHook, when set (tests), runs before each edit (or chain of edits of one
@@ -114,10 +115,23 @@ var (
 // meet. A mapped file another program cut short faults (internal/bigbuf): the fault
 // is dropped with what was computed, and the ordered plan reads the file again.
 func (e *fileEdit) precompute(f fsys.FS) {
+	root := e.root()
+	// a record or client file of 1 MiB or more is mapped: its faults are this
+	// goroutine's to catch (SetPanicOnFault is a goroutine's own)
+	if bigbuf.Guard(func() { e.precomputeChain(f, root) }) != nil {
+		for x := root; x != e.after; x = x.after {
+			x.memo, x.loadErr = nil, nil
+		}
+		e.preRead = nil
+		e.setLoaded(false) // the ordered plan loads, reads and computes it all again
+	}
+}
+
+// precomputeChain is precompute's work, from the chain's first edit root to e.
+func (e *fileEdit) precomputeChain(f fsys.FS, root *fileEdit) {
 	if precomputeHook != nil {
 		precomputeHook(e.path)
 	}
-	root := e.root()
 	for x := root; x != e.after; x = x.after {
 		if !x.own.Loaded() {
 			if x.loadErr = x.own.Load(); x.loadErr != nil {
@@ -132,13 +146,7 @@ func (e *fileEdit) precompute(f fsys.FS) {
 		e.setLoaded(false) // the ordered plan meets the error, and loads the records again
 		return
 	}
-	if bigbuf.Guard(func() { e.computeChain(cur) }) != nil {
-		for x := root; x != e.after; x = x.after {
-			x.memo = nil
-		}
-		e.setLoaded(false)
-		return
-	}
+	e.computeChain(cur)
 	e.preRead = &cur
 }
 

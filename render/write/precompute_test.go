@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/mcpwire/mcpwire/fixtures"
+	"github.com/mcpwire/mcpwire/internal/bigbuf"
 	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/layers"
 	"github.com/mcpwire/mcpwire/providers"
@@ -279,5 +281,122 @@ func TestPrecomputeRefusesInRequestOrder(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Dir(w.file("roo-code"))); !os.IsNotExist(err) {
 		t.Errorf("something was written: %v", err)
+	}
+}
+
+// TestPrecomputePanicIsTheOneRaised: a panic while the caller computes edits
+// (precompute.wait) is the one PrepareAll raises: the deferred wait does nothing
+// more (it used to close the closed channel: "close of closed channel"). And a
+// mapped file's fault on the worker, anywhere in its work (here before it reads the
+// records), is dropped with what it computed: the transaction computes the edit.
+func TestPrecomputePanicIsTheOneRaised(t *testing.T) {
+	w := newPreWorld(t)
+	preps, err := PrepareAll(onlyOS{fsys.NewOS()}, w.requests([]string{"cursor"}, "fetch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &precompute{f: fsys.NewOS(), edits: make(chan *fileEdit, 1)} // no worker: the caller computes
+	p.add(preps[0].edit)
+	precomputeHook = func(string) { panic("boom") }
+	t.Cleanup(func() { precomputeHook = nil })
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Errorf("wait raised %v, want boom", r)
+			}
+		}()
+		defer p.wait(nil) // as PrepareAll's
+		p.wait(preps)
+	}()
+
+	if runtime.GOMAXPROCS(0) < 2 {
+		return
+	}
+	precomputeHook = func(path string) {
+		if strings.Contains(path, ".kiro") {
+			panic(&bigbuf.FaultError{})
+		}
+	}
+	preps, err = PrepareAll(fsys.NewOS(), w.requests([]string{"cursor", "kiro"}, "fetch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	precomputeHook = nil
+	applied := 0
+	applyHook = func() { applied++ }
+	defer func() { applyHook = nil }()
+	if err := Commit(fsys.NewOS(), preps, false); err != nil {
+		t.Fatal(err)
+	}
+	if applied != 1 {
+		t.Errorf("the transaction computed %d edits, want Kiro's, whose computing ahead faulted", applied)
+	}
+	if data, err := os.ReadFile(w.file("kiro")); err != nil || !bytes.Contains(data, []byte(`"fetch"`)) {
+		t.Errorf("Kiro's file: %s, %v", data, err)
+	}
+}
+
+// spec: C6 W7
+// TestPrecomputeRecordRefusedBeforeLaterError: a request refused after its ownership
+// record was looked at (Claude Code's deny-rule record, read for its other targets)
+// is refused for its corrupt ownership record first, as when Prepare read the record
+// itself — also when the record is read on the second core (precompute).
+func TestPrecomputeRecordRefusedBeforeLaterError(t *testing.T) {
+	w := newPreWorld(t)
+	for _, f := range []fsys.FS{onlyOS{fsys.NewOS()}, fsys.NewOS()} {
+		reqs := w.requests([]string{"cursor", "claude-code"}, "fetch")
+		w.inject(fsys.NewOS(), reqs)
+		preps, err := PrepareAll(onlyOS{fsys.NewOS()}, reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, perm := preps[1].edit.own.Path, preps[1].perm.recPath
+		for _, p := range []string{own, perm} {
+			if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte("{not json"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err = PrepareAll(f, reqs)
+		if err == nil || !strings.Contains(err.Error(), own) {
+			t.Errorf("%T: got %v, want the ownership record %s refused", f, err, own)
+		}
+		for _, p := range []string{own, perm} {
+			os.Remove(p)
+		}
+	}
+}
+
+// spec: C6
+// TestPrecomputeHoldsLaterWarnings: the warnings of the requests after one refused
+// for a corrupt ownership record are not said — they were never prepared when each
+// request was prepared in full before the next — while that request's own and the
+// earlier ones' are.
+func TestPrecomputeHoldsLaterWarnings(t *testing.T) {
+	w := newPreWorld(t)
+	w.inject(fsys.NewOS(), w.requests([]string{"kiro"}, "fetch"))
+	preps, err := PrepareAll(onlyOS{fsys.NewOS()}, w.requests([]string{"kiro"}, "fetch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(preps[0].edit.own.Path, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []fsys.FS{onlyOS{fsys.NewOS()}, fsys.NewOS()} {
+		reqs := w.requests([]string{"kiro", "cursor"}, "fetch")
+		var said []string
+		for i := range reqs {
+			name := reqs[i].Provider.Name
+			reqs[i].Warn = func(string) { said = append(said, name) }
+			reqs[i].Servers = append(reqs[i].Servers, "notes") // a server whose cwd some clients drop
+		}
+		if _, err := PrepareAll(f, reqs); err == nil || !strings.Contains(err.Error(), "corrupt ownership record") {
+			t.Fatalf("%T: got %v", f, err)
+		}
+		if !slices.Contains(said, "kiro") || slices.Contains(said, "cursor") {
+			t.Errorf("%T: warnings of %v, want Kiro's and none of Cursor's, after it", f, said)
+		}
 	}
 }
