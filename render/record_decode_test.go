@@ -181,36 +181,90 @@ func FuzzDecodeRecord(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		starts := []func() *OwnRecord{
-			func() *OwnRecord { return &OwnRecord{} },
-			func() *OwnRecord { return &OwnRecord{Destination: "/d", Entries: map[string]string{}} },
-			func() *OwnRecord {
-				return &OwnRecord{Destination: "/d", Provider: "p", Entries: map[string]string{"x": digestOf("x")}, Providers: []string{"p"}}
-			},
-		}
-		for _, start := range starts {
-			got, want := start(), start()
-			jsonErr := json.Unmarshal(data, want)
-			if decodeRecordPlain(data, got) && (jsonErr != nil || !reflect.DeepEqual(got, want)) {
-				t.Fatalf("%q: decoded %+v, json.Unmarshal %+v (%v)", data, got, want, jsonErr)
-			}
-			got, want = start(), start()
-			err, wantErr := decodeRecord(data, got), decodeRecordJSON(data, want)
-			if !sameOutcome(jsonErr, err, wantErr) || jsonErr == nil && !reflect.DeepEqual(got, want) {
-				t.Fatalf("%q: decodeRecord %+v (%v), with json.Unmarshal alone %+v (%v)", data, got, err, want, wantErr)
-			}
-		}
-		var want OwnStage
-		jsonErr := json.Unmarshal(data, &want)
-		if st, ok := decodeStagePlain(data); ok && (jsonErr != nil || !reflect.DeepEqual(*st, want)) {
-			t.Fatalf("%q: decoded %+v, json.Unmarshal %+v (%v)", data, *st, want, jsonErr)
-		}
-		st, err := decodeOwnStage("p", data)
-		wantSt, wantErr := decodeOwnStageJSON("p", data)
-		if !sameOutcome(jsonErr, err, wantErr) || err == nil && !reflect.DeepEqual(st, wantSt) {
-			t.Fatalf("%q: decodeOwnStage %+v (%v), with json.Unmarshal alone %+v (%v)", data, st, err, wantSt, wantErr)
-		}
+		checkDecoders(t, data)
+		checkDecoders(t, shapedRecord(data))
 	})
+}
+
+// shapedRecord reads data as the steps of building a record of the shapes the decoder
+// reads, most of them valid JSON: members of the records' names (some differing by
+// case) holding strings, null, lists, maps and objects of them (some holding a number
+// or an escape), so that the fuzzer varies records rather than JSON syntax.
+func shapedRecord(data []byte) []byte {
+	keys := []string{"destination", "scope", "project", "container", "provider", "providers", "entries", "originals", "created",
+		"before", "after", "forgotten", "beforeCreated", "afterCreated", "afterOriginals", "dirs", "digest", "Entries", "x", ""}
+	strs := []string{`""`, `"a"`, `"é"`, `"` + digestOf("a") + `"`, `"\u0061"`, `"b"`}
+	next := func() int {
+		if len(data) == 0 {
+			return 0
+		}
+		b := int(data[0])
+		data = data[1:]
+		return b
+	}
+	var value func(depth int) string
+	value = func(depth int) string {
+		switch c := next(); {
+		case c%8 < 3 || depth > 2:
+			return strs[c/8%len(strs)]
+		case c%8 == 3:
+			return "null"
+		case c%8 == 4:
+			return []string{"true", "1", "[]", "{}"}[c/8%4]
+		case c%8 == 5:
+			var out []string
+			for range c / 8 % 4 {
+				out = append(out, value(depth+1))
+			}
+			return "[" + strings.Join(out, ", ") + "]"
+		default:
+			var out []string
+			for range c / 8 % 5 {
+				out = append(out, `"`+keys[next()%len(keys)]+`": `+value(depth+1))
+			}
+			return "{" + strings.Join(out, ", ") + "}"
+		}
+	}
+	var out []string
+	for len(data) > 0 {
+		out = append(out, `"`+keys[next()%len(keys)]+`": `+value(0))
+	}
+	return []byte("{" + strings.Join(out, ",\n") + "}")
+}
+
+// checkDecoders holds the plain decoding of data to json.Unmarshal's (FuzzDecodeRecord).
+func checkDecoders(t *testing.T, data []byte) {
+	t.Helper()
+	starts := []func() *OwnRecord{
+		func() *OwnRecord { return &OwnRecord{} },
+		func() *OwnRecord { return &OwnRecord{Destination: "/d", Entries: map[string]string{}} },
+		func() *OwnRecord {
+			return &OwnRecord{Destination: "/d", Provider: "p", Entries: map[string]string{"x": digestOf("x")}, Providers: []string{"p"}}
+		},
+		func() *OwnRecord { return &OwnRecord{Created: &CreatedFile{Digest: digestOf("f")}} },
+	}
+	for _, start := range starts {
+		got, want := start(), start()
+		jsonErr := json.Unmarshal(data, want)
+		if decodeRecordPlain(data, got) && (jsonErr != nil || !reflect.DeepEqual(got, want)) {
+			t.Fatalf("%q: decoded %+v, json.Unmarshal %+v (%v)", data, got, want, jsonErr)
+		}
+		got, want = start(), start()
+		err, wantErr := decodeRecord(data, got), decodeRecordJSON(data, want)
+		if !sameOutcome(jsonErr, err, wantErr) || jsonErr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: decodeRecord %+v (%v), with json.Unmarshal alone %+v (%v)", data, got, err, want, wantErr)
+		}
+	}
+	var want OwnStage
+	jsonErr := json.Unmarshal(data, &want)
+	if st, ok := decodeStagePlain(data); ok && (jsonErr != nil || !reflect.DeepEqual(*st, want)) {
+		t.Fatalf("%q: decoded %+v, json.Unmarshal %+v (%v)", data, *st, want, jsonErr)
+	}
+	st, err := decodeOwnStage("p", data)
+	wantSt, wantErr := decodeOwnStageJSON("p", data)
+	if !sameOutcome(jsonErr, err, wantErr) || err == nil && !reflect.DeepEqual(st, wantSt) {
+		t.Fatalf("%q: decodeOwnStage %+v (%v), with json.Unmarshal alone %+v (%v)", data, st, err, wantSt, wantErr)
+	}
 }
 
 // sameOutcome reports whether a decoding and the one with json.Unmarshal alone both

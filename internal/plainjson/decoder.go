@@ -67,6 +67,7 @@ func (d *Decoder) Null() bool {
 	return false
 }
 
+// literal consumes word (true, false, null), refusing anything else.
 func (d *Decoder) literal(word string) bool {
 	if len(d.data)-d.pos < len(word) || string(d.data[d.pos:d.pos+len(word)]) != word {
 		d.failed = true
