@@ -24,12 +24,11 @@ var (
 )
 
 // decodeRecordPlain decodes data into rec as json.Unmarshal does, and reports false
-// when it could not: then json.Unmarshal decodes it (the record's map of entries may
-// hold some of them already, which json.Unmarshal stores again).
+// when it could not: then json.Unmarshal decodes it. The map of entries and the
+// CreatedFile rec held may then hold some of what data says already, as json.Unmarshal
+// stores it again: the decoder stores a value, as json.Unmarshal does, in the order
+// of data, once it is read whole.
 func decodeRecordPlain(data []byte, rec *OwnRecord) bool {
-	if rec.Created != nil {
-		return false // json.Unmarshal would decode into the CreatedFile rec points to
-	}
 	d := plainjson.NewDecoder(data)
 	r := *rec
 	for key := range d.Members {

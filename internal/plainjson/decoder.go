@@ -34,7 +34,10 @@ func (d *Decoder) Fail() { d.failed = true }
 
 // End reports whether the document was read to its end (only white space left) and
 // nothing was refused.
-func (d *Decoder) End() bool { return !d.failed && d.peek() == 0 }
+func (d *Decoder) End() bool {
+	d.peek()
+	return !d.failed && d.pos == len(d.data)
+}
 
 // peek skips white space and returns the next byte, 0 at the end or once failed.
 func (d *Decoder) peek() byte {

@@ -78,6 +78,7 @@ func TestDecoder(t *testing.T) {
 		{in: `{"name": "x",}`, refused: true},
 		{in: `{"name": "x"} x`, refused: true},
 		{in: `{"name": "x"}{}`, refused: true},
+		{in: "{}\x00", refused: true},
 		{in: `{"name": "x"`, refused: true},
 		{in: `{"name": "x`, refused: true},
 		{in: "\ufeff{}", refused: true},
