@@ -283,6 +283,9 @@ func (t Target) refused(field string) string {
 // of the registry's forms inside it in the client's own, or a problem where the client
 // has none; text stays as it is.
 func (sp *speller) value(field, text string) string {
+	if !strings.ContainsAny(text, "${") {
+		return text // no reference (policy.Scan's own first look), nothing allocated
+	}
 	tpl := policy.Scan(text, registryForms())
 	if len(tpl) < 2 && (len(tpl) == 0 || tpl[0].Ref == nil) {
 		return text
@@ -379,15 +382,22 @@ func reservedReason(p *Provider, vr string) string {
 func (sp *speller) launch(s *registry.Server, v *Values) {
 	t := sp.t
 	v.Command = sp.value("command", s.Command)
+	if len(s.Args) > 0 {
+		v.Args = make([]string, 0, len(s.Args))
+	}
 	for i, a := range s.Args {
-		v.Args = append(v.Args, sp.value(fmt.Sprintf("args[%d]", i), a))
+		field := "" // named only where a reference may be refused (value)
+		if strings.ContainsAny(a, "${") {
+			field = fmt.Sprintf("args[%d]", i)
+		}
+		v.Args = append(v.Args, sp.value(field, a))
 	}
 	v.Cwd = sp.value("cwd", s.Cwd)
-	env := map[string]string{}
-	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+	env := make(map[string]string, len(s.Env)+len(s.EnvFrom)+len(s.EnvInput))
+	for _, k := range sortedKeys(s.Env) {
 		env[k] = sp.value("env."+k, s.Env[k])
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.EnvFrom)) {
+	for _, k := range sortedKeys(s.EnvFrom) {
 		vr := s.EnvFrom[k]
 		switch {
 		case sp.byName && k != vr && !sp.d.passesNoVariables():
@@ -402,7 +412,7 @@ func (sp *speller) launch(s *registry.Server, v *Values) {
 			}
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(s.EnvInput)) {
+	for _, k := range sortedKeys(s.EnvInput) {
 		sp.inputs = AppendNew(sp.inputs, []string{s.EnvInput[k]})
 		env[k], _ = (&policy.Placeholder{Kind: policy.KindInput, Name: s.EnvInput[k]}).Spell(policy.StyleInput)
 	}
@@ -455,4 +465,12 @@ func (sp *speller) remote(s *registry.Server, v *Values) {
 	if len(headers) > 0 {
 		v.Headers = format.Sorted(headers)
 	}
+}
+
+// sortedKeys are the keys of m in order; nothing is allocated for an empty map.
+func sortedKeys(m map[string]string) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
 }

@@ -98,7 +98,7 @@ func (l *listed) digest() string {
 		if l.entry != nil {
 			l.sum = l.entry.Digest()
 		} else {
-			l.sum = format.Digest(l.json)
+			l.sum = format.DigestOnce(l.json) // one of every entry of the file (K7)
 		}
 		l.entry = nil
 	})

@@ -114,3 +114,68 @@ func TestGitCheckRunsWhileOthersArePrepared(t *testing.T) {
 		t.Errorf("something was written: %v", err)
 	}
 }
+
+// TestGitCheckStartsBeforeAnyIsPrepared: the git check of RunWield's project file
+// starts before any client of the injection is prepared — here RunWield comes last,
+// after Cursor, and Cursor's file is looked at only once git has been asked — so that
+// the process runs while they all are (issue 31); its refusal still comes in
+// RunWield's turn: after an earlier client's error, before a later one's.
+//
+// spec: I1 W7
+func TestGitCheckStartsBeforeAnyIsPrepared(t *testing.T) {
+	w := newWorld(t)
+	asked := make(chan struct{})
+	var once sync.Once
+	f := &waitFS{FS: fsys.NewOS(), mark: string(filepath.Separator) + ".cursor", wait: asked}
+	rw := w.request("runwield", providers.Project, "", "fetch")
+	rw.Inject.Ignored = func(string) (render.IgnoreState, error) {
+		once.Do(func() { close(asked) })
+		return render.GitWouldCommit, nil
+	}
+	_, err := write.PrepareAll(f, []write.Request{w.request("cursor", providers.Project, "", "fetch"), rw})
+	if err == nil || !strings.Contains(err.Error(), "would not be ignored by git") {
+		t.Fatalf("got %v, want RunWield's refusal", err)
+	}
+	if f.late {
+		t.Error("Cursor was prepared before git was asked")
+	}
+
+	// an earlier client's error comes first, a later one's after
+	for _, c := range []struct {
+		name string
+		reqs []write.Request
+		want string
+	}{
+		{"error before", []write.Request{w.request("cursor", providers.Project, "", "no-such-server"), rw}, "no-such-server"},
+		{"error after", []write.Request{rw, w.request("cursor", providers.Project, "", "no-such-server")}, "would not be ignored by git"},
+	} {
+		for _, fs := range []fsys.FS{fsys.NewOS(), &signalFS{FS: fsys.NewOS(), mark: "\x00", seen: make(chan struct{})}} {
+			if _, err := write.PrepareAll(fs, c.reqs); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s (%T): got %v, want %q", c.name, fs, err, c.want)
+			}
+		}
+	}
+}
+
+// waitFS holds the first look at a path holding mark until wait is closed, and says
+// whether it waited in vain (late).
+type waitFS struct {
+	fsys.FS
+	mark string
+	wait chan struct{}
+	once sync.Once
+	late bool
+}
+
+func (s *waitFS) Lstat(name string) (fs.FileInfo, error) {
+	if strings.Contains(name, s.mark) {
+		s.once.Do(func() {
+			select {
+			case <-s.wait:
+			case <-time.After(3 * time.Second):
+				s.late = true
+			}
+		})
+	}
+	return s.FS.Lstat(name)
+}

@@ -42,8 +42,20 @@ func canonicalSlow(raw []byte) []byte {
 }
 
 // Digest is the sha256 of an entry's canonical JSON: member order and formatting do
-// not count, so a client that reformats its file keeps mcpwire's ownership (C6).
+// not count, so a client that reformats its file keeps mcpwire's ownership (C6). The
+// same bytes are digested once per process (digestMemo).
 func Digest(entryJSON []byte) string {
+	if d, ok := digests.get(entryJSON); ok {
+		return d
+	}
+	d := DigestOnce(entryJSON)
+	digests.put(entryJSON, d)
+	return d
+}
+
+// DigestOnce is Digest without the memo, for entries digested once each (every entry
+// of a file being read, of which there may be hundreds of thousands: K7).
+func DigestOnce(entryJSON []byte) string {
 	sum := sha256.Sum256(Canonical(entryJSON))
 	return hex.EncodeToString(sum[:])
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/mcpwire/mcpwire/internal/fsys"
 	"github.com/mcpwire/mcpwire/internal/hint"
 	"github.com/mcpwire/mcpwire/providers"
 	"github.com/mcpwire/mcpwire/render"
@@ -48,19 +49,50 @@ func (r *Request) ignoreRefusal(path string, st render.IgnoreState, gitErr error
 // runs while the later requests are prepared, and PrepareAll waits for it before it
 // returns (waitIgnored), so a refusal still comes before anything is written.
 func (r *Request) checkIgnored(path string) error {
-	check := func() error {
-		if st, err := r.Inject.Ignored(path); st != render.GitIgnores || err != nil {
-			return r.ignoreRefusal(path, st, err)
-		}
-		return nil
-	}
 	if r.batch == nil {
-		return check()
+		return r.askIgnored(path)
 	}
-	done := make(chan error, 1)
-	go func() { done <- check() }()
-	r.batch.ignored = append(r.batch.ignored, ignoreCheck{req: r.batch.req, done: done})
+	c, ok := r.batch.early[r.batch.req]
+	if !ok || c.path != path {
+		c = r.startIgnored(path)
+	}
+	r.batch.ignored = append(r.batch.ignored, ignoreCheck{req: r.batch.req, done: c.done})
 	return nil
+}
+
+// askIgnored asks git whether it ignores path, and refuses it unless it does.
+func (r *Request) askIgnored(path string) error {
+	if st, err := r.Inject.Ignored(path); st != render.GitIgnores || err != nil {
+		return r.ignoreRefusal(path, st, err)
+	}
+	return nil
+}
+
+// startIgnored starts askIgnored on its own goroutine.
+func (r *Request) startIgnored(path string) earlyCheck {
+	done := make(chan error, 1)
+	go func() { done <- r.askIgnored(path) }()
+	return earlyCheck{path: path, done: done}
+}
+
+// startEarlyChecks starts the git checks of the requests before any is prepared, so
+// that the process runs while all of them are (issue 31: the check of RunWield's
+// project file, the 14th of 36 clients, ended after the last one was prepared). A
+// check counts only once its request's Prepare asks for it (checkIgnored), at the
+// same point as before: a request refused earlier in its Prepare is refused for that,
+// as when the check began there.
+func (b *prepareBatch) startEarlyChecks(f fsys.FS, reqs []Request) {
+	for i, r := range reqs {
+		if !r.Provider.GitIgnored || r.Inject.Ignored == nil || r.Provider.Manual() {
+			continue
+		}
+		if scope, path, err := r.destination(f); err == nil && scope == providers.Project {
+			if b.early == nil {
+				b.early = map[int]earlyCheck{}
+			}
+			b.early[i] = r.startIgnored(path)
+		}
+	}
 }
 
 // waitIgnored waits for the git checks started so far and returns their refusals by

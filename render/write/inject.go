@@ -60,8 +60,9 @@ func Inject(f fsys.FS, r Request) (*Result, error) {
 func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 	batch := &prepareBatch{checked: map[*registry.Registry]bool{}, exists: map[string]bool{}}
 	pre := startPrecompute(f, len(reqs))
-	defer pre.wait(f) // the edits are the caller's once PrepareAll returns
+	defer pre.wait(nil) // the edits are the caller's once PrepareAll returns
 	batch.lazy = pre != nil
+	batch.startEarlyChecks(f, reqs)
 	preps := make([]*Prepared, 0, len(reqs))
 	at := make([]int, 0, len(reqs)) // the request of each prep
 	var refused RenderErrors
@@ -83,7 +84,7 @@ func PrepareAll(f fsys.FS, reqs []Request) ([]*Prepared, error) {
 		preps, at = append(preps, prep), append(at, i)
 		pre.add(prep.edit)
 	}
-	pre.wait(f)
+	pre.wait(preps)
 	if err := batch.firstRefusal(preps, at, stopAt, stop); err != nil {
 		return nil, err
 	}
@@ -185,7 +186,7 @@ func Prepare(f fsys.FS, r Request) (*Prepared, error) {
 	edit.set, edit.remove, edit.filters = entries, prep.off, filters
 	edit.force, edit.keepFilters = r.Inject.Force, r.Inject.KeepFilters
 	if r.Inject.Sync {
-		edit.sync = map[string]bool{}
+		edit.sync = make(map[string]bool, len(r.Servers))
 		for _, n := range r.Servers {
 			edit.sync[n] = true
 		}

@@ -11,21 +11,28 @@ import (
 // precompute computes the edits of a PrepareAll on a second core while the later
 // requests are prepared (issue 31: an up-to-date injection into every client spent
 // two fifths of its time computing the edits one after the other once the
-// transaction held its locks). Each edit reads its client file and computes its
-// result into its memo (editMemo) and keeps the read (preRead); the transaction's
-// ordered plan, under the locks, then looks at the file and the records again and
-// takes the memo only for the same bytes (fileEdit.read, fileEdit.compute): a file or
-// a record another program changed in between is read and computed again, as before.
-// An edit that turns out to share its file with another (linkSharedEdits) forgets
-// what was computed here: it computes from the earlier edit's output.
+// transaction held its locks). Each edit reads its ownership records and its client
+// file and computes its result into its memo (editMemo), keeping the read (preRead);
+// the transaction's ordered plan, under the locks, then looks at the file and the
+// records again and takes the memo only for the same bytes (fileEdit.read,
+// fileEdit.compute): a file or a record another program changed in between is read
+// and computed again, as before.
+//
+// An edit of a file mcpwire writes for other clients too is held until every request
+// is prepared: the transaction may write the file for one of them as well, and then
+// the later edit computes from the earlier one's output (linkSharedEdits, which
+// forgets anything computed for an edit it links). Once the edits of the other files
+// are done, the held ones are computed, a chain of edits of one file at a time.
 //
 // It runs only on a filesystem whose reads may run on several goroutines while
 // nothing is written (fsys.ConcurrentReads: the real one, not the counting and
 // fault-injecting fakes of tests, whose calls keep their order), and with a second
 // core to run on.
 type precompute struct {
-	edits chan *fileEdit
-	done  sync.WaitGroup
+	f      fsys.FS
+	edits  chan *fileEdit
+	done   sync.WaitGroup
+	shared []*fileEdit // held: files other clients are written too
 }
 
 // startPrecompute starts the worker, or returns nil (every method is a no-op on nil).
@@ -33,72 +40,103 @@ func startPrecompute(f fsys.FS, n int) *precompute {
 	if n < 2 || runtime.GOMAXPROCS(0) < 2 || !fsys.ConcurrentReads(f) {
 		return nil
 	}
-	p := &precompute{edits: make(chan *fileEdit, n)}
-	p.done.Go(func() {
-		for e := range p.edits {
-			e.precompute(f)
-		}
-	})
+	p := &precompute{f: f, edits: make(chan *fileEdit, n)}
+	p.done.Go(p.work)
 	return p
 }
 
-// add hands an edit prepared in full to the worker.
+// work computes the edits handed over until there are no more.
+func (p *precompute) work() {
+	for e := range p.edits {
+		e.precompute(p.f)
+	}
+}
+
+// add hands an edit prepared in full to the worker, or holds it (shared).
 func (p *precompute) add(e *fileEdit) {
-	if p != nil && e != nil {
+	switch {
+	case p == nil || e == nil:
+	case len(e.Writers) > 0:
+		p.shared = append(p.shared, e)
+	default:
 		p.edits <- e
 	}
 }
 
-// wait computes, beside the worker, the edits it has not begun yet, and returns once
-// both have finished: the edits are the caller's again. Waiting again does nothing.
-func (p *precompute) wait(f fsys.FS) {
+// wait computes, beside the worker, the edits it has not begun yet; then, with
+// nothing running beside, links the edits of shared files (linkSharedEdits) and
+// computes the held ones and every chain of edits of one file, each chain whole on
+// one core. It returns once everything has finished: the edits are the caller's
+// again. Waiting again does nothing.
+func (p *precompute) wait(preps []*Prepared) {
 	if p == nil || p.edits == nil {
 		return
 	}
 	close(p.edits)
-	for e := range p.edits {
-		e.precompute(f)
+	p.work()
+	p.done.Wait()
+	held := map[*fileEdit]bool{}
+	for _, e := range p.shared {
+		held[e] = true
 	}
+	linkSharedEdits(preps)
+	var chains []*fileEdit // the last edit of each
+	for _, pr := range preps {
+		if e := pr.edit; e != nil && e.after == nil && (held[e] || e.before != nil) {
+			chains = append(chains, e)
+		}
+	}
+	p.edits = make(chan *fileEdit, len(chains))
+	for _, e := range chains {
+		p.edits <- e
+	}
+	close(p.edits)
+	if len(chains) > 1 {
+		p.done.Go(p.work)
+	}
+	p.work()
 	p.done.Wait()
 	p.edits = nil
 }
 
-// precomputeHook, when set (tests), runs before each edit is computed ahead; applyHook
-// before each edit is computed (fileEdit.apply).
+// precomputeHook, when set (tests), runs before each edit (or chain of edits of one
+// file) is computed ahead; applyHook before each edit is computed (fileEdit.apply).
 var (
 	precomputeHook func(path string)
 	applyHook      func()
 )
 
-// precompute reads the client file and computes the edit on it, keeping both for the
-// ordered plan. Nothing is refused here: an error is memoized with the result it
-// belongs to, or (a read that failed) left for the ordered plan to meet. A mapped
-// file another program cut short faults (internal/bigbuf): the fault is dropped with
-// what was computed, and the ordered plan reads the file again.
+// precompute reads the ownership records of the edits of e's file up to e (e alone,
+// unless linkSharedEdits linked it), the client file, and computes them on it,
+// keeping both for the ordered plan. Nothing is refused here: an error is memoized
+// with the result it belongs to; a corrupt record is kept (loadErr) for PrepareAll to
+// refuse in its request's turn; a read that failed is left for the ordered plan to
+// meet. A mapped file another program cut short faults (internal/bigbuf): the fault
+// is dropped with what was computed, and the ordered plan reads the file again.
 func (e *fileEdit) precompute(f fsys.FS) {
 	if precomputeHook != nil {
 		precomputeHook(e.path)
 	}
-	if !e.own.Loaded() {
-		if e.loadErr = e.own.Load(); e.loadErr != nil {
-			return // a corrupt record: PrepareAll refuses it in its request's turn
+	root := e.root()
+	for x := root; x != e.after; x = x.after {
+		if !x.own.Loaded() {
+			if x.loadErr = x.own.Load(); x.loadErr != nil {
+				e.setLoaded(false)
+				return // a corrupt record: PrepareAll refuses it in its request's turn
+			}
+			x.loaded = true // compute does not read it again
 		}
-		e.loaded = true // compute does not read it again
-	}
-	if len(e.Writers) > 0 {
-		// a file mcpwire writes for other clients too: when the transaction writes it
-		// for one of them as well, the later edit computes from the earlier one's
-		// output (linkSharedEdits), and this one would be computed for nothing
-		e.loaded = false
-		return
 	}
 	cur, err := fsys.ReadSnapshotChecked(f, e.path)
 	if err != nil {
-		e.loaded = false // the ordered plan meets the error, and loads the records again
+		e.setLoaded(false) // the ordered plan meets the error, and loads the records again
 		return
 	}
-	if bigbuf.Guard(func() { e.compute(cur) }) != nil {
-		e.memo = nil
+	if bigbuf.Guard(func() { e.computeChain(cur) }) != nil {
+		for x := root; x != e.after; x = x.after {
+			x.memo = nil
+		}
+		e.setLoaded(false)
 		return
 	}
 	e.preRead = &cur

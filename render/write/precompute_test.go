@@ -77,23 +77,24 @@ func (w *preWorld) inject(f fsys.FS, reqs []Request) []*Prepared {
 // file is the named client's project file.
 func (w *preWorld) file(provider string) string {
 	return filepath.Join(w.project, map[string]string{"cursor": ".cursor/mcp.json", "vscode": ".vscode/mcp.json",
-		"roo-code": ".roo/mcp.json", "kiro": ".kiro/settings/mcp.json"}[provider])
+		"roo-code": ".roo/mcp.json", "zoo-code": ".roo/mcp.json", "kiro": ".kiro/settings/mcp.json"}[provider])
 }
 
 // onlyOS hides that f is the real filesystem: its reads count as not concurrent.
 type onlyOS struct{ fsys.FS }
 
-// spec: W7 W8 C6
+// spec: W7 W8 C6 V10
 // TestPrecomputeComputesOnTheSecondCore: on the real filesystem, PrepareAll computes
 // every edit while the later requests are prepared (issue 31) — each edit's memo and
-// read are there when it returns, computed on the worker and on the caller — and the
-// transaction's plan takes them: the written files are those of a plan computed in
-// order under the locks (a fake filesystem, which keeps every read in one goroutine).
+// read are there when it returns, computed once — and the transaction's plan takes
+// them: the written files are those of a plan computed in order under the locks (a
+// fake filesystem, which keeps every read in one goroutine). Roo Code's file, which
+// mcpwire writes for Zoo Code too, is held until every request is prepared: alone,
+// and as a chain of two edits when the transaction writes it for both.
 func TestPrecomputeComputesOnTheSecondCore(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("one core: PrepareAll computes nothing ahead")
 	}
-	names := []string{"cursor", "vscode", "roo-code", "kiro"}
 	var mu sync.Mutex
 	computed := map[string]int{}
 	precomputeHook = func(path string) {
@@ -103,56 +104,71 @@ func TestPrecomputeComputesOnTheSecondCore(t *testing.T) {
 	}
 	t.Cleanup(func() { precomputeHook = nil })
 
-	results := map[bool]map[string][]byte{}
-	for _, real := range []bool{true, false} {
-		w := newPreWorld(t)
-		var f fsys.FS = fsys.NewOS()
-		if !real {
-			f = onlyOS{f}
-		}
-		clear(computed)
-		preps, err := PrepareAll(f, w.requests(names, "fetch", "github"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		shared := 0 // Roo Code's file, which mcpwire writes for Zoo Code too: computed in order
-		for _, p := range preps {
-			ahead := real && len(p.edit.Writers) == 0
-			if len(p.edit.Writers) > 0 {
-				shared++
+	for _, c := range []struct {
+		name   string
+		names  []string
+		chains int // edits computed as the later edit of a shared file
+	}{
+		{"alone", []string{"cursor", "vscode", "roo-code", "kiro"}, 0},
+		{"chain", []string{"cursor", "roo-code", "kiro", "zoo-code"}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			results := map[bool]map[string][]byte{}
+			for _, real := range []bool{true, false} {
+				w := newPreWorld(t)
+				var f fsys.FS = fsys.NewOS()
+				if !real {
+					f = onlyOS{f}
+				}
+				// Roo Code's file first, so that Zoo Code writes there too (its first candidate)
+				w.inject(fsys.NewOS(), w.requests([]string{"roo-code"}, "fetch"))
+				clear(computed)
+				preps, err := PrepareAll(f, w.requests(c.names, "fetch", "github"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				chained := 0
+				for _, p := range preps {
+					e := p.edit
+					if e.before != nil {
+						chained++
+					}
+					switch {
+					case real && (e.memo == nil || computed[e.path] != 1): // a chain is computed whole, once
+						t.Errorf("%s: not computed ahead once (memo %v, %d times)", e.path, e.memo != nil, computed[e.path])
+					case real && e.after == nil && e.preRead == nil:
+						t.Errorf("%s: the read is not kept", e.path)
+					case !real && e.memo != nil:
+						t.Errorf("%s: computed ahead on a filesystem whose reads keep one goroutine", e.path)
+					}
+				}
+				if real && chained != c.chains {
+					t.Fatalf("%d edits linked to an earlier one, want %d", chained, c.chains)
+				}
+				applied := 0
+				applyHook = func() { applied++ }
+				if err := Commit(f, preps, false); err != nil {
+					t.Fatal(err)
+				}
+				applyHook = nil
+				if want := map[bool]int{true: 0, false: len(c.names)}[real]; applied != want {
+					t.Errorf("the transaction computed %d edits, want %d", applied, want)
+				}
+				results[real] = map[string][]byte{}
+				for _, n := range c.names {
+					data, err := os.ReadFile(w.file(n))
+					if err != nil {
+						t.Fatal(err)
+					}
+					results[real][n] = bytes.ReplaceAll(data, []byte(w.project), []byte("@P@"))
+				}
 			}
-			switch {
-			case ahead && (p.edit.memo == nil || p.edit.preRead == nil || computed[p.edit.path] != 1):
-				t.Errorf("%s: not computed ahead once (memo %v, read %v, %d times)", p.edit.path, p.edit.memo != nil, p.edit.preRead != nil, computed[p.edit.path])
-			case !ahead && p.edit.memo != nil:
-				t.Errorf("%s: computed ahead (real filesystem %v, other writers %d)", p.edit.path, real, len(p.edit.Writers))
+			for n, data := range results[false] {
+				if !bytes.Equal(results[true][n], data) {
+					t.Errorf("%s differs computed ahead:\n%s\nand in order:\n%s", n, results[true][n], data)
+				}
 			}
-		}
-		if shared != 1 {
-			t.Fatalf("%d edits of a file shared with other writers, want Roo Code's", shared)
-		}
-		applied := 0
-		applyHook = func() { applied++ }
-		if err := Commit(f, preps, false); err != nil {
-			t.Fatal(err)
-		}
-		applyHook = nil
-		if want := map[bool]int{true: shared, false: len(names)}[real]; applied != want {
-			t.Errorf("the transaction computed %d edits, want %d: the others are as PrepareAll computed them", applied, want)
-		}
-		results[real] = map[string][]byte{}
-		for _, n := range names {
-			data, err := os.ReadFile(w.file(n))
-			if err != nil {
-				t.Fatal(err)
-			}
-			results[real][n] = bytes.ReplaceAll(data, []byte(w.project), []byte("@P@"))
-		}
-	}
-	for _, n := range names {
-		if !bytes.Equal(results[true][n], results[false][n]) {
-			t.Errorf("%s differs computed ahead:\n%s\nand in order:\n%s", n, results[true][n], results[false][n])
-		}
+		})
 	}
 }
 

@@ -61,6 +61,8 @@ type prepareBatch struct {
 	// the request being prepared.
 	ignored []ignoreCheck
 	req     int
+	// early are the git checks started before the requests were prepared, by request.
+	early map[int]earlyCheck
 	// lazy: the ownership records are read by precompute, not by Prepare.
 	lazy bool
 }
@@ -68,6 +70,13 @@ type prepareBatch struct {
 // ignoreCheck is a git check under way for request req.
 type ignoreCheck struct {
 	req  int
+	done chan error
+}
+
+// earlyCheck is a git check of path started before its request was prepared
+// (startEarlyChecks).
+type earlyCheck struct {
+	path string
 	done chan error
 }
 

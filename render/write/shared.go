@@ -108,7 +108,8 @@ func chain(a, b fsys.Target) fsys.Target {
 // linkSharedEdits tells each client-file edit of a transaction about the edits of the
 // same entries (same record) before and after it: a later one counts the entries the
 // earlier ones wrote as mcpwire's, though the record file does not hold them yet, and
-// only the last one stages and writes the record, for every writer (V10).
+// only the last one stages and writes the record, for every writer (V10). Linking
+// edits already linked changes nothing.
 func linkSharedEdits(preps []*Prepared) {
 	last := map[string]*fileEdit{}
 	for _, p := range preps {
@@ -116,7 +117,8 @@ func linkSharedEdits(preps []*Prepared) {
 		if e == nil || e.own == nil {
 			continue
 		}
-		if prev := last[e.own.Path]; prev != nil {
+		if prev := last[e.own.Path]; prev != nil && e.before != prev {
+			// linked once: PrepareAll links them (precompute), then Commit again
 			e.before, prev.after = prev, e
 			prev.forgetPrecomputed()
 			e.forgetPrecomputed()
