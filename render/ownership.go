@@ -81,10 +81,25 @@ func RecordPath(layerDir, sub, dest string) (string, string, error) {
 	return filepath.Join(layerDir, sub, hex.EncodeToString(sum[:])+".json"), canon, nil
 }
 
+// decodeRecord decodes a record into rec as json.Unmarshal does (decodeRecordPlain,
+// or json.Unmarshal itself), then checks it. Entries end up empty rather than nil: an
+// empty map rec holds is dropped first, so that the entries are decoded into a map
+// of their size.
 func decodeRecord(data []byte, rec *OwnRecord) error {
-	if err := json.Unmarshal(data, rec); err != nil {
-		return err
+	if len(rec.Entries) == 0 {
+		rec.Entries = nil
 	}
+	if !decodeRecordPlain(data, rec) {
+		if err := json.Unmarshal(data, rec); err != nil {
+			return err
+		}
+	}
+	return checkRecord(rec)
+}
+
+// checkRecord refuses a decoded record keeping an original without a value or
+// holding an entry whose digest is not a sha256; nil entries become empty ones.
+func checkRecord(rec *OwnRecord) error {
 	if rec.Entries == nil {
 		rec.Entries = map[string]string{}
 	}

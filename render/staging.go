@@ -49,22 +49,36 @@ type OwnStage struct {
 	AfterCreated  *CreatedFile `json:"afterCreated,omitempty"`
 }
 
+// decodeOwnStage decodes a staged record as json.Unmarshal does (decodeStagePlain, or
+// json.Unmarshal itself), then checks it.
 func decodeOwnStage(path string, data []byte) (*OwnStage, error) {
-	var st OwnStage
-	if err := json.Unmarshal(data, &st); err != nil {
+	st, ok := decodeStagePlain(data)
+	if !ok {
+		st = &OwnStage{}
+		if err := json.Unmarshal(data, st); err != nil {
+			return nil, corruptRecord(path, err)
+		}
+	}
+	if err := st.check(); err != nil {
 		return nil, corruptRecord(path, err)
 	}
+	return st, nil
+}
+
+// check refuses a decoded staged record holding an entry whose digest is not a sha256
+// or keeping an original without a value.
+func (st *OwnStage) check() error {
 	for _, m := range []map[string]string{st.Before, st.After} {
 		if err := checkDigests(m); err != nil {
-			return nil, corruptRecord(path, err)
+			return err
 		}
 	}
 	for _, m := range []map[string]Original{st.BeforeOriginals, st.AfterOriginals} {
 		if err := checkOriginals(m); err != nil {
-			return nil, corruptRecord(path, err)
+			return err
 		}
 	}
-	return &st, nil
+	return nil
 }
 
 func (st *OwnStage) Encode() []byte {
