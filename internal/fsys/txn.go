@@ -417,6 +417,24 @@ func sameStat(a, b fs.FileInfo) bool {
 // (see unchangedSince): cheap for a file that stood still while it was read.
 func Unchanged(f FS, path string, s Snapshot) (bool, error) { return unchangedSince(f, path, s) }
 
+// UnchangedChecked is CheckNotSymlink, then Unchanged, with one look at path: an error
+// is the symlink's refusal (W5) or the look's; a compare of the bytes that fails
+// reports the file changed, for a read of it to say why.
+func UnchangedChecked(f FS, path string, s Snapshot) (bool, error) {
+	fi, err := lstatChecked(f, path)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case !s.Exists || fi == nil:
+		return !s.Exists && fi == nil, nil // nothing there, then and now
+	case s.stat != nil && sameStat(fi, s.stat):
+		return true, nil
+	}
+	same, err := SameContent(f, path, s)
+	return same && err == nil, nil
+}
+
 // unchangedSince reports whether path still holds the snapshot: by its file
 // description when it was taken while the file was still (cheap for a 50 MB file),
 // else by its bytes. A change the description misses is still caught by the

@@ -32,7 +32,6 @@ type precompute struct {
 	f      fsys.FS
 	edits  chan *fileEdit
 	done   sync.WaitGroup
-	shared []*fileEdit // held: files other clients are written too
 	waited bool
 }
 
@@ -53,16 +52,16 @@ func (p *precompute) work(edits chan *fileEdit) {
 	}
 }
 
-// add hands an edit prepared in full to the worker, or holds it (shared).
+// add hands an edit prepared in full to the worker, unless its file is written for
+// other clients too (held: wait computes it).
 func (p *precompute) add(e *fileEdit) {
-	switch {
-	case p == nil || e == nil:
-	case len(e.Writers) > 0:
-		p.shared = append(p.shared, e)
-	default:
+	if p != nil && e != nil && !e.held() {
 		p.edits <- e
 	}
 }
+
+// held reports an edit of a file mcpwire writes for other clients too.
+func (e *fileEdit) held() bool { return len(e.Writers) > 0 }
 
 // wait computes, beside the worker, the edits it has not begun yet; then, with
 // nothing running beside, links the edits of shared files (linkSharedEdits) and
@@ -77,14 +76,10 @@ func (p *precompute) wait(preps []*Prepared) {
 	close(p.edits)
 	p.work(p.edits)
 	p.done.Wait()
-	held := map[*fileEdit]bool{}
-	for _, e := range p.shared {
-		held[e] = true
-	}
 	linkSharedEdits(preps)
 	var chains []*fileEdit // the last edit of each
 	for _, pr := range preps {
-		if e := pr.edit; e != nil && e.after == nil && (held[e] || e.before != nil) {
+		if e := pr.edit; e != nil && e.after == nil && (e.held() || e.before != nil) {
 			chains = append(chains, e)
 		}
 	}

@@ -321,10 +321,11 @@ func (e *fileEdit) read(f fsys.FS) (fsys.Snapshot, error) {
 		if !e.keepRead {
 			e.preRead = nil
 		}
-		if err := fsys.CheckNotSymlink(f, e.path); err != nil {
+		same, err := fsys.UnchangedChecked(f, e.path, *h)
+		if err != nil {
 			return fsys.Snapshot{}, err
 		}
-		if same, err := fsys.Unchanged(f, e.path, *h); err == nil && same {
+		if same {
 			return *h, nil
 		}
 	}
